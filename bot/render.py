@@ -1,0 +1,81 @@
+"""Rendering results for a terminal (rich). No logic beyond layout."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from retrieval.answer import Answer
+from retrieval.prompts import EXTRACTIVE_LABEL
+
+
+def source_line(c) -> str:
+    """``[n] Page › Section — Paper (Venue) <url>`` for one citation."""
+    where = " › ".join(x for x in (c.page_title, c.section) if x)
+    paper = f" — {c.paper_title}" if c.paper_title and c.paper_title != c.page_title else ""
+    venue = f" ({c.venue})" if c.venue else ""
+    url = f" {c.url}" if c.url else ""
+    return f"[{c.n}] {where}{paper}{venue}{url}"
+
+
+def render_answer(con: Console, a: Answer, streamed: bool = False) -> None:
+    """Answer text (unless already streamed), its label/notes, and the Sources list."""
+    if streamed:
+        con.print()
+    if a.mode == "extractive" and not a.refused:
+        con.print(f"[dim]{EXTRACTIVE_LABEL}[/]")
+    if not streamed or a.mode != "llm":
+        con.print(a.answer, markup=False)
+    if a.note:
+        con.print(f"[yellow]note[/]: {a.note}", highlight=False)
+    if a.citations:
+        con.print("\n[bold]Sources[/]")
+        for c in a.citations:
+            con.print(source_line(c), markup=False, highlight=False)
+
+
+def render_search(con: Console, res) -> None:
+    if res.filters:
+        con.print(f"[dim]filters: {res.filters.as_dict()}{' (detected)' if res.detected else ''}[/]")
+    if res.fallback:
+        con.print("[dim]nothing matched the detected filters; showing unfiltered results[/]")
+    for h in res.hits:
+        con.print(f"[bold]{h.rank}.[/] {h.score:.4f} (dense {h.dense:.3f}, bm25 {h.bm25:.2f}) "
+                  f"[cyan]{h.get('page_title')} › {h.get('section') or ''}[/]", highlight=False)
+        body = h.body.replace("\n", " ")
+        con.print("   " + body[:240] + ("…" if len(body) > 240 else ""), markup=False, highlight=False)
+
+
+def render_papers(con: Console, recs) -> None:
+    t = Table(show_lines=False)
+    for col in ("title", "venue", "affiliations", "topics"):
+        t.add_column(col, overflow="fold")
+    for r in recs:
+        t.add_row(r.title, r.venue or "", ", ".join(r.affiliations), "; ".join(r.topics[:2]))
+    con.print(t)
+    con.print(f"{len(recs)} papers")
+
+
+def render_stats(con: Console, st: dict[str, Any]) -> None:
+    con.print(f"files {st['files']} (skipped {st['files_skipped']}), pages {st['pages']}, "
+              f"chunks {st['chunks']}, papers {st['papers']}", highlight=False)
+    con.print("chunks by kind: " + ", ".join(f"{k} {v}" for k, v in st["chunks_by_kind"].items()))
+    t = Table("venue", "papers")
+    for v, n in st["papers_by_venue"].items():
+        t.add_row(v, str(n))
+    con.print(t)
+
+
+def render_eval(con: Console, rep: dict[str, Any], k: int) -> None:
+    con.print(f"n={rep['n']}  hit@{k}={rep['hit_at_k']}  recall@{k}={rep['recall_at_k']}  MRR={rep['mrr']}  "
+              f"refusal acc={rep['refusal_accuracy']}  false refusals={rep['false_refusal_rate']}  "
+              f"answer-contains={rep['answer_contains']}  p50={rep['latency_ms']['p50']} ms  "
+              f"p95={rep['latency_ms']['p95']} ms", highlight=False)
+    t = Table("type", "n", f"hit@{k}", f"recall@{k}", "MRR", "contains", "refused")
+    for ty, v in rep["by_type"].items():
+        t.add_row(ty, str(v["n"]), *(str(v[x]) for x in ("hit_at_k", "recall_at_k", "mrr", "answer_contains", "refused")))
+    con.print(t)
+    if rep["misses"]:
+        con.print("misses: " + ", ".join(rep["misses"]))

@@ -1,0 +1,94 @@
+"""The paper catalog: one :class:`~corpus.models.PaperRecord` per paper, merged over every place the
+notes mention it (topic lists, conference pages, deep notes, publication pages)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Iterable
+
+from corpus.models import PaperRecord
+from corpus.papers import PaperEntry, title_key
+from corpus.venues import normalize_venue
+
+#: Which entry kind's title/venue wins when places disagree (a listing's title keeps its casing).
+_KIND_RANK = {"paper_entry": 0, "deep_note": 1, "publication": 2}
+
+
+def _add_unique(dst: list[str], items: Iterable[str]) -> None:
+    for x in items:
+        if x and x not in dst:
+            dst.append(x)
+
+
+def build_catalog(entries: Iterable[PaperEntry]) -> list[PaperRecord]:
+    """Merge paper entries into records keyed by :func:`~corpus.papers.title_key`.
+
+    Venue and year come from the first place that names a (non-arXiv) venue; affiliations, authors,
+    links, topics, tags and sources are unions in order of appearance; the summary is the first
+    listing's one-liner (else the deep note's TL;DR, else the abstract). Records keep first-seen order.
+    """
+    records: dict[str, PaperRecord] = {}
+    for e in sorted(entries, key=lambda e: _KIND_RANK.get(e.kind, 3)):
+        key = title_key(e.title)
+        if not key:
+            continue
+        r = records.get(key)
+        if r is None:
+            r = records[key] = PaperRecord(title=e.title)
+        if e.system and not r.system:
+            r.system = e.system
+        venue = normalize_venue(e.venue) if e.venue else None
+        venue = venue or e.venue
+        if venue and (r.venue is None or (r.venue.startswith("arXiv") and not venue.startswith("arXiv"))):
+            r.venue, r.year = venue, e.year
+        _add_unique(r.affiliations, e.affiliations)
+        _add_unique(r.authors, e.authors)
+        for k, v in e.links.items():
+            if v and k not in r.links:
+                r.links[k] = v
+        if e.summary and not r.summary:
+            r.summary = e.summary
+        if e.kind != "deep_note":
+            _add_unique(r.topics, [f"{e.page_title} › {e.topic}" if e.topic else e.page_title])
+        _add_unique(r.tags, e.tags)
+        _add_unique(r.sources, [e.source])
+        if e.kind == "deep_note" and not r.deep_note:
+            r.deep_note = e.source
+    return list(records.values())
+
+
+def save_catalog(records: list[PaperRecord], path: Path) -> None:
+    """Write the catalog as a JSON list of records (atomically: temp file + rename)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps([r.to_dict() for r in records], ensure_ascii=False, indent=1), encoding="utf-8")
+    tmp.replace(path)
+
+
+def load_catalog(path: Path) -> list[PaperRecord]:
+    """Read a catalog written by :func:`save_catalog`; a missing file is an empty catalog."""
+    if not path.is_file():
+        return []
+    return [PaperRecord(**d) for d in json.loads(path.read_text(encoding="utf-8"))]
+
+
+def filter_records(records: list[PaperRecord], venue: str | None = None, year: int | None = None,
+                   topic: str | None = None, search: str | None = None) -> list[PaperRecord]:
+    """Records matching every given filter: venue (any spelling), year, topic (case-insensitive
+    substring of a topic path or tag), search (substring of title, system, summary or affiliations)."""
+    v = normalize_venue(venue) if venue else None
+    out = []
+    for r in records:
+        if venue and (r.venue or "").lower() != (v or venue).lower():
+            continue
+        if year and r.year != year:
+            continue
+        if topic and not any(topic.lower() in t.lower() for t in r.topics + r.tags):
+            continue
+        if search:
+            hay = " ".join([r.title, r.system or "", r.summary, " ".join(r.affiliations)]).lower()
+            if search.lower() not in hay:
+                continue
+        out.append(r)
+    return out

@@ -1,0 +1,284 @@
+"""Markdown → structured blocks with their heading path, using markdown-it-py's token stream.
+
+A block is a paragraph/code/quote/HTML run (``text``), a list with its item tree (``list``) or a table
+(``table``). Code fences (``` and ~~~) are kept whole, so ``#`` lines inside them are never headings.
+GitBook template tags (``{% hint %}``, ``{% endhint %}``, ``{% embed %}`` …) are dropped and their text
+kept.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from html.parser import HTMLParser
+from typing import Literal
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+#: GitBook/Liquid template tags, e.g. ``{% hint style="info" %}`` (GitBook's Markdown extensions).
+TEMPLATE_TAG_RE = re.compile(r"\{%-?\s*[a-zA-Z_]+[^%]*?-?%\}")
+
+
+@lru_cache(maxsize=1)
+def markdown_parser() -> MarkdownIt:
+    """The shared CommonMark parser with GFM tables and strikethrough enabled."""
+    return MarkdownIt("commonmark").enable(["table", "strikethrough"])
+
+
+@dataclass
+class Inline:
+    """Rendered inline content: plain ``text`` (links → their label, images and HTML dropped), the
+    ``links`` as (label, href) pairs in order, and the ``strong`` (bold) spans."""
+
+    text: str
+    links: list[tuple[str, str]] = field(default_factory=list)
+    strong: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Item:
+    """A list item: its own first-paragraph inline content, any further text, and nested items."""
+
+    inline: Inline
+    extra: list[str] = field(default_factory=list)
+    children: list["Item"] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return self.inline.text
+
+    def render(self, depth: int = 0) -> str:
+        """The item and its descendants as indented ``- `` lines (2 spaces per level)."""
+        pad = "  " * depth
+        lines = [f"{pad}- {self.inline.text}".rstrip()]
+        lines += [f"{pad}  {x}" for x in self.extra]
+        lines += [c.render(depth + 1) for c in self.children]
+        return "\n".join(lines)
+
+
+@dataclass
+class Block:
+    """One top-level block under a heading path (list of heading texts, outermost first)."""
+
+    kind: Literal["text", "list", "table"]
+    headings: list[str]
+    text: str = ""
+    items: list[Item] = field(default_factory=list)
+    header: list[str] = field(default_factory=list)
+    rows: list[list[str]] = field(default_factory=list)
+    links: list[tuple[str, str]] = field(default_factory=list)
+    strong: list[str] = field(default_factory=list)
+    line: int = 0
+
+
+class _TextExtractor(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+
+def html_text(html: str) -> str:
+    """Visible text of an HTML fragment (tags dropped, whitespace folded), via the stdlib parser."""
+    p = _TextExtractor()
+    p.feed(html)
+    p.close()
+    return re.sub(r"\s+", " ", " ".join(p.parts)).strip()
+
+
+def render_inline(token: Token) -> Inline:
+    """Render an ``inline`` token to :class:`Inline`."""
+    out: list[str] = []
+    links: list[tuple[str, str]] = []
+    strong: list[str] = []
+    link_stack: list[tuple[str, int]] = []
+    strong_start: int | None = None
+    for c in token.children or []:
+        t = c.type
+        if t in ("text", "code_inline"):
+            out.append(c.content)
+        elif t in ("softbreak", "hardbreak"):
+            out.append(" ")
+        elif t == "link_open":
+            link_stack.append((str(c.attrs.get("href", "")), len("".join(out))))
+        elif t == "link_close" and link_stack:
+            href, start = link_stack.pop()
+            label = "".join(out)[start:].strip()
+            links.append((label, href))
+        elif t == "strong_open":
+            strong_start = len("".join(out))
+        elif t == "strong_close" and strong_start is not None:
+            strong.append("".join(out)[strong_start:].strip())
+            strong_start = None
+        elif t == "html_inline":
+            continue
+        elif t == "image":
+            continue
+    text = TEMPLATE_TAG_RE.sub(" ", "".join(out))
+    text = re.sub(r"[ \t]+", " ", text).strip()
+    return Inline(text=text, links=links, strong=[s for s in strong if s])
+
+
+def _find_close(tokens: list[Token], i: int) -> int:
+    """Index of the token closing the one opened at ``i`` (same nesting level)."""
+    level = tokens[i].level
+    close = tokens[i].type.replace("_open", "_close")
+    j = i + 1
+    while j < len(tokens) and not (tokens[j].type == close and tokens[j].level == level):
+        j += 1
+    return j
+
+
+def _parse_list(tokens: list[Token], i: int, end: int) -> list[Item]:
+    """Items of the list whose open token is at ``i`` and close at ``end``."""
+    items: list[Item] = []
+    j = i + 1
+    while j < end:
+        if tokens[j].type == "list_item_open":
+            k = _find_close(tokens, j)
+            items.append(_parse_item(tokens, j + 1, k))
+            j = k + 1
+        else:
+            j += 1
+    return items
+
+
+def _parse_item(tokens: list[Token], j: int, end: int) -> Item:
+    item: Item | None = None
+    extra: list[str] = []
+    children: list[Item] = []
+    while j < end:
+        t = tokens[j]
+        if t.type == "inline":
+            rendered = render_inline(t)
+            if item is None:
+                item = Item(inline=rendered)
+            elif rendered.text:
+                extra.append(rendered.text)
+                item.inline.links.extend(rendered.links)
+                item.inline.strong.extend(rendered.strong)
+            j += 1
+        elif t.type in ("bullet_list_open", "ordered_list_open"):
+            k = _find_close(tokens, j)
+            children.extend(_parse_list(tokens, j, k))
+            j = k + 1
+        elif t.type in ("fence", "code_block"):
+            extra.append(t.content.rstrip("\n"))
+            j += 1
+        elif t.type == "html_block":
+            txt = html_text(t.content)
+            if txt:
+                extra.append(txt)
+            j += 1
+        else:
+            j += 1
+    if item is None:
+        item = Item(inline=Inline(text=""))
+    item.extra = [e for e in extra if e.strip()]
+    item.children = children
+    return item
+
+
+def _table(tokens: list[Token], i: int, end: int) -> tuple[list[str], list[list[str]], list[tuple[str, str]]]:
+    header: list[str] = []
+    rows: list[list[str]] = []
+    links: list[tuple[str, str]] = []
+    row: list[str] = []
+    in_head = False
+    for t in tokens[i:end]:
+        if t.type == "thead_open":
+            in_head = True
+        elif t.type == "thead_close":
+            in_head = False
+        elif t.type == "tr_open":
+            row = []
+        elif t.type == "inline":
+            r = render_inline(t)
+            row.append(r.text)
+            links.extend(r.links)
+        elif t.type == "tr_close":
+            if in_head:
+                header = row
+            else:
+                rows.append(row)
+    return header, rows, links
+
+
+def heading_sections(markdown: str, level: int = 1) -> list[tuple[int, str]]:
+    """Line numbers (0-based) and texts of headings of exactly ``level`` outside code fences."""
+    tokens = markdown_parser().parse(markdown)
+    out = []
+    for i, t in enumerate(tokens):
+        if t.type == "heading_open" and t.tag == f"h{level}" and t.map:
+            out.append((t.map[0], render_inline(tokens[i + 1]).text))
+    return out
+
+
+def parse_blocks(markdown: str) -> list[Block]:
+    """Parse Markdown into top-level blocks in document order.
+
+    Returns
+    -------
+    list of Block, each with the heading path in force where it starts. Headings themselves produce
+    no block; text before the first heading has an empty path. Empty blocks are dropped.
+    """
+    tokens = markdown_parser().parse(markdown)
+    stack: list[tuple[int, str]] = []
+    blocks: list[Block] = []
+    i = 0
+    n = len(tokens)
+
+    def path() -> list[str]:
+        return [h for _, h in stack]
+
+    while i < n:
+        t = tokens[i]
+        line = t.map[0] if t.map else 0
+        if t.type == "heading_open":
+            lvl = int(t.tag[1:])
+            text = render_inline(tokens[i + 1]).text
+            while stack and stack[-1][0] >= lvl:
+                stack.pop()
+            stack.append((lvl, text))
+            i = _find_close(tokens, i) + 1
+        elif t.type in ("bullet_list_open", "ordered_list_open"):
+            k = _find_close(tokens, i)
+            items = _parse_list(tokens, i, k)
+            if any(it.text or it.children or it.extra for it in items):
+                blocks.append(Block("list", path(), items=items, line=line))
+            i = k + 1
+        elif t.type == "table_open":
+            k = _find_close(tokens, i)
+            header, rows, links = _table(tokens, i, k)
+            if rows or any(header):
+                blocks.append(Block("table", path(), header=header, rows=rows, links=links, line=line))
+            i = k + 1
+        elif t.type == "paragraph_open":
+            r = render_inline(tokens[i + 1])
+            if r.text:
+                blocks.append(Block("text", path(), text=r.text, links=r.links, strong=r.strong, line=line))
+            i = _find_close(tokens, i) + 1
+        elif t.type in ("fence", "code_block"):
+            body = t.content.rstrip("\n")
+            if body.strip():
+                blocks.append(Block("text", path(), text=f"```{t.info.strip()}\n{body}\n```", line=line))
+            i += 1
+        elif t.type == "html_block":
+            txt = html_text(t.content)
+            if txt:
+                blocks.append(Block("text", path(), text=txt, line=line))
+            i += 1
+        elif t.type == "blockquote_open":
+            k = _find_close(tokens, i)
+            parts = [render_inline(x).text for x in tokens[i:k] if x.type == "inline"]
+            txt = " ".join(p for p in parts if p)
+            if txt:
+                blocks.append(Block("text", path(), text="> " + txt, line=line))
+            i = k + 1
+        else:
+            i += 1
+    return blocks

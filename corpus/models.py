@@ -1,0 +1,100 @@
+"""Plain data objects passed from the readers to the chunker, the catalog and the index."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+ChunkKind = Literal["paper_entry", "deep_note", "page_section", "table", "publication"]
+
+
+@dataclass
+class Publication:
+    """One record of a researcher's publication page.
+
+    ``venue`` is normalized (e.g. ``"SOSP 2023"``, ``"arXiv 2026"``) or ``None``; ``year`` is an int or None.
+    """
+
+    title: str
+    venue: str | None = None
+    year: int | None = None
+    authors: list[str] = field(default_factory=list)
+    abstract: str = ""
+    links: dict[str, str] = field(default_factory=dict)
+    subjects: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Page:
+    """One page of notes as read from a source.
+
+    Attributes
+    ----------
+    title : the page title (first level-1 heading, SUMMARY.md entry, or first line of a text page).
+    source : stable identifier of where the page came from, relative to its origin, e.g.
+        ``"awesome-papers-repo/reading-notes/conference/sc-2023/iadeep.md"`` or
+        ``"seeds/003_x.txt#p42"`` for the 42nd page of a one-file dump.
+    origin : the ingested root the page was found under (a path or a git URL), used to scope cleanup.
+    site_path : the GitBook site path (``"reading-notes/conference/sc-2023/iadeep"``) or ``""``.
+    markdown : the page body (front matter removed).
+    front_matter : parsed YAML front matter (may be empty).
+    tags : hashtags from the front matter description or the body (``"llm_for_systems"``).
+    publications : for publication pages, the parsed records (the markdown then holds the rest).
+    order : position of the page in its source (SUMMARY.md order or file order).
+    """
+
+    title: str
+    source: str
+    origin: str
+    markdown: str
+    site_path: str = ""
+    front_matter: dict[str, Any] = field(default_factory=dict)
+    tags: list[str] = field(default_factory=list)
+    publications: list[Publication] = field(default_factory=list)
+    order: int = 0
+
+
+@dataclass
+class Chunk:
+    """A unit of retrieval. ``text`` is what is embedded and shown; it starts with the page title and the
+    heading path. ``metadata`` holds only Chroma-valid values (str, int, float, bool; no None, no
+    nested dicts, no empty lists)."""
+
+    id: str
+    text: str
+    metadata: dict[str, Any]
+
+
+@dataclass
+class PaperRecord:
+    """One paper in the catalog, merged over every place the notes mention it."""
+
+    title: str
+    system: str | None = None
+    venue: str | None = None
+    year: int | None = None
+    affiliations: list[str] = field(default_factory=list)
+    authors: list[str] = field(default_factory=list)
+    links: dict[str, str] = field(default_factory=dict)
+    summary: str = ""
+    topics: list[str] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+    deep_note: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict with every field (the ``papers --json`` record shape)."""
+        from dataclasses import asdict
+
+        return asdict(self)
+
+
+@dataclass
+class Warning_:
+    """A problem with one file: reported, the file (or part) skipped, the rest ingested."""
+
+    source: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.source}: {self.message}"

@@ -1,0 +1,280 @@
+"""The notes' conventions for papers: which list items are paper entries, and what a paper entry, a deep
+note and a publication record say (title, system, venue, affiliations, links, summary)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from corpus.markdown import Block, Item
+from corpus.models import Page, Publication
+from corpus.venues import VENUE_RE, find_venues, normalize_venue, split_venue, venue_from_site_path
+
+#: Link labels that mark a list item as a paper entry (GitBook notes: ``\[[Paper](…)] \[[Code](…)]``).
+PAPER_LINK_LABELS = {
+    "paper", "code", "arxiv", "pdf", "slides", "slide", "homepage", "personal notes", "notes", "video",
+    "blog", "project", "website", "poster", "talk", "dataset", "openreview", "artifact", "doi",
+}
+#: Preference order when one URL must stand for the paper.
+URL_PREFERENCE = ("paper", "arxiv", "pdf", "doi", "openreview", "homepage", "project", "code", "slides")
+_LABELS_TAIL_RE = re.compile(r"(\s*\[(?:[^\[\]]{1,40})\])+\s*$")
+_AFFIL_WORD_OK = {"of", "and", "the", "de", "at", "for", "in", "la", "und", "du", "des", "di", "e"}
+_ARXIV_ID_RE = re.compile(r"\(arXiv[: ]?(\d{2})(\d{2})\.\d{4,5}\)", re.IGNORECASE)
+
+
+def title_key(title: str) -> str:
+    """Case- and punctuation-insensitive key for matching paper titles (letters and digits only)."""
+    t = unicodedata.normalize("NFKD", title).lower()
+    return re.sub(r"[^a-z0-9]+", "", t)
+
+
+@dataclass
+class PaperEntry:
+    """What one place in the notes says about one paper."""
+
+    title: str
+    kind: str  # paper_entry | deep_note | publication
+    source: str
+    page_title: str
+    system: str | None = None
+    venue: str | None = None
+    year: int | None = None
+    affiliations: list[str] = field(default_factory=list)
+    authors: list[str] = field(default_factory=list)
+    links: dict[str, str] = field(default_factory=dict)
+    summary: str = ""
+    topic: str = ""
+    tags: list[str] = field(default_factory=list)
+
+    @property
+    def url(self) -> str | None:
+        """The link that best stands for the paper (paper page, then arXiv, PDF, …), or None."""
+        for k in URL_PREFERENCE:
+            if self.links.get(k):
+                return self.links[k]
+        return next((v for v in self.links.values() if v), None)
+
+
+def page_venue(page: Page) -> str | None:
+    """Venue a whole page is about: a conference page titled ``"OSDI 2026"`` or under
+    ``reading-notes/conference/osdi-2026``; None otherwise."""
+    v = normalize_venue(page.title)
+    if v and VENUE_RE.fullmatch(page.title.strip()):
+        return v
+    return venue_from_site_path(page.site_path) if page.site_path else None
+
+
+def looks_like_affiliation(text: str) -> bool:
+    """Heuristic for the notes' affiliation lines (``"UMacau & SIAT, CAS"``, ``"Google"``):
+    short, no sentence punctuation at the end, capitalized words or ``&``-joined names."""
+    s = text.strip()
+    if not s or len(s) > 160 or s.endswith((".", ":", ";", "?", "!")):
+        return False
+    words = s.split()
+    if len(words) > 16:
+        return False
+    if " & " in s:
+        return True
+    caps = sum(1 for w in words if w[:1].isupper() or w[:1].isdigit() or w.lower() in _AFFIL_WORD_OK)
+    return caps == len(words) and len(words) <= 8
+
+
+def _is_paper_item(item: Item) -> bool:
+    labels = {lbl.lower() for lbl, _ in item.inline.links}
+    if labels & PAPER_LINK_LABELS:
+        return True
+    text = item.text
+    if len(text.split()) < 2:
+        return False
+    if re.search(r"\((?:[^()]*\b(?:19|20)\d\d\b[^()]*|arXiv[^()]*)\)\s*$", text) and find_venues(text):
+        return True
+    if _ARXIV_ID_RE.search(text):
+        return True
+    if item.children and not item.children[0].children and looks_like_affiliation(item.children[0].text):
+        # a title, then an affiliation line; topic bullets ("LLM Training") have items below instead
+        return len(text.split()) >= 3 or ":" in text
+    return False
+
+
+def _internal_only(item: Item) -> bool:
+    """A navigation bullet: its only link points inside the site (``[Data Processing](/paper-list/…)``)."""
+    links = item.inline.links
+    return bool(links) and all(h.startswith("/") or not re.match(r"^[a-z]+:", h) for _, h in links) and \
+        len(links) == 1 and links[0][0] == item.text.strip()
+
+
+def parse_title(text: str) -> tuple[str, str | None]:
+    """Split a paper bullet's text into ``(title, venue)``: link labels at the end are dropped, and a
+    trailing ``(VENUE YEAR)`` / ``(arXiv 2210.14826)`` gives the venue."""
+    t = _LABELS_TAIL_RE.sub("", text).strip()
+    venue = None
+    m = re.search(r"\s*\(([^()]*)\)\s*$", t)
+    if m:
+        inner = m.group(1)
+        vs = find_venues(inner) or ([normalize_venue(inner)] if normalize_venue(inner) else [])
+        arx = re.match(r"arXiv[: ]?(\d{2})(\d{2})\.\d{4,5}", inner, re.IGNORECASE)
+        if vs:
+            venue = vs[0]
+            t = t[: m.start()].strip()
+        elif arx:
+            venue = f"arXiv {2000 + int(arx.group(1))}"
+            t = t[: m.start()].strip()
+        elif re.fullmatch(r"arXiv.*", inner, re.IGNORECASE):
+            venue = "arXiv"
+            t = t[: m.start()].strip()
+    return t.strip(" -–—"), venue
+
+
+def system_name(title: str, strong: list[str]) -> str | None:
+    """The system's name: the short prefix before ``":"`` in the title, else the first bold term."""
+    if ":" in title:
+        prefix = title.split(":", 1)[0].strip()
+        if 0 < len(prefix) <= 30 and len(prefix.split()) <= 3:
+            return prefix
+    for s in strong:
+        s = s.strip(" :")
+        if 0 < len(s) <= 30 and len(s.split()) <= 3 and not re.search(r"our work|award|best paper|paper$", s, re.I):
+            return s
+    return None
+
+
+def _flatten(items: list[Item]) -> list[str]:
+    out: list[str] = []
+    for it in items:
+        if it.text:
+            out.append(it.text)
+        out += it.extra
+        out += _flatten(it.children)
+    return out
+
+
+def _strong_all(items: list[Item]) -> list[str]:
+    out: list[str] = []
+    for it in items:
+        out += it.inline.strong
+        out += _strong_all(it.children)
+    return out
+
+
+def entry_from_item(item: Item, page: Page, topic: str, venue_default: str | None) -> PaperEntry:
+    """A :class:`PaperEntry` from a paper bullet and its nested bullets."""
+    title, venue = parse_title(item.text)
+    venue = venue or venue_default
+    links: dict[str, str] = {}
+    for label, href in item.inline.links:
+        key = label.lower()
+        if key in PAPER_LINK_LABELS and href and key not in links:
+            links[key] = href
+        elif key not in PAPER_LINK_LABELS and venue and normalize_venue(label) == venue and href.startswith("http"):
+            links.setdefault("venue", href)
+    children = item.children
+    affiliations: list[str] = []
+    if children and not children[0].children and looks_like_affiliation(children[0].text):
+        affiliations = [a.strip() for a in children[0].text.split("&") if a.strip()]
+        rest = children[1:]
+    else:
+        rest = children
+    summary = " ".join(_flatten(rest))
+    _, year = split_venue(venue) if venue else (None, None)
+    return PaperEntry(
+        title=title, kind="paper_entry", source=page.source, page_title=page.title,
+        system=system_name(title, item.inline.strong + _strong_all(rest)), venue=venue, year=year,
+        affiliations=affiliations, links=links, summary=summary, topic=topic, tags=list(page.tags),
+    )
+
+
+def walk_list(items: list[Item], page: Page, path: list[str], venue_default: str | None):
+    """Yield ``("paper", item, topic_path, entry)`` for paper bullets and ``("other", item, topic_path,
+    None)`` for bullets that are not papers and have no paper below them (kept as plain text)."""
+    for it in items:
+        if _is_paper_item(it):
+            topic = " › ".join(path)
+            yield "paper", it, path, entry_from_item(it, page, topic, venue_default)
+        elif it.children and not _internal_only(it) and _has_paper(it.children):
+            yield from walk_list(it.children, page, path + [it.text], venue_default)
+        else:
+            yield "other", it, path, None
+
+
+def _has_paper(items: list[Item]) -> bool:
+    return any(_is_paper_item(i) or _has_paper(i.children) for i in items)
+
+
+# --- deep notes ---------------------------------------------------------------------------------
+
+def is_deep_note(page: Page, blocks: list[Block]) -> bool:
+    """A per-paper note: a ``Meta Info`` section that says where the paper was presented."""
+    return any(
+        b.kind == "text" and b.headings and "meta info" in b.headings[-1].lower()
+        and re.match(r"^(Presented in|Published in|Accepted (?:by|to|at))\b", b.text)
+        for b in blocks
+    )
+
+
+def _split_authors(line: str) -> tuple[list[str], list[str]]:
+    """``"A, B (X & Y), C (Z)"`` or ``"A, B, C (X, Y)"`` → (authors, affiliations)."""
+    affs: list[str] = []
+    for m in re.finditer(r"\(([^()]*)\)", line):
+        for a in re.split(r"\s*(?:&|,|;)\s*", m.group(1)):
+            a = a.strip(" _*")
+            if a and a not in affs:
+                affs.append(a)
+    names_part = re.sub(r"\([^()]*\)", "", line)
+    names = [n.strip(" .") for n in re.split(r",|\band\b", names_part) if n.strip(" .")]
+    return names, affs
+
+
+def deep_note_entry(page: Page, blocks: list[Block]) -> PaperEntry:
+    """The :class:`PaperEntry` a deep note gives: title = page title; venue, paper link, authors and
+    affiliations from ``Meta Info``; summary = the first TL;DR paragraph (else the first paragraph)."""
+    venue = None
+    links: dict[str, str] = {}
+    authors: list[str] = []
+    affs: list[str] = []
+    summary = ""
+    for b in blocks:
+        sec = " › ".join(b.headings).lower()
+        if b.kind == "text" and "meta info" in sec:
+            if re.match(r"^(Presented in|Published in|Accepted)", b.text):
+                venue = normalize_venue(b.text) or venue
+                for label, href in b.links:
+                    if href.startswith("http"):
+                        links.setdefault("paper", href)
+            elif b.text.lower().startswith("authors:"):
+                authors, affs = _split_authors(b.text.split(":", 1)[1])
+            elif re.match(r"^(Resources|Code|Links?):", b.text):
+                for label, href in b.links:
+                    key = label.lower().strip()
+                    if key in PAPER_LINK_LABELS or key.startswith("http"):
+                        links.setdefault("code" if key.startswith("http") else key, href)
+        elif b.kind == "text" and not summary and "tl;dr" in sec:
+            summary = b.text
+        elif b.kind == "list" and not summary and "tl;dr" in sec:
+            summary = " ".join(_flatten(b.items))
+    if not summary:
+        summary = next((b.text for b in blocks if b.kind == "text" and "meta info" not in
+                        " ".join(b.headings).lower() and not b.text.startswith("#")), "")
+    _, year = split_venue(venue) if venue else (None, None)
+    strong = [s for b in blocks if "tl;dr" in " ".join(b.headings).lower() for s in _strong_in(b)]
+    return PaperEntry(
+        title=page.title, kind="deep_note", source=page.source, page_title=page.title,
+        system=system_name(page.title, strong[:3]), venue=venue, year=year, affiliations=affs,
+        authors=authors, links=links, summary=summary[:600], tags=list(page.tags),
+    )
+
+
+def _strong_in(b: Block) -> list[str]:
+    if b.kind == "list":
+        return _strong_all(b.items)
+    return list(b.strong)
+
+
+def publication_entry(page: Page, pub: Publication) -> PaperEntry:
+    """The :class:`PaperEntry` for one record of a researcher's publication page."""
+    return PaperEntry(
+        title=pub.title, kind="publication", source=page.source, page_title=page.title,
+        system=system_name(pub.title, []), venue=pub.venue, year=pub.year, authors=list(pub.authors),
+        links={k: v for k, v in pub.links.items() if v}, summary=pub.abstract[:600],
+        topic=f"{page.title} › Publications", tags=list(pub.subjects),
+    )

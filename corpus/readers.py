@@ -1,0 +1,318 @@
+"""Readers: turn a source (GitBook directory, Markdown/text file, one-file site dump, publication page,
+git URL) into :class:`~corpus.models.Page` objects, reporting bad files instead of failing on them."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+import frontmatter
+import yaml
+
+from corpus.errors import BadSourceError
+from corpus.markdown import heading_sections, markdown_parser, render_inline
+from corpus.models import Page, Warning_
+from corpus.publications import looks_like_publication_page, parse_publication_page
+
+#: File endings read as notes; everything else under a directory is ignored.
+NOTE_SUFFIXES = {".md", ".markdown", ".txt"}
+HASHTAG_RE = re.compile(r"(?<![\w/&#])\\?#([A-Za-z][\w\\-]*[A-Za-z0-9])")
+GIT_URL_RE = re.compile(r"^(?:https?://|ssh://|git://|file://|git@[^:]+:).+|.+\.git/?$")
+
+
+@dataclass
+class ReadResult:
+    """What one source yielded: pages in order, per-file warnings, and file counts."""
+
+    origin: str
+    pages: list[Page] = field(default_factory=list)
+    warnings: list[Warning_] = field(default_factory=list)
+    files_read: int = 0
+    files_skipped: int = 0
+
+
+def is_git_url(source: str) -> bool:
+    """True for sources to clone with git (http(s)/ssh/git/file URLs, ``git@host:repo``, ``*.git``)."""
+    return bool(GIT_URL_RE.match(source)) and not Path(source).is_dir()
+
+
+def slugify(text: str) -> str:
+    """Lower-case ASCII slug (``"SOSP 2026"`` → ``"sosp-2026"``); never empty."""
+    s = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    return s[:80] or hashlib.sha1(text.encode()).hexdigest()[:10]
+
+
+def hashtags(text: str) -> list[str]:
+    """Hashtags in ``text`` (``"#llm_for_systems"`` → ``"llm_for_systems"``; GitBook escapes removed)."""
+    tags = []
+    for m in HASHTAG_RE.finditer(text):
+        tag = m.group(1).replace("\\", "")
+        if tag not in tags:
+            tags.append(tag)
+    return tags
+
+
+def _flatten_front_matter(meta: dict[str, Any]) -> dict[str, Any]:
+    """Keep YAML front matter JSON-friendly: dates → ISO strings, other odd values → str."""
+    out: dict[str, Any] = {}
+    for k, v in meta.items():
+        if isinstance(v, (str, int, float, bool)) or v is None:
+            out[str(k)] = v
+        elif isinstance(v, (list, tuple)):
+            out[str(k)] = [x if isinstance(x, (str, int, float, bool)) else str(x) for x in v]
+        elif isinstance(v, dict):
+            out[str(k)] = _flatten_front_matter(v)
+        else:
+            out[str(k)] = str(v)
+    return out
+
+
+def decode_note(data: bytes, name: str) -> str:
+    """Decode a note's bytes as UTF-8 (a BOM is dropped).
+
+    Raises
+    ------
+    ValueError
+        with a user-facing reason if the bytes are binary (NUL bytes) or not UTF-8.
+    """
+    if b"\x00" in data[:8192]:
+        raise ValueError("binary file, not text; skipped")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise ValueError(f"not UTF-8 (byte {e.start}); skipped — re-save it as UTF-8") from None
+
+
+def split_front_matter(text: str) -> tuple[dict[str, Any], str, str | None]:
+    """``(front_matter, body, problem)`` via python-frontmatter; malformed YAML keeps the whole text as
+    body and returns a problem message."""
+    try:
+        post = frontmatter.loads(text)
+    except (yaml.YAMLError, ValueError, TypeError) as e:
+        return {}, text, f"front matter is not valid YAML ({type(e).__name__}); kept as text"
+    meta = _flatten_front_matter(dict(post.metadata))
+    return meta, post.content, None
+
+
+def _tags_from(meta: dict[str, Any], body: str) -> list[str]:
+    tags: list[str] = []
+    desc = meta.get("description")
+    if isinstance(desc, str):
+        tags += hashtags(desc)
+    raw = meta.get("tags")
+    if isinstance(raw, list):
+        tags += [str(t).lstrip("#") for t in raw if str(t).strip()]
+    elif isinstance(raw, str):
+        tags += [t.strip().lstrip("#") for t in re.split(r"[,\s]+", raw) if t.strip()]
+    # a paragraph made only of hashtags near the top of the page (the dump keeps them in the body)
+    for line in body.splitlines()[:12]:
+        s = line.strip()
+        if s and re.fullmatch(r"(?:\\?#[\w\\-]+\s*)+", s):
+            tags += hashtags(s)
+    out: list[str] = []
+    for t in tags:
+        if t and t not in out:
+            out.append(t)
+    return out
+
+
+def _first_heading(body: str) -> str | None:
+    h = heading_sections(body, 1)
+    return h[0][1] if h else None
+
+
+def _summary_order(root: Path) -> dict[str, tuple[int, str]]:
+    """``relative path → (position, title)`` from a GitBook ``SUMMARY.md`` (empty if none)."""
+    summary = root / "SUMMARY.md"
+    if not summary.is_file():
+        return {}
+    try:
+        text = summary.read_text(encoding="utf-8-sig")
+    except (UnicodeDecodeError, OSError):
+        return {}
+    order: dict[str, tuple[int, str]] = {}
+    for t in markdown_parser().parse(text):
+        if t.type != "inline":
+            continue
+        r = render_inline(t)
+        for label, href in r.links:
+            href = href.split("#")[0]
+            if href and not re.match(r"^[a-z]+://", href) and href not in order:
+                order[href] = (len(order), label)
+    return order
+
+
+def site_path_for(rel: str) -> str:
+    """GitBook site path of a file (``a/b/README.md`` → ``a/b``; ``a/c.md`` → ``a/c``)."""
+    p = re.sub(r"\.(md|markdown|txt)$", "", rel)
+    if p.endswith("/README") or p == "README":
+        p = p[: -len("README")].rstrip("/")
+    return p
+
+
+def split_dump(text: str) -> list[tuple[str, str]]:
+    """Split a one-file site dump into ``(title, markdown)`` pages at level-1 headings outside code
+    fences. Text before the first heading becomes a page with an empty title."""
+    heads = heading_sections(text, 1)
+    lines = text.splitlines(keepends=True)
+    pages: list[tuple[str, str]] = []
+    if not heads:
+        return [("", text)]
+    if "".join(lines[: heads[0][0]]).strip():
+        pages.append(("", "".join(lines[: heads[0][0]])))
+    for idx, (line, title) in enumerate(heads):
+        end = heads[idx + 1][0] if idx + 1 < len(heads) else len(lines)
+        pages.append((title, "".join(lines[line:end])))
+    return pages
+
+
+def _dump_site_paths(text: str) -> dict[str, str]:
+    """Map page titles to site paths from the dump's own internal links (``[MLSys 2026](/reading-
+    notes/conference/mlsys-2026)``): the label names the page the link points to."""
+    out: dict[str, str] = {}
+    for m in re.finditer(r"\[([^\]\n]{2,200})\]\((/(?:reading-notes|paper-list)/[^)\s#]+)\)", text):
+        out.setdefault(m.group(1).strip().lower(), m.group(2).strip("/"))
+    return out
+
+
+def pages_from_text(text: str, rel: str, origin: str, order: int, title_hint: str | None = None,
+                    site_path: str = "") -> tuple[list[Page], list[str]]:
+    """Pages in one decoded file: a publication page, a dump (≥ 2 level-1 headings) or a single page.
+
+    Returns ``(pages, problems)``; problems are per-file messages (the file is still used if it has
+    content).
+    """
+    problems: list[str] = []
+    meta, body, problem = split_front_matter(text)
+    if problem:
+        problems.append(problem)
+    if not body.strip():
+        problems.append("only front matter, no content; skipped" if meta else "empty file; skipped")
+        return [], problems
+    if rel.endswith(".txt") and looks_like_publication_page(body):
+        pp = parse_publication_page(body)
+        md = "\n\n".join(f"## {h}\n\n{b}" if h else b for h, b in pp.sections)
+        return [Page(title=pp.person, source=rel, origin=origin, markdown=md, site_path=site_path,
+                     front_matter=meta, publications=pp.publications, order=order)], problems
+    heads = heading_sections(body, 1)
+    if len(heads) >= 2:
+        paths = _dump_site_paths(body)
+        pages: list[Page] = []
+        seen: dict[str, int] = {}
+        for i, (title, md) in enumerate(split_dump(body)):
+            title = title or title_hint or Path(rel).stem
+            slug = slugify(title)
+            seen[slug] = seen.get(slug, 0) + 1
+            anchor = slug if seen[slug] == 1 else f"{slug}~{seen[slug]}"
+            pmeta, pbody, _ = split_front_matter(md)
+            pages.append(Page(title=title, source=f"{rel}#{anchor}", origin=origin, markdown=pbody,
+                              site_path=paths.get(title.lower(), ""), front_matter=pmeta,
+                              tags=_tags_from(pmeta, pbody), order=order * 10000 + i))
+        return pages, problems
+    title = (heads[0][1] if heads else None) or title_hint
+    if not title:
+        first = next((ln.strip() for ln in body.splitlines() if ln.strip()), "")
+        title = first[:120] if first and not first.startswith(("#", "*", "-", "|", "`")) else Path(rel).stem
+    return [Page(title=title, source=rel, origin=origin, markdown=body, site_path=site_path,
+                 front_matter=meta, tags=_tags_from(meta, body), order=order)], problems
+
+
+def read_path(path: Path, origin: str | None = None) -> ReadResult:
+    """Read a directory (recursively, GitBook ``SUMMARY.md`` order first) or a single file.
+
+    Raises
+    ------
+    BadSourceError
+        if the path does not exist, or a directory holds no readable note at all.
+    """
+    path = path.expanduser()
+    if not path.exists():
+        raise BadSourceError(f"source not found: {path}")
+    origin = origin or str(path.resolve())
+    result = ReadResult(origin=origin)
+    if path.is_file():
+        files = [(path, path.name)]
+        order: dict[str, tuple[int, str]] = {}
+        base = path.parent
+    else:
+        base = path
+        order = _summary_order(path)
+        found = [p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in NOTE_SUFFIXES
+                 and not any(part.startswith(".") for part in p.relative_to(path).parts)]
+        rels = {p: p.relative_to(path).as_posix() for p in found}
+        found.sort(key=lambda p: (order.get(rels[p], (10**9, ""))[0], rels[p]))
+        files = [(p, f"{path.name}/{rels[p]}") for p in found if rels[p] != "SUMMARY.md"]
+        if not files:
+            raise BadSourceError(f"no notes (.md, .markdown, .txt) found in {path}")
+    for i, (file, rel) in enumerate(files):
+        inner = file.relative_to(base).as_posix() if path.is_dir() else file.name
+        try:
+            text = decode_note(file.read_bytes(), rel)
+        except OSError as e:
+            result.warnings.append(Warning_(rel, f"cannot read ({e.strerror}); skipped"))
+            result.files_skipped += 1
+            continue
+        except ValueError as e:
+            result.warnings.append(Warning_(rel, str(e)))
+            result.files_skipped += 1
+            continue
+        hint = order.get(inner, (0, None))[1] if path.is_dir() else None
+        site = site_path_for(inner) if path.is_dir() and order else ""
+        try:
+            pages, problems = pages_from_text(text, rel, origin, i, hint, site)
+        except ValueError as e:  # a publication page whose records cannot be parsed
+            pages, problems = [], [f"{e}; skipped"]
+        result.warnings += [Warning_(rel, p) for p in problems]
+        if pages:
+            result.pages += pages
+            result.files_read += 1
+        else:
+            result.files_skipped += 1
+    return result
+
+
+def clone_or_pull(url: str, repos_dir: Path, timeout: float = 300.0) -> Path:
+    """Clone ``url`` into ``repos_dir/<slug>`` with git, or fast-forward pull it if already cloned.
+
+    Raises
+    ------
+    BadSourceError
+        if git is missing, or the clone/pull fails or takes longer than ``timeout`` seconds.
+    """
+    dest = repos_dir / slugify(re.sub(r"\.git/?$", "", url))
+    repos_dir.mkdir(parents=True, exist_ok=True)
+    cmd = (["git", "-C", str(dest), "pull", "--ff-only", "--quiet"] if (dest / ".git").is_dir()
+           else ["git", "clone", "--quiet", "--depth", "1", url, str(dest)])
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                              env={"GIT_TERMINAL_PROMPT": "0", "PATH": _path_env()})
+    except FileNotFoundError:
+        raise BadSourceError("git is not installed; cannot read a git URL source") from None
+    except subprocess.TimeoutExpired:
+        raise BadSourceError(f"git timed out after {timeout:.0f} s on {url}") from None
+    if proc.returncode != 0:
+        msg = (proc.stderr or proc.stdout).strip().splitlines()
+        raise BadSourceError(f"git could not fetch {url}: {msg[-1] if msg else 'unknown error'}")
+    return dest
+
+
+def _path_env() -> str:
+    import os
+
+    return os.environ.get("PATH", "/usr/bin:/bin")
+
+
+def read_source(source: str, repos_dir: Path) -> ReadResult:
+    """Read one configured source: a git URL (cloned/pulled under ``repos_dir``) or a local path."""
+    if is_git_url(source):
+        return read_path(clone_or_pull(source, repos_dir), origin=source)
+    return read_path(Path(source))
+
+
+def read_sources(sources: Iterable[str], repos_dir: Path) -> list[ReadResult]:
+    """Read several sources in order (each must exist; see :func:`read_source`)."""
+    return [read_source(s, repos_dir) for s in sources]

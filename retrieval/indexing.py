@@ -1,0 +1,238 @@
+"""Ingest: read sources → chunks and paper entries → LangChain ``index()`` into Chroma with a SQL record
+manager (only new or changed chunks are embedded; chunks of deleted/renamed notes are removed), then
+the BM25 side and the catalog are rebuilt from the store's current contents so all three stay in step.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import pickle
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from langchain_core.documents import Document
+from langchain_core.embeddings import Embeddings
+from langchain_core.indexing import index
+
+from corpus.catalog import build_catalog, save_catalog
+from corpus.chunking import PageAnalysis, analyze_page
+from corpus.errors import BadInputError, PapernotesError
+from corpus.models import Page
+from corpus.papers import PaperEntry
+from corpus.readers import ReadResult, read_source
+from retrieval.bm25 import BM25Index
+from retrieval.embeddings import make_embeddings, token_counter
+from retrieval.settings import Settings
+from retrieval.store import drop_collection, embedding_name, make_client, vector_store, write_lock
+
+Progress = Callable[[str, int, int], None]  # (stage, done, total)
+
+
+@dataclass
+class IngestReport:
+    """Counts from one ingest (the CLI's final line; ``ingest --json``)."""
+
+    sources: list[str] = field(default_factory=list)
+    files: int = 0
+    files_skipped: int = 0
+    pages: int = 0
+    chunks: int = 0
+    added: int = 0
+    updated: int = 0
+    skipped: int = 0
+    deleted: int = 0
+    papers: int = 0
+    warnings: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    embedding_model: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class _CountingEmbeddings(Embeddings):
+    """Delegating embedder that reports progress and counts embedded texts."""
+
+    def __init__(self, inner: Embeddings, total: int, progress: Progress | None):
+        self.inner = inner
+        self.total = total
+        self.progress = progress
+        self.embedded = 0
+        self.name = embedding_name(inner)
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        out = self.inner.embed_documents(texts)
+        self.embedded += len(texts)
+        if self.progress:
+            self.progress("embed", self.embedded, self.total)
+        return out
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.inner.embed_query(text)
+
+
+def record_manager(settings: Settings):
+    """The LangChain SQL record manager (SQLite under the data dir), schema created."""
+    from langchain_classic.indexes import SQLRecordManager
+
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    rm = SQLRecordManager(f"chroma/{settings.collection}", db_url=f"sqlite:///{settings.record_db}")
+    rm.create_schema()
+    return rm
+
+
+def _analysis_key(page: Page, sig: str) -> str:
+    h = hashlib.sha1()
+    for part in (sig, page.source, page.origin, page.title, page.site_path, page.markdown,
+                 json.dumps(page.tags), repr(page.publications)):
+        h.update(part.encode("utf-8", "surrogatepass"))
+        h.update(b"\x1f")
+    return h.hexdigest()
+
+
+def analyze_pages(pages: list[Page], settings: Settings, count, cache_path: Path | None) -> list[PageAnalysis]:
+    """Chunk every page, reusing cached analyses of unchanged pages (keyed by page content and the
+    chunking settings) so a no-op re-ingest does not re-parse."""
+    sig = f"v1|{settings.chunk_tokens}|{settings.chunk_overlap}|{settings.site_url}|{settings.embedding_model}"
+    cache: dict[str, PageAnalysis] = {}
+    if cache_path and cache_path.is_file():
+        try:
+            cache = pickle.loads(cache_path.read_bytes())
+        except Exception:  # a stale or corrupt cache is rebuilt
+            cache = {}
+    out, fresh = [], {}
+    for p in pages:
+        key = _analysis_key(p, sig)
+        a = cache.get(key)
+        if a is None:
+            a = analyze_page(p, count=count, max_tokens=settings.chunk_tokens, overlap=settings.chunk_overlap,
+                             site_url=settings.site_url)
+        fresh[key] = a
+        out.append(a)
+    if cache_path:
+        cache_path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache_path.with_suffix(".tmp")
+        tmp.write_bytes(pickle.dumps(fresh, protocol=pickle.HIGHEST_PROTOCOL))
+        tmp.replace(cache_path)
+    return out
+
+
+def _entries_path(settings: Settings) -> Path:
+    return settings.data_dir / "entries.json"
+
+
+def _stats_path(settings: Settings) -> Path:
+    return settings.data_dir / "sources.json"
+
+
+def _load_json(path: Path, default):
+    if path.is_file():
+        return json.loads(path.read_text(encoding="utf-8"))
+    return default
+
+
+def _save_json(path: Path, data) -> None:
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    tmp.replace(path)
+
+
+def ingest(settings: Settings, sources: list[str] | None = None, rebuild: bool = False,
+           progress: Progress | None = None, embeddings: Embeddings | None = None) -> IngestReport:
+    """Index sources incrementally.
+
+    Parameters
+    ----------
+    sources : paths or git URLs; defaults to ``settings.sources``.
+    rebuild : drop the collection, record manager, BM25 index and catalog first (needed after changing
+        the embedding model).
+    progress : called as ``progress(stage, done, total)``; stages ``read``, ``chunk``, ``embed``.
+
+    Returns
+    -------
+    IngestReport with counts; ``added`` = chunks embedded this run.
+
+    Raises
+    ------
+    BadInputError if no source is given or configured; BadSourceError for a missing/empty source;
+    EmbeddingMismatchError if the index was built with another model; StoreBusyError if another
+    process is writing the embedded store.
+    """
+    t0 = time.perf_counter()
+    sources = list(sources or settings.sources)
+    if not sources:
+        raise BadInputError("no sources: give one (`papernotes ingest PATH`) or set PAPERNOTES_SOURCES")
+    report = IngestReport(sources=sources)
+    results: list[ReadResult] = []
+    for i, s in enumerate(sources):
+        results.append(read_source(s, settings.repos_dir))
+        if progress:
+            progress("read", i + 1, len(sources))
+    emb = embeddings or make_embeddings(settings)
+    report.embedding_model = embedding_name(emb)
+    pages = [p for r in results for p in r.pages]
+    analyses = analyze_pages(pages, settings, token_counter(emb), settings.data_dir / "analysis.pkl")
+    for r in results:
+        report.files += r.files_read
+        report.files_skipped += r.files_skipped
+        report.warnings += [str(w) for w in r.warnings]
+    report.pages = len(pages)
+    for a in analyses:
+        if not a.chunks:
+            report.warnings.append(f"{a.page.source}: page {a.page.title!r} has no text to index")
+    docs = [Document(page_content=c.text, metadata=c.metadata) for a in analyses for c in a.chunks]
+    report.chunks = len(docs)
+    if progress:
+        progress("chunk", len(docs), len(docs))
+
+    with write_lock(settings):
+        client = make_client(settings)
+        if rebuild:
+            drop_collection(settings, client)
+            rm = record_manager(settings)
+            rm.delete_keys(rm.list_keys())
+        counting = _CountingEmbeddings(emb, len(docs), progress)
+        store = vector_store(settings, counting, client)
+        rm = record_manager(settings)
+        res = index(docs, rm, store, cleanup="scoped_full", source_id_key="origin", key_encoder="sha256",
+                    batch_size=256)
+        report.added, report.updated = res["num_added"], res["num_updated"]
+        report.skipped, report.deleted = res["num_skipped"], res["num_deleted"]
+
+        # the sparse side and the catalog follow the store's current contents (all origins)
+        got = store.get(include=["documents", "metadatas"])
+        BM25Index.build(got["ids"], got["documents"], got["metadatas"]).save(settings.bm25_dir)
+        entries = {} if rebuild else _load_json(_entries_path(settings), {})
+        stats = {} if rebuild else _load_json(_stats_path(settings), {})
+        for r in results:
+            entries[r.origin] = []
+            stats[r.origin] = {"files": r.files_read, "files_skipped": r.files_skipped, "pages": len(r.pages)}
+        for a in analyses:
+            entries[a.page.origin] += [asdict(e) for e in a.entries]
+        _save_json(_entries_path(settings), entries)
+        _save_json(_stats_path(settings), stats)
+        records = build_catalog(PaperEntry(**e) for es in entries.values() for e in es)
+        save_catalog(records, settings.catalog_path)
+        report.papers = len(records)
+    report.seconds = time.perf_counter() - t0
+    return report
+
+
+def load_source_stats(settings: Settings) -> dict[str, dict[str, int]]:
+    """Per-origin file/page counts recorded by the last ingest of each origin."""
+    return _load_json(_stats_path(settings), {})
+
+
+def ensure_index(settings: Settings) -> None:
+    """Raise IndexMissingError unless an index exists in the data dir."""
+    from corpus.errors import IndexMissingError
+
+    if not (settings.bm25_dir / "chunks.json").is_file():
+        raise IndexMissingError(
+            f"no index in {settings.data_dir}: run `papernotes ingest PATH` first")
+
+
+__all__ = ["IngestReport", "ingest", "record_manager", "load_source_stats", "ensure_index", "PapernotesError"]

@@ -1,0 +1,190 @@
+"""Hybrid retrieval: dense (Chroma) + sparse (BM25) fused by reciprocal rank fusion, near-duplicates
+collapsed, list questions diversified; filters pushed into both sides; a LangChain retriever."""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_core.callbacks import CallbackManagerForRetrieverRun
+from langchain_core.documents import Document
+from langchain_core.embeddings import Embeddings
+from langchain_core.retrievers import BaseRetriever
+from pydantic import ConfigDict
+
+from corpus.papers import title_key
+from retrieval.bm25 import BM25Index, lexical_terms
+from retrieval.embeddings import make_embeddings
+from retrieval.filters import Filters, build_where, detect_filters
+from retrieval.indexing import ensure_index
+from retrieval.settings import Settings
+from retrieval.store import make_client, vector_store
+
+_LIST_RE = re.compile(
+    r"^\s*(which|what)\b[^?]{0,80}\b(papers|systems|works|talks|studies|ones)\b|\b(list|enumerate|all the)\b",
+    re.IGNORECASE)
+
+
+def is_list_question(question: str) -> bool:
+    """True for questions asking for several papers ("Which NSDI 2026 papers …", "list …")."""
+    return bool(_LIST_RE.search(question))
+
+
+@dataclass
+class Hit:
+    """One retrieved chunk: text, metadata, fused score, its dense similarity (cosine, 0–1) and BM25
+    score (0 when absent from a side), and its rank (1-based)."""
+
+    id: str
+    text: str
+    metadata: dict[str, Any]
+    score: float
+    dense: float = 0.0
+    bm25: float = 0.0
+    rank: int = 0
+
+    def get(self, key: str) -> Any:
+        return self.metadata.get(key)
+
+    @property
+    def group(self) -> str:
+        """Collapse key: the paper (title key) when the chunk is about one, else the page title."""
+        return title_key(self.metadata.get("paper_title") or self.metadata.get("page_title") or self.id)
+
+    @property
+    def body(self) -> str:
+        """The chunk text without its first (title › section) line."""
+        return self.text.split("\n", 1)[1] if "\n" in self.text else self.text
+
+
+@dataclass
+class SearchResult:
+    """Ranked hits plus the filters applied (given or detected) and whether a fallback happened."""
+
+    query: str
+    hits: list[Hit]
+    filters: Filters = field(default_factory=Filters)
+    detected: bool = False
+    fallback: bool = False
+    is_list: bool = False
+
+
+class Searcher:
+    """Loaded retrieval state (embedder, Chroma collection, BM25 index); reuse across questions.
+
+    Raises IndexMissingError (no index yet) or EmbeddingMismatchError on construction.
+    """
+
+    def __init__(self, settings: Settings, embeddings: Embeddings | None = None):
+        ensure_index(settings)
+        self.settings = settings
+        self.embeddings = embeddings or make_embeddings(settings)
+        self.store = vector_store(settings, self.embeddings, make_client(settings), create=False)
+        self.bm25 = BM25Index.load(settings.bm25_dir)
+        self._pos = {cid: i for i, cid in enumerate(self.bm25.ids)}
+        self.topics = sorted({m.get("topic", "") for m in self.bm25.metadatas} - {""})
+        self.sources = sorted({m.get("source", "") for m in self.bm25.metadatas} - {""})
+        self._lock = threading.Lock()
+
+    def where(self, filters: Filters) -> dict[str, Any] | None:
+        return build_where(filters, self.topics, self.sources)
+
+    def _dense(self, query_vec: list[float], n: int, where) -> list[tuple[str, float, Document]]:
+        coll = self.store._collection
+        res = coll.query(query_embeddings=[query_vec], n_results=max(1, min(n, len(self.bm25) or n)),
+                         where=where, include=["documents", "metadatas", "distances"])
+        out = []
+        for cid, doc, meta, dist in zip(res["ids"][0], res["documents"][0], res["metadatas"][0], res["distances"][0]):
+            out.append((cid, 1.0 - float(dist), Document(page_content=doc or "", metadata=meta or {}, id=cid)))
+        return out
+
+    def _fused(self, query: str, where, n: int) -> list[Hit]:
+        qv = self.embeddings.embed_query(query)
+        dense = self._dense(qv, n, where)
+        sparse = self.bm25.search(query, n, where)
+        rrf = self.settings.rrf_k
+        hits: dict[str, Hit] = {}
+        for r, (cid, sim, doc) in enumerate(dense, 1):
+            h = hits.setdefault(cid, Hit(cid, doc.page_content, dict(doc.metadata), 0.0))
+            h.score += 1.0 / (rrf + r)
+            h.dense = sim
+        for r, (pos, s) in enumerate(sparse, 1):
+            cid = self.bm25.ids[pos]
+            h = hits.get(cid) or hits.setdefault(cid, Hit(cid, self.bm25.texts[pos], dict(self.bm25.metadatas[pos]), 0.0))
+            h.score += 1.0 / (rrf + r)
+            h.bm25 = s
+        # chunks found only by BM25 still get their dense similarity (for the refusal threshold)
+        missing = [h for h in hits.values() if h.dense == 0.0]
+        if missing:
+            got = self.store._collection.get(ids=[h.id for h in missing], include=["embeddings"])
+            import numpy as np
+
+            q = np.asarray(qv, dtype=np.float32)
+            for cid, vec in zip(got["ids"], got["embeddings"]):
+                hits[cid].dense = float(np.dot(q, np.asarray(vec, dtype=np.float32)))
+        return sorted(hits.values(), key=lambda h: -h.score)
+
+    def search(self, query: str, k: int | None = None, filters: Filters | None = None,
+               auto_filters: bool = True) -> SearchResult:
+        """Top-``k`` hybrid search.
+
+        Given ``filters`` are applied as they are; otherwise venues/years named in the query are
+        detected and applied, falling back to unfiltered search when the filtered one finds nothing.
+        Near-duplicates (same paper/page and section, or the same text) collapse to the best; at most
+        two chunks per paper/page, one for list questions.
+        """
+        k = k or self.settings.k
+        n = self.settings.candidates
+        given = filters if filters else None
+        f = given or (detect_filters(query) if auto_filters else Filters())
+        is_list = is_list_question(query)
+        with self._lock:
+            hits = self._fused(query, self.where(f), n) if f else self._fused(query, None, n)
+            fallback = False
+            if f and not hits and given is None:
+                hits, fallback = self._fused(query, None, n), True
+        per_group = 1 if is_list else 2
+        kept: list[Hit] = []
+        seen_sections: set[tuple[str, str]] = set()
+        seen_text: set[str] = set()
+        groups: dict[str, int] = {}
+        for h in hits:
+            sec = (h.group, (h.get("section") or "").lower())
+            norm = re.sub(r"\W+", "", h.body.lower())[:400]
+            if norm in seen_text or (sec in seen_sections and h.get("kind") != "deep_note"):
+                continue
+            if groups.get(h.group, 0) >= per_group:
+                continue
+            seen_text.add(norm)
+            seen_sections.add(sec)
+            groups[h.group] = groups.get(h.group, 0) + 1
+            kept.append(h)
+            if len(kept) >= k:
+                break
+        for i, h in enumerate(kept, 1):
+            h.rank = i
+        return SearchResult(query=query, hits=kept, filters=f if not fallback else Filters(),
+                            detected=given is None and bool(f), fallback=fallback, is_list=is_list)
+
+
+class HybridRetriever(BaseRetriever):
+    """LangChain retriever over :class:`Searcher` (RRF of Chroma and BM25). Documents carry the fused
+    ``score``, ``dense`` and ``bm25`` in metadata."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+    searcher: Any
+    k: int = 5
+    filters: Any = None
+
+    def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[Document]:
+        res = self.searcher.search(query, self.k, self.filters)
+        return [Document(page_content=h.text, id=h.id,
+                         metadata={**h.metadata, "score": h.score, "dense": h.dense, "bm25": h.bm25})
+                for h in res.hits]
+
+
+def query_terms(question: str) -> list[str]:
+    """Stemmed content terms of a question (for lexical coverage checks)."""
+    return lexical_terms(question)

@@ -1,0 +1,119 @@
+"""One function per capability (ask, search, papers, stats), shared by the CLI and the Discord bot."""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any, Callable
+
+from corpus.catalog import filter_records, load_catalog
+from corpus.errors import ModelUnavailableError
+from corpus.models import PaperRecord
+from retrieval.answer import (
+    Answer, check_question, citation_for, extractive_answer, refusal_answer, retrieved_rows, should_refuse,
+)
+from retrieval.filters import Filters
+from retrieval.search import Searcher, SearchResult
+from retrieval.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+class Notes:
+    """The loaded notes: a :class:`Searcher` and the catalog. Create once, reuse for many questions.
+
+    Raises IndexMissingError / EmbeddingMismatchError on construction (see :class:`Searcher`).
+    """
+
+    def __init__(self, settings: Settings, searcher: Searcher | None = None):
+        self.settings = settings
+        self.searcher = searcher or Searcher(settings)
+        self._catalog: list[PaperRecord] | None = None
+
+    @property
+    def catalog(self) -> list[PaperRecord]:
+        if self._catalog is None:
+            self._catalog = load_catalog(self.settings.catalog_path)
+        return self._catalog
+
+    def search(self, query: str, k: int | None = None, filters: Filters | None = None) -> SearchResult:
+        """Hybrid retrieval only (ranked chunks with scores and metadata)."""
+        return self.searcher.search(check_question(query), k, filters)
+
+    def ask(self, question: str, k: int | None = None, filters: Filters | None = None,
+            history: list[tuple[str, str]] | None = None, use_llm: bool | None = None,
+            on_token: Callable[[str], None] | None = None) -> Answer:
+        """Answer a question with citations.
+
+        With an LLM endpoint configured (and ``use_llm`` not False) the model answers from the
+        retrieved chunks; on any model failure the extractive answer is returned with a ``note``.
+        ``history`` is earlier (question, answer) turns, used to make a follow-up standalone.
+        ``on_token`` receives streamed model text as it arrives.
+        """
+        question = check_question(question)
+        k = k or self.settings.k
+        llm = self.settings.llm_enabled if use_llm is None else use_llm
+        standalone, note = question, None
+        if history:
+            standalone, note = self._standalone(question, history, llm)
+        result = self.searcher.search(standalone, max(k, 10) if _is_list(standalone) else k, filters)
+        idf = self.searcher.bm25.idf
+        refuse, signals = should_refuse(standalone, result, idf, self.settings.min_relevance)
+        log.debug("refusal signals for %r: %s", standalone, signals)
+        mode = "llm" if llm else "extractive"
+        if refuse:
+            a = refusal_answer(question, mode, result, note)
+            a.retrieved = retrieved_rows(result.hits)
+            return a
+        if llm:
+            try:
+                from retrieval.llm import llm_answer
+
+                a = llm_answer(question, standalone, result, self.settings, on_token=on_token)
+                a.note = note
+                return a
+            except ModelUnavailableError as e:
+                note = f"model not used: {e}"
+        text, cited = extractive_answer(standalone, result, idf)
+        return Answer(question=question, answer=text, mode="extractive",
+                      citations=[citation_for(i + 1, h) for i, h in enumerate(cited)],
+                      retrieved=retrieved_rows(result.hits), filters=result.filters.as_dict(), note=note)
+
+    def _standalone(self, question: str, history: list[tuple[str, str]], llm: bool) -> tuple[str, str | None]:
+        """A follow-up made standalone: rewritten by the model when there is one, else the previous
+        question's paper/venue words carried over."""
+        if llm:
+            try:
+                from retrieval.llm import condense_question
+
+                return condense_question(question, history, self.settings), None
+            except ModelUnavailableError as e:
+                return carry_over(question, history), f"model not used for the follow-up: {e}"
+        return carry_over(question, history), None
+
+    def papers(self, venue: str | None = None, year: int | None = None, topic: str | None = None,
+               search: str | None = None) -> list[PaperRecord]:
+        """Catalog records matching the filters (see :func:`corpus.catalog.filter_records`)."""
+        return filter_records(self.catalog, venue, year, topic, search)
+
+
+def _is_list(q: str) -> bool:
+    from retrieval.search import is_list_question
+
+    return is_list_question(q)
+
+
+def carry_over(question: str, history: list[tuple[str, str]]) -> str:
+    """Without a model: prefix the follow-up with the previous question so its paper/venue words steer
+    retrieval ("what about its evaluation?" → "<previous question> what about its evaluation?")."""
+    if not history:
+        return question
+    prev_q = history[-1][0]
+    return f"{prev_q} {question}"
+
+
+def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
+    """Run ``fn`` and return ``(result, milliseconds)``."""
+    t = time.perf_counter()
+    r = fn()
+    return r, (time.perf_counter() - t) * 1000
