@@ -60,7 +60,7 @@ def page_venue(page: Page) -> str | None:
     """Venue a whole page is about: a conference page titled ``"OSDI 2026"`` or under
     ``reading-notes/conference/osdi-2026``; None otherwise."""
     v = normalize_venue(page.title)
-    if v and VENUE_RE.fullmatch(page.title.strip()):
+    if v and re.fullmatch(r"[\w&+'’ -]{2,30}\s(?:19|20)\d\d", page.title.strip()):
         return v
     return venue_from_site_path(page.site_path) if page.site_path else None
 
@@ -69,6 +69,8 @@ def looks_like_affiliation(text: str) -> bool:
     """Heuristic for the notes' affiliation lines (``"UMacau & SIAT, CAS"``, ``"Google"``):
     short, no sentence punctuation at the end, capitalized words or ``&``-joined names."""
     s = text.strip()
+    if s.endswith(".") and re.search(r"(?:^|\s)[A-Z][a-z]{0,4}\.$", s):
+        s = s[:-1]  # "Kangaroo Corp.", "Numbat Inc."
     if not s or len(s) > 160 or s.endswith((".", ":", ";", "?", "!")):
         return False
     words = s.split()
@@ -276,5 +278,5 @@ def publication_entry(page: Page, pub: Publication) -> PaperEntry:
         title=pub.title, kind="publication", source=page.source, page_title=page.title,
         system=system_name(pub.title, []), venue=pub.venue, year=pub.year, authors=list(pub.authors),
         links={k: v for k, v in pub.links.items() if v}, summary=pub.abstract[:600],
-        topic=f"{page.title} › Publications", tags=list(pub.subjects),
+        topic="Publications", tags=list(pub.subjects),
     )

@@ -49,8 +49,15 @@ def normalize_venue(text: str | None) -> str | None:
         return None
     m = VENUE_RE.search(text.strip())
     if not m:
-        return None
+        # a series we do not know, written plainly: "ToySys 2026", "toysys-2026", "ToySys '26"
+        u = _UNKNOWN_RE.match(text.strip())
+        if not u:
+            return None
+        return f"{u.group(1)} {_year(u.group(2))}"
     return f"{SERIES[m.group('series').lower()]} {_year(m.group('year'))}"
+
+
+_UNKNOWN_RE = re.compile(r"^([A-Za-z][A-Za-z&+]{1,19})\s*[-_ ]?\s*['’]?\s*((?:19|20)\d\d|(?<=['’])\d\d)$")
 
 
 def find_venues(text: str) -> list[str]:
