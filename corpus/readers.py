@@ -236,16 +236,25 @@ def read_path(path: Path, origin: str | None = None) -> ReadResult:
     result = ReadResult(origin=origin)
     if path.is_file():
         files = [(path, path.name)]
-        order: dict[str, tuple[int, str]] = {}
+        book_of: dict[Path, Path | None] = {}
+        orders: dict[Path, dict[str, tuple[int, str]]] = {}
         base = path.parent
     else:
         base = path
-        order = _summary_order(path)
         found = [p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in NOTE_SUFFIXES
                  and not any(part.startswith(".") for part in p.relative_to(path).parts)]
+        # every folder with a SUMMARY.md is a GitBook root: its order, titles and site paths apply below it
+        books = sorted((p.parent for p in found if p.name == "SUMMARY.md"), key=lambda d: -len(d.parts))
+        orders = {d: _summary_order(d) for d in books}
         rels = {p: p.relative_to(path).as_posix() for p in found}
-        found.sort(key=lambda p: (order.get(rels[p], (10**9, ""))[0], rels[p]))
-        files = [(p, f"{path.name}/{rels[p]}") for p in found if rels[p] != "SUMMARY.md"]
+        book_of = {p: next((d for d in books if d in p.parents), None) for p in found}
+        position = {}
+        for p in found:
+            d = book_of[p]
+            inner = p.relative_to(d).as_posix() if d else rels[p]
+            position[p] = (orders.get(d, {}).get(inner, (10**9, ""))[0], rels[p]) if d else (10**9, rels[p])
+        found.sort(key=lambda p: (str(book_of[p] or ""), position[p]))
+        files = [(p, f"{path.name}/{rels[p]}") for p in found if p.name != "SUMMARY.md"]
         if not files:
             raise BadSourceError(f"no notes (.md, .markdown, .txt) found in {path}")
     for i, (file, rel) in enumerate(files):
@@ -260,8 +269,11 @@ def read_path(path: Path, origin: str | None = None) -> ReadResult:
             result.warnings.append(Warning_(rel, str(e)))
             result.files_skipped += 1
             continue
-        hint = order.get(inner, (0, None))[1] if path.is_dir() else None
-        site = site_path_for(inner) if path.is_dir() and order else ""
+        book = book_of.get(file) if path.is_dir() else None
+        if book is not None:
+            inner = file.relative_to(book).as_posix()
+        hint = orders[book].get(inner, (0, None))[1] if book is not None else None
+        site = site_path_for(inner) if book is not None else ""
         try:
             pages, problems = pages_from_text(text, rel, origin, i, hint, site)
         except ValueError as e:  # a publication page whose records cannot be parsed

@@ -28,10 +28,12 @@ ATTRIBUTE_CUES: list[tuple[re.Pattern[str], re.Pattern[str]]] = [
     (re.compile(r"\bauthors?\b|\bwho wrote\b", re.I), re.compile(r"\bauthors?\s*:|^.*\b(?:19|20)\d\d\b\s*·\s*\w", re.I | re.M)),
     (re.compile(r"\bspeed-?ups?\b|\bhow (?:much|many)\b|\bby how much\b|\bwhat (?:share|fraction|percentage)\b|"
                 r"\bhow (?:fast|large|big|long)\b", re.I),
-     re.compile(r"\d+(?:\.\d+)?\s*(?:%|×|x\b|K\b|M\b|B\b|GB|TB|ms|s\b)|\b\d[\d,.]*\b(?!\s*[-–]?\s*(?:19|20)\d\d)", re.I)),
+     re.compile(r"(?<![\w.-])(?!(?:19|20)\d\d(?![\d.,%]))\d[\d,.]*(?:\s*(?:%|×|x\b|K\b|M\b|B\b|GB|TB|ms))?", re.I)),
 ]
 
-_ID_TOKEN_RE = re.compile(r"\b(?=[\w-]*[A-Z][\w-]*[A-Z0-9])[A-Za-z][\w]*(?:-[\w]+)*\b")
+#: Names that look like a system's identifier: CamelCase with an inner capital ("XGrammar", "SpotServe")
+#: or a versioned name ("XGrammar-2"); at least 4 characters.
+_ID_TOKEN_RE = re.compile(r"\b(?:[A-Za-z]*[a-z][A-Z][A-Za-z0-9]*(?:-\d+)?|[A-Za-z][A-Za-z0-9]+-\d+)\b")
 _SENT_SPLIT_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9*\[(])|\n+")
 
 
@@ -118,25 +120,31 @@ def content_terms(question: str) -> list[str]:
     return [t for t in lexical_terms(q) if t not in QUESTION_WORDS and not re.fullmatch(r"(19|20)\d\d", t)]
 
 
-def relevance(question: str, result: SearchResult, idf) -> dict[str, Any]:
+def relevance(question: str, result: SearchResult, idf, corpus_has=None) -> dict[str, Any]:
     """Signals for the refusal decision over the top hits: best dense similarity, idf-weighted coverage
-    of the question's content terms, identifier tokens found, attribute cues satisfied."""
+    of the question's content terms, identifier-like names absent from the whole corpus
+    (``corpus_has(name) -> bool``), and whether asked attributes have evidence in the top chunks."""
     hits = result.hits[:3]
     terms = content_terms(question)
     evidence = " ".join(h.text for h in hits)
+    chunks = evidence_chunks(result)
+    top = result.hits[0]
+    name = top.get("system") or str(top.get("paper_title") or "").split(":")[0]
+    if name and len(name) >= 3 and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", question, re.IGNORECASE):
+        chunks = [h for h in chunks if h.group == top.group]  # the question names this paper: its chunks only
+    wider = " ".join(h.text for h in chunks)
     ev_terms = set(lexical_terms(evidence))
     total = sum(idf(t) for t in set(terms)) or 1.0
     covered = sum(idf(t) for t in set(terms) if t in ev_terms) / total
-    ids = [t for t in _ID_TOKEN_RE.findall(question) if not find_venues(t + " 2000") and len(t) > 1]
-    low = evidence.lower()
-    missing_ids = [t for t in ids if t.lower() not in low]
-    cues_ok = all(ev.search(evidence) for cue, ev in ATTRIBUTE_CUES if cue.search(question))
+    ids = [t for t in _ID_TOKEN_RE.findall(question) if len(t) >= 4]
+    missing_ids = [t for t in ids if corpus_has is not None and not corpus_has(t)]
+    cues_ok = all(ev.search(wider) for cue, ev in ATTRIBUTE_CUES if cue.search(question))
     return {"dense": max((h.dense for h in hits), default=0.0), "coverage": covered,
             "missing_ids": missing_ids, "cues_ok": cues_ok}
 
 
 def should_refuse(question: str, result: SearchResult, idf, min_relevance: float,
-                  min_coverage: float = 0.5) -> tuple[bool, dict[str, Any]]:
+                  min_coverage: float = 0.25, corpus_has=None) -> tuple[bool, dict[str, Any]]:
     """Decide whether the notes cover the question. Refuse when nothing is retrieved, the best dense
     similarity is below ``min_relevance``, under ``min_coverage`` of the question's (idf-weighted)
     content terms appear in the top chunks, a named identifier (``XGrammar-2``) is absent, an asked
@@ -144,7 +152,7 @@ def should_refuse(question: str, result: SearchResult, idf, min_relevance: float
     finds no paper entries. Returns ``(refuse, signals)``."""
     if not result.hits:
         return True, {"reason": "nothing retrieved"}
-    sig = relevance(question, result, idf)
+    sig = relevance(question, result, idf, corpus_has)
     reason = None
     if sig["dense"] < min_relevance:
         reason = "low similarity"
@@ -161,13 +169,30 @@ def should_refuse(question: str, result: SearchResult, idf, min_relevance: float
     return reason is not None, sig
 
 
+#: Abbreviations after which a period does not end a sentence.
+_ABBREV_RE = re.compile(r"(?:\b(?:Dr|Prof|Mr|Ms|Mrs|St|vs|etc|Fig|Figs|Eq|Sec|No|al|e\.g|i\.e|cf|approx|Inc|Corp|Ltd)\.|\b[A-Z]\.)$")
+
+
 def _sentences(text: str) -> list[str]:
-    out = []
+    """Sentences and list lines of a chunk body (abbreviations such as "Dr." do not end one)."""
+    out: list[str] = []
+    glue = False
     for s in _SENT_SPLIT_RE.split(text):
-        s = s.strip().lstrip("-• ").strip()
-        if len(s) >= 3:
-            out.append(s)
+        s = s.strip()
+        if glue and out:
+            out[-1] = f"{out[-1]} {s}"
+        elif len(s.lstrip("-• ").strip()) >= 3:
+            out.append(s.lstrip("-• ").strip())
+        glue = bool(_ABBREV_RE.search(s))
     return out
+
+
+def evidence_chunks(result: SearchResult, extra: int = 8) -> list[Hit]:
+    """The chunks an answer may draw on: the top k hits, then up to ``extra`` more chunks of the two
+    best papers/pages from the fused candidate pool (e.g. a deep note's Evaluation section)."""
+    lead = {h.group for h in result.hits[:2]}
+    more = [h for h in result.pool if h.group in lead and h not in result.hits]
+    return list(result.hits) + more[:extra]
 
 
 def _lead(h: Hit) -> str:
@@ -200,33 +225,44 @@ def extractive_answer(question: str, result: SearchResult, idf, max_sentences: i
         if lines:
             return "\n".join(lines), cited
 
+    top = result.hits[0]
+    # candidate chunks: the top k, plus other chunks of the two best papers/pages from the fused pool
+    cands = evidence_chunks(result)
+    numeric = ATTRIBUTE_CUES[2][0].search(question) is not None
+    titles = {re.sub(r"\W+", "", str(h.get("paper_title") or h.get("page_title") or "").lower()) for h in cands}
     scored: list[tuple[float, int, str, Hit]] = []
-    numeric = any(c.search(question) for c, _ in ATTRIBUTE_CUES[2:])
-    for h in result.hits:
-        for j, s in enumerate(_sentences(h.body)):
-            st = set(lexical_terms(s))
-            score = sum(idf(t) for t in terms & st)
-            if numeric and re.search(r"\d", s):
-                score *= 1.2
-            score *= 1.0 / (1 + 0.15 * (h.rank - 1))
+    for rank, h in enumerate(cands, 1):
+        head = h.text.split("\n", 1)[0]
+        section = head.split(" › ", 1)[1] if " › " in head else ""
+        head_bonus = 0.5 * sum(idf(t) for t in terms & set(lexical_terms(head)))
+        head_bonus += sum(idf(t) for t in terms & set(lexical_terms(section)))
+        for j, sent in enumerate(_sentences(h.body)):
+            bare = re.sub(r"(\s*\[[^\[\]]{1,40}\])+\s*$", "", sent)  # trailing [Paper] [Code] labels
+            if re.sub(r"\W+", "", bare.lower()) in titles or len(sent) < 8:
+                continue
+            st = set(lexical_terms(sent))
+            score = sum(idf(t) for t in terms & st) + head_bonus
+            if numeric and ATTRIBUTE_CUES[2][1].search(sent):
+                score *= 1.6
+            score /= 1 + 0.1 * (rank - 1)
             if score > 0:
-                scored.append((score, -j, s, h))
+                scored.append((score, -j, sent, h))
     scored.sort(key=lambda x: -x[0])
     chosen: list[tuple[str, Hit]] = []
-    for score, _, s, h in scored:
-        if any(s == c for c, _ in chosen):
+    for score, _, sent, h in scored:
+        if any(sent == c for c, _ in chosen):
             continue
-        chosen.append((s, h))
+        chosen.append((sent, h))
         if len(chosen) >= max_sentences:
             break
-    top = result.hits[0]
     parts: list[str] = []
     if top.get("paper_title") and top.get("kind") in ("paper_entry", "publication", "deep_note"):
         parts.append(f"{_lead(top)} {mark(top)}")
-    for s, h in chosen:
-        parts.append(f"{s} {mark(h)}")
-    if not chosen and not parts:
-        parts.append(f"{_sentences(top.body)[0] if _sentences(top.body) else top.body} {mark(top)}")
+    for sent, h in chosen:
+        parts.append(f"{sent} {mark(h)}")
+    if not chosen:
+        first = _sentences(top.body)
+        parts.append(f"{first[0] if first else top.body} {mark(top)}")
     return "\n".join(parts), cited
 
 

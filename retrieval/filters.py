@@ -103,10 +103,18 @@ def matches_where(meta: dict[str, Any], where: dict[str, Any]) -> bool:
 _YEAR_RE = re.compile(r"\b(?:in|from|during|of|since)\s+((?:19|20)\d\d)\b", re.IGNORECASE)
 
 
-def detect_filters(question: str) -> Filters:
-    """Filters a question names in passing: the first venue ("at OSDI 2026", "OSDI'26"), else a year
-    ("in 2025"). Returns empty :class:`Filters` when nothing is named."""
+def detect_filters(question: str, known_venues: Iterable[str] = ()) -> Filters:
+    """Filters a question names in passing: the venue ("at OSDI 2026", "OSDI'26"; also any venue of
+    the index in ``known_venues``, e.g. a series the built-in list lacks), else a year ("in 2025").
+    Returns empty :class:`Filters` when nothing (or more than one venue) is named."""
     venues = find_venues(question)
+    for v in known_venues:
+        series, _, year = v.rpartition(" ")
+        if v in venues or not series or not year.isdigit():
+            continue
+        pat = rf"(?<!\w){re.escape(series)}\s*(?:[-_ ]|['’]\s*)?(?:{year}|(?<=['’]){year[2:]})(?!\d)"
+        if re.search(pat, question, re.IGNORECASE):
+            venues.append(v)
     if len(venues) == 1:
         return Filters(venue=venues[0])
     if venues:

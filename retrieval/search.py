@@ -69,6 +69,7 @@ class SearchResult:
     detected: bool = False
     fallback: bool = False
     is_list: bool = False
+    pool: list[Hit] = field(default_factory=list)
 
 
 class Searcher:
@@ -86,7 +87,9 @@ class Searcher:
         self._pos = {cid: i for i, cid in enumerate(self.bm25.ids)}
         self.topics = sorted({m.get("topic", "") for m in self.bm25.metadatas} - {""})
         self.sources = sorted({m.get("source", "") for m in self.bm25.metadatas} - {""})
+        self.venues = sorted({m.get("venue", "") for m in self.bm25.metadatas} - {""})
         self._lock = threading.Lock()
+        self._alltext: str | None = None
 
     def where(self, filters: Filters) -> dict[str, Any] | None:
         return build_where(filters, self.topics, self.sources)
@@ -138,7 +141,7 @@ class Searcher:
         k = k or self.settings.k
         n = self.settings.candidates
         given = filters if filters else None
-        f = given or (detect_filters(query) if auto_filters else Filters())
+        f = given or (detect_filters(query, self.venues) if auto_filters else Filters())
         is_list = is_list_question(query)
         with self._lock:
             hits = self._fused(query, self.where(f), n) if f else self._fused(query, None, n)
@@ -147,26 +150,34 @@ class Searcher:
                 hits, fallback = self._fused(query, None, n), True
         per_group = 1 if is_list else 2
         kept: list[Hit] = []
+        pool: list[Hit] = []
         seen_sections: set[tuple[str, str]] = set()
         seen_text: set[str] = set()
         groups: dict[str, int] = {}
         for h in hits:
             sec = (h.group, (h.get("section") or "").lower())
             norm = re.sub(r"\W+", "", h.body.lower())[:400]
-            if norm in seen_text or (sec in seen_sections and h.get("kind") != "deep_note"):
+            if norm in seen_text:
+                continue  # the same text in two copies of the notes (dump and directory)
+            seen_text.add(norm)
+            pool.append(h)
+            if len(kept) >= k or (sec in seen_sections and h.get("kind") != "deep_note"):
                 continue
             if groups.get(h.group, 0) >= per_group:
                 continue
-            seen_text.add(norm)
             seen_sections.add(sec)
             groups[h.group] = groups.get(h.group, 0) + 1
             kept.append(h)
-            if len(kept) >= k:
-                break
         for i, h in enumerate(kept, 1):
             h.rank = i
         return SearchResult(query=query, hits=kept, filters=f if not fallback else Filters(),
-                            detected=given is None and bool(f), fallback=fallback, is_list=is_list)
+                            detected=given is None and bool(f), fallback=fallback, is_list=is_list, pool=pool)
+
+    def corpus_has(self, text: str) -> bool:
+        """True if ``text`` occurs (case-insensitively) anywhere in the indexed chunks."""
+        if self._alltext is None:
+            self._alltext = "\n".join(self.bm25.texts).lower()
+        return text.lower() in self._alltext
 
 
 class HybridRetriever(BaseRetriever):

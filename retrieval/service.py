@@ -58,7 +58,8 @@ class Notes:
             standalone, note = self._standalone(question, history, llm)
         result = self.searcher.search(standalone, max(k, 10) if _is_list(standalone) else k, filters)
         idf = self.searcher.bm25.idf
-        refuse, signals = should_refuse(standalone, result, idf, self.settings.min_relevance)
+        refuse, signals = should_refuse(standalone, result, idf, self.settings.min_relevance,
+                                        corpus_has=self.searcher.corpus_has)
         log.debug("refusal signals for %r: %s", standalone, signals)
         mode = "llm" if llm else "extractive"
         if refuse:

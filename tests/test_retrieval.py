@@ -1,0 +1,375 @@
+"""Retrieval: incremental indexing, filters, auto-detected venues, refusal, store modes (embedded and a
+real `chroma run` server), the single-writer lock, eval metrics, and the ask CLI end to end."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURE_NOTES, make_settings, seed_models
+from corpus.errors import EmbeddingMismatchError, StoreBusyError
+from retrieval.filters import Filters, build_where, detect_filters, matches_where, normalize_filters
+from retrieval.prompts import REFUSAL
+
+BIN = Path(sys.executable).parent
+
+
+def run_cli(*args: str, env: dict | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([str(BIN / "papernotes"), *args], capture_output=True, text=True,
+                          env={**os.environ, **(env or {})}, timeout=timeout)
+
+
+@pytest.fixture()
+def notes_copy(tmp_path) -> Path:
+    dst = tmp_path / "notes"
+    shutil.copytree(FIXTURE_NOTES, dst)
+    return dst
+
+
+@pytest.fixture()
+def fresh(tmp_path, models_cache):
+    data = tmp_path / "data"
+    seed_models(models_cache, data)
+    return make_settings(data)
+
+
+# --- incremental indexing ------------------------------------------------------------------------
+
+def test_reingest_unchanged_embeds_nothing(fresh, notes_copy):
+    from retrieval.indexing import ingest
+
+    first = ingest(fresh, [str(notes_copy)])
+    assert first.added == first.chunks > 0
+    again = ingest(fresh, [str(notes_copy)])
+    assert (again.added, again.updated, again.deleted) == (0, 0, 0)
+    assert again.skipped == first.chunks
+
+
+def test_edit_reembeds_only_changed_chunks_and_bm25_follows(fresh, notes_copy):
+    from retrieval.bm25 import BM25Index
+    from retrieval.indexing import ingest
+
+    first = ingest(fresh, [str(notes_copy)])
+    note = notes_copy / "site/reading-notes/conference/toysys-2026/quokka.md"
+    note.write_text(note.read_text().replace("4.2K LoC of Rust", "4.2K LoC of Rust and 900 lines of Zig"))
+    rep = ingest(fresh, [str(notes_copy)])
+    assert 1 <= rep.added <= 2, rep  # the edited section only
+    assert rep.deleted == rep.added
+    assert rep.chunks == first.chunks
+    texts = BM25Index.load(fresh.bm25_dir).texts
+    assert any("900 lines of Zig" in t for t in texts)
+    assert not any("4.2K LoC of Rust built" in t for t in texts)
+
+
+def test_deleted_and_renamed_notes_leave_the_index(fresh, notes_copy):
+    from corpus.catalog import load_catalog
+    from retrieval.bm25 import BM25Index
+    from retrieval.indexing import ingest
+
+    ingest(fresh, [str(notes_copy)])
+    (notes_copy / "dump.txt").unlink()
+    rep = ingest(fresh, [str(notes_copy)])
+    assert rep.deleted > 0 and rep.added == 0
+    bm = BM25Index.load(fresh.bm25_dir)
+    assert not any(m["source"].startswith("notes/dump.txt") for m in bm.metadatas)
+    assert not any("Emu" in r.title for r in load_catalog(fresh.catalog_path))
+    # rename: old source disappears, new one appears; text is re-embedded under the new source
+    (notes_copy / "pubs.txt").rename(notes_copy / "people.txt")
+    rep = ingest(fresh, [str(notes_copy)])
+    bm = BM25Index.load(fresh.bm25_dir)
+    sources = {m["source"] for m in bm.metadatas}
+    assert "notes/people.txt" in sources and "notes/pubs.txt" not in sources
+    assert rep.added > 0 and rep.deleted == rep.added
+
+
+def test_embedding_model_switch_is_refused_with_the_fix(fresh, notes_copy):
+    from langchain_core.embeddings import DeterministicFakeEmbedding
+
+    from retrieval.indexing import ingest
+
+    ingest(fresh, [str(notes_copy)])
+    class Named(DeterministicFakeEmbedding):
+        name: str = "fake-384"
+
+    other = Named(size=384)
+    with pytest.raises(EmbeddingMismatchError) as e:
+        ingest(fresh, [str(notes_copy)], embeddings=other)
+    msg = str(e.value)
+    assert "all-MiniLM-L6-v2" in msg and "fake-384" in msg and "--rebuild" in msg
+    rep = ingest(fresh, [str(notes_copy)], embeddings=other, rebuild=True)
+    assert rep.added == rep.chunks and rep.embedding_model == "fake-384"
+
+
+def test_second_writer_gets_a_clear_message_fast(fresh):
+    from retrieval.store import write_lock
+
+    s2 = fresh.model_copy(update={"store_lock_timeout": 0.5})
+    code = ("import sys,time; from retrieval.settings import Settings; from retrieval.store import write_lock\n"
+            f"s=Settings(data_dir={str(fresh.data_dir)!r}, _env_file=None)\n"
+            "with write_lock(s):\n print('locked', flush=True); time.sleep(10)\n")
+    holder = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        t = time.monotonic()
+        with pytest.raises(StoreBusyError) as e:
+            with write_lock(s2):
+                pass
+        assert time.monotonic() - t < 3
+        assert "PAPERNOTES_CHROMA_URL" in str(e.value)
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+# --- filters ---------------------------------------------------------------------------------------
+
+def test_filter_builder_zero_one_many_clauses():
+    assert build_where(Filters()) is None
+    assert build_where(Filters(venue="OSDI 2026")) == {"venue": {"$eq": "OSDI 2026"}}
+    w = build_where(Filters(venue="OSDI 2026", year=2026, topic="kv"), topics=["LLM › KV Cache", "Storage"])
+    assert set(w) == {"$and"} and len(w["$and"]) == 3
+    assert {"topic": {"$in": ["LLM › KV Cache"]}} in w["$and"]
+    meta = {"venue": "OSDI 2026", "year": 2026, "topic": "LLM › KV Cache"}
+    assert matches_where(meta, w)
+    assert not matches_where({**meta, "year": 2025}, w)
+    assert not matches_where(meta, build_where(Filters(topic="nothing-like-this"), topics=["Storage"]))
+
+
+def test_venue_and_year_detection():
+    assert detect_filters("Which papers at OSDI 2026 use KV caches?").venue == "OSDI 2026"
+    assert detect_filters("what did OSDI'26 publish").venue == "OSDI 2026"
+    assert detect_filters("papers on schedulers in 2025").year == 2025
+    assert not detect_filters("compare OSDI 2026 and SOSP 2025")
+    assert not detect_filters("how does paged attention work")
+    assert normalize_filters("mlsys26").venue == "MLSys 2026"
+
+
+def test_search_filters_pushed_to_both_sides(fixture_index):
+    from retrieval.service import Notes
+
+    notes = Notes(fixture_index)
+    res = notes.search("KV cache paging", k=10, filters=Filters(venue="ToySys 2026"))
+    assert res.hits and all(h.get("venue") == "ToySys 2026" for h in res.hits)
+    # the sparse side alone honours the same where
+    where = notes.searcher.where(Filters(venue="MLSys 2025"))
+    hits = notes.searcher.bm25.search("KV", 10, where)
+    assert hits and all(notes.searcher.bm25.metadatas[p]["venue"] == "MLSys 2025" for p, _ in hits)
+    res2 = notes.search("KV cache", k=10, filters=Filters(venue="ToySys 2026", topic="Scheduling"))
+    assert res2.hits and all("Scheduling" in (h.get("topic") or "") for h in res2.hits)
+
+
+def test_auto_detected_venue_and_fallback(fixture_index):
+    from retrieval.service import Notes
+
+    notes = Notes(fixture_index)
+    res = notes.search("Which ToySys 2026 papers page the KV cache?")
+    assert res.detected and res.filters.venue == "ToySys 2026"
+    assert all(h.get("venue") == "ToySys 2026" for h in res.hits)
+    res = notes.search("What does Quokka do at OSDI 2031?")  # a venue the notes do not have
+    assert res.fallback and res.hits
+    a = notes.ask("Which ToySys 2026 papers page the KV cache?", k=5)
+    assert a.filters == {"venue": "ToySys 2026"}
+
+
+def test_refusal_off_topic_and_missing_attribute(fixture_index):
+    from retrieval.service import Notes
+
+    notes = Notes(fixture_index)
+    for q in ("What is the boiling point of ethanol at sea level?",
+              "Who are the authors of Platypus?",          # the notes give affiliations only
+              "What was MLSys 2025's acceptance rate?",    # not in the notes
+              "What speedup does Wallaby report?"):        # no numbers for Wallaby
+        a = notes.ask(q)
+        assert a.refused and a.answer == REFUSAL and a.citations == [], (q, a.answer)
+    a = notes.ask("How much higher throughput does Quokka reach than the contiguous baseline?")
+    assert not a.refused and "3.7x" in a.answer
+    assert a.citations and a.citations[0].paper_title.startswith("Quokka")
+
+
+# --- store modes -----------------------------------------------------------------------------------
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture()
+def chroma_server(tmp_path):
+    exe = BIN / "chroma"
+    if not exe.exists():
+        pytest.skip("chroma CLI not installed")
+    port = _free_port()
+    proc = subprocess.Popen([str(exe), "run", "--path", str(tmp_path / "server"), "--host", "127.0.0.1",
+                             "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    import urllib.request
+
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v2/heartbeat", timeout=1)
+            break
+        except OSError:
+            if time.monotonic() > deadline or proc.poll() is not None:
+                proc.kill()
+                pytest.fail("chroma run did not start")
+            time.sleep(0.3)
+    yield f"http://127.0.0.1:{port}"
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.mark.server
+@pytest.mark.parametrize("mode", ["embedded", "server"])
+def test_store_modes_index_search_and_noop(mode, request, fresh, notes_copy):
+    from retrieval.indexing import ingest
+    from retrieval.service import Notes
+
+    s = fresh
+    if mode == "server":
+        s = fresh.model_copy(update={"chroma_url": request.getfixturevalue("chroma_server")})
+    rep = ingest(s, [str(notes_copy)])
+    assert rep.added == rep.chunks > 0
+    assert ingest(s, [str(notes_copy)]).added == 0
+    if mode == "server":
+        assert not (s.chroma_dir / "chroma.sqlite3").exists()  # vectors live in the server
+    a = Notes(s).ask("How much higher throughput does Quokka reach?")
+    assert "3.7x" in a.answer
+
+
+# --- eval ------------------------------------------------------------------------------------------
+
+def test_eval_metrics_match_hand_computation(tmp_path):
+    from retrieval.answer import Answer
+    from retrieval.evaluate import run_eval
+
+    rows = [
+        {"id": "a", "type": "t1", "question": "q1", "gold_titles": ["Alpha: One"], "answer_must_contain": ["42", "blue"]},
+        {"id": "b", "type": "t1", "question": "q2", "gold_titles": ["Beta", "Gamma"], "answer_must_contain": []},
+        {"id": "c", "type": "t2", "question": "q3", "gold_titles": [], "answer_must_contain": []},
+        {"id": "d", "type": "t2", "question": "q4", "gold_titles": ["Delta"], "answer_must_contain": ["x"]},
+    ]
+    canned = {
+        "q1": Answer("q1", "It is 42 and Blue-ish.", "extractive",
+                     retrieved=[{"paper_title": "Other"}, {"paper_title": "alpha ONE"}]),
+        "q2": Answer("q2", "…", "extractive", retrieved=[{"page_title": "Gamma"}, {"paper_title": "Zeta"}]),
+        "q3": Answer("q3", REFUSAL, "extractive", refused=True),
+        "q4": Answer("q4", REFUSAL, "extractive", refused=True, retrieved=[{"paper_title": "Delta"}]),
+    }
+    rep = run_eval(rows, lambda q: canned[q], k=5)
+    # hit: a yes (rank 2), b yes (rank 1), d yes (rank 1) → 3/3; recall: 1, 1/2, 1 → 0.8333
+    assert rep["hit_at_k"] == 1.0
+    assert rep["recall_at_k"] == round((1 + 0.5 + 1) / 3, 4)
+    assert rep["mrr"] == round((0.5 + 1 + 1) / 3, 4)
+    assert rep["refusal_accuracy"] == 1.0           # c refused
+    assert rep["false_refusal_rate"] == round(1 / 3, 4)  # d refused though answerable
+    # contains: a has "42" and "blue" (word boundary: "Blue-ish" counts), d has none → (1 + 0) / 2
+    assert rep["answer_contains"] == 0.5
+    assert set(rep["misses"]) == {"d"}
+    assert rep["by_type"]["t1"]["n"] == 2 and set(rep["latency_ms"]) == {"p50", "p95"}
+
+
+def test_eval_cli_on_fixture_questions(fixture_index, tmp_path):
+    qs = tmp_path / "qs.jsonl"
+    qs.write_text("\n".join(json.dumps(r) for r in [
+        {"id": "1", "type": "paper_fact", "question": "How many lines of code is Quokka and what is it written in?",
+         "gold_titles": ["Quokka: Paged Attention for Marsupial Inference"], "answer_must_contain": ["4.2K LoC"]},
+        {"id": "2", "type": "unanswerable", "question": "What is the population of Mars?", "gold_titles": [],
+         "answer_must_contain": []},
+    ]) + "\n")
+    r = run_cli("eval", str(qs), "--json", env={"PAPERNOTES_DATA_DIR": str(fixture_index.data_dir)})
+    assert r.returncode == 0, r.stderr
+    rep = json.loads(r.stdout)
+    assert set(rep) >= {"n", "hit_at_k", "recall_at_k", "mrr", "refusal_accuracy", "false_refusal_rate",
+                        "answer_contains", "latency_ms", "by_type", "misses"}
+    assert rep["n"] == 2 and rep["hit_at_k"] == 1.0 and rep["refusal_accuracy"] == 1.0
+    assert rep["answer_contains"] == 1.0
+
+
+# --- CLI end to end --------------------------------------------------------------------------------
+
+def test_cli_ingest_and_ask_json_contract(tmp_path, notes_copy, models_cache):
+    data = tmp_path / "cli-data"
+    seed_models(models_cache, data)
+    env = {"PAPERNOTES_DATA_DIR": str(data)}
+    r = run_cli("ingest", str(notes_copy), env=env)
+    assert r.returncode == 0, r.stderr
+    assert "chunks" in r.stdout and "0 warnings" in r.stdout
+    r = run_cli("ask", "How much higher throughput does Quokka reach than the contiguous baseline?", "--json", env=env)
+    assert r.returncode == 0, r.stderr
+    a = json.loads(r.stdout)
+    assert set(a) >= {"question", "answer", "mode", "citations", "retrieved"}
+    assert a["mode"] == "extractive" and "3.7x" in a["answer"]
+    cite_keys = {"n", "page_title", "section", "paper_title", "venue", "url", "source", "snippet"}
+    assert a["citations"] and all(set(c) >= cite_keys for c in a["citations"])
+    assert [c["n"] for c in a["citations"]] == list(range(1, len(a["citations"]) + 1))
+    for n in range(1, len(a["citations"]) + 1):
+        assert f"[{n}]" in a["answer"]
+    assert all(set(x) >= {"rank", "score", "page_title", "paper_title", "venue", "section", "source"} for x in a["retrieved"])
+    r = run_cli("ask", "What is the boiling point of ethanol?", "--json", env=env)
+    assert json.loads(r.stdout)["answer"] == REFUSAL
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["ask", ""], "empty"),
+    (["ask", "   "], "empty"),
+    (["ask", "x", "--k", "0"], "--k"),
+    (["ask", "x", "--bogus"], "--bogus"),
+    (["ingest", "/nonexistent/notes"], "not found"),
+    (["ask", "what is quokka?"], "papernotes ingest"),  # no index yet
+    (["ask", "x", "--venue", "nonsense venue"], "venue"),
+])
+def test_cli_bad_input_is_one_line(args, needle, tmp_path):
+    r = run_cli(*args, env={"PAPERNOTES_DATA_DIR": str(tmp_path / "empty")})
+    assert r.returncode != 0
+    assert "Traceback" not in r.stderr
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error:"), r.stderr
+    assert needle.lower() in r.stderr.lower()
+
+
+def test_cli_empty_directory(tmp_path):
+    (tmp_path / "empty-notes").mkdir()
+    r = run_cli("ingest", str(tmp_path / "empty-notes"), env={"PAPERNOTES_DATA_DIR": str(tmp_path / "d")})
+    assert r.returncode != 0 and "Traceback" not in r.stderr and "no notes" in r.stderr
+
+
+# --- the real corpus ---------------------------------------------------------------------------------
+
+@pytest.mark.realcorpus
+def test_real_corpus_sysspec_question(real_index):
+    r = run_cli("ask", "In the paper arguing for LLM-generated file systems, what share of Ext4's commits "
+                "were bug fixes or maintenance?", "--json", env={"PAPERNOTES_DATA_DIR": str(real_index.data_dir)})
+    assert r.returncode == 0, r.stderr
+    a = json.loads(r.stdout)
+    assert "82.4%" in a["answer"]
+    assert any(c["paper_title"] and c["paper_title"].startswith("Sharpen the Spec") and c["venue"] == "FAST 2026"
+               for c in a["citations"])
+
+
+@pytest.mark.realcorpus
+def test_real_corpus_dev_set_meets_targets(real_index):
+    from conftest import DEV_QA
+    from retrieval.evaluate import load_questions, run_eval
+    from retrieval.service import Notes
+
+    if not DEV_QA.is_file():
+        pytest.skip("dev set absent")
+    notes = Notes(real_index)
+    rep = run_eval(load_questions(DEV_QA), lambda q: notes.ask(q, k=5, use_llm=False), 5)
+    assert rep["hit_at_k"] >= 0.95
+    assert rep["refusal_accuracy"] >= 0.9
+    assert rep["false_refusal_rate"] <= 0.05
+    assert rep["answer_contains"] >= 0.8
