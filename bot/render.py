@@ -21,13 +21,27 @@ def source_line(c) -> str:
 
 
 def render_answer(con: Console, a: Answer, streamed: bool = False) -> None:
-    """Answer text (unless already streamed), its label/notes, and the Sources list."""
+    """Answer text (unless already streamed), its label/notes, and the Sources list.
+
+    ``streamed``: the model's text was already printed token by token; a newline ends it. When citation
+    checking changed that text (invalid markers removed, sources renumbered), the checked answer is
+    printed again under a "checked answer" label, so the printed markers match the Sources list.
+    """
     if streamed:
         con.print()
     if a.mode == "extractive" and not a.refused:
         con.print(f"[dim]{EXTRACTIVE_LABEL}[/]")
     if not streamed or a.mode != "llm":
         con.print(a.answer, markup=False)
+    elif a.model_text is not None and a.model_text.strip() != a.answer.strip():
+        con.print("\n[dim]checked answer (citations removed or renumbered to match the sources):[/]")
+        con.print(a.answer, markup=False)
+    if a.mode == "llm" and a.dropped_citations:
+        con.print(f"[dim]{a.dropped_citations} citation marker(s) removed: they named no given source[/]",
+                  highlight=False)
+    if a.mode == "llm" and not a.refused and not a.grounded:
+        con.print("[yellow]warning[/]: the model cited no sources; this answer is not grounded in the notes",
+                  highlight=False)
     if a.note:
         con.print(f"[yellow]note[/]: {a.note}", highlight=False)
     if a.citations:

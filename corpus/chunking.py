@@ -1,9 +1,10 @@
 """Structure-aware chunking: one chunk per paper entry, heading-path sections split by a token budget,
 tables by rows with the header repeated, publication records one each.
 
-Chunk IDs are stable: a hash of source + heading path + a discriminator (the paper's title key for a
-paper entry, else the ordinal of the chunk within its section), so identical text in two places never
-collides and an unchanged chunk keeps its ID when other sections change.
+Chunk IDs are stable: a hash of origin + source + heading path + a discriminator (the paper's title
+key for a paper entry, else the chunk kind) + the chunk's ordinal under that discriminator + the chunk's
+text. So the same notes always give the same IDs, identical text in two places never collides, and
+editing one section changes only that section's chunk IDs.
 """
 
 from __future__ import annotations
@@ -28,11 +29,24 @@ SEP = " › "
 #: [CLS]/[SEP] and rounding.
 DEFAULT_MAX_TOKENS = 240
 DEFAULT_OVERLAP_TOKENS = 32
+#: Changes whenever the same page would give other chunks or entries (part of the ingest cache key, so
+#: cached analyses from an older chunker are not reused).
+CHUNKER_VERSION = "2"
+
+
+#: CJK scripts (kana, CJK ideographs, Hangul): BERT-style tokenizers give each such character its own
+#: token, and these scripts put no spaces between words.
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
+_ESTIMATE_RE = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+|[^\w\s]")
 
 
 def estimate_tokens(text: str) -> int:
-    """Rough word-piece count (words and punctuation × 1.3) when no tokenizer is given."""
-    return int(len(re.findall(r"\w+|[^\w\s]", text)) * 1.3) + 1
+    """Rough word-piece count when no tokenizer is given: 1 per punctuation mark and CJK character,
+    1 per word plus 1 per further 6 letters (≈ 1.3 pieces per English word), plus 1 for the text.
+
+    Additive over whitespace (the count of a text is the sum of its space-separated parts' counts
+    minus the constant 1), which :func:`split_text` relies on to pack pieces."""
+    return 1 + sum(1 + len(t) // 6 for t in _ESTIMATE_RE.findall(text))
 
 
 @dataclass
@@ -49,57 +63,119 @@ def _chunk_id(*parts: str) -> str:
     return hashlib.sha1("\x1f".join(parts).encode("utf-8")).hexdigest()[:24]
 
 
+#: Metadata keys every chunk carries, even when empty (``section`` is ``""`` before the first heading).
+REQUIRED_META = ("source", "page_title", "section", "kind")
+
+
 def clean_meta(meta: dict[str, Any]) -> dict[str, Any]:
-    """Chroma-valid metadata: drop None, empty strings and empty lists; lists → ``", "``-joined
-    strings; nested dicts dropped."""
+    """Chroma-valid metadata (values str, int, float or bool only): None, empty lists, nested dicts
+    and empty strings are dropped (except the :data:`REQUIRED_META` keys, kept as ``""``); lists and
+    tuples become ``", "``-joined strings; any other value becomes its ``str()``."""
     out: dict[str, Any] = {}
     for k, v in meta.items():
-        if v is None or v == "" or v == [] or isinstance(v, dict):
+        if v is None or isinstance(v, dict):
             continue
-        if isinstance(v, (list, tuple)):
-            v = ", ".join(str(x) for x in v if str(x))
-            if not v:
-                continue
-        out[k] = v
+        if isinstance(v, (list, tuple, set)):
+            v = ", ".join(str(x) for x in v if x is not None and str(x) and not isinstance(x, dict))
+        elif not isinstance(v, (str, int, float, bool)):
+            v = str(v)
+        if v == "" and k not in REQUIRED_META:
+            continue
+        out[str(k)] = v
+    for k in REQUIRED_META:
+        out.setdefault(k, "")
     return out
 
 
-def split_text(text: str, budget: int, overlap: int, count: TokenCounter) -> list[str]:
-    """Split ``text`` into pieces of at most ``budget`` tokens, at line, then sentence, then word
-    boundaries, each piece after the first starting with up to ``overlap`` tokens of the previous one.
-    Returns ``[]`` for blank text."""
+#: Split points tried in order by :func:`split_text` (regexes): paragraphs, lines, sentence ends
+#: (Latin punctuation followed by space; CJK full-width punctuation, which has no space after it),
+#: then spaces, then characters (for unbroken runs such as long URLs or CJK text).
+TEXT_SEPARATORS = ["\n\n", "\n", r"(?<=[.!?;])\s+", r"(?<=[。！？；])", r"\s+", ""]
+#: For an oversized paper entry: before a top-level nested bullet, then before a second-level one.
+ENTRY_SEPARATORS = [r"\n(?=- )", r"\n(?=  - )", *TEXT_SEPARATORS[1:]]
+
+
+def split_text(text: str, budget: int, overlap: int, count: TokenCounter,
+               separators: list[str] | None = None) -> list[str]:
+    """Split ``text`` into pieces of at most ``budget`` tokens (as measured by ``count``).
+
+    The split points are tried in the order of ``separators`` (default :data:`TEXT_SEPARATORS`:
+    paragraphs, lines, sentences, words, characters) by LangChain's
+    ``RecursiveCharacterTextSplitter``. Each piece after the first then starts with the last words
+    (characters, for text without spaces) of the text before it, up to ``overlap`` tokens, so
+    consecutive pieces share text; the pieces are cut ``overlap`` tokens short to leave room for it
+    (the overlap is capped at a third of the budget).
+
+    Returns
+    -------
+    list of str: ``[]`` for blank text, ``[text]`` when it fits; no piece is blank.
+    """
+    from langchain_text_splitters import RecursiveCharacterTextSplitter
+
     text = text.strip()
     if not text:
         return []
     if count(text) <= budget:
         return [text]
-    units: list[str] = []
-    for line in text.split("\n"):
-        if count(line) <= budget:
-            units.append(line)
-            continue
-        for sent in re.split(r"(?<=[.!?;])\s+", line):
-            if count(sent) <= budget:
-                units.append(sent)
-            else:
-                words = sent.split(" ")
-                step = max(1, len(words) * budget // (count(sent) + 1))
-                units += [" ".join(words[i : i + step]) for i in range(0, len(words), step)]
+    fixed = count("")  # per-text constant of the counter ([CLS]/[SEP] of a tokenizer)
+
+    def size(t: str) -> int:
+        return max(0, count(t) - fixed)
+
+    room = max(1, budget - fixed)
+    ov = max(0, min(overlap, room // 3))
+    splitter = RecursiveCharacterTextSplitter(
+        separators=separators or TEXT_SEPARATORS, is_separator_regex=True, keep_separator="start",
+        chunk_size=max(1, room - ov), chunk_overlap=0, length_function=size, add_start_index=True,
+        strip_whitespace=True,
+    )
+    spans = []
+    for d in splitter.create_documents([text]):
+        start = d.metadata.get("start_index", -1)
+        if start < 0:  # not found back in the text (cannot happen with exact substrings); no overlap
+            spans.append((None, d.page_content))
+        else:
+            spans.append((start, d.page_content))
     pieces: list[str] = []
-    cur: list[str] = []
-    for u in units:
-        if cur and count("\n".join(cur + [u])) > budget:
-            pieces.append("\n".join(cur))
-            tail: list[str] = []
-            for prev in reversed(cur):
-                if count("\n".join([prev] + tail)) > overlap:
-                    break
-                tail.insert(0, prev)
-            cur = tail if count("\n".join(tail + [u])) <= budget else []
-        cur.append(u)
-    if cur:
-        pieces.append("\n".join(cur))
-    return [p for p in (x.strip() for x in pieces) if p]
+    prev_start = 0
+    for i, (start, piece) in enumerate(spans):
+        if i and ov and start is not None:
+            with_tail = text[_overlap_start(text, prev_start, start, ov, size) : start + len(piece)].strip()
+            if count(with_tail) <= budget:
+                piece = with_tail
+        if start is not None:
+            prev_start = start
+        pieces += _hard_split(piece.strip(), budget, count)
+    return [p for p in pieces if p]
+
+
+def _overlap_start(text: str, lo: int, start: int, overlap: int, size: TokenCounter) -> int:
+    """Earliest offset ``p`` in ``[lo, start]`` with ``size(text[p:start]) <= overlap``, moved forward
+    to a word start when the span holds a space (so the overlap does not begin mid-word)."""
+    lo_, hi = lo, start
+    while lo_ < hi:  # size() grows as p moves left: binary search the leftmost fitting p
+        mid = (lo_ + hi) // 2
+        if size(text[mid:start]) <= overlap:
+            hi = mid
+        else:
+            lo_ = mid + 1
+    p = lo_
+    if p > 0 and not text[p - 1].isspace():
+        m = re.search(r"\s", text[p:start])
+        if m:
+            p += m.end()
+    return p
+
+
+def _hard_split(piece: str, budget: int, count: TokenCounter) -> list[str]:
+    """Last resort for a piece a tokenizer counts over ``budget`` although its parts fit (tokens are
+    not quite additive): halve it at a space (else anywhere) until every part fits."""
+    if not piece or count(piece) <= budget or len(piece) < 2:
+        return [piece]
+    mid = len(piece) // 2
+    cut = piece.rfind(" ", 0, mid)
+    cut = cut if cut > 0 else mid
+    return _hard_split(piece[:cut].strip(), budget, count) + _hard_split(piece[cut:].strip(), budget, count)
 
 
 class _Builder:
@@ -114,21 +190,67 @@ class _Builder:
         self.ordinals: dict[tuple[str, str], int] = {}
 
     def header(self, section: str) -> str:
-        return self.page.title + (SEP + section if section else "")
+        """The chunk's first line: page title › heading path, with middle headings dropped (then the
+        line cut) while it takes more than half the budget."""
+        parts = [self.page.title] + (section.split(SEP) if section else [])
+        head = SEP.join(parts)
+        while len(parts) > 2 and self.count(head) > self.max_tokens // 2:
+            parts = parts[:1] + parts[2:]
+            head = SEP.join(parts)
+        while self.count(head) > self.max_tokens // 2 and " " in head:
+            head = head.rsplit(" ", 1)[0]
+        return head
+
+    def budget(self, *lines: str) -> int:
+        """Tokens left for a body below ``lines`` (header and any repeated line) within max_tokens."""
+        fixed = self.count("")
+        used = sum(self.count(x) - fixed for x in lines if x)
+        return max(fixed + 1, self.max_tokens - used)
 
     def add(self, kind: str, section: str, body: str, meta: dict[str, Any], disc: str | None = None) -> None:
+        """Split ``body`` by the budget (with overlap) and add the pieces as chunks."""
         head = self.header(section)
-        budget = max(32, self.max_tokens - self.count(head) - 1)
-        pieces = [body.strip()] if kind == "paper_entry" else split_text(body, budget, self.overlap, self.count)
-        for piece in pieces:
+        self.add_pieces(kind, section, split_text(body, self.budget(head), self.overlap, self.count), meta, disc)
+
+    def add_pieces(self, kind: str, section: str, pieces: list[str], meta: dict[str, Any],
+                   disc: str | None = None) -> None:
+        """Add already-sized pieces as chunks (header line prepended); blank pieces are skipped."""
+        head = self.header(section)
+        fitted: list[str] = []
+        for piece in pieces:  # a counter that is not quite additive may put header + piece just over
+            fitted += self._fit(head, piece.strip())
+        for piece in fitted:
             if not piece:
                 continue
             key = (section, disc or kind)
             n = self.ordinals.get(key, 0)
             self.ordinals[key] = n + 1
-            cid = _chunk_id(self.page.source, section, disc or kind, str(n))
+            text = f"{head}\n{piece}"
+            cid = _chunk_id(self.page.origin, self.page.source, section, disc or kind, str(n), text)
             md = clean_meta({**self.base, **meta, "section": section, "kind": kind, "chunk_id": cid})
-            self.chunks.append(Chunk(id=cid, text=f"{head}\n{piece}", metadata=md))
+            self.chunks.append(Chunk(id=cid, text=text, metadata=md))
+
+    def _fit(self, head: str, piece: str) -> list[str]:
+        if not piece or len(piece) < 2 or self.count(f"{head}\n{piece}") <= self.max_tokens:
+            return [piece]
+        mid = len(piece) // 2
+        cut = piece.rfind(" ", 0, mid)
+        cut = cut if cut > 0 else mid
+        return self._fit(head, piece[:cut].strip()) + self._fit(head, piece[cut:].strip())
+
+    def add_entry(self, section: str, body: str, meta: dict[str, Any], disc: str) -> None:
+        """A paper entry: one chunk when it fits; else split before its nested bullets, every piece
+        starting with the entry's first (title) line."""
+        head = self.header(section)
+        body = body.strip()
+        if self.count(f"{head}\n{body}") <= self.max_tokens or "\n" not in body:
+            pieces = [body] if self.count(f"{head}\n{body}") <= self.max_tokens else \
+                split_text(body, self.budget(head), 0, self.count)
+            self.add_pieces("paper_entry", section, pieces, meta, disc)
+            return
+        first, rest = body.split("\n", 1)
+        parts = split_text(rest, self.budget(head, first), 0, self.count, ENTRY_SEPARATORS)
+        self.add_pieces("paper_entry", section, [f"{first}\n{x}" for x in parts], meta, disc)
 
 
 def _section_of(page: Page, headings: list[str]) -> list[str]:
@@ -139,18 +261,33 @@ def _section_of(page: Page, headings: list[str]) -> list[str]:
 
 
 def _table_chunks(b: _Builder, block: Block, section: str, meta: dict[str, Any]) -> None:
-    header = "| " + " | ".join(block.header) + " |" if block.header else ""
-    head_cost = b.count(b.header(section)) + b.count(header) + 2
-    budget = max(32, b.max_tokens - head_cost)
+    """Rows packed into chunks within the budget, each chunk starting with the header row; a row too
+    long on its own is split like text, each part again under the header row."""
+    header = "| " + " | ".join(block.header) + " |" if any(block.header) else ""
+    head = b.header(section)
+    budget = b.budget(head, header)
     group: list[str] = []
+    pieces: list[str] = []
+
+    def flush() -> None:
+        if group:
+            pieces.append("\n".join([header, *group] if header else group))
+            group.clear()
+
     for row in block.rows:
         line = "| " + " | ".join(row) + " |"
-        if group and b.count("\n".join(group + [line])) > budget:
-            b.add("table", section, "\n".join([header] + group if header else group), meta)
-            group = []
-        group.append(line)
-    if group:
-        b.add("table", section, "\n".join([header] + group if header else group), meta)
+        if b.count("\n".join(group + [line])) <= budget:
+            group.append(line)
+            continue
+        flush()
+        if b.count(line) <= budget:
+            group.append(line)
+        else:
+            pieces += [f"{header}\n{x}" if header else x for x in split_text(line, budget, 0, b.count)]
+    flush()
+    if not block.rows and header:
+        pieces.append(header)
+    b.add_pieces("table", section, pieces, meta)
 
 
 def _entry_meta(e: PaperEntry) -> dict[str, Any]:
@@ -193,11 +330,12 @@ def analyze_page(page: Page, count: TokenCounter = estimate_tokens, max_tokens: 
             body = "\n".join(x for x in lines if x) + ("\n" + pub.abstract if pub.abstract else "")
             # publication records are split like text (abstracts can exceed the budget), title kept
             meta = {**_entry_meta(e), "venue": pub.venue, "year": pub.year}
-            budget = max(32, max_tokens - count(b.header("Publications" + SEP + pub.title)) - 1)
-            for piece in split_text(body, budget, overlap, count):
-                if not piece.startswith(pub.title):
-                    piece = f"{pub.title}\n{piece}"
-                b.add("publication", "Publications", piece, meta, disc=title_key(pub.title))
+            head = b.header("Publications")
+            pieces = split_text(body, b.budget(head), overlap, count)
+            if len(pieces) > 1:  # every piece of a long record starts with the record's title
+                pieces = [f"{pub.title}\n{x}" if i else x for i, x in
+                          enumerate(split_text(body, b.budget(head, pub.title), overlap, count))]
+            b.add_pieces("publication", "Publications", pieces, meta, disc=title_key(pub.title))
 
     deep = is_deep_note(page, blocks)
     out.is_deep_note = deep
@@ -248,7 +386,7 @@ def analyze_page(page: Page, count: TokenCounter = estimate_tokens, max_tokens: 
                     k = title_key(entry.title)
                     seen_titles[k] = seen_titles.get(k, 0) + 1
                     disc = k if seen_titles[k] == 1 else f"{k}~{seen_titles[k]}"
-                    b.add("paper_entry", SEP.join(path), _render_entry(item), _entry_meta(entry), disc=disc)
+                    b.add_entry(SEP.join(path), _render_entry(item), _entry_meta(entry), disc=disc)
         flush()
     out.chunks = b.chunks
     return out

@@ -218,6 +218,22 @@ def heading_sections(markdown: str, level: int = 1) -> list[tuple[int, str]]:
     return out
 
 
+def unclosed_fence_line(markdown: str) -> int | None:
+    """0-based line of a code fence (``` or ~~~) that is never closed, or None.
+
+    CommonMark lets such a fence run to the end of the document, so everything after it (headings
+    included) is code; its text is still indexed, but the author should know."""
+    lines = markdown.splitlines()
+    for t in markdown_parser().parse(markdown):
+        if t.type != "fence" or not t.map or t.map[1] < len(lines):
+            continue
+        last = lines[t.map[1] - 1].strip() if t.map[1] - 1 > t.map[0] else ""
+        closed = len(last) >= len(t.markup) and set(last) == {t.markup[0]}
+        if not closed:
+            return t.map[0]
+    return None
+
+
 def parse_blocks(markdown: str) -> list[Block]:
     """Parse Markdown into top-level blocks in document order.
 

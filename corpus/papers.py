@@ -24,9 +24,11 @@ _ARXIV_ID_RE = re.compile(r"\(arXiv[: ]?(\d{2})(\d{2})\.\d{4,5}\)", re.IGNORECAS
 
 
 def title_key(title: str) -> str:
-    """Case- and punctuation-insensitive key for matching paper titles (letters and digits only)."""
-    t = unicodedata.normalize("NFKD", title).lower()
-    return re.sub(r"[^a-z0-9]+", "", t)
+    """Case-, accent- and punctuation-insensitive key for matching paper titles: the title's letters
+    and digits only, case-folded, accents removed (``"Zürich—Log-Structured"`` → ``"zurichlogstructured"``);
+    letters of any script count, so a title in CJK has a non-empty key too."""
+    t = "".join(c for c in unicodedata.normalize("NFKD", title) if not unicodedata.combining(c))
+    return re.sub(r"[\W_]+", "", t.casefold())
 
 
 @dataclass
@@ -239,7 +241,7 @@ def deep_note_entry(page: Page, blocks: list[Block]) -> PaperEntry:
         sec = " › ".join(b.headings).lower()
         if b.kind == "text" and "meta info" in sec:
             if re.match(r"^(Presented in|Published in|Accepted)", b.text):
-                venue = normalize_venue(b.text) or venue
+                venue = _meta_venue(b) or venue
                 for label, href in b.links:
                     if href.startswith("http"):
                         links.setdefault("paper", href)
@@ -257,6 +259,7 @@ def deep_note_entry(page: Page, blocks: list[Block]) -> PaperEntry:
     if not summary:
         summary = next((b.text for b in blocks if b.kind == "text" and "meta info" not in
                         " ".join(b.headings).lower() and not b.text.startswith("#")), "")
+    venue = venue or (venue_from_site_path(page.site_path) if page.site_path else None)
     _, year = split_venue(venue) if venue else (None, None)
     strong = [s for b in blocks if "tl;dr" in " ".join(b.headings).lower() for s in _strong_in(b)]
     return PaperEntry(
@@ -264,6 +267,20 @@ def deep_note_entry(page: Page, blocks: list[Block]) -> PaperEntry:
         system=system_name(page.title, strong[:3]), venue=venue, year=year, affiliations=affs,
         authors=authors, links=links, summary=summary[:600], tags=list(page.tags),
     )
+
+
+def _meta_venue(b: Block) -> str | None:
+    """Venue of a ``Presented in [OSDI 2026](…).`` line: a known venue anywhere in it, else a link
+    label that reads as a venue, else the text after the lead words (``"Presented in ToySys 2026."``)."""
+    v = normalize_venue(b.text) if find_venues(b.text) else None
+    if v:
+        return v
+    for label, _ in b.links:
+        v = normalize_venue(label)
+        if v:
+            return v
+    rest = re.sub(r"^(?:Presented in|Published in|Accepted (?:by|to|at|in))\s+(?:the\s+)?", "", b.text)
+    return normalize_venue(re.split(r"[.,;(]", rest)[0].strip())
 
 
 def _strong_in(b: Block) -> list[str]:

@@ -14,7 +14,7 @@ import frontmatter
 import yaml
 
 from corpus.errors import BadSourceError
-from corpus.markdown import heading_sections, markdown_parser, render_inline
+from corpus.markdown import heading_sections, markdown_parser, render_inline, unclosed_fence_line
 from corpus.models import Page, Warning_
 from corpus.publications import looks_like_publication_page, parse_publication_page
 
@@ -88,14 +88,29 @@ def decode_note(data: bytes, name: str) -> str:
 
 
 def split_front_matter(text: str) -> tuple[dict[str, Any], str, str | None]:
-    """``(front_matter, body, problem)`` via python-frontmatter; malformed YAML keeps the whole text as
-    body and returns a problem message."""
+    """``(front_matter, body, problem)`` via python-frontmatter (YAML between ``---`` lines).
+
+    Front matter that is not valid YAML, or that is YAML but not a ``key: value`` map (a list, a
+    sentence — e.g. a page that merely starts with a ``---`` rule), keeps the whole text as the body
+    and returns a one-line problem message; otherwise ``problem`` is None. Nested maps and lists are
+    kept (dates become ISO strings).
+    """
+    handler = frontmatter.detect_format(text.lstrip("\ufeff"), frontmatter.handlers)
+    if handler is None:
+        return {}, text, None
     try:
-        post = frontmatter.loads(text)
-    except (yaml.YAMLError, ValueError, TypeError) as e:
+        fm, content = handler.split(text.lstrip("\ufeff").strip())
+    except ValueError:  # an opening delimiter without a closing one: not front matter
+        return {}, text, None
+    try:
+        data = handler.load(fm)
+    except Exception as e:  # noqa: BLE001 — yaml/toml parser errors of any kind: keep the text
         return {}, text, f"front matter is not valid YAML ({type(e).__name__}); kept as text"
-    meta = _flatten_front_matter(dict(post.metadata))
-    return meta, post.content, None
+    if data is None:  # an empty block
+        data = {}
+    if not isinstance(data, dict):
+        return {}, text, "front matter is not a 'key: value' map; kept as text"
+    return _flatten_front_matter(data), content.strip(), None
 
 
 def _tags_from(meta: dict[str, Any], body: str) -> list[str]:
@@ -193,6 +208,10 @@ def pages_from_text(text: str, rel: str, origin: str, order: int, title_hint: st
     if not body.strip():
         problems.append("only front matter, no content; skipped" if meta else "empty file; skipped")
         return [], problems
+    fence = unclosed_fence_line(body)
+    if fence is not None:
+        problems.append(f"code fence opened at line {fence + 1} is never closed; the rest of the file "
+                        "is read as code")
     if rel.endswith(".txt") and looks_like_publication_page(body):
         pp = parse_publication_page(body)
         md = "\n\n".join(f"## {h}\n\n{b}" if h else b for h, b in pp.sections)
@@ -213,7 +232,8 @@ def pages_from_text(text: str, rel: str, origin: str, order: int, title_hint: st
                               site_path=paths.get(title.lower(), ""), front_matter=pmeta,
                               tags=_tags_from(pmeta, pbody), order=order * 10000 + i))
         return pages, problems
-    title = (heads[0][1] if heads else None) or title_hint
+    fm_title = meta.get("title") if isinstance(meta.get("title"), str) else None
+    title = (heads[0][1] if heads else None) or (fm_title or "").strip() or title_hint
     if not title:
         first = next((ln.strip() for ln in body.splitlines() if ln.strip()), "")
         title = first[:120] if first and not first.startswith(("#", "*", "-", "|", "`")) else Path(rel).stem
@@ -221,8 +241,38 @@ def pages_from_text(text: str, rel: str, origin: str, order: int, title_hint: st
                  front_matter=meta, tags=_tags_from(meta, body), order=order)], problems
 
 
+def _directory_files(path: Path) -> list[tuple[Path, str, Path | None]]:
+    """Note files under ``path`` as ``(file, source, gitbook_root)``, in reading order.
+
+    A GitBook is any folder holding a ``SUMMARY.md`` (``path`` itself or one below it, e.g. a cloned
+    notes repository next to other notes); its pages come in SUMMARY.md order (unlisted pages after,
+    by path) and its ``SUMMARY.md`` (the table of contents) is not a page. Hidden files and folders are
+    skipped. ``source`` is ``"<path name>/<relative path>"``; ``gitbook_root`` is None outside a GitBook.
+    """
+    found = [p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in NOTE_SUFFIXES
+             and not any(part.startswith(".") for part in p.relative_to(path).parts)]
+    roots = sorted({p.parent for p in found if p.name == "SUMMARY.md"}, key=lambda r: len(r.parts), reverse=True)
+    orders = {r: _summary_order(r) for r in roots}
+
+    def root_of(p: Path) -> Path | None:
+        return next((r for r in roots if p.is_relative_to(r)), None)  # the innermost GitBook
+
+    def key(p: Path):
+        r = root_of(p)
+        if r is None:
+            return (p.relative_to(path).as_posix(), 0, "")
+        inner = p.relative_to(r).as_posix()
+        return (r.relative_to(path).as_posix(), orders[r].get(inner, (10**9, ""))[0], inner)
+
+    files = [(p, f"{path.name}/{p.relative_to(path).as_posix()}", root_of(p)) for p in sorted(found, key=key)
+             if not (p.name == "SUMMARY.md" and p.parent in orders)]
+    return files
+
+
 def read_path(path: Path, origin: str | None = None) -> ReadResult:
-    """Read a directory (recursively, GitBook ``SUMMARY.md`` order first) or a single file.
+    """Read a directory (recursively; GitBooks in ``SUMMARY.md`` order, see :func:`_directory_files`)
+    or a single file. Files that cannot be used are reported in ``warnings`` and counted in
+    ``files_skipped``; the rest is read.
 
     Raises
     ------
@@ -235,30 +285,13 @@ def read_path(path: Path, origin: str | None = None) -> ReadResult:
     origin = origin or str(path.resolve())
     result = ReadResult(origin=origin)
     if path.is_file():
-        files = [(path, path.name)]
-        book_of: dict[Path, Path | None] = {}
-        orders: dict[Path, dict[str, tuple[int, str]]] = {}
-        base = path.parent
+        files = [(path, path.name, None)]
     else:
-        base = path
-        found = [p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in NOTE_SUFFIXES
-                 and not any(part.startswith(".") for part in p.relative_to(path).parts)]
-        # every folder with a SUMMARY.md is a GitBook root: its order, titles and site paths apply below it
-        books = sorted((p.parent for p in found if p.name == "SUMMARY.md"), key=lambda d: -len(d.parts))
-        orders = {d: _summary_order(d) for d in books}
-        rels = {p: p.relative_to(path).as_posix() for p in found}
-        book_of = {p: next((d for d in books if d in p.parents), None) for p in found}
-        position = {}
-        for p in found:
-            d = book_of[p]
-            inner = p.relative_to(d).as_posix() if d else rels[p]
-            position[p] = (orders.get(d, {}).get(inner, (10**9, ""))[0], rels[p]) if d else (10**9, rels[p])
-        found.sort(key=lambda p: (str(book_of[p] or ""), position[p]))
-        files = [(p, f"{path.name}/{rels[p]}") for p in found if p.name != "SUMMARY.md"]
+        files = _directory_files(path)
         if not files:
             raise BadSourceError(f"no notes (.md, .markdown, .txt) found in {path}")
-    for i, (file, rel) in enumerate(files):
-        inner = file.relative_to(base).as_posix() if path.is_dir() else file.name
+    orders = {root: _summary_order(root) for root in {r for _, _, r in files if r is not None}}
+    for i, (file, rel, root) in enumerate(files):
         try:
             text = decode_note(file.read_bytes(), rel)
         except OSError as e:
@@ -269,11 +302,11 @@ def read_path(path: Path, origin: str | None = None) -> ReadResult:
             result.warnings.append(Warning_(rel, str(e)))
             result.files_skipped += 1
             continue
-        book = book_of.get(file) if path.is_dir() else None
-        if book is not None:
-            inner = file.relative_to(book).as_posix()
-        hint = orders[book].get(inner, (0, None))[1] if book is not None else None
-        site = site_path_for(inner) if book is not None else ""
+        hint, site = None, ""
+        if root is not None:  # a page of a GitBook: SUMMARY.md title and the site path
+            inner = file.relative_to(root).as_posix()
+            hint = orders[root].get(inner, (0, None))[1]
+            site = site_path_for(inner)
         try:
             pages, problems = pages_from_text(text, rel, origin, i, hint, site)
         except ValueError as e:  # a publication page whose records cannot be parsed

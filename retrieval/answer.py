@@ -68,6 +68,9 @@ class Answer:
     grounded: bool = True
     dropped_citations: int = 0
     note: str | None = None
+    #: The model's raw reply before citation checking (LLM answers only; not in ``as_dict``), so a
+    #: renderer that streamed it can tell whether the checked ``answer`` differs.
+    model_text: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {

@@ -18,7 +18,7 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.indexing import index
 
 from corpus.catalog import build_catalog, save_catalog
-from corpus.chunking import PageAnalysis, analyze_page
+from corpus.chunking import CHUNKER_VERSION, PageAnalysis, analyze_page
 from corpus.errors import BadInputError, PapernotesError
 from corpus.models import Page
 from corpus.papers import PaperEntry
@@ -96,7 +96,7 @@ def _analysis_key(page: Page, sig: str) -> str:
 def analyze_pages(pages: list[Page], settings: Settings, count, cache_path: Path | None) -> list[PageAnalysis]:
     """Chunk every page, reusing cached analyses of unchanged pages (keyed by page content and the
     chunking settings) so a no-op re-ingest does not re-parse."""
-    sig = f"v1|{settings.chunk_tokens}|{settings.chunk_overlap}|{settings.site_url}|{settings.embedding_model}"
+    sig = f"v{CHUNKER_VERSION}|{settings.chunk_tokens}|{settings.chunk_overlap}|{settings.site_url}|{settings.embedding_model}"
     cache: dict[str, PageAnalysis] = {}
     if cache_path and cache_path.is_file():
         try:

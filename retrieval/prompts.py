@@ -26,6 +26,9 @@ SOURCE_TEMPLATE = "[{n}] {title}{venue}\n{text}"
 CONDENSE_SYSTEM = """Rewrite the user's last question as a standalone question that can be understood \
 without the conversation, naming the paper, system or venue it refers to. Reply with the question only."""
 
+#: One earlier turn in CONDENSE_USER's history.
+HISTORY_TURN = "User: {question}\nAssistant: {answer}"
+
 CONDENSE_USER = """Conversation so far:
 {history}
 
@@ -40,3 +43,23 @@ papers by their markers like [3]. Do not invent papers or facts."""
 REDUCE_SYSTEM = """You write the overview of a conference's papers on a topic from per-group summaries. \
 Write one paragraph (4-8 sentences) on the main themes across groups. Keep the paper markers like [3] \
 that support each statement; do not invent markers or facts."""
+
+#: One map request of the conference summary: the papers of one group (or part of one), one per line
+#: as ``[n] System: Title (affiliations) — one-line summary``.
+MAP_USER = """Conference: {venue}
+Topic: {topic}
+Group: {group}
+
+Papers:
+{papers}
+
+Summary of this group:"""
+
+#: The reduce request: per-group summaries, each under a ``### group (papers [a]–[b])`` heading.
+REDUCE_USER = """Conference: {venue}
+Topic: {topic}
+
+Group summaries:
+{summaries}
+
+Overview:"""

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import logging
+import re
 import time
 from typing import Any, Callable
 
 from corpus.catalog import filter_records, load_catalog
 from corpus.errors import ModelUnavailableError
 from corpus.models import PaperRecord
+from corpus.venues import find_venues
 from retrieval.answer import (
     Answer, check_question, citation_for, extractive_answer, refusal_answer, retrieved_rows, should_refuse,
 )
@@ -71,7 +73,7 @@ class Notes:
                 from retrieval.llm import llm_answer
 
                 a = llm_answer(question, standalone, result, self.settings, on_token=on_token)
-                a.note = note
+                a.note = "; ".join(x for x in (note, a.note) if x) or None
                 return a
             except ModelUnavailableError as e:
                 note = f"model not used: {e}"
@@ -89,8 +91,15 @@ class Notes:
 
                 return condense_question(question, history, self.settings), None
             except ModelUnavailableError as e:
-                return carry_over(question, history), f"model not used for the follow-up: {e}"
-        return carry_over(question, history), None
+                return carry_over(question, history, self._catalog_or_empty()), f"model not used for the follow-up: {e}"
+        return carry_over(question, history, self._catalog_or_empty()), None
+
+    def _catalog_or_empty(self) -> list[PaperRecord]:
+        try:
+            return self.catalog
+        except (OSError, ValueError, TypeError) as e:  # unreadable catalog: carry over without titles
+            log.debug("catalog not usable for carry-over: %s", e)
+            return []
 
     def papers(self, venue: str | None = None, year: int | None = None, topic: str | None = None,
                search: str | None = None) -> list[PaperRecord]:
@@ -104,13 +113,48 @@ def _is_list(q: str) -> bool:
     return is_list_question(q)
 
 
-def carry_over(question: str, history: list[tuple[str, str]]) -> str:
-    """Without a model: prefix the follow-up with the previous question so its paper/venue words steer
-    retrieval ("what about its evaluation?" → "<previous question> what about its evaluation?")."""
+def mentioned_papers(text: str, papers: list[PaperRecord]) -> list[PaperRecord]:
+    """Catalog papers named in ``text`` by full title or system name (case-sensitive, whole word, at
+    least 3 characters), in order of first mention."""
+    found: list[tuple[int, PaperRecord]] = []
+    for r in papers:
+        pos = text.find(r.title) if len(r.title) >= 8 else -1
+        name = (r.system or "").strip()
+        if pos < 0 and len(name) >= 3 and " " not in name and re.search(r"[A-Za-z]", name):
+            m = re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text)
+            pos = m.start() if m else -1
+        if pos >= 0:
+            found.append((pos, r))
+    found.sort(key=lambda x: x[0])
+    return [r for _, r in found]
+
+
+def carry_over(question: str, history: list[tuple[str, str]], papers: list[PaperRecord] | None = None) -> str:
+    """Make a follow-up standalone without a model, for retrieval.
+
+    A follow-up that names a paper of ``papers`` (the catalog) stands alone. Otherwise, when the
+    previous turn was about one paper — the first catalog paper named in the previous answer (else
+    in the previous question), unless that question asked for a list — its title and venue (or the
+    previous question's venue) are appended: "how was it evaluated?" → "how was it evaluated? (Quokka:
+    Paged Attention …, ToySys 2026)". Else the previous question is prefixed ("<previous question>
+    <follow-up>") so its paper/venue words steer retrieval.
+    """
     if not history:
         return question
-    prev_q = history[-1][0]
-    return f"{prev_q} {question}"
+    prev_q, prev_a = history[-1][0], history[-1][1] or ""
+    papers = papers or []
+    if mentioned_papers(question, papers):
+        return question
+    subject = None
+    if not _is_list(prev_q):
+        named = mentioned_papers(prev_a, papers) or mentioned_papers(prev_q, papers)
+        subject = named[0] if named else None
+    if subject is None:
+        return f"{prev_q} {question}"
+    venue = subject.venue or next(iter(find_venues(prev_q)), None)
+    if venue and (find_venues(question) or venue.lower() in subject.title.lower()):
+        venue = None
+    return f"{question} ({subject.title}{', ' + venue if venue else ''})"
 
 
 def timed(fn: Callable[[], Any]) -> tuple[Any, float]:

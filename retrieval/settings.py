@@ -78,7 +78,15 @@ class Settings(BaseSettings):
     llm_model: str = Field(default="gpt-4o-mini", description="Chat model name. Env: PAPERNOTES_LLM_MODEL.")
     llm_temperature: float = Field(default=0.0, ge=0, le=2, description="Sampling temperature.")
     llm_timeout: float = Field(default=30.0, gt=0, description="Seconds before a model request (or a stalled stream) times out.")
-    llm_max_retries: int = Field(default=2, ge=0, le=10, description="Retries on 429/5xx/connection errors (openai client).")
+    llm_max_retries: int = Field(
+        default=2, ge=0, le=10,
+        description="Retries of a model call on HTTP 429 (after its Retry-After), 5xx and connection errors; "
+        "never on timeouts or insufficient_quota.",
+    )
+    llm_retry_after_max: float = Field(
+        default=30.0, ge=0,
+        description="Longest Retry-After (seconds) a rate-limited model call waits for; a longer one fails at once.",
+    )
     llm_context_tokens: int = Field(
         default=8192, ge=512, description="The model's context window in tokens; prompts are packed to fit."
     )

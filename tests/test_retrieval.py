@@ -286,7 +286,7 @@ def test_eval_cli_on_fixture_questions(fixture_index, tmp_path):
     qs.write_text("\n".join(json.dumps(r) for r in [
         {"id": "1", "type": "paper_fact", "question": "How many lines of code is Quokka and what is it written in?",
          "gold_titles": ["Quokka: Paged Attention for Marsupial Inference"], "answer_must_contain": ["4.2K LoC"]},
-        {"id": "2", "type": "unanswerable", "question": "What is the population of Mars?", "gold_titles": [],
+        {"id": "2", "type": "unanswerable", "question": "Which team won the football world cup final?", "gold_titles": [],
          "answer_must_contain": []},
     ]) + "\n")
     r = run_cli("eval", str(qs), "--json", env={"PAPERNOTES_DATA_DIR": str(fixture_index.data_dir)})

@@ -1,0 +1,254 @@
+"""Discord-sized text: splitting long text into messages, formatting answers, and fitting embeds.
+
+Limits come from Discord's API documentation (https://discord.com/developers/docs/resources/message,
+"Create Message": content ≤ 2000 characters; "Embed Limits": title 256, description 4096, 25 fields,
+field name 256 / value 1024, footer 2048, author name 256, 6000 characters over a message's embeds).
+Pure functions only; no discord.py network objects are needed except :class:`discord.Embed`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+import discord
+
+from retrieval.prompts import EXTRACTIVE_LABEL
+
+#: Message content limit (characters).
+MAX_CONTENT = 2000
+#: Embed limits (characters; fields count).
+EMBED_TITLE = 256
+EMBED_DESCRIPTION = 4096
+EMBED_FIELDS = 25
+EMBED_FIELD_NAME = 256
+EMBED_FIELD_VALUE = 1024
+EMBED_FOOTER = 2048
+EMBED_AUTHOR = 256
+EMBED_TOTAL = 6000
+
+#: The heading that starts the Sources list of a formatted answer (also used to cut it off when an
+#: earlier answer is read back as conversation history).
+SOURCES_HEADING = "**Sources**"
+
+_CLOSE = "\n```"
+_FENCE_RE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})([^\s`]*)")
+
+#: Spans a split must never cut through: citation markers ([3], [1, 2], [4–6]), markdown links,
+#: <url> links, bare URLs, Discord mentions/channels/emoji/timestamps, inline code.
+_PROTECTED_RE = re.compile(
+    r"\[\d+(?:\s*[,–-]\s*\d+)*\]"                 # citation marker
+    r"|\[[^\]\n]{0,300}\]\(<?[^)\s]{1,2000}>?\)"   # markdown link [text](url) / [text](<url>)
+    r"|<https?://[^>\s]+>"                        # <url>
+    r"|https?://[^\s<>()\[\]]+(?:\([^\s<>()]*\)[^\s<>()\[\]]*)*"  # bare url (allows balanced parens)
+    r"|<(?:@[!&]?|#|a?:\w+:|t:)[^>\s]{1,64}>"       # discord mention / channel / emoji / timestamp
+    r"|`[^`\n]{1,300}`"                           # inline code
+)
+#: A sentence end (optionally followed by closing quotes/brackets and citation markers).
+_SENTENCE_END_RE = re.compile(r"[.!?…][\"'”’)\]]*(?:[ \t]?\[\d+(?:\s*[,–-]\s*\d+)*\])*(?=[ \t]+\S)")
+
+
+def _open_fence(text: str) -> str | None:
+    """The opening fence line (e.g. ``"```python"``) of a code block still open at the end of
+    ``text``, or ``None`` when every fence is closed."""
+    opener: str | None = None
+    marker = ""
+    for line in text.split("\n"):
+        m = _FENCE_RE.match(line)
+        if not m:
+            continue
+        if opener is None:
+            opener, marker = m.group(1) + m.group(2), m.group(1)
+        elif m.group(1)[0] == marker[0] and len(m.group(1)) >= len(marker) and not m.group(2):
+            opener, marker = None, ""
+    return opener
+
+
+def _protected(text: str) -> list[tuple[int, int]]:
+    return [m.span() for m in _PROTECTED_RE.finditer(text)]
+
+
+def _inside(pos: int, spans: list[tuple[int, int]]) -> tuple[int, int] | None:
+    for a, b in spans:
+        if a < pos < b:
+            return a, b
+        if a >= pos:
+            break
+    return None
+
+
+def _candidates(text: str, window: int) -> Iterable[list[int]]:
+    """Cut positions ≤ ``window`` by preference: paragraph breaks, line breaks, sentence ends,
+    whitespace. Each list is in descending order (prefer the fullest part)."""
+    head = text[: window + 1]
+    yield sorted((m.start() for m in re.finditer(r"\n[ \t]*\n", head)), reverse=True)
+    yield sorted((m.start() for m in re.finditer(r"\n", head)), reverse=True)
+    yield sorted((m.end() for m in _SENTENCE_END_RE.finditer(head) if m.end() <= window), reverse=True)
+    yield sorted((m.start() for m in re.finditer(r"[ \t]+", head)), reverse=True)
+
+
+def _cut_ok(text: str, cut: int, lo: int, spans: list[tuple[int, int]]) -> bool:
+    if cut <= lo or _inside(cut, spans):
+        return False
+    head = text[:cut]
+    if not head.strip():
+        return False
+    opener = _open_fence(head)
+    if opener is not None and head.rstrip().rsplit("\n", 1)[-1].strip() == opener:
+        return False  # would leave an empty code block (cut right after its opening fence line)
+    return True
+
+
+def split_message(text: str, limit: int = MAX_CONTENT) -> list[str]:
+    """Split ``text`` into parts of at most ``limit`` characters each.
+
+    Cuts at paragraph breaks, else line breaks, else sentence ends, else whitespace, and only as a
+    last resort inside a word; never inside a citation marker (``[12]``), a link or URL, a Discord
+    mention or inline code (unless one such span alone exceeds the limit). A code block that spans
+    a cut is closed with ``````` at the end of one part and reopened (same language) at the start of
+    the next, so every part renders on its own. Empty text gives ``[]``.
+
+    Raises ValueError if ``limit`` < 40 (no room for fences and text).
+    """
+    if limit < 40:
+        raise ValueError("limit must be at least 40 characters")
+    text = (text or "").strip("\n")
+    if not text.strip():
+        return []
+    parts: list[str] = []
+    reopen = ""
+    rest = text
+    while True:
+        cand = reopen + rest
+        if len(cand) <= limit:
+            if cand.strip():
+                parts.append(cand)
+            return parts
+        window = limit - len(_CLOSE)
+        lo = len(reopen)
+        spans = _protected(cand)
+        # the preferred boundary kind that still fills at least half a part, else the fullest cut
+        best: list[int] = []
+        for level in _candidates(cand, window):
+            ok = next((pos for pos in level if _cut_ok(cand, pos, lo, spans)), None)
+            if ok is not None:
+                best.append(ok)
+                if ok - lo >= (window - lo) // 2:
+                    break
+        cut = best[-1] if best and best[-1] - lo >= (window - lo) // 2 else (max(best) if best else None)
+        if cut is None:  # no whitespace at all: cut inside a word, but not inside a protected span
+            cut = window
+            span = _inside(cut, spans)
+            if span and span[0] > lo and cand[:span[0]].strip():
+                cut = span[0]
+        head = cand[:cut]
+        opener = _open_fence(head)
+        if opener is not None:
+            parts.append(head.rstrip("\n") + _CLOSE)
+            reopen = opener + "\n"
+            rest = cand[cut:]
+            rest = rest[1:] if rest.startswith("\n") else rest
+        else:
+            parts.append(head.rstrip())
+            reopen = ""
+            rest = cand[cut:].lstrip()
+        if not rest.strip():
+            return parts
+
+
+def bracket_urls(text: str) -> str:
+    """Wrap bare http(s) URLs in ``<…>`` so Discord shows no link preview (markdown links and
+    already-bracketed URLs are left alone)."""
+    out, last = [], 0
+    for m in _PROTECTED_RE.finditer(text):
+        s = m.group(0)
+        if s.startswith("http"):
+            out.append(text[last:m.start()])
+            out.append(f"<{s}>")
+            last = m.end()
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _escape(s: str | None) -> str:
+    return discord.utils.escape_markdown(s or "", as_needed=True)
+
+
+def source_line(c) -> str:
+    """``[n] Page › Section — Paper (Venue) <url>`` for one :class:`~retrieval.answer.Citation`."""
+    where = " › ".join(_escape(x) for x in (c.page_title, c.section) if x)
+    paper = f" — {_escape(c.paper_title)}" if c.paper_title and c.paper_title != c.page_title else ""
+    venue = f" ({_escape(c.venue)})" if c.venue else ""
+    url = f" <{c.url}>" if c.url else ""
+    return f"[{c.n}] {where or 'notes'}{paper}{venue}{url}"
+
+
+def format_answer(a) -> str:
+    """The Discord text of an :class:`~retrieval.answer.Answer`: the answer, a small label for an
+    extractive answer, the note (e.g. why the model was not used), then the Sources list of
+    ``<url>`` links. The refusal is shown as-is (the shared REFUSAL phrase), without sources."""
+    lines = [a.answer.strip()]
+    if a.mode == "extractive" and not a.refused:
+        lines.append(f"-# {EXTRACTIVE_LABEL}")
+    if a.note:
+        lines.append(f"-# note: {a.note}")
+    text = "\n".join(lines)
+    if a.citations and not a.refused:
+        text += f"\n\n{SOURCES_HEADING}\n" + "\n".join(source_line(c) for c in a.citations)
+    return text
+
+
+def answer_body(text: str) -> str:
+    """An earlier bot answer read back from Discord, without its label/note lines and Sources list
+    (for conversation history)."""
+    body = text.split(f"\n{SOURCES_HEADING}", 1)[0]
+    return "\n".join(l for l in body.splitlines() if not l.startswith("-# ")).strip()
+
+
+def _clip(s: str, n: int) -> str:
+    return s if len(s) <= n else s[: max(0, n - 1)].rstrip() + "…"
+
+
+def fit_embed(embed: discord.Embed) -> discord.Embed:
+    """Clip an embed in place to Discord's limits (title 256, description 4096, ≤ 25 fields with
+    name 256 / value 1024, footer 2048, author 256, 6000 in total — the description is shortened
+    first, then trailing fields are dropped). Returns the same embed."""
+    if embed.title:
+        embed.title = _clip(embed.title, EMBED_TITLE)
+    if embed.description:
+        embed.description = _clip(embed.description, EMBED_DESCRIPTION)
+    if embed.author and embed.author.name:
+        embed.set_author(name=_clip(embed.author.name, EMBED_AUTHOR), url=embed.author.url,
+                         icon_url=embed.author.icon_url)
+    if embed.footer and embed.footer.text:
+        embed.set_footer(text=_clip(embed.footer.text, EMBED_FOOTER), icon_url=embed.footer.icon_url)
+    fields = [(_clip(f.name or "\u200b", EMBED_FIELD_NAME), _clip(f.value or "\u200b", EMBED_FIELD_VALUE), f.inline)
+              for f in embed.fields][:EMBED_FIELDS]
+    embed.clear_fields()
+    for name, value, inline in fields:
+        embed.add_field(name=name, value=value, inline=inline)
+    over = len(embed) - EMBED_TOTAL
+    if over > 0 and embed.description:
+        embed.description = _clip(embed.description, max(1, len(embed.description) - over))
+    while len(embed) > EMBED_TOTAL and embed.fields:
+        embed.remove_field(len(embed.fields) - 1)
+    return embed
+
+
+def list_embed(title: str, lines: list[str], footer: str | None = None, more: str = "… and {n} more") -> discord.Embed:
+    """An embed whose description lists ``lines`` (one per line), as many as fit in the description
+    limit, ending with ``more`` (``{n}`` = lines left out) when some do not fit."""
+    out: list[str] = []
+    used = 0
+    for i, line in enumerate(lines):
+        line = _clip(line, 400)
+        tail = len(more.format(n=len(lines) - i)) + 1
+        if used + len(line) + 1 + (tail if i < len(lines) - 1 else 0) > EMBED_DESCRIPTION:
+            out.append(more.format(n=len(lines) - i))
+            break
+        out.append(line)
+        used += len(line) + 1
+    e = discord.Embed(title=title, description="\n".join(out) or "—")
+    if footer:
+        e.set_footer(text=footer)
+    return fit_embed(e)
