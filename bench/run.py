@@ -503,7 +503,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     """All stages; returns the result object (the ``--json`` contract plus extras)."""
     from retrieval.evaluate import load_questions
 
+    from corpus.errors import BadSourceError
+
     corpora = [Path(c).expanduser().resolve() for c in (args.corpus or [DEFAULT_CORPUS])]
+    for c in corpora:
+        if not c.exists():
+            raise BadSourceError(f"corpus not found: {c}")
     rows = load_questions(Path(args.dev).expanduser())
     settings0 = base_settings()
     heavy_max = args.heavy_reps or args.reps
@@ -542,7 +547,9 @@ def _run(args, corpora, rows, settings0, heavy_max, budget, work: Path) -> dict[
 
     def floor_and_cold(i: int) -> None:
         w, c, l = embed_floor(prep, texts)
-        floor_s.append(w), floor_cpu.append(c), load_s.append(l)
+        floor_s.append(w)
+        floor_cpu.append(c)
+        load_s.append(l)
         log(f"embedding floor rep {i + 1}: {w:.2f} s ({c:.1f} s CPU)")
         gc.collect()
         if state.get("dir"):
@@ -550,7 +557,9 @@ def _run(args, corpora, rows, settings0, heavy_max, budget, work: Path) -> dict[
             clear_chroma_cache()
         d = fresh_data_dir(work, f"cold{i}", models)
         rep, w, c, peak = cold_ingest(with_data_dir(settings0, d), sources)
-        cold_s.append(w), cold_cpu.append(c), rss.append(peak)
+        cold_s.append(w)
+        cold_cpu.append(c)
+        rss.append(peak)
         state.update(dir=d, report=rep)
         log(f"cold ingest rep {i + 1}: {w:.2f} s ({c:.1f} s CPU), {rep.chunks} chunks, {rep.added} embedded, "
             f"peak RSS {peak:.0f} MiB")

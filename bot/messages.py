@@ -31,7 +31,6 @@ EMBED_TOTAL = 6000
 #: earlier answer is read back as conversation history).
 SOURCES_HEADING = "**Sources**"
 
-_CLOSE = "\n```"
 _FENCE_RE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})([^\s`]*)")
 
 #: Spans a split must never cut through: citation markers ([3], [1, 2], [4–6]), markdown links,
@@ -105,7 +104,7 @@ def split_message(text: str, limit: int = MAX_CONTENT) -> list[str]:
     Cuts at paragraph breaks, else line breaks, else sentence ends, else whitespace, and only as a
     last resort inside a word; never inside a citation marker (``[12]``), a link or URL, a Discord
     mention or inline code (unless one such span alone exceeds the limit). A code block that spans
-    a cut is closed with ``````` at the end of one part and reopened (same language) at the start of
+    a cut is closed (same fence) at the end of one part and reopened (same language) at the start of
     the next, so every part renders on its own. Empty text gives ``[]``.
 
     Raises ValueError if ``limit`` < 40 (no room for fences and text).
@@ -124,7 +123,8 @@ def split_message(text: str, limit: int = MAX_CONTENT) -> list[str]:
             if cand.strip():
                 parts.append(cand)
             return parts
-        window = limit - len(_CLOSE)
+        longest = max((len(m.group(1)) for m in map(_FENCE_RE.match, cand.split("\n")) if m), default=3)
+        window = limit - 1 - longest  # room to close a code block open at the cut
         lo = len(reopen)
         spans = _protected(cand)
         # the preferred boundary kind that still fills at least half a part, else the fullest cut
@@ -144,7 +144,7 @@ def split_message(text: str, limit: int = MAX_CONTENT) -> list[str]:
         head = cand[:cut]
         opener = _open_fence(head)
         if opener is not None:
-            parts.append(head.rstrip("\n") + _CLOSE)
+            parts.append(head.rstrip("\n") + "\n" + re.match(r"`+|~+", opener).group(0))
             reopen = opener + "\n"
             rest = cand[cut:]
             rest = rest[1:] if rest.startswith("\n") else rest

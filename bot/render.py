@@ -31,7 +31,7 @@ def render_answer(con: Console, a: Answer, streamed: bool = False) -> None:
         con.print()
     if a.mode == "extractive" and not a.refused:
         con.print(f"[dim]{EXTRACTIVE_LABEL}[/]")
-    if not streamed or a.mode != "llm":
+    if not streamed or a.mode != "llm" or a.model_text is None:  # (a refusal made before any model call)
         con.print(a.answer, markup=False)
     elif a.model_text is not None and a.model_text.strip() != a.answer.strip():
         con.print("\n[dim]checked answer (citations removed or renumbered to match the sources):[/]")

@@ -55,7 +55,24 @@ def build_catalog(entries: Iterable[PaperEntry]) -> list[PaperRecord]:
         _add_unique(r.sources, [e.source])
         if e.kind == "deep_note" and not r.deep_note:
             r.deep_note = e.source
+    _one_spelling_per_venue(list(records.values()))
     return list(records.values())
+
+
+def _one_spelling_per_venue(records: list[PaperRecord]) -> None:
+    """Venues of series unknown to :mod:`corpus.venues` keep the casing they were written in
+    (``"ToySys 2026"``, ``"toysys 2026"``); give every record of one venue the same spelling — the
+    first with a capital letter, else the first seen."""
+    best: dict[str, str] = {}
+    for r in records:
+        if not r.venue:
+            continue
+        k = r.venue.casefold()
+        if k not in best or (best[k] == best[k].lower() and r.venue != r.venue.lower()):
+            best[k] = r.venue
+    for r in records:
+        if r.venue:
+            r.venue = best[r.venue.casefold()]
 
 
 def save_catalog(records: list[PaperRecord], path: Path) -> None:

@@ -348,15 +348,15 @@ def analyze_page(page: Page, count: TokenCounter = estimate_tokens, max_tokens: 
             deep_meta["year"] = e.year
 
     # group consecutive blocks by section; text and non-paper bullets accumulate, papers/tables flush
-    sections: list[tuple[str, list[Block]]] = []
+    sections: list[tuple[str, int, list[Block]]] = []
     for blk in blocks:
         sec = SEP.join(_section_of(page, blk.headings))
-        if sections and sections[-1][0] == sec:
-            sections[-1][1].append(blk)
+        if sections and sections[-1][:2] == (sec, blk.heading_line):
+            sections[-1][2].append(blk)
         else:
-            sections.append((sec, [blk]))
+            sections.append((sec, blk.heading_line, [blk]))
     seen_titles: dict[str, int] = {}
-    for sec, blks in sections:
+    for sec, _, blks in sections:
         text_kind = "deep_note" if deep else "page_section"
         meta = dict(deep_meta) if deep else {}
         buf: list[str] = []

@@ -71,6 +71,9 @@ class Block:
     links: list[tuple[str, str]] = field(default_factory=list)
     strong: list[str] = field(default_factory=list)
     line: int = 0
+    #: 0-based line of the innermost heading in force (-1 before the first heading): tells apart two
+    #: sections that happen to have the same heading path.
+    heading_line: int = -1
 
 
 class _TextExtractor(HTMLParser):
@@ -247,6 +250,7 @@ def parse_blocks(markdown: str) -> list[Block]:
     blocks: list[Block] = []
     i = 0
     n = len(tokens)
+    heading_line = -1
 
     def path() -> list[str]:
         return [h for _, h in stack]
@@ -260,40 +264,44 @@ def parse_blocks(markdown: str) -> list[Block]:
             while stack and stack[-1][0] >= lvl:
                 stack.pop()
             stack.append((lvl, text))
+            heading_line = line
             i = _find_close(tokens, i) + 1
         elif t.type in ("bullet_list_open", "ordered_list_open"):
             k = _find_close(tokens, i)
             items = _parse_list(tokens, i, k)
             if any(it.text or it.children or it.extra for it in items):
-                blocks.append(Block("list", path(), items=items, line=line))
+                blocks.append(Block("list", path(), items=items, line=line, heading_line=heading_line))
             i = k + 1
         elif t.type == "table_open":
             k = _find_close(tokens, i)
             header, rows, links = _table(tokens, i, k)
             if rows or any(header):
-                blocks.append(Block("table", path(), header=header, rows=rows, links=links, line=line))
+                blocks.append(Block("table", path(), header=header, rows=rows, links=links, line=line,
+                                    heading_line=heading_line))
             i = k + 1
         elif t.type == "paragraph_open":
             r = render_inline(tokens[i + 1])
             if r.text:
-                blocks.append(Block("text", path(), text=r.text, links=r.links, strong=r.strong, line=line))
+                blocks.append(Block("text", path(), text=r.text, links=r.links, strong=r.strong, line=line,
+                                    heading_line=heading_line))
             i = _find_close(tokens, i) + 1
         elif t.type in ("fence", "code_block"):
             body = t.content.rstrip("\n")
             if body.strip():
-                blocks.append(Block("text", path(), text=f"```{t.info.strip()}\n{body}\n```", line=line))
+                blocks.append(Block("text", path(), text=f"```{t.info.strip()}\n{body}\n```", line=line,
+                                    heading_line=heading_line))
             i += 1
         elif t.type == "html_block":
             txt = html_text(t.content)
             if txt:
-                blocks.append(Block("text", path(), text=txt, line=line))
+                blocks.append(Block("text", path(), text=txt, line=line, heading_line=heading_line))
             i += 1
         elif t.type == "blockquote_open":
             k = _find_close(tokens, i)
             parts = [render_inline(x).text for x in tokens[i:k] if x.type == "inline"]
             txt = " ".join(p for p in parts if p)
             if txt:
-                blocks.append(Block("text", path(), text="> " + txt, line=line))
+                blocks.append(Block("text", path(), text="> " + txt, line=line, heading_line=heading_line))
             i = k + 1
         else:
             i += 1

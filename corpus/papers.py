@@ -210,9 +210,9 @@ def _has_paper(items: list[Item]) -> bool:
 def is_deep_note(page: Page, blocks: list[Block]) -> bool:
     """A per-paper note: a ``Meta Info`` section that says where the paper was presented."""
     return any(
-        b.kind == "text" and b.headings and "meta info" in b.headings[-1].lower()
+        b.kind == "text" and (i < 5 or (b.headings and "meta" in b.headings[-1].lower()))
         and re.match(r"^(Presented in|Published in|Accepted (?:by|to|at))\b", b.text)
-        for b in blocks
+        for i, b in enumerate(blocks)
     )
 
 
@@ -239,7 +239,7 @@ def deep_note_entry(page: Page, blocks: list[Block]) -> PaperEntry:
     summary = ""
     for b in blocks:
         sec = " › ".join(b.headings).lower()
-        if b.kind == "text" and "meta info" in sec:
+        if b.kind == "text" and ("meta" in sec or re.match(r"^(Presented in|Published in|Accepted)", b.text)):
             if re.match(r"^(Presented in|Published in|Accepted)", b.text):
                 venue = _meta_venue(b) or venue
                 for label, href in b.links:
@@ -257,7 +257,7 @@ def deep_note_entry(page: Page, blocks: list[Block]) -> PaperEntry:
         elif b.kind == "list" and not summary and "tl;dr" in sec:
             summary = " ".join(_flatten(b.items))
     if not summary:
-        summary = next((b.text for b in blocks if b.kind == "text" and "meta info" not in
+        summary = next((b.text for b in blocks if b.kind == "text" and "meta" not in
                         " ".join(b.headings).lower() and not b.text.startswith("#")), "")
     venue = venue or (venue_from_site_path(page.site_path) if page.site_path else None)
     _, year = split_venue(venue) if venue else (None, None)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from corpus.errors import BadInputError
+from corpus.papers import parse_title
 from corpus.venues import find_venues
 from retrieval.bm25 import lexical_terms
 from retrieval.prompts import REFUSAL
@@ -233,18 +234,23 @@ def extractive_answer(question: str, result: SearchResult, idf, max_sentences: i
     cands = evidence_chunks(result)
     numeric = ATTRIBUTE_CUES[2][0].search(question) is not None
     titles = {re.sub(r"\W+", "", str(h.get("paper_title") or h.get("page_title") or "").lower()) for h in cands}
+    # "subject" terms name the paper (in its title, or in most of its chunks); the rest say what is asked about it
+    subject = terms & set(lexical_terms(f"{top.get('paper_title') or ''} {top.get('page_title') or ''}"))
+    own = [set(lexical_terms(h.text)) for h in cands if h.group == top.group]
+    if len(own) >= 2:
+        subject |= {t for t in terms if sum(t in o for o in own) >= max(2, len(own) / 2)}
+    asked = terms - subject
     scored: list[tuple[float, int, str, Hit]] = []
     for rank, h in enumerate(cands, 1):
         head = h.text.split("\n", 1)[0]
         section = head.split(" › ", 1)[1] if " › " in head else ""
-        head_bonus = 0.5 * sum(idf(t) for t in terms & set(lexical_terms(head)))
-        head_bonus += sum(idf(t) for t in terms & set(lexical_terms(section)))
+        sec_terms = set(lexical_terms(section))
         for j, sent in enumerate(_sentences(h.body)):
-            bare = re.sub(r"(\s*\[[^\[\]]{1,40}\])+\s*$", "", sent)  # trailing [Paper] [Code] labels
-            if re.sub(r"\W+", "", bare.lower()) in titles or len(sent) < 8:
+            if re.sub(r"\W+", "", parse_title(sent)[0].lower()) in titles or len(sent) < 8:  # a title line
                 continue
             st = set(lexical_terms(sent))
-            score = sum(idf(t) for t in terms & st) + head_bonus
+            score = (2.0 * sum(idf(t) for t in asked & (st | sec_terms))
+                     + 0.5 * sum(idf(t) for t in subject & st))
             if numeric and ATTRIBUTE_CUES[2][1].search(sent):
                 score *= 1.6
             score /= 1 + 0.1 * (rank - 1)

@@ -93,10 +93,20 @@ def _analysis_key(page: Page, sig: str) -> str:
     return h.hexdigest()
 
 
+def _parser_version() -> str:
+    """Hash of the corpus package's source: a new parser invalidates cached page analyses."""
+    import corpus
+
+    h = hashlib.sha1()
+    for f in sorted(Path(corpus.__file__).parent.glob("*.py")):
+        h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
 def analyze_pages(pages: list[Page], settings: Settings, count, cache_path: Path | None) -> list[PageAnalysis]:
     """Chunk every page, reusing cached analyses of unchanged pages (keyed by page content and the
     chunking settings) so a no-op re-ingest does not re-parse."""
-    sig = f"v{CHUNKER_VERSION}|{settings.chunk_tokens}|{settings.chunk_overlap}|{settings.site_url}|{settings.embedding_model}"
+    sig = f"v{CHUNKER_VERSION}|{_parser_version()}|{settings.chunk_tokens}|{settings.chunk_overlap}|{settings.site_url}|{settings.embedding_model}"
     cache: dict[str, PageAnalysis] = {}
     if cache_path and cache_path.is_file():
         try:

@@ -418,8 +418,9 @@ def retry_after(e: BaseException) -> float | None:
     return None
 
 
-def classify_error(e: BaseException, settings: Settings) -> tuple[str, float | None]:
-    """``(one-line reason, seconds to wait before retrying or None for no retry)`` for a model error.
+def classify_error(e: BaseException, settings: Settings, midstream: bool = False) -> tuple[str, float | None]:
+    """``(one-line reason, seconds to wait before retrying or None for no retry)`` for a model error;
+    a wait of ``-1`` means "after the usual backoff". ``midstream``: streamed text was already received.
 
     Works on LangChain's provider-neutral errors (``langchain_core.exceptions.Model*Error``) and the
     openai client's, which langchain-openai's errors subclass.
@@ -428,11 +429,9 @@ def classify_error(e: BaseException, settings: Settings) -> tuple[str, float | N
     from langchain_core import exceptions as lc
 
     status = _status(e)
-    if isinstance(e, _Stalled):
-        if e.midstream:
-            return f"the model's answer stream stalled (no data for {e.seconds:g} s)", None
-        return f"the model did not respond within {e.seconds:g} s", None
-    if isinstance(e, (openai.APITimeoutError, lc.ModelTimeoutError)):
+    if isinstance(e, (_Stalled, openai.APITimeoutError, lc.ModelTimeoutError)):
+        if midstream or getattr(e, "midstream", False):
+            return f"the model's answer stream stalled (no data for {settings.llm_timeout:g} s)", None
         return f"the model did not respond within {settings.llm_timeout:g} s", None
     if isinstance(e, (openai.RateLimitError, lc.ModelRateLimitError)) or status == 429:
         if "insufficient_quota" in _error_code(e):
@@ -503,7 +502,7 @@ def generate(model: BaseChatModel, messages: list[BaseMessage], settings: Settin
                     on_token(piece)
             return "".join(parts)
         except Exception as e:  # noqa: BLE001 - every failure becomes one line
-            reason, wait = classify_error(e, settings)
+            reason, wait = classify_error(e, settings, midstream=shown)
             if wait is None or shown or attempt >= settings.llm_max_retries:
                 tries = f" after {attempt + 1} attempts" if attempt else ""
                 log.debug("model call failed: %r", e)

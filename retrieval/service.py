@@ -10,7 +10,6 @@ from typing import Any, Callable
 from corpus.catalog import filter_records, load_catalog
 from corpus.errors import ModelUnavailableError
 from corpus.models import PaperRecord
-from corpus.venues import find_venues
 from retrieval.answer import (
     Answer, check_question, citation_for, extractive_answer, refusal_answer, retrieved_rows, should_refuse,
 )
@@ -134,10 +133,11 @@ def carry_over(question: str, history: list[tuple[str, str]], papers: list[Paper
 
     A follow-up that names a paper of ``papers`` (the catalog) stands alone. Otherwise, when the
     previous turn was about one paper — the first catalog paper named in the previous answer (else
-    in the previous question), unless that question asked for a list — its title and venue (or the
-    previous question's venue) are appended: "how was it evaluated?" → "how was it evaluated? (Quokka:
-    Paged Attention …, ToySys 2026)". Else the previous question is prefixed ("<previous question>
-    <follow-up>") so its paper/venue words steer retrieval.
+    in the previous question), unless that question asked for a list — its full title is appended:
+    "how was it evaluated?" → "how was it evaluated? (Quokka: Paged Attention …)". (The title alone
+    retrieves the paper's own notes best; adding its venue pulls in the venue's pages, and a bare
+    system name can be ambiguous.) Else the previous question is prefixed ("<previous question>
+    <follow-up>") so its paper and venue words steer retrieval.
     """
     if not history:
         return question
@@ -151,10 +151,7 @@ def carry_over(question: str, history: list[tuple[str, str]], papers: list[Paper
         subject = named[0] if named else None
     if subject is None:
         return f"{prev_q} {question}"
-    venue = subject.venue or next(iter(find_venues(prev_q)), None)
-    if venue and (find_venues(question) or venue.lower() in subject.title.lower()):
-        venue = None
-    return f"{question} ({subject.title}{', ' + venue if venue else ''})"
+    return f"{question} ({subject.title})"
 
 
 def timed(fn: Callable[[], Any]) -> tuple[Any, float]:

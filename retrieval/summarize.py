@@ -225,9 +225,9 @@ class ConferenceSummary:
         if self.acceptance_rate:
             facts.append(f"Acceptance rate: {self.acceptance_rate}")
         lines = [" · ".join(facts)] if facts else []
-        lines.append(f"{self.paper_count} papers on {self.topic_label} "
-                     f"(of {self.total_papers} papers of {self.venue} in the notes), "
-                     f"{len(self.groups)} groups · mode: {self.mode}")
+        lines.append(f"{_count(self.paper_count, 'paper')} on {self.topic_label} "
+                     f"(of {_count(self.total_papers, 'paper')} of {self.venue} in the notes), "
+                     f"{_count(len(self.groups), 'group')} · mode: {self.mode}")
         return lines
 
     def to_markdown(self) -> str:
@@ -251,6 +251,10 @@ class ConferenceSummary:
         for p in self.papers:
             out.append(f"[{p.n}] {p.title}" + (f" <{p.url}>" if p.url else ""))
         return "\n".join(out)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def one_line(text: str, limit: int = 200) -> str:
@@ -444,11 +448,13 @@ def venue_info(texts: list[str], metadatas: list[dict[str, Any]], venue: str) ->
 
 
 def resolve_venue(text: str, known: Iterable[str]) -> str:
-    """Canonical venue for ``text`` ("mlsys26" → "MLSys 2026") if the notes know it.
+    """Canonical venue for ``text`` ("mlsys26" → "MLSys 2026") if it is one of ``known`` (given most
+    important first, e.g. by paper count).
 
-    Raises BadInputError with the closest known venues (same series first, then difflib) otherwise.
+    Raises BadInputError with the closest known venues (same series, newest first, then difflib's
+    closest spellings) otherwise, or a few examples when nothing is close.
     """
-    known = sorted(set(known))
+    known = list(dict.fromkeys(known))
     raw = (text or "").strip()
     if not raw:
         raise BadInputError("no venue given: name one, e.g. 'MLSys 2026' or 'osdi26'")
@@ -456,16 +462,23 @@ def resolve_venue(text: str, known: Iterable[str]) -> str:
     by_lower = {k.lower(): k for k in known}
     if v and v.lower() in by_lower:
         return by_lower[v.lower()]
+    if not v:  # a series venues.py does not know, written compactly: "toysys26", "ToySys-2026"
+        compact = re.sub(r"[^a-z0-9]", "", raw.lower())
+        for k in known:
+            series, year = split_venue(k)
+            forms = {re.sub(r"[^a-z0-9]", "", f"{series}{y}".lower()) for y in (year, (year or 0) % 100)}
+            if year and compact in forms:
+                return k
     probe = v or raw
     series = split_venue(probe)[0].lower()
-    same = sorted((k for k in known if split_venue(k)[0].lower() == series), key=lambda k: split_venue(k)[1] or 0,
-                  reverse=True)
+    same = sorted((k for k in known if split_venue(k)[0].lower() == series),
+                  key=lambda k: split_venue(k)[1] or 0, reverse=True)
     close = [by_lower[c] for c in difflib.get_close_matches(probe.lower(), list(by_lower), n=6, cutoff=0.5)]
     near = list(dict.fromkeys(same[:5] + close))[:6]
     what = f"unknown venue {probe!r}" if v else f"{raw!r} is not a venue name (e.g. 'MLSys 2026' or 'osdi26')"
     if near:
         raise BadInputError(f"{what}; closest known venues: {', '.join(near)}")
-    raise BadInputError(f"{what}; the notes have {len(known)} venues, e.g. {', '.join(known[-5:])}")
+    raise BadInputError(f"{what}; the notes have {len(known)} venues, e.g. {', '.join(known[:5])}")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -481,7 +494,8 @@ framework frameworks approach approaches method efficient efficiently efficiency
 faster scalable scale large-scale large small performance better based via using use uses without while across
 towards toward minimal practical unified holistic general flexible effective effectively cost time aware
 optimizing optimize optimizes optimization optimizations accelerating accelerate accelerates acceleration
-model models paper work support supports supporting end-to-end""".split())
+model models paper work support supports supporting end-to-end axis""".split())
+# ("axis": the topic pages prefix some one-liners with "Axis: <what the paper varies>")
 
 
 def _terms(text: str) -> list[list[str]]:
@@ -489,48 +503,52 @@ def _terms(text: str) -> list[list[str]]:
     return [re.findall(r"[A-Za-z][A-Za-z0-9+]*(?:-[A-Za-z0-9+]+)*", seg) for seg in re.split(r"[.,;:()\[\]!?]", text)]
 
 
-def recurring_terms(papers: list[PaperItem], skip: set[str], top: int = 6) -> list[tuple[str, list[int]]]:
-    """Terms (two-word phrases first, then single words) that occur in at least two papers' titles and
-    summaries, most frequent first: ``[(surface form, [marker numbers])]``. Words are compared by their
-    Snowball stem; stop words (bm25s' English list), :data:`GENERIC_WORDS` and ``skip`` are ignored."""
+def _display(words: list[str]) -> str:
+    """Lower-case a phrase for display, keeping acronyms and mixed-case names ("KV cache", "MoE")."""
+    return " ".join(w if any(c.isupper() for c in w[1:]) or w.isupper() else w.lower() for w in words)
+
+
+def recurring_terms(papers: list[PaperItem], skip: set[str], phrases: int = 4,
+                    words: int = 3) -> list[tuple[str, list[int]]]:
+    """Terms that occur in at least two papers' titles and summaries: up to ``phrases`` two-word
+    phrases, then up to ``words`` single words not part of a chosen phrase, each most frequent first,
+    as ``[(display form, [marker numbers])]``. Words are compared by their Snowball stem; stop words
+    (bm25s' English list), :data:`GENERIC_WORDS` and ``skip`` are ignored."""
     from retrieval.bm25 import _STOP, _stemmer
 
     stem = _stemmer().stemWord
     docs: dict[tuple[str, ...], list[int]] = {}
     surface: dict[tuple[str, ...], str] = {}
-    first: dict[tuple[str, ...], int] = {}
+    order: dict[tuple[str, ...], int] = {}
+
+    def ok(w: str) -> bool:
+        lw = w.lower()
+        return len(w) > 1 and lw not in _STOP and lw not in GENERIC_WORDS and lw not in skip
+
     for p in papers:
         seen: set[tuple[str, ...]] = set()
         for run in _terms(f"{p.title}. {p.summary}"):
-            ok = [(w, stem(w.lower())) for w in run]
-            for j, (w, s) in enumerate(ok):
-                bad = w.lower() in _STOP or w.lower() in GENERIC_WORDS or w.lower() in skip or len(w) < 2
-                keys = [] if bad else [((s,), w)]
-                if not bad and j + 1 < len(ok):
-                    w2, s2 = ok[j + 1]
-                    if not (w2.lower() in _STOP or w2.lower() in GENERIC_WORDS or w2.lower() in skip or len(w2) < 2):
-                        keys.append(((s, s2), f"{w} {w2}"))
+            for j, w in enumerate(run):
+                if not ok(w):
+                    continue
+                keys = [((stem(w.lower()),), [w])]
+                if j + 1 < len(run) and ok(run[j + 1]):
+                    keys.append(((stem(w.lower()), stem(run[j + 1].lower())), [w, run[j + 1]]))
                 for k, form in keys:
-                    surface.setdefault(k, form)
-                    first.setdefault(k, len(first))
+                    surface.setdefault(k, _display(form))
+                    order.setdefault(k, len(order))
                     if k not in seen:
                         seen.add(k)
                         docs.setdefault(k, []).append(p.n)
-    cands = [k for k, ns in docs.items() if len(ns) >= 2]
-    cands.sort(key=lambda k: (-len(docs[k]), -len(k), first[k]))
-    out: list[tuple[str, list[int]]] = []
-    taken: set[str] = set()
-    for k in cands:
-        if len(k) == 1 and k[0] in taken and any(len(docs[b]) >= len(docs[k]) * 0.6 for b in docs
-                                                   if len(b) == 2 and k[0] in b and b in set(cands[: top * 3])):
-            continue  # a word mostly seen inside an already chosen phrase
-        if len(k) == 2 and all(s in taken for s in k):
-            continue
-        out.append((surface[k], docs[k]))
-        taken.update(k)
-        if len(out) >= top:
-            break
-    return out
+
+    def ranked(size: int) -> list[tuple[str, ...]]:
+        ks = [k for k, ns in docs.items() if len(k) == size and len(ns) >= 2]
+        return sorted(ks, key=lambda k: (-len(docs[k]), order[k]))
+
+    chosen = ranked(2)[:phrases]
+    inside = {s for k in chosen for s in k}
+    chosen += [k for k in ranked(1) if k[0] not in inside][:words]
+    return [(surface[k], docs[k]) for k in chosen]
 
 
 def extractive_overview(s: ConferenceSummary, topic: Topic) -> str:
@@ -538,14 +556,15 @@ def extractive_overview(s: ConferenceSummary, topic: Topic) -> str:
     markers) and the most frequent affiliations; it says it was built without a model."""
     papers = s.papers
     n_groups = len(s.groups)
-    parts = [f"Built from the notes without a model. The notes list {len(papers)} "
-             f"{'paper' if len(papers) == 1 else 'papers'} on {topic.label} at {s.venue} "
-             f"(of {s.total_papers} papers of {s.venue} in the notes) in {n_groups} "
-             f"{'group' if n_groups == 1 else 'groups'}."]
+    parts = [f"Built from the notes without a model. The notes list {_count(len(papers), 'paper')} on "
+             f"{topic.label} at {s.venue} (of {_count(s.total_papers, 'paper')} of {s.venue} in the notes) "
+             f"in {_count(n_groups, 'group')}."]
     biggest = sorted(s.groups, key=lambda g: -len(g.papers))[:4]
     if n_groups > 1:
         parts.append("Largest groups: " + "; ".join(f"{g.name} ({len(g.papers)})" for g in biggest) + ".")
+    # the topic's own words and the affiliations' words ("UC Berkeley") are not recurring *terms*
     skip = {w.lower() for w in re.findall(r"[A-Za-z]+", f"{topic.key} {topic.label}")}
+    skip |= {w.lower() for p in papers for a in p.affiliations for w in re.findall(r"[A-Za-z]+", a)}
     terms = recurring_terms(papers, skip)
     if terms:
         parts.append("Recurring terms: " + "; ".join(
@@ -809,7 +828,8 @@ def summarize(settings: Settings, venue: str, topic: str = "llm", use_llm: bool 
     bm25 = BM25Index.load(settings.bm25_dir)
     pages = {str(m.get("page_title")) for m in bm25.metadatas
              if m.get("page_title") and normalize_venue(str(m["page_title"])) == m["page_title"]}
-    v = resolve_venue(venue, {r.venue for r in catalog if r.venue} | pages)
+    counts = Counter(r.venue for r in catalog if r.venue)
+    v = resolve_venue(venue, [k for k, _ in counts.most_common()] + sorted(pages - set(counts)))
     info = venue_info(bm25.texts, bm25.metadatas, v)
     records = venue_records(catalog, v)
     grouped = select_papers(records, v, t, info["page_order"])
@@ -826,7 +846,8 @@ def summarize(settings: Settings, venue: str, topic: str = "llm", use_llm: bool 
                           mode="extractive", total_papers=len(records), when=info["when"], where=info["where"],
                           acceptance_rate=info["acceptance_rate"], homepage=info["homepage"])
     if not groups:
-        known = "" if t.known else f" ('{t.key}' is not a known topic; known: {', '.join(TOPICS)})"
+        known = "" if t.known else (f" '{t.key}' is not a known topic (known: {', '.join(TOPICS)}), so it was "
+                                    f"matched as a word in headings, titles and summaries.")
         s.message = (f"No papers on {t.label} at {v} in the notes; the notes list {len(records)} "
                      f"{'paper' if len(records) == 1 else 'papers'} for {v} in total.{known}")
         s.overview = s.message

@@ -1,0 +1,26 @@
+"""``papernotes discord``: run the Discord bot (see :mod:`bot.discord_bot`).
+
+This module defines the typer command function ``discord`` (registered by :mod:`bot.cli`), so the
+discord.py package is imported under another name inside functions only.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+
+def discord(
+    guild_id: Annotated[Optional[int], typer.Option(
+        "--guild-id", help="Sync slash commands to this server at once (default: PAPERNOTES_DISCORD_GUILD_ID; "
+        "without one, commands are synced globally).")] = None,
+) -> None:
+    """Run the Discord bot (token from DISCORD_TOKEN or .env) until Ctrl-C."""
+    from bot.cli import settings as load_settings
+    from bot.discord_bot import run_bot
+
+    s = load_settings()
+    if guild_id is not None:
+        s = s.model_copy(update={"discord_guild_id": guild_id})
+    run_bot(s)

@@ -1,0 +1,69 @@
+"""``papernotes summarize VENUE [--topic llm] [--json] [--no-llm]``: every paper of a conference on a
+topic, grouped by the notes' headings, with citation markers, a Sources list and an overview.
+
+Registered by ``bot/cli.py`` (which turns :class:`~corpus.errors.PapernotesError` into one line).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from retrieval.summarize import ConferenceSummary, paper_line
+
+
+def render_summary(con: Console, s: ConferenceSummary) -> None:
+    """Header, overview, groups (one line per paper: ``[n] System — Title (affiliations): summary``),
+    then the Sources list with URLs."""
+    con.print(f"[bold]{escape(s.topic_label)} at {escape(s.venue)}[/]")
+    if s.message:
+        con.print(s.message, markup=False)
+        return
+    for line in s.header_lines():
+        con.print(f"[dim]{escape(line)}[/]")
+    if s.homepage:
+        con.print(f"[dim]Homepage: {escape(s.homepage)}[/]")
+    if s.note:
+        con.print(f"[yellow]note[/]: {escape(s.note)}")
+    con.print("\n[bold]Overview[/]")
+    con.print(s.overview, markup=False)
+    for g in s.groups:
+        con.print(f"\n[bold cyan]{escape(g.name)}[/] [dim]({len(g.papers)})[/]")
+        if g.summary:
+            con.print(g.summary, markup=False)
+        for p in g.papers:
+            con.print(paper_line(p), markup=False)
+    con.print("\n[bold]Sources[/]")
+    for p in s.papers:
+        con.print(f"[{p.n}] {p.title}" + (f" {p.url}" if p.url else ""), markup=False)
+
+
+def summarize(
+    venue: Annotated[str, typer.Argument(help="Conference, any spelling: 'MLSys 2026', 'mlsys26', \"OSDI '26\".")],
+    topic: Annotated[str, typer.Option(
+        "--topic", help="Topic: llm, diffusion, moe, rl, serving, training, rag, agents, compilers, dlrm, "
+                        "kv-cache, quantization, speculative-decoding, or any word.")] = "llm",
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")] = False,
+    no_llm: Annotated[bool, typer.Option("--no-llm", help="Build the overview without a model even if one is configured.")] = False,
+) -> None:
+    """Summarize a conference's papers on a topic: complete, grouped, cited."""
+    from bot.cli import err, out, print_json, settings
+    from retrieval.summarize import summarize as run
+
+    s = settings()
+    use_llm = False if no_llm else None
+    if as_json or not (s.llm_enabled and not no_llm):
+        result = run(s, venue, topic, use_llm=use_llm)
+    else:
+        with err.status("summarizing with the model…") as status:
+            def progress(stage: str, done: int, total: int) -> None:
+                status.update(f"summarizing with the model: {stage} call {done} of ~{total}")
+
+            result = run(s, venue, topic, use_llm=use_llm, progress=progress)
+    if as_json:
+        print_json(result.as_dict())
+    else:
+        render_summary(out, result)

@@ -1,0 +1,189 @@
+"""Bad input: ingest completes, warns by file name, and loses nothing else. Each case writes its own
+notes into tmp_path and ingests them into a fresh data dir (the prepared model files copied in)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import make_settings, seed_models
+from retrieval.bm25 import BM25Index
+from retrieval.indexing import ingest
+
+GOOD = "# Good Note\n\nThe wombat scheduler keeps every burrow busy.\n"
+
+
+def write(root: Path, rel: str, data: str | bytes) -> Path:
+    p = root / rel
+    p.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(data, bytes):
+        p.write_bytes(data)
+    else:
+        p.write_text(data, encoding="utf-8")
+    return p
+
+
+@pytest.fixture
+def settings(tmp_path, models_cache):
+    data = tmp_path / "data"
+    seed_models(models_cache, data)
+    return make_settings(data)
+
+
+def run(settings, notes: Path):
+    """Ingest ``notes``; return (report, chunk texts, chunk metadatas) as stored in the index."""
+    rep = ingest(settings, [str(notes)])
+    bm = BM25Index.load(settings.bm25_dir)
+    return rep, bm.texts, bm.metadatas
+
+
+def warned(rep, name: str) -> list[str]:
+    return [w for w in rep.warnings if name in w]
+
+
+def test_non_utf8_file_is_skipped_with_a_warning(settings, tmp_path):
+    notes = tmp_path / "notes"
+    write(notes, "good.md", GOOD)
+    write(notes, "legacy.md", "# Café notes\n\nZürich – naïve “quotes”.\n".encode("cp1252"))
+    rep, texts, _ = run(settings, notes)
+    (w,) = warned(rep, "legacy.md")
+    assert "not UTF-8" in w
+    assert rep.files == 1 and rep.files_skipped == 1
+    assert any("wombat scheduler" in t for t in texts)
+
+
+def test_utf8_bom_is_dropped_and_title_correct(settings, tmp_path):
+    notes = tmp_path / "notes"
+    write(notes, "bom.md", b"\xef\xbb\xbf" + "# BOM Title\n\nBody after a byte order mark.\n".encode("utf-8"))
+    write(notes, "bomfm.md", b"\xef\xbb\xbf" + b"---\ndescription: '#tagged'\n---\n# BOM With Front Matter\n\nx y z\n")
+    rep, texts, metas = run(settings, notes)
+    assert rep.warnings == []
+    titles = {m["page_title"] for m in metas}
+    assert titles == {"BOM Title", "BOM With Front Matter"}
+    assert not any("\ufeff" in t for t in texts)
+    assert any(m.get("tags") == "tagged" for m in metas)
+
+
+def test_binary_file_named_md_is_skipped(settings, tmp_path):
+    notes = tmp_path / "notes"
+    write(notes, "good.md", GOOD)
+    write(notes, "image.md", bytes(range(256)) * 8)
+    rep, texts, _ = run(settings, notes)
+    (w,) = warned(rep, "image.md")
+    assert "binary" in w
+    assert rep.files == 1 and len(texts) == 1 and "wombat" in texts[0]
+
+
+@pytest.mark.parametrize("name,content,reason", [
+    ("empty.md", "", "empty"),
+    ("blank.md", "  \n\n\t \n", "empty"),
+    ("heading.md", "# Just A Heading\n", "no text"),
+    ("frontonly.md", "---\ntitle: Nothing Else\ntags: [a]\n---\n", "only front matter"),
+])
+def test_empty_like_files_warn_and_the_rest_is_indexed(settings, tmp_path, name, content, reason):
+    notes = tmp_path / "notes"
+    write(notes, "good.md", GOOD)
+    write(notes, name, content)
+    rep, texts, metas = run(settings, notes)
+    (w,) = warned(rep, name)
+    assert reason in w
+    assert [m["source"] for m in metas] == ["notes/good.md"]
+    assert "wombat scheduler" in texts[0]
+
+
+def test_front_matter_with_lists_empty_values_and_nested_maps(settings, tmp_path):
+    notes = tmp_path / "notes"
+    write(notes, "fm.md",
+          "---\ntitle: Front Matter Page\ndescription:\ntags:\n  - systems\n  - '#gpu'\n"
+          "authors: []\nempty_map: {}\nnested:\n  venue: {name: OSDI, year: 2026}\n  list: [1, [2, 3]]\n"
+          "date: 2026-01-31\nnumber: 3.5\nflag: true\n---\n\nBody of the page about nested maps.\n")
+    write(notes, "badyaml.md", "---\ntitle: [unclosed\n---\n# Broken YAML Page\n\nStill indexed text.\n")
+    rep, texts, metas = run(settings, notes)
+    assert warned(rep, "fm.md") == []
+    (w,) = warned(rep, "badyaml.md")
+    assert "front matter" in w
+    by_title = {m["page_title"]: m for m in metas}
+    assert by_title["Front Matter Page"]["tags"] == "systems, gpu"
+    assert any("Body of the page about nested maps." in t for t in texts)
+    assert any("Still indexed text." in t for t in texts)
+    for m in metas:  # what Chroma stored: flat scalars only
+        assert all(isinstance(v, (str, int, float, bool)) for v in m.values())
+
+
+def test_unclosed_code_fence_warns_and_keeps_the_text_after_it(settings, tmp_path):
+    notes = tmp_path / "notes"
+    write(notes, "fence.md", "# Fence Page\n\nBefore the code.\n\n```python\nx = 1\n\n## Later Heading\n\n"
+                             "Text after the fence is still here.\n")
+    rep, texts, _ = run(settings, notes)
+    (w,) = warned(rep, "fence.md")
+    assert "never closed" in w and "line 5" in w
+    joined = "\n".join(texts)
+    assert "Before the code." in joined and "Text after the fence is still here." in joined
+
+
+def test_two_identical_sections_are_both_kept_with_distinct_ids(settings, tmp_path):
+    notes = tmp_path / "notes"
+    section = "## Results\n\nThroughput doubled on eight GPUs.\n\n"
+    write(notes, "twice.md", "# Twice\n\n" + section + section)
+    rep, texts, metas = run(settings, notes)
+    assert rep.warnings == []
+    same = [m for t, m in zip(texts, metas) if t == "Twice › Results\nThroughput doubled on eight GPUs."]
+    assert len(same) == 2
+    assert same[0]["chunk_id"] != same[1]["chunk_id"]
+
+
+def test_only_unreadable_files_still_completes(settings, tmp_path):
+    notes = tmp_path / "notes"
+    write(notes, "a.md", b"\x00\x01binary")
+    write(notes, "b.md", "")
+    rep = ingest(settings, [str(notes)])
+    assert rep.chunks == 0 and rep.files_skipped == 2
+    assert warned(rep, "a.md") and warned(rep, "b.md")
+
+
+# --- the CLI ------------------------------------------------------------------------------------------
+
+def cli(args: list[str], data: Path, **env: str) -> subprocess.CompletedProcess:
+    e = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERNOTES_", "OPENAI_", "LC_", "LANG"))}
+    e.update(PAPERNOTES_DATA_DIR=str(data), PYTHONIOENCODING="", **env)
+    e.pop("PYTHONIOENCODING")
+    return subprocess.run([sys.executable, "-m", "bot.cli", *args], capture_output=True, text=True,
+                          encoding="utf-8", errors="replace", env=e, timeout=120)
+
+
+def test_ingest_under_c_locale_keeps_non_ascii_text(tmp_path, models_cache):
+    data = tmp_path / "data"
+    seed_models(models_cache, data)
+    notes = tmp_path / "notes"
+    write(notes, "zürich.md", "# Zürich — 東京 Notes\n\nKV caches in Zürich — résumé of 大模型推理.\n")
+    write(notes, "legacy.md", "# Café\n\nnaïve\n".encode("cp1252"))
+    p = cli(["ingest", str(notes)], data, LANG="C", LC_ALL="C")
+    assert p.returncode == 0, p.stderr
+    assert "Traceback" not in p.stderr
+    assert "legacy.md" in p.stderr and "not UTF-8" in p.stderr  # the warning names the file
+    assert "1 files, 1 pages" in p.stdout
+    bm = BM25Index.load(make_settings(data).bm25_dir)
+    (text,) = bm.texts
+    assert text == "Zürich — 東京 Notes\nKV caches in Zürich — résumé of 大模型推理."
+    assert bm.metadatas[0]["source"] == "notes/zürich.md"
+
+
+def test_cli_nonexistent_source_is_a_one_line_error(tmp_path):
+    p = cli(["ingest", str(tmp_path / "does-not-exist")], tmp_path / "data")
+    assert p.returncode != 0
+    assert "Traceback" not in p.stderr
+    lines = [ln for ln in p.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "does-not-exist" in lines[0]
+
+
+def test_cli_empty_directory_is_a_one_line_error(tmp_path):
+    (tmp_path / "empty").mkdir()
+    p = cli(["ingest", str(tmp_path / "empty")], tmp_path / "data")
+    assert p.returncode != 0
+    assert "Traceback" not in p.stderr
+    lines = [ln for ln in p.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "no notes" in lines[0]

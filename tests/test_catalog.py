@@ -1,0 +1,166 @@
+"""Tests for corpus.catalog (with corpus.papers and corpus.venues): one record per paper merged over a
+topic page, a conference page and a deep note; venue spellings; system names; affiliations; links."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from corpus.catalog import build_catalog, filter_records, load_catalog, save_catalog
+from corpus.chunking import analyze_page
+from corpus.papers import system_name, title_key
+from corpus.readers import read_path
+from corpus.venues import find_venues, normalize_venue
+
+
+def write(root: Path, rel: str, text: str) -> None:
+    p = root / rel
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(text, encoding="utf-8")
+
+
+def make_notes(root: Path) -> Path:
+    """A GitBook with the same paper on a topic page, a conference page and in a deep note, each
+    spelling its title and venue differently."""
+    write(root, "SUMMARY.md",
+          "# Table of contents\n\n* [Storage Systems](paper-list/storage.md)\n"
+          "* [OSDI 2026](reading-notes/conference/osdi-2026/README.md)\n"
+          "  * [Kelpie](reading-notes/conference/osdi-2026/kelpie.md)\n")
+    write(root, "paper-list/storage.md",
+          "# Storage Systems\n\n## Key-Value Stores\n\n"
+          "* **Kelpie**: Crash-Consistent Key-Value Storage on Zoned SSDs (OSDI '26) "
+          "\\[[Paper](https://osdi.example/kelpie)] \\[[Code](https://github.com/example/kelpie)]\n"
+          "  * Loch University & Selkie Labs\n"
+          "  * Log-structured merge tree laid out per zone.\n"
+          "* Otter Tiering for Cold Blobs (osdi26) \\[[arXiv](https://arxiv.org/abs/2601.11111)]\n"
+          "  * Kelp Corp.\n"
+          "* Efficient Sharding with **Shardy** and Friends (OSDI-2026) \\[[Paper](https://osdi.example/shardy)]\n"
+          "  * Tide University\n")
+    write(root, "reading-notes/conference/osdi-2026/README.md",
+          "# OSDI 2026\n\n## Papers\n\n### Storage\n\n"
+          "* KELPIE — crash consistent key value storage on zoned SSDs "
+          "\\[[Paper](https://osdi.example/kelpie-alt)] \\[[Personal Notes](/reading-notes/conference/osdi-2026/kelpie)]\n"
+          "  * Loch University & Kelp Corp.\n"
+          "* Otter Tiering for Cold Blobs \\[[Paper](https://osdi.example/otter)]\n"
+          "  * Kelp Corp.\n")
+    write(root, "reading-notes/conference/osdi-2026/kelpie.md",
+          "---\ndescription: '#zoned_storage #kv_store'\n---\n\n"
+          "# Kelpie: Crash-Consistent Key-Value Storage on Zoned SSDs\n\n## Meta Info\n\n"
+          "Presented in [OSDI 2026](https://osdi.example/kelpie-talk).\n\n"
+          "Authors: Ann Otter, Ben Seal (_Loch University & Selkie Labs_)\n\n"
+          "## Understanding the paper\n\n### TL;DR\n\n**Kelpie** maps LSM levels onto zones.\n")
+    return root
+
+
+def catalog_of(root: Path):
+    entries = []
+    for p in read_path(root).pages:
+        entries += analyze_page(p).entries
+    return build_catalog(entries)
+
+
+def test_one_record_per_paper_merged_over_three_sources(tmp_path):
+    recs = catalog_of(make_notes(tmp_path / "notes"))
+    kelpie = [r for r in recs if "kelpie" in title_key(r.title)]
+    assert len(kelpie) == 1
+    (k,) = kelpie
+    assert k.title == "Kelpie: Crash-Consistent Key-Value Storage on Zoned SSDs"  # the listing's casing
+    assert k.sources == [
+        "notes/paper-list/storage.md",
+        "notes/reading-notes/conference/osdi-2026/README.md",
+        "notes/reading-notes/conference/osdi-2026/kelpie.md",
+    ]
+    assert k.deep_note == "notes/reading-notes/conference/osdi-2026/kelpie.md"
+    assert (k.venue, k.year) == ("OSDI 2026", 2026)
+    assert k.system == "Kelpie"
+    assert k.affiliations == ["Loch University", "Selkie Labs", "Kelp Corp."]
+    assert k.authors == ["Ann Otter", "Ben Seal"]
+    # first place that gives a link of a kind wins; other kinds are added
+    assert k.links == {"paper": "https://osdi.example/kelpie", "code": "https://github.com/example/kelpie",
+                       "personal notes": "/reading-notes/conference/osdi-2026/kelpie"}
+    assert k.summary == "Log-structured merge tree laid out per zone."
+    assert k.topics == ["Storage Systems › Key-Value Stores", "OSDI 2026 › Papers › Storage"]
+    assert set(k.tags) == {"zoned_storage", "kv_store"}
+    assert len({title_key(r.title) for r in recs}) == len(recs) == 3
+
+
+def test_venue_spellings_on_entries_merge_into_one_venue(tmp_path):
+    recs = catalog_of(make_notes(tmp_path / "notes"))
+    assert {r.venue for r in recs} == {"OSDI 2026"}
+    assert len(filter_records(recs, venue="osdi26")) == 3
+    assert len(filter_records(recs, venue="OSDI '26", year=2026)) == 3
+    assert filter_records(recs, venue="SOSP 2026") == []
+
+
+@pytest.mark.parametrize("spelling", ["OSDI '26", "osdi-2026", "OSDI 2026", "osdi26", "OSDI’26", "Osdi_2026",
+                                      "(OSDI 2026)", "Presented in OSDI 2026."])
+def test_venue_spellings_normalize_to_one(spelling):
+    assert normalize_venue(spelling) == "OSDI 2026"
+
+
+def test_venue_normalization_details():
+    assert normalize_venue("USENIX ATC 2024") == "ATC 2024"
+    assert normalize_venue("eurosys25") == "EuroSys 2025"
+    assert normalize_venue("nips 2019") == "NeurIPS 2019"
+    assert normalize_venue("no venue here") is None
+    assert find_venues("SC 25 nodes, then SC'23 and OSDI 2024") == ["SC 2023", "OSDI 2024"]
+    # a series the module does not know: one venue however it is written
+    assert len({(normalize_venue(v) or "").casefold() for v in ("ToySys 2026", "toysys-2026", "ToySys '26")}) == 1
+
+
+def test_unknown_venue_spellings_get_one_spelling_in_the_catalog(tmp_path):
+    write(tmp_path / "n", "a.md", "# A\n\n* Zed: A Paper (toysys-2026) \\[[Paper](https://z)]\n  * Zed Lab\n")
+    write(tmp_path / "n", "b.md", "# B\n\n* Yak: Another Paper (ToySys 2026) \\[[Paper](https://y)]\n  * Yak Lab\n")
+    recs = catalog_of(tmp_path / "n")
+    assert sorted(r.venue for r in recs) == ["ToySys 2026", "ToySys 2026"]
+
+
+def test_titles_match_case_and_punctuation_insensitively():
+    assert title_key("Kelpie: Crash-Consistent Key-Value Storage") == title_key("KELPIE — crash consistent key value storage")
+    assert title_key("Zürich Paper") == title_key("zurich paper")
+    assert title_key("Kelpie A") != title_key("Kelpie B")
+    assert title_key("大模型推理") == "大模型推理"  # non-Latin titles still have a key
+
+
+def test_non_latin_title_paper_is_in_the_catalog(tmp_path):
+    write(tmp_path / "n", "a.md", "# 笔记\n\n* 大模型推理系统：键值缓存 (OSDI 2026) \\[[Paper](https://cn.example/1)]\n  * 某大学\n")
+    (r,) = catalog_of(tmp_path / "n")
+    assert r.title == "大模型推理系统：键值缓存" and r.venue == "OSDI 2026"
+
+
+def test_system_name_from_prefix_or_bold():
+    assert system_name("Kelpie: Crash-Consistent Storage", []) == "Kelpie"
+    assert system_name("Efficient Sharding with Shardy and Friends", ["Shardy"]) == "Shardy"
+    assert system_name("A Very Long Prefix That Is Not A Name: Subtitle", []) is None
+    assert system_name("No Name Here", ["Best Paper Award"]) is None
+
+
+def test_system_names_and_affiliations_from_notes(tmp_path):
+    recs = {title_key(r.title): r for r in catalog_of(make_notes(tmp_path / "notes"))}
+    shardy = recs[title_key("Efficient Sharding with Shardy and Friends")]
+    assert shardy.system == "Shardy"  # the bold name
+    assert shardy.affiliations == ["Tide University"]
+    otter = recs[title_key("Otter Tiering for Cold Blobs")]
+    assert otter.system is None  # no ":" prefix and no bold name
+    assert otter.affiliations == ["Kelp Corp."]
+    assert otter.links == {"arxiv": "https://arxiv.org/abs/2601.11111", "paper": "https://osdi.example/otter"}
+    assert otter.venue == "OSDI 2026"  # a conference page's venue beats no venue
+
+
+def test_fixture_catalog_quokka(tmp_path):
+    from conftest import FIXTURE_NOTES
+
+    recs = catalog_of(FIXTURE_NOTES)
+    (q,) = [r for r in recs if r.title.startswith("Quokka")]
+    assert len(q.sources) == 3 and q.deep_note and q.deep_note.endswith("quokka.md")
+    assert (q.venue, q.year, q.system) == ("ToySys 2026", 2026, "Quokka")
+    assert q.affiliations == ["Tasmania Uni", "Wombat Labs"]
+
+
+def test_save_and_load_round_trip(tmp_path):
+    recs = catalog_of(make_notes(tmp_path / "notes"))
+    path = tmp_path / "data" / "catalog.json"
+    save_catalog(recs, path)
+    assert load_catalog(path) == recs
+    assert load_catalog(tmp_path / "missing.json") == []

@@ -1,0 +1,111 @@
+"""`papernotes stats --json` on the fixture index, checked against counts derived here from the fixture
+files with plain regexes (not from the parser, and not copied from the command's output)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from conftest import FIXTURE_NOTES
+
+FENCE_RE = re.compile(r"^(`{3,}|~{3,}).*?^\1[ \t]*$", re.S | re.M)
+LINK_LABEL_RE = re.compile(r"\\\[\[(?:Paper|Code|arXiv|Personal Notes)\]\(")
+BULLET_TITLE_RE = re.compile(r"^\s*[*-]\s+(.+?)\s*(?:\((?:\[)?([A-Za-z]+ \d{4})(?:\]\([^)]*\))?\))?\s*\\\[\[", re.M)
+
+
+def note_files() -> list[Path]:
+    """Every Markdown/text note; a GitBook's SUMMARY.md is its table of contents, not a note."""
+    return sorted(p for p in FIXTURE_NOTES.rglob("*") if p.suffix in (".md", ".txt") and p.name != "SUMMARY.md")
+
+
+def level1_headings(text: str) -> list[str]:
+    return re.findall(r"^# (.+)$", FENCE_RE.sub("", text), re.M)
+
+
+def key(title: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", title.lower())
+
+
+def expected_papers() -> dict[str, str | None]:
+    """Normalized paper title → its venue, from paper bullets (a title followed by link labels), deep
+    notes (a page with a 'Presented in' line) and publication records (a '•' bullet followed by an
+    indented author line)."""
+    papers: dict[str, str | None] = {}
+    for f in note_files():
+        text = f.read_text(encoding="utf-8")
+        # a conference page lends its venue to the bullets on it: its own title is "Series YYYY"
+        heads = level1_headings(text)
+        page_venue = heads[0] if heads and re.fullmatch(r"[A-Za-z]+ \d{4}", heads[0]) else None
+        for line in text.splitlines():
+            if not LINK_LABEL_RE.search(line):
+                continue
+            m = BULLET_TITLE_RE.match(line)
+            if m:
+                papers.setdefault(key(m.group(1)), None)
+                papers[key(m.group(1))] = papers[key(m.group(1))] or m.group(2) or page_venue
+        if re.search(r"^Presented in \[([A-Za-z]+ \d{4})\]", text, re.M):
+            venue = re.search(r"^Presented in \[([A-Za-z]+ \d{4})\]", text, re.M).group(1)
+            papers[key(heads[0])] = papers.get(key(heads[0])) or venue
+        for m in re.finditer(r"^• (.+)\n((?:  .+\n)+)", text, re.M):
+            v = re.search(r"\(([A-Za-z]+ \d{4})\)", m.group(2))
+            papers.setdefault(key(m.group(1)), v.group(1) if v else None)
+    return papers
+
+
+@pytest.fixture
+def stats(fixture_index, monkeypatch) -> dict:
+    """The parsed output of `papernotes stats --json` (the real command, run in-process)."""
+    from bot.cli import app
+
+    monkeypatch.setenv("PAPERNOTES_DATA_DIR", str(fixture_index.data_dir))
+    res = CliRunner().invoke(app, ["stats", "--json"])
+    assert res.exit_code == 0, res.output
+    return json.loads(res.stdout)
+
+
+def test_files_and_pages(stats):
+    files = note_files()
+    extra_pages = 0
+    for f in files:
+        heads = level1_headings(f.read_text(encoding="utf-8"))
+        if len(heads) >= 2:  # a one-file dump: one page per level-1 heading outside fences
+            extra_pages += len(heads) - 1
+    assert extra_pages == 2  # the fixture dump: three pages, one title repeated, one fenced "#" line
+    assert stats["files"] == len(files)
+    assert stats["files_skipped"] == 0
+    assert stats["pages"] == len(files) + extra_pages
+    (per_origin,) = stats["sources"].values()
+    assert per_origin == {"files": len(files), "files_skipped": 0, "pages": len(files) + extra_pages}
+
+
+def test_papers_and_venues(stats):
+    papers = expected_papers()
+    assert len(papers) == 8
+    assert stats["papers"] == len(papers)
+    by_venue = Counter(v for v in papers.values() if v)
+    assert stats["papers_by_venue"] == dict(by_venue)
+
+
+def test_chunks_by_kind(stats):
+    kinds = stats["chunks_by_kind"]
+    assert sum(kinds.values()) == stats["chunks"]
+    bullets = 0
+    for f in note_files():
+        bullets += sum(1 for ln in f.read_text(encoding="utf-8").splitlines()
+                       if LINK_LABEL_RE.search(ln) and BULLET_TITLE_RE.match(ln))
+    assert kinds["paper_entry"] == bullets  # every paper bullet is exactly one chunk (all are short)
+    pubs = sum(len(re.findall(r"^• .+\n  ", f.read_text(encoding="utf-8"), re.M)) for f in note_files())
+    assert kinds["publication"] == pubs
+    tables = sum(len(re.findall(r"^\|.*\|\n\|[ :|-]+\|$", f.read_text(encoding="utf-8"), re.M))
+                 for f in note_files())
+    assert kinds["table"] == tables  # each fixture table is small: one chunk
+    # deep-note chunks: one per non-empty section of the deep note (each is short)
+    deep = (FIXTURE_NOTES / "site" / "reading-notes" / "conference" / "toysys-2026" / "quokka.md").read_text()
+    sections = [s for s in re.split(r"^#{2,} .+$", FENCE_RE.sub("```", deep), flags=re.M)[1:] if s.strip()]
+    assert kinds["deep_note"] == len(sections)
+    assert set(kinds) == {"paper_entry", "publication", "table", "deep_note", "page_section"}
