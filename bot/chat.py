@@ -61,7 +61,7 @@ def _read_line() -> str | None:
 
 def chat(
     k: Annotated[Optional[int], typer.Option("--k", min=1, max=50, help="Chunks to retrieve and cite.")] = None,
-    no_llm: Annotated[bool, typer.Option("--no-llm", help="Answer extractively even if a model is configured.")] = False,
+    no_llm: Annotated[bool, typer.Option("--no-llm", help="Answer extractively even with a model configured.")] = False,
 ) -> None:
     """Chat with your notes: questions and follow-ups; /reset forgets, /quit or Ctrl-D leaves."""
     import sys

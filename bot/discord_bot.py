@@ -29,7 +29,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.messages import answer_body, format_answer, list_embed, split_message
+from bot.messages import MAX_CONTENT, answer_body, bracket_urls, clip, format_answer, list_embed, split_message
 from corpus.errors import BadInputError, PapernotesError
 from retrieval.settings import Settings
 
@@ -80,6 +80,24 @@ def writer_active(settings: Settings) -> bool:
         os.close(fd)
 
 
+def forget_chroma_client(settings: Settings) -> None:
+    """Drop chromadb's cached client system for the embedded store at ``settings.chroma_dir`` so the
+    next ``PersistentClient`` reads the store afresh. chromadb caches one system per path
+    (``SharedSystemClient``; key = the path string, as :func:`retrieval.store.make_client` passes
+    it); objects made from the old one keep working. Falls back to the public
+    ``clear_system_cache()`` (all paths) if that cache is not where it is expected."""
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    systems = getattr(SharedSystemClient, "_identifier_to_system", None)
+    counts = getattr(SharedSystemClient, "_identifier_to_refcount", None)
+    if isinstance(systems, dict) and isinstance(counts, dict):
+        key = str(settings.chroma_dir)
+        systems.pop(key, None)
+        counts.pop(key, None)
+    else:
+        SharedSystemClient.clear_system_cache()
+
+
 class NotesIndex:
     """The loaded :class:`~retrieval.service.Notes`, reopened after an ingest.
 
@@ -100,6 +118,11 @@ class NotesIndex:
         self.reloads = 0
 
     @property
+    def current(self):
+        """The notes loaded now (None before :meth:`load`), without checking for an ingest."""
+        return self._notes
+
+    @property
     def chunks_file(self):
         return self.settings.bm25_dir / "chunks.json"
 
@@ -116,9 +139,7 @@ class NotesIndex:
 
         stamp = self._stamp()
         if old is not None and not self.settings.chroma_url:
-            from chromadb.api.client import SharedSystemClient
-
-            SharedSystemClient.clear_system_cache()
+            forget_chroma_client(self.settings)
         emb = old.searcher.embeddings if old is not None else None
         return Notes(self.settings, searcher=Searcher(self.settings, embeddings=emb)), stamp
 
@@ -247,8 +268,8 @@ class PaperBot(commands.Bot):
         if per <= 0:
             return None
         now = discord.utils.utcnow().timestamp()
-        for k in [k for k, v in self._msg_cooldowns.items() if now > v._last + v.per]:
-            del self._msg_cooldowns[k]
+        for k in [k for k, v in self._msg_cooldowns.items() if v.get_tokens(now) >= v.rate]:
+            del self._msg_cooldowns[k]  # full buckets: nothing to remember
         bucket = self._msg_cooldowns.setdefault(user_id, app_commands.Cooldown(1, per))
         return bucket.update_rate_limit(now)
 
@@ -266,6 +287,7 @@ async def send_error(interaction: discord.Interaction, text: str) -> None:
     """One short error message: ephemeral (only the user sees it) when nothing was sent yet; after
     the public defer it replaces the "thinking…" message (Discord fixes a deferred response's
     visibility at the defer, and the first follow-up always completes that message)."""
+    text = clip(text, MAX_CONTENT)
     try:
         if not interaction.response.is_done():
             await interaction.response.send_message(text, ephemeral=True)
@@ -329,7 +351,7 @@ class NotesCog(commands.Cog):
 
     async def venue_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         """Venues of the catalog containing what was typed (at most 25, Discord's limit)."""
-        notes = self.bot.index._notes
+        notes = self.bot.index.current
         if notes is None:
             return []
         try:
@@ -351,7 +373,7 @@ class NotesCog(commands.Cog):
             check_question(question)
             filters = _venue_filter(venue)
         except BadInputError as e:
-            await interaction.response.send_message(f"❌ {e}", ephemeral=True)
+            await send_error(interaction, f"❌ {e}")
             return
         a = await self._run_interaction(interaction, "ask", lambda n: n.ask(question, filters=filters))
         if a is not None:
@@ -366,7 +388,7 @@ class NotesCog(commands.Cog):
         try:
             _venue_filter(venue)
         except BadInputError as e:
-            await interaction.response.send_message(f"❌ {e}", ephemeral=True)
+            await send_error(interaction, f"❌ {e}")
             return
         settings = self.bot.settings
 
@@ -377,7 +399,7 @@ class NotesCog(commands.Cog):
 
         s = await self._run_interaction(interaction, "summarize", work)
         if s is not None:
-            await self._followup_text(interaction, s.to_markdown())
+            await self._followup_text(interaction, bracket_urls(s.to_markdown()))
 
     summarize.autocomplete("venue")(venue_autocomplete)
 
@@ -388,7 +410,7 @@ class NotesCog(commands.Cog):
         try:
             f = _venue_filter(venue)
         except BadInputError as e:
-            await interaction.response.send_message(f"❌ {e}", ephemeral=True)
+            await send_error(interaction, f"❌ {e}")
             return
         v = f.venue if f else venue
         recs = await self._run_interaction(interaction, "papers", lambda n: n.papers(venue=v, topic=topic))
@@ -425,8 +447,8 @@ class NotesCog(commands.Cog):
         ch = message.channel
         if isinstance(ch, discord.Thread) and ch.owner_id == me.id:
             return "thread"
-        if me in message.mentions or any(r.is_bot_managed() and r.tags and r.tags.bot_id == me.id
-                                         for r in message.role_mentions):
+        role = message.guild.self_role  # the bot's own role: mentioning it counts as mentioning the bot
+        if me in message.mentions or (role is not None and role in message.role_mentions):
             return "mention"
         return None
 
@@ -474,6 +496,8 @@ class NotesCog(commands.Cog):
         return turns[-max_turns:]
 
     async def _fail(self, message: discord.Message, text: str) -> None:
+        """React with ❌ and reply with one short line."""
+        text = clip(text, self.limit)
         try:
             await message.add_reaction(ERROR_EMOJI)
         except discord.HTTPException:
@@ -519,11 +543,15 @@ class NotesCog(commands.Cog):
                 reply_to = None
             except discord.HTTPException as e:
                 log.info("could not open a thread in %s (%s); replying in the channel", message.channel.id, e)
-        for i, part in enumerate(parts):
-            if i == 0 and reply_to is not None:
-                await reply_to.reply(part, mention_author=False, suppress_embeds=True)
-            else:
-                await target.send(part, suppress_embeds=True)
+        try:
+            for i, part in enumerate(parts):
+                if i == 0 and reply_to is not None:
+                    await reply_to.reply(part, mention_author=False, suppress_embeds=True)
+                else:
+                    await target.send(part, suppress_embeds=True)
+        except discord.HTTPException as e:
+            log.warning("could not send an answer in %s: %s", getattr(target, "id", "?"), e)
+            await self._fail(message, GENERIC_ERROR)
 
 
 def run_bot(settings: Settings, notes=None) -> None:

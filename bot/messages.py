@@ -123,10 +123,10 @@ def split_message(text: str, limit: int = MAX_CONTENT) -> list[str]:
             if cand.strip():
                 parts.append(cand)
             return parts
-        longest = max((len(m.group(1)) for m in map(_FENCE_RE.match, cand.split("\n")) if m), default=3)
+        longest = max((len(m.group(1)) for m in map(_FENCE_RE.match, cand[:limit].split("\n")) if m), default=3)
         window = limit - 1 - longest  # room to close a code block open at the cut
         lo = len(reopen)
-        spans = _protected(cand)
+        spans = _protected(cand[: window + 2 * MAX_CONTENT])  # spans reaching the window at most
         # the preferred boundary kind that still fills at least half a part, else the fullest cut
         best: list[int] = []
         for level in _candidates(cand, window):
@@ -205,7 +205,8 @@ def answer_body(text: str) -> str:
     return "\n".join(l for l in body.splitlines() if not l.startswith("-# ")).strip()
 
 
-def _clip(s: str, n: int) -> str:
+def clip(s: str, n: int) -> str:
+    """``s`` cut to at most ``n`` characters, ending with "…" when cut."""
     return s if len(s) <= n else s[: max(0, n - 1)].rstrip() + "…"
 
 
@@ -214,22 +215,22 @@ def fit_embed(embed: discord.Embed) -> discord.Embed:
     name 256 / value 1024, footer 2048, author 256, 6000 in total — the description is shortened
     first, then trailing fields are dropped). Returns the same embed."""
     if embed.title:
-        embed.title = _clip(embed.title, EMBED_TITLE)
+        embed.title = clip(embed.title, EMBED_TITLE)
     if embed.description:
-        embed.description = _clip(embed.description, EMBED_DESCRIPTION)
+        embed.description = clip(embed.description, EMBED_DESCRIPTION)
     if embed.author and embed.author.name:
-        embed.set_author(name=_clip(embed.author.name, EMBED_AUTHOR), url=embed.author.url,
+        embed.set_author(name=clip(embed.author.name, EMBED_AUTHOR), url=embed.author.url,
                          icon_url=embed.author.icon_url)
     if embed.footer and embed.footer.text:
-        embed.set_footer(text=_clip(embed.footer.text, EMBED_FOOTER), icon_url=embed.footer.icon_url)
-    fields = [(_clip(f.name or "\u200b", EMBED_FIELD_NAME), _clip(f.value or "\u200b", EMBED_FIELD_VALUE), f.inline)
+        embed.set_footer(text=clip(embed.footer.text, EMBED_FOOTER), icon_url=embed.footer.icon_url)
+    fields = [(clip(f.name or "\u200b", EMBED_FIELD_NAME), clip(f.value or "\u200b", EMBED_FIELD_VALUE), f.inline)
               for f in embed.fields][:EMBED_FIELDS]
     embed.clear_fields()
     for name, value, inline in fields:
         embed.add_field(name=name, value=value, inline=inline)
     over = len(embed) - EMBED_TOTAL
     if over > 0 and embed.description:
-        embed.description = _clip(embed.description, max(1, len(embed.description) - over))
+        embed.description = clip(embed.description, max(1, len(embed.description) - over))
     while len(embed) > EMBED_TOTAL and embed.fields:
         embed.remove_field(len(embed.fields) - 1)
     return embed
@@ -241,7 +242,7 @@ def list_embed(title: str, lines: list[str], footer: str | None = None, more: st
     out: list[str] = []
     used = 0
     for i, line in enumerate(lines):
-        line = _clip(line, 400)
+        line = clip(line, 400)
         tail = len(more.format(n=len(lines) - i)) + 1
         if used + len(line) + 1 + (tail if i < len(lines) - 1 else 0) > EMBED_DESCRIPTION:
             out.append(more.format(n=len(lines) - i))

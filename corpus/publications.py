@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass, field
 
 from corpus.models import Publication
-from corpus.venues import normalize_venue
+from corpus.venues import VENUE_RE, normalize_venue, split_venue
 
 __all__ = ["PublicationPage", "looks_like_publication_page", "parse_publication_page"]
 
@@ -163,8 +163,10 @@ def _venue_and_year(text: str) -> tuple[str | None, int | None]:
     """Venue (normalized; an unknown series is upper-cased) and year found in a venue text."""
     v = normalize_venue(text)
     if v:
-        m = re.search(r"(\d{4})$", v)
-        return v, int(m.group(1)) if m else None
+        series, year = split_venue(v)
+        if not VENUE_RE.search(text):  # a series corpus.venues does not know: upper-cased
+            v = f"{series.upper()} {year}" if year else v.upper()
+        return v, year
     m = re.search(rf"(?P<series>[A-Za-z][A-Za-z&+\-]*)[ '’\-]*(?P<year>{_YEAR})(?!\d)\s*$", text.strip())
     if m and len(m.group("series")) >= 2 and m.group("series").lower() not in _MINOR_WORDS:
         return f"{m.group('series').upper()} {m.group('year')}", int(m.group("year"))

@@ -320,6 +320,12 @@ def read_path(path: Path, origin: str | None = None) -> ReadResult:
     return result
 
 
+def clone_dir_name(url: str) -> str:
+    """Folder name of a URL's clone: a readable slug plus a hash of the exact URL, so two URLs with the
+    same slug (``a_b`` / ``a-b``, or long URLs sharing their first 60 characters) never share a clone."""
+    return f"{slugify(re.sub(r'[.]git/?$', '', url))[:60]}-{hashlib.sha1(url.encode()).hexdigest()[:10]}"
+
+
 def clone_or_pull(url: str, repos_dir: Path, timeout: float = 300.0) -> Path:
     """Clone ``url`` into ``repos_dir/<slug>`` with git, or fast-forward pull it if already cloned.
 
@@ -328,7 +334,7 @@ def clone_or_pull(url: str, repos_dir: Path, timeout: float = 300.0) -> Path:
     BadSourceError
         if git is missing, or the clone/pull fails or takes longer than ``timeout`` seconds.
     """
-    dest = repos_dir / slugify(re.sub(r"\.git/?$", "", url))
+    dest = repos_dir / clone_dir_name(url)
     repos_dir.mkdir(parents=True, exist_ok=True)
     cmd = (["git", "-C", str(dest), "pull", "--ff-only", "--quiet"] if (dest / ".git").is_dir()
            else ["git", "clone", "--quiet", "--depth", "1", url, str(dest)])

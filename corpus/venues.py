@@ -1,7 +1,9 @@
 """Venue names: one canonical spelling per venue ("OSDI '26", "osdi-2026", "osdi26" → "OSDI 2026").
 
 The canonical casing of known series follows the venues' own spelling (e.g. "EuroSys", "MLSys",
-"SoCC", "PPoPP", "arXiv"); unknown series are upper-cased.
+"SoCC", "PPoPP", "arXiv"). A series not in :data:`SERIES` keeps the casing it is written in
+(``"ToySys 2026"``; compare venues case-insensitively — the catalog gives each such venue one spelling);
+publication pages upper-case it (``"FOOCONF 2021"``, see :mod:`corpus.publications`).
 """
 
 from __future__ import annotations

@@ -124,6 +124,25 @@ def content_terms(question: str) -> list[str]:
     return [t for t in lexical_terms(q) if t not in QUESTION_WORDS and not re.fullmatch(r"(19|20)\d\d", t)]
 
 
+_NAME_RUN_RE = re.compile(r"[A-Z][\w-]*(?:'s)?(?:\s+(?:of\s+|the\s+|for\s+|and\s+)?[A-Z][\w-]*(?:'s)?)+")
+_LEADING_WORDS = frozenset("what which who whom whose where when why how is are was were does do did in on at "
+                           "for the a an of to from by with".split())
+
+
+def proper_names(question: str) -> list[str]:
+    """Multi-word proper names in a question ("Moon Landing", "Xinyi Wan"): runs of two or more
+    capitalized words, with leading question/function words and possessives removed; venues excluded."""
+    out = []
+    for m in _NAME_RUN_RE.finditer(question):
+        words = [w[:-2] if w.endswith("'s") else w for w in m.group(0).split()]
+        while words and words[0].lower() in _LEADING_WORDS:
+            words = words[1:]
+        name = " ".join(words)
+        if len(words) >= 2 and not find_venues(name) and not find_venues(name + " 2000"):
+            out.append(name)
+    return out
+
+
 def relevance(question: str, result: SearchResult, idf, corpus_has=None) -> dict[str, Any]:
     """Signals for the refusal decision over the top hits: best dense similarity, idf-weighted coverage
     of the question's content terms, identifier-like names absent from the whole corpus
@@ -140,7 +159,7 @@ def relevance(question: str, result: SearchResult, idf, corpus_has=None) -> dict
     ev_terms = set(lexical_terms(evidence))
     total = sum(idf(t) for t in set(terms)) or 1.0
     covered = sum(idf(t) for t in set(terms) if t in ev_terms) / total
-    ids = [t for t in _ID_TOKEN_RE.findall(question) if len(t) >= 4]
+    ids = [t for t in _ID_TOKEN_RE.findall(question) if len(t) >= 4] + proper_names(question)
     missing_ids = [t for t in ids if corpus_has is not None and not corpus_has(t)]
     cues_ok = all(ev.search(wider) for cue, ev in ATTRIBUTE_CUES if cue.search(question))
     return {"dense": max((h.dense for h in hits), default=0.0), "coverage": covered,

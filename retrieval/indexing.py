@@ -79,7 +79,10 @@ def record_manager(settings: Settings):
     from langchain_classic.indexes import SQLRecordManager
 
     settings.data_dir.mkdir(parents=True, exist_ok=True)
-    rm = SQLRecordManager(f"chroma/{settings.collection}", db_url=f"sqlite:///{settings.record_db}")
+    # one namespace per store: switching to (or from) a Chroma server starts a fresh record set, so the
+    # new store is filled instead of being skipped as "already indexed"
+    store = settings.chroma_url.rstrip("/") if settings.chroma_url else "embedded"
+    rm = SQLRecordManager(f"chroma:{store}/{settings.collection}", db_url=f"sqlite:///{settings.record_db}")
     rm.create_schema()
     return rm
 

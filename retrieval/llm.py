@@ -52,10 +52,15 @@ MESSAGE_OVERHEAD_TOKENS = 4
 REPLY_PRIMING_TOKENS = 3
 #: A truncated last source shorter than this is not worth sending.
 MIN_SOURCE_TOKENS = 32
+#: Allowance per source for the blank line joining it to the next and for counts not being additive.
+_SEPARATOR_TOKENS = 2
 #: Backoff for 5xx / connection errors: ``min(INITIAL * 2**attempt, MAX)`` seconds with up to 25 %
 #: jitter — the openai client's own constants (openai/_constants.py: 0.5 s initial, 8 s max).
 INITIAL_RETRY_DELAY = 0.5
 MAX_RETRY_DELAY = 8.0
+#: Longest ``Retry-After`` (seconds) waited for; a longer one fails at once, since a person is waiting
+#: (the openai client itself waits up to 120 s: openai/_constants.py MAX_RETRY_AFTER_DELAY).
+MAX_RETRY_AFTER = 30.0
 #: Tokens for a condensed (standalone) question.
 CONDENSE_MAX_TOKENS = 200
 #: Earlier turns given to the condense prompt, and characters kept of each earlier answer.
@@ -95,7 +100,7 @@ def _chat_model(base_url: str | None, api_key: str, model: str, temperature: flo
 def estimate_tokens(text: str) -> int:
     """A conservative token estimate without a tokenizer: one token per 3 ASCII characters (BPE
     tokenizers average about 4 on English) plus one per non-ASCII character (CJK, symbols)."""
-    ascii_chars = sum(1 for c in text if ord(c) < 128)
+    ascii_chars = len(text.encode("ascii", "ignore"))
     return math.ceil(ascii_chars / 3) + (len(text) - ascii_chars)
 
 
@@ -205,20 +210,21 @@ def build_messages(question: str, hits: list[Hit], settings: Settings,
         if not even a truncated first source fits (question too long for ``llm_context_tokens``).
     """
     budget = prompt_budget(settings)
+    free = budget - messages_tokens(_answer_messages(question, []), count)
     blocks: list[str] = []
     used: list[Hit] = []
     truncated = False
     for h in hits:
         n = len(blocks) + 1
-        free = budget - messages_tokens(_answer_messages(question, blocks + [""]), count)
         block = source_block(n, h)
-        # "+ 1": joining blocks with a blank line may cost a token the separate counts do not show
-        if count(block) + 1 <= free:
+        cost = count(block) + _SEPARATOR_TOKENS
+        if cost <= free:
             blocks.append(block)
             used.append(h)
+            free -= cost
             continue
-        if free - 1 >= MIN_SOURCE_TOKENS or not blocks:
-            cut = _truncate_to(n, h, free - 1, count)
+        if free - _SEPARATOR_TOKENS >= MIN_SOURCE_TOKENS or not blocks:
+            cut = _truncate_to(n, h, free - _SEPARATOR_TOKENS, count)
             if cut is not None:
                 blocks.append(cut)
                 used.append(h)
@@ -437,9 +443,8 @@ def classify_error(e: BaseException, settings: Settings, midstream: bool = False
         if "insufficient_quota" in _error_code(e):
             return "the API key has no quota left (insufficient_quota)", None
         wait = retry_after(e)
-        if wait is not None and wait > settings.llm_retry_after_max:
-            return (f"the endpoint is rate limiting requests (HTTP 429; retry after {wait:g} s, more than "
-                    f"PAPERNOTES_LLM_RETRY_AFTER_MAX={settings.llm_retry_after_max:g})"), None
+        if wait is not None and wait > MAX_RETRY_AFTER:
+            return f"the endpoint is rate limiting requests (HTTP 429; retry after {wait:g} s)", None
         return "the endpoint is rate limiting requests (HTTP 429)", wait if wait is not None else -1.0
     if isinstance(e, (openai.AuthenticationError, lc.ModelAuthenticationError,
                       openai.PermissionDeniedError, lc.ModelPermissionDeniedError)):

@@ -83,10 +83,6 @@ class Settings(BaseSettings):
         description="Retries of a model call on HTTP 429 (after its Retry-After), 5xx and connection errors; "
         "never on timeouts or insufficient_quota.",
     )
-    llm_retry_after_max: float = Field(
-        default=30.0, ge=0,
-        description="Longest Retry-After (seconds) a rate-limited model call waits for; a longer one fails at once.",
-    )
     llm_context_tokens: int = Field(
         default=8192, ge=512, description="The model's context window in tokens; prompts are packed to fit."
     )

@@ -580,7 +580,7 @@ def extractive_overview(s: ConferenceSummary, topic: Topic) -> str:
 # map-reduce with a chat model
 # --------------------------------------------------------------------------------------------------
 
-_MARKER_RE = re.compile(r"[ \t]?\[(\d{1,4}(?:\s*(?:[,;]|[-–])\s*\d{1,4})*)\](?!\()")
+_MARKER_RE = re.compile(r"[ \t]?\[(\d{1,9}(?:\s*(?:[,;]|[-–])\s*\d{1,9})*)\](?!\()")
 
 
 def clean_markers(text: str, allowed: set[int]) -> tuple[str, int]:
@@ -761,7 +761,8 @@ class MapReduce:
             for b in batches:
                 text, dropped = clean_markers(self._call("reduce", REDUCE_SYSTEM, self._reduce_user(s, b)), allowed)
                 self.dropped += dropped
-                merged.append((b[0][0] if len(b) == 1 else f"{b[0][0]} … {b[-1][0]}", text))
+                label = b[0][0] if len(b) == 1 else f"{b[0][0].split(' … ')[0]} … {b[-1][0].split(' … ')[-1]}"
+                merged.append((label, text))
             items = merged
         while not self._fits(s, items):  # share the room equally; shrink until it fits
             share = max(8, room // max(1, len(items)) - 16)

@@ -10,13 +10,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import re
 import socket
 import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 
 import discord
 import pytest
@@ -25,7 +25,7 @@ import simcord
 from bot.discord_bot import (
     COOLDOWN_TEXT, GENERIC_ERROR, TIMEOUT_TEXT, PaperBot, startup_error, thread_name, writer_active,
 )
-from bot.messages import SOURCES_HEADING
+from bot.messages import SOURCES_HEADING, bracket_urls
 from corpus.errors import BadInputError, PapernotesError
 from retrieval.prompts import EXTRACTIVE_LABEL, REFUSAL
 
@@ -157,9 +157,11 @@ def test_help_and_papers(fixture_index, notes):
     async def scenario(env):
         _, ch, (alice,) = world(env)
         return await alice.slash(ch, "help"), await alice.slash(ch, "papers", venue="toysys-2026"), \
-            await alice.slash(ch, "papers", venue="ToySys 2026", topic="no such topic")
+            await alice.slash(ch, "papers", venue="ToySys 2026", topic="no such topic"), \
+            await alice.autocomplete(ch, "ask", "venue", "toy", question=QUESTION)
 
-    h, p, none = run(bot, scenario)
+    h, p, none, choices = run(bot, scenario)
+    assert [c["value"] for c in choices] == ["ToySys 2026"]
     assert h.ephemeral and "/ask" in h.response.embeds[0].description
     e = p.response.embeds[0]
     assert e.title == "Papers — ToySys 2026"
@@ -180,7 +182,7 @@ def test_summarize_uses_the_summarizer(fixture_index, notes):
     r, bad = run(bot, scenario)
     from retrieval.summarize import summarize
 
-    expected = summarize(fixture_index, "ToySys 2026", topic="llm").to_markdown()
+    expected = bracket_urls(summarize(fixture_index, "ToySys 2026", topic="llm").to_markdown())
     body = "\n".join(texts(r))
     assert body.replace("\n", "") == expected.replace("\n", "")
     assert "Quokka: Paged Attention for Marsupial Inference" in body
@@ -344,9 +346,12 @@ def test_cooldown_on_second_quick_ask(fixture_index, notes):
         errors = env.errors  # inspected: the cooldown reached the tree's error handler
         await env.advance_time(31)
         again = await alice.slash(ch, "ask", question=QUESTION)
-        return first, second, other, errors, again
+        await bob.send(ch, f"{env.bot.user.mention} {QUESTION}")
+        await bob.send(ch, f"{env.bot.user.mention} and how fast is it?")
+        return first, second, other, errors, again, ch.last_message.content, len(ch.threads)
 
-    first, second, other, errors, again = run(bot, scenario)
+    first, second, other, errors, again, last, n_threads = run(bot, scenario)
+    assert n_threads == 1 and re.fullmatch(COOLDOWN_TEXT.replace("{s:.0f}", r"\d+"), last)  # by message too
     assert SOURCES_HEADING in "\n".join(texts(first))
     assert second.ephemeral and not second.deferred
     assert re.fullmatch(COOLDOWN_TEXT.replace("{s:.0f}", r"\d+"), second.response.content)
@@ -355,18 +360,31 @@ def test_cooldown_on_second_quick_ask(fixture_index, notes):
     assert SOURCES_HEADING in "\n".join(texts(again))  # and it expires
 
 
-def test_timeout_gives_a_friendly_notice(fixture_index, notes, monkeypatch):
-    orig = notes.ask
-    monkeypatch.setattr(notes, "ask", lambda *a, **kw: (time.sleep(1.2), orig(*a, **kw))[1])
-    bot = PaperBot(bot_settings(fixture_index, discord_answer_timeout_s=0.3), notes)
+def test_timeout_gives_up_and_keeps_the_slot_until_the_worker_ends(fixture_index, notes):
+    # Plain asyncio (SimCord settles executor work before it moves any timer, so a timeout cannot
+    # race a worker thread there); the user-facing text is error_text's.
+    from bot.discord_bot import error_text
 
-    async def scenario(env):
-        _, ch, (alice,) = world(env)
-        return await alice.slash(ch, "ask", question=QUESTION)
+    s = bot_settings(fixture_index, discord_answer_timeout_s=0.3, discord_max_concurrent=1)
+    bot = PaperBot(s, notes)
+    release = threading.Event()
 
-    r = run(bot, scenario)
-    assert texts(r) == [TIMEOUT_TEXT.format(s=0.3)]  # the "thinking…" message became the notice
-    assert "over 0.3 s" in texts(r)[0]
+    async def main():
+        bot.slots = asyncio.Semaphore(1)
+        t0 = time.perf_counter()
+        with pytest.raises(TimeoutError) as ex:
+            await bot.compute(lambda n: release.wait(5))
+        waited = time.perf_counter() - t0
+        held = bot.slots.locked()  # the worker still runs: its slot is not given away
+        release.set()
+        await asyncio.sleep(0.2)
+        answer = await bot.compute(lambda n: n.ask(QUESTION))
+        return ex.value, waited, held, answer
+
+    err, waited, held, answer = asyncio.run(main())
+    assert 0.25 < waited < 1.5 and held
+    assert error_text(err, s) == TIMEOUT_TEXT.format(s=0.3) and "over 0.3 s" in error_text(err, s)
+    assert "16-token blocks" in answer.answer
 
 
 def test_llm_failure_gives_extractive_answer_with_note(fixture_index, notes):
@@ -396,12 +414,14 @@ def test_message_error_reacts_and_replies_briefly(fixture_index, notes, monkeypa
     async def scenario(env):
         _, ch, (alice,) = world(env)
         msg = await alice.send(ch, f"{env.bot.user.mention} {QUESTION}")
-        return [m for m in ch.history()], msg.id, ch.threads
+        reacts = [e.path for e in env.http_requests if e.method == "PUT" and "/reactions/" in e.path]
+        return [m for m in ch.history()], msg.id, ch.threads, reacts
 
     with caplog.at_level(logging.ERROR, logger="papernotes.discord"):
-        history, asked_id, threads = run(bot, scenario)
+        history, asked_id, threads, reacts = run(bot, scenario)
     asked = next(m for m in history if m.id == asked_id)
-    assert [(str(r.emoji), r.me) for r in asked.reactions] == [("❌", True)]
+    assert [(str(r.emoji), r.count) for r in asked.reactions] == [("❌", 1)]
+    assert len(reacts) == 1 and reacts[0].endswith("/@me") and f"/messages/{asked_id}/" in reacts[0]
     reply = history[-1]
     assert reply.content == GENERIC_ERROR and reply.reference.message_id == asked_id
     assert threads == []
@@ -477,7 +497,7 @@ def test_refusal_is_the_shared_phrase(fixture_index, notes):
 
     async def scenario(env):
         _, ch, (alice,) = world(env)
-        return await alice.slash(ch, "ask", question="What is the acceptance rate of the Moon Landing conference?")
+        return await alice.slash(ch, "ask", question="How do volcanoes form on Mars?")
 
     r = run(bot, scenario)
     assert texts(r) == [REFUSAL]
@@ -503,6 +523,7 @@ should read it.
 def test_cli_ingest_while_the_bot_runs_is_picked_up(tmp_path, models_cache, monkeypatch):
     from conftest import FIXTURE_NOTES, make_settings, seed_models
     from retrieval.indexing import ingest
+    from retrieval.store import write_lock
 
     data = tmp_path / "data"
     seed_models(models_cache, data)
@@ -517,21 +538,29 @@ def test_cli_ingest_while_the_bot_runs_is_picked_up(tmp_path, models_cache, monk
     async def scenario(env):
         _, ch, (alice,) = world(env)
         before = await alice.slash(ch, "ask", question=question)
+        # an ingest in progress (write lock held, chunks.json already rewritten): no reload yet
+        with write_lock(s):
+            os.utime(s.bm25_dir / "chunks.json")
+            locked = await alice.slash(ch, "ask", question=QUESTION)
+            reloads_while_locked = bot.index.reloads
         proc = subprocess.Popen([sys.executable, "-m", "bot.cli", "ingest", str(extra)],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         during = await alice.slash(ch, "ask", question=QUESTION)  # answers while the ingest runs
         out, err = await asyncio.to_thread(proc.communicate, timeout=120)
         assert proc.returncode == 0, err
+        reloads = bot.index.reloads
         after = await alice.slash(ch, "ask", question=question)
+        reloads = bot.index.reloads - reloads
         rec = [stored(env, m.message) for m in [after.response] + after.followups]
-        return before, during, after, rec
+        return before, locked, reloads_while_locked, during, after, rec, reloads
 
-    before, during, after, rec = run(bot, scenario)
+    before, locked, reloads_while_locked, during, after, rec, reloads = run(bot, scenario)
     assert texts(before) == [REFUSAL]
+    assert "16-token blocks" in "\n".join(texts(locked)) and reloads_while_locked == 0
     assert "16-token blocks" in "\n".join(texts(during))
     body = "\n".join(texts(after))
     assert "58%" in body and "Thylacine" in body
-    assert bot.index.reloads == 1
+    assert reloads == 1  # reopened once, for the question after the ingest
     assert "@everyone" in body and not any(r.mention_everyone for r in rec)  # note text pings nobody
     assert not writer_active(s)
 
@@ -585,3 +614,26 @@ def test_intents_and_mentions_configuration(fixture_index, notes):
     bot = PaperBot(bot_settings(fixture_index), notes)
     assert bot.intents.message_content and bot.intents.guild_messages and bot.intents.dm_messages
     assert bot.allowed_mentions.to_dict() == {"parse": []}
+
+
+def test_guild_id_syncs_commands_to_that_guild_only(fixture_index, notes):
+    gid = 4242424242424242
+    bot = PaperBot(bot_settings(fixture_index, discord_guild_id=gid), notes)
+
+    async def main():
+        env = simcord.Env(bot)
+        guild = env.create_guild(id=gid)
+        await env.start()
+        try:
+            with env.time_context():
+                ch = guild.create_text_channel("general")
+                alice = guild.add_member(env.create_user("alice"))
+                r = await alice.slash(ch, "ask", question=QUESTION)
+                syncs = [e.path for e in env.http_requests if e.method == "PUT" and e.path.endswith("/commands")]
+                return r, syncs
+        finally:
+            await env.shutdown()
+
+    r, syncs = asyncio.run(main())
+    assert syncs and all(f"/guilds/{gid}/commands" in p for p in syncs)
+    assert "16-token blocks" in "\n".join(texts(r))

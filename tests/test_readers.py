@@ -205,6 +205,17 @@ def test_fixture_dump_pages(tmp_path):
     assert len({p.source for p in r.pages}) == len(r.pages)
 
 
+def test_same_title_dump_pages_are_both_in_the_index(fixture_index):
+    from retrieval.bm25 import BM25Index
+
+    bm = BM25Index.load(fixture_index.bm25_dir)
+    texts = [t for t, m in zip(bm.texts, bm.metadatas) if m["page_title"] == "Diffusion Models"]
+    sources = {m["source"] for m in bm.metadatas if m["page_title"] == "Diffusion Models"}
+    assert sources == {"notes/dump.txt#diffusion-models", "notes/dump.txt#diffusion-models~2"}
+    assert any("Emu: Caching Denoisers" in t for t in texts)
+    assert any("A second page with the same title" in t for t in texts)
+
+
 PUBS = """\
 Quentin Quoll
 
@@ -295,6 +306,20 @@ def test_git_url_source_clone_then_pull(tmp_path):
     assert "New Page" in titles
     assert "Stripes updated." in next(p for p in r2.pages if p.title == "Zebra Systems").markdown
     assert [d for d in repos_dir.iterdir() if (d / ".git").is_dir()] == clones  # pulled, not re-cloned
+
+
+def test_git_urls_with_the_same_slug_get_their_own_clones(tmp_path):
+    urls = []
+    for name in ("notes_repo", "notes-repo"):  # both slugify to "notes-repo"
+        repo = tmp_path / name
+        write(repo, "page.md", f"# Page Of {name}\n\nText.\n")
+        _git(repo, "init", "-q", "-b", "main")
+        _git(repo, "add", "-A")
+        _git(repo, "commit", "-q", "-m", "first")
+        urls.append(repo.resolve().as_uri())
+    repos_dir = tmp_path / "repos"
+    titles = [[p.title for p in read_source(u, repos_dir).pages] for u in urls]
+    assert titles == [["Page Of notes_repo"], ["Page Of notes-repo"]]
 
 
 def test_git_url_that_cannot_be_cloned_is_a_one_line_error(tmp_path):

@@ -187,7 +187,8 @@ def test_refusal_off_topic_and_missing_attribute(fixture_index):
     for q in ("What is the boiling point of ethanol at sea level?",
               "Who are the authors of Platypus?",          # the notes give affiliations only
               "What was MLSys 2025's acceptance rate?",    # not in the notes
-              "What speedup does Wallaby report?"):        # no numbers for Wallaby
+              "What speedup does Wallaby report?",         # no numbers for Wallaby
+              "What is the acceptance rate of the Moon Landing conference?"):  # a name the notes lack
         a = notes.ask(q)
         assert a.refused and a.answer == REFUSAL and a.citations == [], (q, a.answer)
     a = notes.ask("How much higher throughput does Quokka reach than the contiguous baseline?")
@@ -239,12 +240,16 @@ def test_store_modes_index_search_and_noop(mode, request, fresh, notes_copy):
 
     s = fresh
     if mode == "server":
+        ingest(fresh, [str(notes_copy)])  # an embedded index first: switching must fill the server
         s = fresh.model_copy(update={"chroma_url": request.getfixturevalue("chroma_server")})
     rep = ingest(s, [str(notes_copy)])
     assert rep.added == rep.chunks > 0
     assert ingest(s, [str(notes_copy)]).added == 0
     if mode == "server":
-        assert not (s.chroma_dir / "chroma.sqlite3").exists()  # vectors live in the server
+        from retrieval.store import make_client
+
+        client = make_client(s)
+        assert client.get_collection(s.collection).count() == rep.chunks  # vectors live in the server
     a = Notes(s).ask("How much higher throughput does Quokka reach?")
     assert "3.7x" in a.answer
 

@@ -206,9 +206,10 @@ def test_topic_table_and_free_text_topics():
 def test_clean_markers_drops_numbers_of_no_paper():
     from retrieval.summarize import clean_markers
 
-    text, dropped = clean_markers("A [1] and B [99]. C [2, 77] D [3-4] E [0].", {1, 2, 3})
-    assert text == "A [1] and B. C [2] D [3] E."
-    assert dropped == 4
+    text, dropped = clean_markers("A [1] and B [99]. C [2, 77] D [3-4] E [0] F [123456].", {1, 2, 3})
+    assert text == "A [1] and B. C [2] D [3] E F."
+    assert dropped == 5
+    assert clean_markers("see [link](http://x) and [1]", {1}) == ("see [link](http://x) and [1]", 0)
 
 
 def test_cli_exit_codes(fixture_index):
@@ -339,7 +340,7 @@ def test_map_reduce_against_openai_compatible_server(real_index):
     with OpenAICompatServer() as server:
         server.default = Reply(responder=respond)
         s = make_settings(real_index.data_dir, openai_base_url=server.base_url, openai_api_key="test",
-                          llm_model="test-model", llm_context_tokens=1024, llm_answer_tokens=256)
+                          llm_model="test-model", llm_context_tokens=512, llm_answer_tokens=128)
         out = summarize(s, "MLSys 2026")
         reqs = server.chat_requests()
     bodies = [r["body"] for r in reqs]
