@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any, Iterable
 
 import frontmatter
-import yaml
 
 from corpus.errors import BadSourceError
 from corpus.markdown import heading_sections, markdown_parser, render_inline, unclosed_fence_line
