@@ -15,7 +15,10 @@ from typing import Annotated, Callable, Optional
 import typer
 
 from corpus.errors import PapernotesError
-from retrieval.answer import Answer
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from retrieval.answer import Answer
 
 #: Turns kept for follow-ups (the condense prompt itself uses the last few).
 MAX_TURNS = 8

@@ -88,6 +88,10 @@ def ingest(
               f"{len(rep.warnings)} warnings; {rep.seconds:.1f} s", markup=False)
 
 
+def _print_token(tok: str) -> None:
+    out.print(tok, end="", markup=False)
+
+
 @app.command()
 def ask(
     question: Annotated[str, typer.Argument(help="Your question.")],
@@ -104,8 +108,7 @@ def ask(
     n = notes()
     stream = None
     if not as_json and n.settings.llm_enabled and not no_llm:
-        def stream(tok: str) -> None:
-            out.print(tok, end="", markup=False)
+        stream = _print_token
     a = n.ask(question, k=k, filters=f if f else None, use_llm=False if no_llm else None, on_token=stream)
     if as_json:
         print_json(a.as_dict())

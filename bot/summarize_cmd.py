@@ -12,12 +12,17 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from retrieval.summarize import ConferenceSummary, paper_line
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from retrieval.summarize import ConferenceSummary
 
 
 def render_summary(con: Console, s: ConferenceSummary) -> None:
     """Header, overview, groups (one line per paper: ``[n] System — Title (affiliations): summary``),
     then the Sources list with URLs."""
+    from retrieval.summarize import paper_line
+
     con.print(f"[bold]{escape(s.topic_label)} at {escape(s.venue)}[/]")
     if s.message:
         con.print(s.message, markup=False)

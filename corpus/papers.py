@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from corpus.markdown import Block, Item
 from corpus.models import Page, Publication
-from corpus.venues import VENUE_RE, find_venues, normalize_venue, split_venue, venue_from_site_path
+from corpus.venues import find_venues, normalize_venue, split_venue, venue_from_site_path
 
 #: Link labels that mark a list item as a paper entry (GitBook notes: ``\[[Paper](…)] \[[Code](…)]``).
 PAPER_LINK_LABELS = {

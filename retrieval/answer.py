@@ -5,22 +5,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from corpus.errors import BadInputError
-from corpus.papers import parse_title
+from corpus.papers import looks_like_affiliation, parse_title
 from corpus.venues import find_venues
-from retrieval.bm25 import lexical_terms
 from retrieval.prompts import REFUSAL
-from retrieval.search import Hit, SearchResult
+from retrieval.terms import lexical_terms, question_terms
 
-#: Words that only frame a question ("which paper in the notes …"); they carry no topic.
-QUESTION_WORDS = frozenset(lexical_terms(
-    "which what who whom whose where when why how is are was were does do did the a an of in on for to "
-    "paper papers notes note work works system systems study studies approach method describe "
-    "summarize summary tell me about there any reading listed list give show find mention mentioned "
-    "propose proposed present presented introduce introduced use used using can could would should "
-    "much many report reported"))
+if TYPE_CHECKING:
+    from retrieval.search import Hit, SearchResult
 
 #: Attribute cues: a question asking for this attribute needs evidence matching the pattern.
 #: (cue regex on the question, evidence regex on the top chunks' text)
@@ -121,10 +115,10 @@ def content_terms(question: str) -> list[str]:
     q = question
     for v in find_venues(q):
         q = q.replace(v.split()[0], " ")
-    return [t for t in lexical_terms(q) if t not in QUESTION_WORDS and not re.fullmatch(r"(19|20)\d\d", t)]
+    return [t for t in question_terms(q) if not re.fullmatch(r"(19|20)\d\d", t)]
 
 
-_NAME_RUN_RE = re.compile(r"[A-Z][\w-]*(?:'s)?(?:\s+(?:of\s+|the\s+|for\s+|and\s+)?[A-Z][\w-]*(?:'s)?)+")
+_NAME_RUN_RE = re.compile(r"(?<![\w'])[A-Z][\w-]*(?:'s)?(?:\s+(?:of\s+|the\s+|for\s+|and\s+)?[A-Z][\w-]*(?:'s)?)+")
 _LEADING_WORDS = frozenset("what which who whom whose where when why how is are was were does do did in on at "
                            "for the a an of to from by with".split())
 
@@ -150,11 +144,7 @@ def relevance(question: str, result: SearchResult, idf, corpus_has=None) -> dict
     hits = result.hits[:3]
     terms = content_terms(question)
     evidence = " ".join(h.text for h in hits)
-    chunks = evidence_chunks(result)
-    top = result.hits[0]
-    name = top.get("system") or str(top.get("paper_title") or "").split(":")[0]
-    if name and len(name) >= 3 and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", question, re.IGNORECASE):
-        chunks = [h for h in chunks if h.group == top.group]  # the question names this paper: its chunks only
+    chunks = subject_chunks(question, result)
     wider = " ".join(h.text for h in chunks)
     ev_terms = set(lexical_terms(evidence))
     total = sum(idf(t) for t in set(terms)) or 1.0
@@ -210,6 +200,23 @@ def _sentences(text: str) -> list[str]:
     return out
 
 
+def names_top_paper(question: str, result: SearchResult) -> bool:
+    """True when the question names the best hit's paper by its system name or title prefix."""
+    top = result.hits[0]
+    name = top.get("system") or str(top.get("paper_title") or "").split(":")[0]
+    return bool(name) and len(name) >= 3 and re.search(
+        rf"(?<!\w){re.escape(name)}(?!\w)", question, re.IGNORECASE) is not None
+
+
+def subject_chunks(question: str, result: SearchResult) -> list[Hit]:
+    """:func:`evidence_chunks`, narrowed to the best paper's own chunks when the question names it."""
+    chunks = evidence_chunks(result)
+    if names_top_paper(question, result):
+        top = result.hits[0]
+        chunks = [h for h in chunks if h.group == top.group]
+    return chunks
+
+
 def evidence_chunks(result: SearchResult, extra: int = 8) -> list[Hit]:
     """The chunks an answer may draw on: the top k hits, then up to ``extra`` more chunks of the two
     best papers/pages from the fused candidate pool (e.g. a deep note's Evaluation section)."""
@@ -249,8 +256,8 @@ def extractive_answer(question: str, result: SearchResult, idf, max_sentences: i
             return "\n".join(lines), cited
 
     top = result.hits[0]
-    # candidate chunks: the top k, plus other chunks of the two best papers/pages from the fused pool
-    cands = evidence_chunks(result)
+    # candidate chunks: the top k plus more chunks of the best papers (only the named paper's, if any)
+    cands = subject_chunks(question, result)
     numeric = ATTRIBUTE_CUES[2][0].search(question) is not None
     titles = {re.sub(r"\W+", "", str(h.get("paper_title") or h.get("page_title") or "").lower()) for h in cands}
     # "subject" terms name the paper (in its title, or in most of its chunks); the rest say what is asked about it
@@ -277,7 +284,10 @@ def extractive_answer(question: str, result: SearchResult, idf, max_sentences: i
                 scored.append((score, -j, sent, h))
     scored.sort(key=lambda x: -x[0])
     chosen: list[tuple[str, Hit]] = []
+    best = scored[0][0] if scored else 0.0
     for score, _, sent, h in scored:
+        if score < 0.25 * best:
+            break  # weakly related sentences would read as part of the answer
         if any(sent == c for c, _ in chosen):
             continue
         chosen.append((sent, h))
@@ -288,9 +298,10 @@ def extractive_answer(question: str, result: SearchResult, idf, max_sentences: i
         parts.append(f"{_lead(top)} {mark(top)}")
     for sent, h in chosen:
         parts.append(f"{sent} {mark(h)}")
-    if not chosen:
-        first = _sentences(top.body)
-        parts.append(f"{first[0] if first else top.body} {mark(top)}")
+    if not chosen:  # nothing beyond the paper's name was asked ("What is X?"): its own description
+        own = [x for x in _sentences(top.body)
+               if re.sub(r"\W+", "", parse_title(x)[0].lower()) not in titles and not looks_like_affiliation(x)]
+        parts += [f"{x} {mark(top)}" for x in own[:2]] or ([] if parts else [f"{top.body} {mark(top)}"])
     return "\n".join(parts), cited
 
 

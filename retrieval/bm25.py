@@ -4,7 +4,6 @@ LangChain retriever around it. Metadata filters use the same ``where`` dicts as 
 from __future__ import annotations
 
 import json
-import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -18,24 +17,7 @@ from pydantic import ConfigDict
 
 from retrieval.filters import matches_where
 
-_WORD_RE = re.compile(r"[a-z0-9]+")
-#: bm25s's English stop-word list (the one its ``tokenize(stopwords="en")`` uses).
-from bm25s.stopwords import STOPWORDS_EN  # noqa: E402
-
-_STOP = frozenset(STOPWORDS_EN)
-
-
-@lru_cache(maxsize=1)
-def _stemmer():
-    import Stemmer  # PyStemmer: Snowball English stemmer
-
-    return Stemmer.Stemmer("english")
-
-
-def lexical_terms(text: str) -> list[str]:
-    """Lower-cased, stop-word-free, Snowball-stemmed word terms of ``text`` (letters/digits runs)."""
-    words = [w for w in _WORD_RE.findall(text.lower()) if w not in _STOP]
-    return _stemmer().stemWords(words)
+from retrieval.terms import lexical_terms
 
 
 class BM25Index:
@@ -90,11 +72,13 @@ class BM25Index:
             return None
         return np.array([1.0 if matches_where(m, where) else 0.0 for m in self.metadatas], dtype=np.float32)
 
-    def search(self, query: str, k: int, where: dict[str, Any] | None = None) -> list[tuple[int, float]]:
-        """Top ``k`` chunks as ``(position, bm25 score)``, best first; score > 0 only."""
+    def search(self, query: str, k: int, where: dict[str, Any] | None = None,
+               drop: frozenset[str] = frozenset()) -> list[tuple[int, float]]:
+        """Top ``k`` chunks as ``(position, bm25 score)``, best first; score > 0 only. Query terms in
+        ``drop`` (e.g. question-framing words) are ignored."""
         if self.model is None:
             return []
-        q = [t for t in lexical_terms(query) if t in self._vocab]
+        q = [t for t in lexical_terms(query) if t in self._vocab and t not in drop]
         if not q:
             return []
         mask = self.mask(where)

@@ -15,9 +15,10 @@ from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict
 
 from corpus.papers import title_key
-from retrieval.bm25 import BM25Index, lexical_terms
+from retrieval.bm25 import BM25Index
+from retrieval.terms import lexical_terms, question_words
 from retrieval.embeddings import make_embeddings
-from retrieval.filters import Filters, build_where, detect_filters
+from retrieval.filters import Filters, build_where, detect_filters, matches_where
 from retrieval.indexing import ensure_index
 from retrieval.settings import Settings
 from retrieval.store import make_client, vector_store
@@ -88,6 +89,7 @@ class Searcher:
         self.topics = sorted({m.get("topic", "") for m in self.bm25.metadatas} - {""})
         self.sources = sorted({m.get("source", "") for m in self.bm25.metadatas} - {""})
         self.venues = sorted({m.get("venue", "") for m in self.bm25.metadatas} - {""})
+        self.names = _name_index(self.bm25.metadatas)
         self._lock = threading.Lock()
         self._alltext: str | None = None
 
@@ -106,7 +108,8 @@ class Searcher:
     def _fused(self, query: str, where, n: int) -> list[Hit]:
         qv = self.embeddings.embed_query(query)
         dense = self._dense(qv, n, where)
-        sparse = self.bm25.search(query, n, where)
+        sparse = self.bm25.search(query, n, where, drop=question_words())
+        named = self._named(query, where)
         rrf = self.settings.rrf_k
         hits: dict[str, Hit] = {}
         for r, (cid, sim, doc) in enumerate(dense, 1):
@@ -118,6 +121,12 @@ class Searcher:
             h = hits.get(cid) or hits.setdefault(cid, Hit(cid, self.bm25.texts[pos], dict(self.bm25.metadatas[pos]), 0.0))
             h.score += 1.0 / (rrf + r)
             h.bm25 = s
+        bm25_rank = {pos: r for r, (pos, _) in enumerate(sparse)}
+        named.sort(key=lambda p: bm25_rank.get(p, len(bm25_rank)))
+        for r, pos in enumerate(named, 1):  # a third ranked list: chunks of papers named in the query
+            cid = self.bm25.ids[pos]
+            h = hits.get(cid) or hits.setdefault(cid, Hit(cid, self.bm25.texts[pos], dict(self.bm25.metadatas[pos]), 0.0))
+            h.score += 1.0 / (rrf + r)
         # chunks found only by BM25 still get their dense similarity (for the refusal threshold)
         missing = [h for h in hits.values() if h.dense == 0.0]
         if missing:
@@ -128,6 +137,17 @@ class Searcher:
             for cid, vec in zip(got["ids"], got["embeddings"]):
                 hits[cid].dense = float(np.dot(q, np.asarray(vec, dtype=np.float32)))
         return sorted(hits.values(), key=lambda h: -h.score)
+
+    def _named(self, query: str, where) -> list[int]:
+        """Positions of chunks about a paper whose system name (or short title prefix) the query
+        names as a word, e.g. "DistServe", "Mooncake"; filtered by ``where``."""
+        out: list[int] = []
+        for tok in re.findall(r"[A-Za-z][\w.+-]*[\w+]", query):
+            tok = tok[:-2] if tok.endswith("'s") else tok
+            for pos in self.names.get(tok.lower(), ()):
+                if pos not in out and (where is None or matches_where(self.bm25.metadatas[pos], where)):
+                    out.append(pos)
+        return out
 
     def search(self, query: str, k: int | None = None, filters: Filters | None = None,
                auto_filters: bool = True) -> SearchResult:
@@ -178,6 +198,24 @@ class Searcher:
         if self._alltext is None:
             self._alltext = "\n".join(self.bm25.texts).lower()
         return text.lower() in self._alltext
+
+
+def _name_index(metadatas: list[dict[str, Any]]) -> dict[str, list[int]]:
+    """``lower-cased system name → chunk positions`` from chunk metadata (``system``, or a title's
+    prefix before ":" of at most three words). Names of three letters or fewer, and names that are
+    ordinary question words, are left out: they match too much."""
+    qw = question_words()
+    names: dict[str, list[int]] = {}
+    for pos, m in enumerate(metadatas):
+        cands = {str(m.get("system") or "")}
+        title = str(m.get("paper_title") or "")
+        if ":" in title and len(title.split(":", 1)[0].split()) <= 3:
+            cands.add(title.split(":", 1)[0])
+        for c in cands:
+            c = c.strip().lower()
+            if len(c) >= 4 and c not in qw and " " not in c:
+                names.setdefault(c, []).append(pos)
+    return names
 
 
 class HybridRetriever(BaseRetriever):

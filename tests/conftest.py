@@ -3,7 +3,6 @@ Discord settings from the environment; session fixtures build small and real-cor
 
 from __future__ import annotations
 
-import os
 import shutil
 import sys
 from pathlib import Path
