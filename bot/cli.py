@@ -15,7 +15,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from corpus.errors import BadInputError, PapernotesError
+from corpus.errors import BadInputError, BadSourceError, PapernotesError
 from retrieval.settings import Settings
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -80,9 +80,13 @@ def ingest(
         rep = run_ingest(s, sources, rebuild=rebuild, progress=progress)
     if as_json:
         print_json(rep.as_dict())
+    else:
+        for w in rep.warnings:
+            err.print(f"[yellow]warning[/]: {w}", markup=True, highlight=False)
+    if rep.files == 0:
+        raise BadSourceError(f"nothing was ingested: all {rep.files_skipped} files were skipped (see the warnings)")
+    if as_json:
         return
-    for w in rep.warnings:
-        err.print(f"[yellow]warning[/]: {w}", markup=True, highlight=False)
     out.print(f"{rep.files} files, {rep.pages} pages, {rep.chunks} chunks: {rep.added} added (embedded), "
               f"{rep.skipped} unchanged, {rep.deleted} deleted; {rep.papers} papers; "
               f"{len(rep.warnings)} warnings; {rep.seconds:.1f} s", markup=False)
@@ -147,8 +151,7 @@ def papers(
     from bot.render import render_papers
     from retrieval.stats import list_papers
 
-    if venue:
-        _filters(venue, None, None, None)
+    _filters(venue, year, None, None)  # validates the venue spelling and the year range
     recs = list_papers(settings(), venue, year, topic, search_text)
     if as_json:
         print_json([r.to_dict() for r in recs])

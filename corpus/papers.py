@@ -175,7 +175,7 @@ def entry_from_item(item: Item, page: Page, topic: str, venue_default: str | Non
     children = item.children
     affiliations: list[str] = []
     if children and not children[0].children and looks_like_affiliation(children[0].text):
-        affiliations = [a.strip() for a in children[0].text.split("&") if a.strip()]
+        affiliations = [a.strip() for a in re.split(r"\s+&\s+", children[0].text) if a.strip()]
         rest = children[1:]
     else:
         rest = children

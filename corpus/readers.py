@@ -346,7 +346,9 @@ def clone_or_pull(url: str, repos_dir: Path, timeout: float = 300.0) -> Path:
         raise BadSourceError(f"git timed out after {timeout:.0f} s on {url}") from None
     if proc.returncode != 0:
         msg = (proc.stderr or proc.stdout).strip().splitlines()
-        raise BadSourceError(f"git could not fetch {url}: {msg[-1] if msg else 'unknown error'}")
+        fatal = [m.split(":", 1)[1].strip() for m in msg if m.startswith("fatal:")]
+        reason = fatal[0] if fatal else (msg[-1] if msg else "unknown error")
+        raise BadSourceError(f"git could not fetch {url}: {reason}")
     return dest
 
 

@@ -8,7 +8,11 @@ publication pages upper-case it (``"FOOCONF 2021"``, see :mod:`corpus.publicatio
 
 from __future__ import annotations
 
+import difflib
 import re
+from typing import Iterable
+
+from corpus.errors import BadInputError
 
 #: Canonical spelling of venue series seen in systems/ML notes (lower-case key → canonical name).
 SERIES: dict[str, str] = {
@@ -103,3 +107,37 @@ def venue_from_site_path(path: str) -> str | None:
     if not m:
         return None
     return normalize_venue(f"{m.group(1)} {m.group(2)}")
+
+
+def resolve_venue(text: str, known: Iterable[str]) -> str:
+    """Canonical venue for ``text`` ("mlsys26" → "MLSys 2026") if it is one of ``known`` (given most
+    important first, e.g. by paper count).
+
+    Raises BadInputError with the closest known venues (same series, newest first, then difflib's
+    closest spellings) otherwise, or a few examples when nothing is close.
+    """
+    known = list(dict.fromkeys(known))
+    raw = (text or "").strip()
+    if not raw:
+        raise BadInputError("no venue given: name one, e.g. 'MLSys 2026' or 'osdi26'")
+    v = normalize_venue(raw)
+    by_lower = {k.lower(): k for k in known}
+    if v and v.lower() in by_lower:
+        return by_lower[v.lower()]
+    if not v:  # a series venues.py does not know, written compactly: "toysys26", "ToySys-2026"
+        compact = re.sub(r"[^a-z0-9]", "", raw.lower())
+        for k in known:
+            series, year = split_venue(k)
+            forms = {re.sub(r"[^a-z0-9]", "", f"{series}{y}".lower()) for y in (year, (year or 0) % 100)}
+            if year and compact in forms:
+                return k
+    probe = v or raw
+    series = split_venue(probe)[0].lower()
+    same = sorted((k for k in known if split_venue(k)[0].lower() == series),
+                  key=lambda k: split_venue(k)[1] or 0, reverse=True)
+    close = [by_lower[c] for c in difflib.get_close_matches(probe.lower(), list(by_lower), n=6, cutoff=0.5)]
+    near = list(dict.fromkeys(same[:5] + close))[:6]
+    what = f"unknown venue {probe!r}" if v else f"{raw!r} is not a venue name (e.g. 'MLSys 2026' or 'osdi26')"
+    if near:
+        raise BadInputError(f"{what}; closest known venues: {', '.join(near)}")
+    raise BadInputError(f"{what}; the notes have {len(known)} venues, e.g. {', '.join(known[:5])}")

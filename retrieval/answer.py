@@ -244,14 +244,14 @@ def extractive_answer(question: str, result: SearchResult, idf, max_sentences: i
         return f"[{cited.index(h) + 1}]"
 
     if result.is_list:
-        lines = []
+        # one line per paper whose entry matches the asked terms about as well as the best one does
+        scored_items = []
         for h in result.hits:
-            if not h.get("paper_title"):
-                continue
-            ht = set(lexical_terms(h.text))
-            if terms and not (terms & ht):
-                continue
-            lines.append(f"- {_lead(h)} {mark(h)}")
+            if h.get("paper_title"):
+                ht = set(lexical_terms(h.text))
+                scored_items.append((sum(idf(t) for t in terms & ht) if terms else 1.0, h))
+        top_score = max((x for x, _ in scored_items), default=0.0)
+        lines = [f"- {_lead(h)} {mark(h)}" for x, h in scored_items if x > 0 and x >= 0.5 * top_score]
         if lines:
             return "\n".join(lines), cited
 

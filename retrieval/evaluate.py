@@ -27,10 +27,16 @@ def load_questions(path: Path) -> list[dict[str, Any]]:
     BadInputError
         if the file is missing, a line is not JSON, or a line lacks ``question``.
     """
+    if path.is_dir():
+        raise BadInputError(f"{path} is a directory, not a JSONL file")
     if not path.is_file():
         raise BadInputError(f"eval file not found: {path}")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise BadInputError(f"{path}: not a UTF-8 text file") from None
     rows = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
@@ -39,6 +45,11 @@ def load_questions(path: Path) -> list[dict[str, Any]]:
             raise BadInputError(f"{path}:{n}: not JSON ({e.msg})") from None
         if not isinstance(row, dict) or not str(row.get("question", "")).strip():
             raise BadInputError(f"{path}:{n}: each line needs a \"question\"")
+        if not isinstance(row["question"], str):
+            raise BadInputError(f"{path}:{n}: \"question\" must be a string")
+        for key in ("gold_titles", "answer_must_contain"):
+            if key in row and not (isinstance(row[key], list) and all(isinstance(x, str) for x in row[key])):
+                raise BadInputError(f"{path}:{n}: \"{key}\" must be a list of strings")
         row.setdefault("id", f"line{n}")
         row.setdefault("type", "unknown")
         row.setdefault("gold_titles", [])

@@ -174,10 +174,16 @@ def ingest(settings: Settings, sources: list[str] | None = None, rebuild: bool =
     EmbeddingMismatchError if the index was built with another model; StoreBusyError if another
     process is writing the embedded store.
     """
-    t0 = time.perf_counter()
     sources = list(sources or settings.sources)
     if not sources:
         raise BadInputError("no sources: give one (`papernotes ingest PATH`) or set PAPERNOTES_SOURCES")
+    with write_lock(settings):  # one writer: git clones, the parse cache, the store, BM25 and catalog
+        return _ingest_locked(settings, sources, rebuild, progress, embeddings)
+
+
+def _ingest_locked(settings: Settings, sources: list[str], rebuild: bool, progress: Progress | None,
+                   embeddings: Embeddings | None) -> IngestReport:
+    t0 = time.perf_counter()
     report = IngestReport(sources=sources)
     results: list[ReadResult] = []
     for i, s in enumerate(sources):
@@ -204,35 +210,34 @@ def ingest(settings: Settings, sources: list[str] | None = None, rebuild: bool =
     if progress:
         progress("chunk", len(docs), len(docs))
 
-    with write_lock(settings):
-        client = make_client(settings)
-        if rebuild:
-            drop_collection(settings, client)
-            rm = record_manager(settings)
-            rm.delete_keys(rm.list_keys())
-        counting = _CountingEmbeddings(emb, len(docs), progress)
-        store = vector_store(settings, counting, client)
+    client = make_client(settings)
+    if rebuild:
+        drop_collection(settings, client)
         rm = record_manager(settings)
-        res = index(docs, rm, store, cleanup="scoped_full", source_id_key="origin", key_encoder="sha256",
-                    batch_size=256)
-        report.added, report.updated = res["num_added"], res["num_updated"]
-        report.skipped, report.deleted = res["num_skipped"], res["num_deleted"]
+        rm.delete_keys(rm.list_keys())
+    counting = _CountingEmbeddings(emb, len(docs), progress)
+    store = vector_store(settings, counting, client)
+    rm = record_manager(settings)
+    res = index(docs, rm, store, cleanup="scoped_full", source_id_key="origin", key_encoder="sha256",
+                batch_size=256)
+    report.added, report.updated = res["num_added"], res["num_updated"]
+    report.skipped, report.deleted = res["num_skipped"], res["num_deleted"]
 
-        # the sparse side and the catalog follow the store's current contents (all origins)
-        got = store.get(include=["documents", "metadatas"])
-        BM25Index.build(got["ids"], got["documents"], got["metadatas"]).save(settings.bm25_dir)
-        entries = {} if rebuild else _load_json(_entries_path(settings), {})
-        stats = {} if rebuild else _load_json(_stats_path(settings), {})
-        for r in results:
-            entries[r.origin] = []
-            stats[r.origin] = {"files": r.files_read, "files_skipped": r.files_skipped, "pages": len(r.pages)}
-        for a in analyses:
-            entries[a.page.origin] += [asdict(e) for e in a.entries]
-        _save_json(_entries_path(settings), entries)
-        _save_json(_stats_path(settings), stats)
-        records = build_catalog(PaperEntry(**e) for es in entries.values() for e in es)
-        save_catalog(records, settings.catalog_path)
-        report.papers = len(records)
+    # the sparse side and the catalog follow the store's current contents (all origins)
+    got = store.get(include=["documents", "metadatas"])
+    BM25Index.build(got["ids"], got["documents"], got["metadatas"]).save(settings.bm25_dir)
+    entries = {} if rebuild else _load_json(_entries_path(settings), {})
+    stats = {} if rebuild else _load_json(_stats_path(settings), {})
+    for r in results:
+        entries[r.origin] = []
+        stats[r.origin] = {"files": r.files_read, "files_skipped": r.files_skipped, "pages": len(r.pages)}
+    for a in analyses:
+        entries[a.page.origin] += [asdict(e) for e in a.entries]
+    _save_json(_entries_path(settings), entries)
+    _save_json(_stats_path(settings), stats)
+    records = build_catalog(PaperEntry(**e) for es in entries.values() for e in es)
+    save_catalog(records, settings.catalog_path)
+    report.papers = len(records)
     report.seconds = time.perf_counter() - t0
     return report
 

@@ -71,6 +71,7 @@ class SearchResult:
     fallback: bool = False
     is_list: bool = False
     pool: list[Hit] = field(default_factory=list)
+    missing_venue: str | None = None
 
 
 class Searcher:
@@ -191,7 +192,8 @@ class Searcher:
         for i, h in enumerate(kept, 1):
             h.rank = i
         return SearchResult(query=query, hits=kept, filters=f if not fallback else Filters(),
-                            detected=given is None and bool(f), fallback=fallback, is_list=is_list, pool=pool)
+                            detected=given is None and bool(f), fallback=fallback, is_list=is_list, pool=pool,
+                            missing_venue=f.venue if fallback else None)
 
     def corpus_has(self, text: str) -> bool:
         """True if ``text`` occurs (case-insensitively) anywhere in the indexed chunks."""

@@ -10,6 +10,7 @@ from typing import Any, Callable
 from corpus.catalog import filter_records, load_catalog
 from corpus.errors import ModelUnavailableError
 from corpus.models import PaperRecord
+from corpus.venues import resolve_venue
 from retrieval.answer import (
     Answer, check_question, citation_for, extractive_answer, refusal_answer, retrieved_rows, should_refuse,
 )
@@ -37,9 +38,17 @@ class Notes:
             self._catalog = load_catalog(self.settings.catalog_path)
         return self._catalog
 
+    def _known_venue(self, filters: Filters | None) -> Filters | None:
+        """Filters with the venue resolved against the index's venues.
+
+        Raises BadInputError naming the closest known venues when the notes do not have it."""
+        if filters and filters.venue:
+            filters.venue = resolve_venue(filters.venue, self.searcher.venues)
+        return filters
+
     def search(self, query: str, k: int | None = None, filters: Filters | None = None) -> SearchResult:
         """Hybrid retrieval only (ranked chunks with scores and metadata)."""
-        return self.searcher.search(check_question(query), k, filters)
+        return self.searcher.search(check_question(query), k, self._known_venue(filters))
 
     def ask(self, question: str, k: int | None = None, filters: Filters | None = None,
             history: list[tuple[str, str]] | None = None, use_llm: bool | None = None,
@@ -52,6 +61,7 @@ class Notes:
         ``on_token`` receives streamed model text as it arrives.
         """
         question = check_question(question)
+        filters = self._known_venue(filters)
         k = k or self.settings.k
         llm = self.settings.llm_enabled if use_llm is None else use_llm
         standalone, note = question, None
@@ -63,19 +73,21 @@ class Notes:
                                         corpus_has=self.searcher.corpus_has)
         log.debug("refusal signals for %r: %s", standalone, signals)
         mode = "llm" if llm else "extractive"
+        if result.fallback and result.missing_venue:
+            note = _join(note, f"the notes have nothing for {result.missing_venue}; searched all venues")
+            if result.is_list:  # "which <venue> papers …" about a venue the notes lack
+                refuse = True
         if refuse:
-            a = refusal_answer(question, mode, result, note)
-            a.retrieved = retrieved_rows(result.hits)
-            return a
+            return refusal_answer(question, mode, result, note)
         if llm:
             try:
                 from retrieval.llm import llm_answer
 
                 a = llm_answer(question, standalone, result, self.settings, on_token=on_token)
-                a.note = "; ".join(x for x in (note, a.note) if x) or None
+                a.note = _join(note, a.note)
                 return a
             except ModelUnavailableError as e:
-                note = f"model not used: {e}"
+                note = _join(note, f"model not used: {e}")
         text, cited = extractive_answer(standalone, result, idf)
         return Answer(question=question, answer=text, mode="extractive",
                       citations=[citation_for(i + 1, h) for i, h in enumerate(cited)],
@@ -104,6 +116,11 @@ class Notes:
                search: str | None = None) -> list[PaperRecord]:
         """Catalog records matching the filters (see :func:`corpus.catalog.filter_records`)."""
         return filter_records(self.catalog, venue, year, topic, search)
+
+
+def _join(*notes: str | None) -> str | None:
+    """Notes joined with "; " (None when there are none)."""
+    return "; ".join(n for n in notes if n) or None
 
 
 def _is_list(q: str) -> bool:

@@ -7,6 +7,7 @@ from typing import Any
 
 from corpus.catalog import filter_records, load_catalog
 from corpus.models import PaperRecord
+from corpus.venues import resolve_venue
 from retrieval.bm25 import BM25Index
 from retrieval.indexing import ensure_index, load_source_stats
 from retrieval.settings import Settings
@@ -16,7 +17,10 @@ def list_papers(settings: Settings, venue: str | None = None, year: int | None =
                 topic: str | None = None, search: str | None = None) -> list[PaperRecord]:
     """Catalog records matching the filters. Raises IndexMissingError before the first ingest."""
     ensure_index(settings)
-    return filter_records(load_catalog(settings.catalog_path), venue, year, topic, search)
+    records = load_catalog(settings.catalog_path)
+    if venue:
+        venue = resolve_venue(venue, [r.venue for r in records if r.venue])
+    return filter_records(records, venue, year, topic, search)
 
 
 def index_stats(settings: Settings) -> dict[str, Any]:

@@ -10,17 +10,16 @@ one summary per group (split when a group does not fit the context window), then
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
 from corpus.catalog import load_catalog
 from corpus.errors import BadInputError, IndexMissingError, ModelUnavailableError
 from corpus.models import PaperRecord
 from corpus.papers import URL_PREFERENCE, title_key
-from corpus.venues import normalize_venue, split_venue
+from corpus.venues import normalize_venue, resolve_venue
 from retrieval.settings import Settings
 
 Progress = Callable[[str, int, int], None]  # (stage "map" | "reduce", calls done, calls planned so far)
@@ -440,45 +439,6 @@ def venue_info(texts: list[str], metadatas: list[dict[str, Any]], venue: str) ->
         rows.sort(key=lambda r: not r[0])  # stable: same-file rows first, then index order
         info["when"], info["where"] = rows[0][1] or None, rows[0][2] or None
     return info
-
-
-# --------------------------------------------------------------------------------------------------
-# venue resolution
-# --------------------------------------------------------------------------------------------------
-
-
-def resolve_venue(text: str, known: Iterable[str]) -> str:
-    """Canonical venue for ``text`` ("mlsys26" → "MLSys 2026") if it is one of ``known`` (given most
-    important first, e.g. by paper count).
-
-    Raises BadInputError with the closest known venues (same series, newest first, then difflib's
-    closest spellings) otherwise, or a few examples when nothing is close.
-    """
-    known = list(dict.fromkeys(known))
-    raw = (text or "").strip()
-    if not raw:
-        raise BadInputError("no venue given: name one, e.g. 'MLSys 2026' or 'osdi26'")
-    v = normalize_venue(raw)
-    by_lower = {k.lower(): k for k in known}
-    if v and v.lower() in by_lower:
-        return by_lower[v.lower()]
-    if not v:  # a series venues.py does not know, written compactly: "toysys26", "ToySys-2026"
-        compact = re.sub(r"[^a-z0-9]", "", raw.lower())
-        for k in known:
-            series, year = split_venue(k)
-            forms = {re.sub(r"[^a-z0-9]", "", f"{series}{y}".lower()) for y in (year, (year or 0) % 100)}
-            if year and compact in forms:
-                return k
-    probe = v or raw
-    series = split_venue(probe)[0].lower()
-    same = sorted((k for k in known if split_venue(k)[0].lower() == series),
-                  key=lambda k: split_venue(k)[1] or 0, reverse=True)
-    close = [by_lower[c] for c in difflib.get_close_matches(probe.lower(), list(by_lower), n=6, cutoff=0.5)]
-    near = list(dict.fromkeys(same[:5] + close))[:6]
-    what = f"unknown venue {probe!r}" if v else f"{raw!r} is not a venue name (e.g. 'MLSys 2026' or 'osdi26')"
-    if near:
-        raise BadInputError(f"{what}; closest known venues: {', '.join(near)}")
-    raise BadInputError(f"{what}; the notes have {len(known)} venues, e.g. {', '.join(known[:5])}")
 
 
 # --------------------------------------------------------------------------------------------------
