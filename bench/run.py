@@ -501,9 +501,8 @@ def ratio(a: float | None, b: float | None) -> float | None:
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     """All stages; returns the result object (the ``--json`` contract plus extras)."""
-    from retrieval.evaluate import load_questions
-
     from corpus.errors import BadSourceError
+    from retrieval.evaluate import load_questions
 
     corpora = [Path(c).expanduser().resolve() for c in (args.corpus or [DEFAULT_CORPUS])]
     for c in corpora:

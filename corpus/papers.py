@@ -143,6 +143,19 @@ def system_name(title: str, strong: list[str]) -> str | None:
     return None
 
 
+def join_lines(lines: list[str]) -> str:
+    """Bullet lines as one text: a line that does not end a sentence is followed by "; " so labels
+    ("Best Paper", "Axis: …") do not run into the next line."""
+    out = ""
+    for ln in (x.strip() for x in lines):
+        if not ln:
+            continue
+        if out:
+            out += " " if out.endswith((".", "!", "?", ":", ";")) else "; "
+        out += ln
+    return out
+
+
 def _flatten(items: list[Item]) -> list[str]:
     out: list[str] = []
     for it in items:
@@ -179,7 +192,7 @@ def entry_from_item(item: Item, page: Page, topic: str, venue_default: str | Non
         rest = children[1:]
     else:
         rest = children
-    summary = " ".join(_flatten(rest))
+    summary = join_lines(_flatten(rest))
     _, year = split_venue(venue) if venue else (None, None)
     return PaperEntry(
         title=title, kind="paper_entry", source=page.source, page_title=page.title,
@@ -255,7 +268,7 @@ def deep_note_entry(page: Page, blocks: list[Block]) -> PaperEntry:
         elif b.kind == "text" and not summary and "tl;dr" in sec:
             summary = b.text
         elif b.kind == "list" and not summary and "tl;dr" in sec:
-            summary = " ".join(_flatten(b.items))
+            summary = join_lines(_flatten(b.items))
     if not summary:
         summary = next((b.text for b in blocks if b.kind == "text" and "meta" not in
                         " ".join(b.headings).lower() and not b.text.startswith("#")), "")

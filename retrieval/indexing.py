@@ -242,6 +242,11 @@ def _ingest_locked(settings: Settings, sources: list[str], rebuild: bool, progre
     return report
 
 
+def load_entries(settings: Settings) -> dict[str, list[dict[str, Any]]]:
+    """Paper entries per origin, each list in page order (``PaperEntry`` fields as dicts)."""
+    return _load_json(_entries_path(settings), {})
+
+
 def load_source_stats(settings: Settings) -> dict[str, dict[str, int]]:
     """Per-origin file/page counts recorded by the last ingest of each origin."""
     return _load_json(_stats_path(settings), {})

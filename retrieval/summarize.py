@@ -474,16 +474,16 @@ def recurring_terms(papers: list[PaperItem], skip: set[str], phrases: int = 4,
     phrases, then up to ``words`` single words not part of a chosen phrase, each most frequent first,
     as ``[(display form, [marker numbers])]``. Words are compared by their Snowball stem; stop words
     (bm25s' English list), :data:`GENERIC_WORDS` and ``skip`` are ignored."""
-    from retrieval.bm25 import _STOP, _stemmer
+    from retrieval.terms import stem, stop_words
 
-    stem = _stemmer().stemWord
+    stop = stop_words()
     docs: dict[tuple[str, ...], list[int]] = {}
     surface: dict[tuple[str, ...], str] = {}
     order: dict[tuple[str, ...], int] = {}
 
     def ok(w: str) -> bool:
         lw = w.lower()
-        return len(w) > 1 and lw not in _STOP and lw not in GENERIC_WORDS and lw not in skip
+        return len(w) > 1 and lw not in stop and lw not in GENERIC_WORDS and lw not in skip
 
     for p in papers:
         seen: set[tuple[str, ...]] = set()
@@ -757,6 +757,19 @@ class MapReduce:
 # --------------------------------------------------------------------------------------------------
 
 
+def venue_page_order(settings: Settings, venue: str) -> dict[str, int]:
+    """``title key → position`` of each paper entry on the venue's own page(s) (page title == venue),
+    from the ingested entries, which keep page order."""
+    from retrieval.indexing import load_entries
+
+    order: dict[str, int] = {}
+    for entries in load_entries(settings).values():
+        for e in entries:
+            if e.get("page_title") == venue and e.get("kind") == "paper_entry":
+                order.setdefault(title_key(e["title"]), len(order))
+    return order
+
+
 def summarize(settings: Settings, venue: str, topic: str = "llm", use_llm: bool | None = None,
               chat_model=None, progress: Progress | None = None) -> ConferenceSummary:
     """Summarize ``venue``'s papers on ``topic``.
@@ -792,6 +805,7 @@ def summarize(settings: Settings, venue: str, topic: str = "llm", use_llm: bool 
     counts = Counter(r.venue for r in catalog if r.venue)
     v = resolve_venue(venue, [k for k, _ in counts.most_common()] + sorted(pages - set(counts)))
     info = venue_info(bm25.texts, bm25.metadatas, v)
+    info["page_order"] = venue_page_order(settings, v) or info["page_order"]
     records = venue_records(catalog, v)
     grouped = select_papers(records, v, t, info["page_order"])
     groups: list[Group] = []

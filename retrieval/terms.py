@@ -42,3 +42,13 @@ def question_terms(question: str) -> list[str]:
     """Terms of a question without the words that only frame it."""
     qw = question_words()
     return [t for t in lexical_terms(question) if t not in qw]
+
+
+def stop_words() -> frozenset[str]:
+    """bm25s's English stop words (lower-case)."""
+    return _stop_and_stem()[0]
+
+
+def stem(word: str) -> str:
+    """Snowball English stem of one lower-cased word."""
+    return _stop_and_stem()[1].stemWord(word)

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from conftest import FIXTURE_NOTES, REPO
 
 BENCH = REPO / "bench" / "run.py"
@@ -64,7 +66,7 @@ def test_bench_json_contract_on_fixture_notes(tmp_path):
     assert r["edit_embedded"] <= r["edit_note"]["note_chunks"]
     assert r["edit_note"]["source"].endswith("quokka.md")
     assert r["chunks"] == r["cold_embedded"] > 0
-    assert r["overhead_ratio"] == round(r["cold_ingest_s"] / r["embed_floor_s"], 3)
+    assert r["overhead_ratio"] == pytest.approx(r["cold_ingest_s"] / r["embed_floor_s"], rel=0.01)
     assert r["reps"]["cold_ingest"] == 1 and r["reps"]["queries"] == 1
     # the edit happened in the benchmark's copy, never in the fixture itself
     assert "benchmark appended" not in (FIXTURE_NOTES / "site/reading-notes/conference/toysys-2026/quokka.md").read_text()
