@@ -251,7 +251,7 @@ def extractive_answer(question: str, result: SearchResult, idf, max_sentences: i
                 ht = set(lexical_terms(h.text))
                 scored_items.append((sum(idf(t) for t in terms & ht) if terms else 1.0, h))
         top_score = max((x for x, _ in scored_items), default=0.0)
-        lines = [f"- {_lead(h)} {mark(h)}" for x, h in scored_items if x > 0 and x >= 0.5 * top_score]
+        lines = [f"- {_lead(h)} {mark(h)}" for x, h in scored_items if x > 0 and x >= top_score / 3]
         if lines:
             return "\n".join(lines), cited
 
