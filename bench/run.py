@@ -752,8 +752,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--heavy-reps", type=int, default=None,
                    help="Repetitions of the embedding floor, cold ingest and baseline ingest (default: up to "
                         "--reps, stopping once a stage has used --heavy-budget seconds).")
-    p.add_argument("--heavy-budget", type=float, default=60.0,
-                   help="Seconds after which the expensive stages stop repeating (default 60).")
+    p.add_argument("--heavy-budget", type=float, default=240.0,
+                   help="Seconds after which the expensive stages stop repeating (default 240).")
     p.add_argument("--skip-baseline", action="store_true", help="Do not run the LangChain quickstart baseline.")
     p.add_argument("--workdir", default=None, help="Parent folder for scratch data (default: the system temp dir).")
     p.add_argument("--keep", action="store_true", help="Keep the scratch folder.")

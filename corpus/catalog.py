@@ -4,6 +4,7 @@ notes mention it (topic lists, conference pages, deep notes, publication pages).
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Iterable
 
@@ -21,6 +22,46 @@ def _add_unique(dst: list[str], items: Iterable[str]) -> None:
             dst.append(x)
 
 
+def _notes_path(href: str) -> str:
+    """Site path a "Personal Notes" link points to (``/reading-notes/x/y``, a GitHub blob URL of
+    ``reading-notes/x/y.md``), without leading slash or ``.md``; "" if none."""
+    m = re.search(r"(reading-notes/[^?#]+?)(?:\.md)?/?(?:[?#].*)?$", href or "")
+    return m.group(1) if m else ""
+
+
+def _prefix(title: str) -> str:
+    return title.split(":", 1)[0].strip().casefold() if ":" in title else ""
+
+
+def _deep_note_aliases(entries: list[PaperEntry]) -> dict[int, str]:
+    """Deep notes whose title differs a little from the listing's (case, plural, subtitle wording):
+    ``id(entry) → the listing's title key``, found by the listing's "Personal Notes" link to the
+    note's site path, else by the same system prefix ("EVStore:") at the same venue."""
+    by_link: dict[str, str] = {}
+    by_prefix: dict[tuple[str, str], str] = {}
+    keys = set()
+    for e in entries:
+        if e.kind == "deep_note":
+            continue
+        k = title_key(e.title)
+        keys.add(k)
+        for label, href in e.links.items():
+            if "notes" in label and _notes_path(href):
+                by_link.setdefault(_notes_path(href), k)
+        if _prefix(e.title) and e.venue:
+            by_prefix.setdefault((_prefix(e.title), normalize_venue(e.venue) or e.venue), k)
+    out: dict[int, str] = {}
+    for e in entries:
+        if e.kind != "deep_note" or title_key(e.title) in keys:
+            continue
+        k = by_link.get(e.site_path) if e.site_path else None
+        if not k and _prefix(e.title) and e.venue:
+            k = by_prefix.get((_prefix(e.title), normalize_venue(e.venue) or e.venue))
+        if k:
+            out[id(e)] = k
+    return out
+
+
 def build_catalog(entries: Iterable[PaperEntry]) -> list[PaperRecord]:
     """Merge paper entries into records keyed by :func:`~corpus.papers.title_key`.
 
@@ -28,9 +69,11 @@ def build_catalog(entries: Iterable[PaperEntry]) -> list[PaperRecord]:
     links, topics, tags and sources are unions in order of appearance; the summary is the first
     listing's one-liner (else the deep note's TL;DR, else the abstract). Records keep first-seen order.
     """
+    entries = sorted(entries, key=lambda e: _KIND_RANK.get(e.kind, 3))
+    alias = _deep_note_aliases(entries)
     records: dict[str, PaperRecord] = {}
-    for e in sorted(entries, key=lambda e: _KIND_RANK.get(e.kind, 3)):
-        key = title_key(e.title)
+    for e in entries:
+        key = alias.get(id(e)) or title_key(e.title)
         if not key:
             continue
         r = records.get(key)

@@ -9,6 +9,7 @@ editing one section changes only that section's chunk IDs.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from dataclasses import dataclass, field
@@ -183,7 +184,8 @@ class _Builder:
     def __init__(self, page: Page, count: TokenCounter, max_tokens: int, overlap: int,
                  base_meta: dict[str, Any]):
         self.page = page
-        self.count = count
+        # headers and header+body strings are counted several times per chunk; counting is pure
+        self.count = functools.lru_cache(maxsize=4096)(count)
         self.max_tokens = max_tokens
         self.overlap = overlap
         self.base = base_meta

@@ -48,6 +48,7 @@ class PaperEntry:
     summary: str = ""
     topic: str = ""
     tags: list[str] = field(default_factory=list)
+    site_path: str = ""  # the page's GitBook site path (deep notes), for "Personal Notes" links
 
     @property
     def url(self) -> str | None:
@@ -276,7 +277,7 @@ def deep_note_entry(page: Page, blocks: list[Block]) -> PaperEntry:
     _, year = split_venue(venue) if venue else (None, None)
     strong = [s for b in blocks if "tl;dr" in " ".join(b.headings).lower() for s in _strong_in(b)]
     return PaperEntry(
-        title=page.title, kind="deep_note", source=page.source, page_title=page.title,
+        title=page.title, kind="deep_note", site_path=page.site_path, source=page.source, page_title=page.title,
         system=system_name(page.title, strong[:3]), venue=venue, year=year, affiliations=affs,
         authors=authors, links=links, summary=summary[:600], tags=list(page.tags),
     )

@@ -164,3 +164,27 @@ def test_save_and_load_round_trip(tmp_path):
     save_catalog(recs, path)
     assert load_catalog(path) == recs
     assert load_catalog(tmp_path / "missing.json") == []
+
+
+def test_deep_note_with_a_differently_worded_title_joins_its_listing():
+    from corpus.catalog import build_catalog
+    from corpus.papers import PaperEntry
+
+    listing = PaperEntry(title="FlexGen: High-Throughput Generative Inference of LLMs with a Single GPU",
+                         kind="paper_entry", source="topics.md", page_title="LLM", venue="ICML 2023",
+                         links={"personal notes": "/reading-notes/misc/2023/flexgen"})
+    by_link = PaperEntry(title="High-throughput generative inference of large language models with a single GPU",
+                         kind="deep_note", source="flexgen.md", page_title="x", venue="ICML 2023",
+                         site_path="reading-notes/misc/2023/flexgen")
+    listing2 = PaperEntry(title="EVStore: Storage and Caching Capabilities for Embedding Tables Systems",
+                          kind="paper_entry", source="dlrm.md", page_title="DLRM", venue="ASPLOS 2023")
+    by_prefix = PaperEntry(title="EVStore: Storage and caching capabilities for embedding tables system",
+                           kind="deep_note", source="evstore.md", page_title="y", venue="ASPLOS 2023")
+    other_venue = PaperEntry(title="EVStore: something else entirely", kind="deep_note", source="z.md",
+                             page_title="z", venue="OSDI 2020")
+    recs = build_catalog([by_link, listing, by_prefix, listing2, other_venue])
+    assert len(recs) == 3
+    flex = next(r for r in recs if r.title.startswith("FlexGen"))
+    assert flex.deep_note == "flexgen.md" and set(flex.sources) == {"topics.md", "flexgen.md"}
+    ev = next(r for r in recs if r.venue == "ASPLOS 2023")
+    assert ev.deep_note == "evstore.md" and len(ev.sources) == 2
