@@ -211,9 +211,10 @@ def _table(tokens: list[Token], i: int, end: int) -> tuple[list[str], list[list[
     return header, rows, links
 
 
-def heading_sections(markdown: str, level: int = 1) -> list[tuple[int, str]]:
-    """Line numbers (0-based) and texts of headings of exactly ``level`` outside code fences."""
-    tokens = markdown_parser().parse(markdown)
+def heading_sections(markdown: str, level: int = 1, tokens: list[Token] | None = None) -> list[tuple[int, str]]:
+    """Line numbers (0-based) and texts of headings of exactly ``level`` outside code fences
+    (``tokens``: the text's markdown-it tokens when already parsed)."""
+    tokens = markdown_parser().parse(markdown) if tokens is None else tokens
     out = []
     for i, t in enumerate(tokens):
         if t.type == "heading_open" and t.tag == f"h{level}" and t.map:
@@ -221,13 +222,13 @@ def heading_sections(markdown: str, level: int = 1) -> list[tuple[int, str]]:
     return out
 
 
-def unclosed_fence_line(markdown: str) -> int | None:
+def unclosed_fence_line(markdown: str, tokens: list[Token] | None = None) -> int | None:
     """0-based line of a code fence (``` or ~~~) that is never closed, or None.
 
     CommonMark lets such a fence run to the end of the document, so everything after it (headings
     included) is code; its text is still indexed, but the author should know."""
     lines = markdown.splitlines()
-    for t in markdown_parser().parse(markdown):
+    for t in markdown_parser().parse(markdown) if tokens is None else tokens:
         if t.type != "fence" or not t.map or t.map[1] < len(lines):
             continue
         last = lines[t.map[1] - 1].strip() if t.map[1] - 1 > t.map[0] else ""

@@ -168,10 +168,11 @@ def site_path_for(rel: str) -> str:
     return p
 
 
-def split_dump(text: str) -> list[tuple[str, str]]:
+def split_dump(text: str, heads: list[tuple[int, str]] | None = None) -> list[tuple[str, str]]:
     """Split a one-file site dump into ``(title, markdown)`` pages at level-1 headings outside code
-    fences. Text before the first heading becomes a page with an empty title."""
-    heads = heading_sections(text, 1)
+    fences (``heads``: those headings when already found). Text before the first heading becomes a
+    page with an empty title."""
+    heads = heading_sections(text, 1) if heads is None else heads
     lines = text.splitlines(keepends=True)
     pages: list[tuple[str, str]] = []
     if not heads:
@@ -207,7 +208,8 @@ def pages_from_text(text: str, rel: str, origin: str, order: int, title_hint: st
     if not body.strip():
         problems.append("only front matter, no content; skipped" if meta else "empty file; skipped")
         return [], problems
-    fence = unclosed_fence_line(body)
+    tokens = markdown_parser().parse(body)  # parsed once for fences and headings
+    fence = unclosed_fence_line(body, tokens)
     if fence is not None:
         problems.append(f"code fence opened at line {fence + 1} is never closed; the rest of the file "
                         "is read as code")
@@ -216,12 +218,12 @@ def pages_from_text(text: str, rel: str, origin: str, order: int, title_hint: st
         md = "\n\n".join(f"## {h}\n\n{b}" if h else b for h, b in pp.sections)
         return [Page(title=pp.person, source=rel, origin=origin, markdown=md, site_path=site_path,
                      front_matter=meta, publications=pp.publications, order=order)], problems
-    heads = heading_sections(body, 1)
+    heads = heading_sections(body, 1, tokens)
     if len(heads) >= 2:
         paths = _dump_site_paths(body)
         pages: list[Page] = []
         seen: dict[str, int] = {}
-        for i, (title, md) in enumerate(split_dump(body)):
+        for i, (title, md) in enumerate(split_dump(body, heads)):
             title = title or title_hint or Path(rel).stem
             slug = slugify(title)
             seen[slug] = seen.get(slug, 0) + 1
