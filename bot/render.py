@@ -91,5 +91,5 @@ def render_eval(con: Console, rep: dict[str, Any], k: int) -> None:
     for ty, v in rep["by_type"].items():
         t.add_row(ty, str(v["n"]), *(str(v[x]) for x in ("hit_at_k", "recall_at_k", "mrr", "answer_contains", "refused")))
     con.print(t)
-    if rep["misses"]:
-        con.print("misses: " + ", ".join(rep["misses"]))
+    for d in rep.get("miss_details", []):
+        con.print(f"miss {d['id']}: {d['why']}", markup=False, highlight=False)

@@ -32,6 +32,7 @@ class ReadResult:
     warnings: list[Warning_] = field(default_factory=list)
     files_read: int = 0
     files_skipped: int = 0
+    cache_used: set[str] = field(default_factory=set)
 
 
 def is_git_url(source: str) -> bool:
@@ -270,10 +271,13 @@ def _directory_files(path: Path) -> list[tuple[Path, str, Path | None]]:
     return files
 
 
-def read_path(path: Path, origin: str | None = None) -> ReadResult:
+def read_path(path: Path, origin: str | None = None, cache: dict | None = None) -> ReadResult:
     """Read a directory (recursively; GitBooks in ``SUMMARY.md`` order, see :func:`_directory_files`)
     or a single file. Files that cannot be used are reported in ``warnings`` and counted in
     ``files_skipped``; the rest is read.
+
+    ``cache`` (optional, mutated): parsed pages by a hash of the file's bytes and reading context, so
+    unchanged files are not parsed again; stale keys are the caller's to drop (see ``cache_used``).
 
     Raises
     ------
@@ -294,7 +298,19 @@ def read_path(path: Path, origin: str | None = None) -> ReadResult:
     orders = {root: _summary_order(root) for root in {r for _, _, r in files if r is not None}}
     for i, (file, rel, root) in enumerate(files):
         try:
-            text = decode_note(file.read_bytes(), rel)
+            data = file.read_bytes()
+            hint, site = None, ""
+            if root is not None:  # a page of a GitBook: SUMMARY.md title and the site path
+                inner = file.relative_to(root).as_posix()
+                hint = orders[root].get(inner, (0, None))[1]
+                site = site_path_for(inner)
+            key = hashlib.sha1(repr((rel, origin, i, hint, site)).encode() + b"\x1f" + data).hexdigest()
+            if cache is not None and key in cache:
+                pages, problems = cache[key]
+                result.cache_used.add(key)
+                _collect(result, rel, pages, problems)
+                continue
+            text = decode_note(data, rel)
         except OSError as e:
             result.warnings.append(Warning_(rel, f"cannot read ({e.strerror}); skipped"))
             result.files_skipped += 1
@@ -303,22 +319,24 @@ def read_path(path: Path, origin: str | None = None) -> ReadResult:
             result.warnings.append(Warning_(rel, str(e)))
             result.files_skipped += 1
             continue
-        hint, site = None, ""
-        if root is not None:  # a page of a GitBook: SUMMARY.md title and the site path
-            inner = file.relative_to(root).as_posix()
-            hint = orders[root].get(inner, (0, None))[1]
-            site = site_path_for(inner)
         try:
             pages, problems = pages_from_text(text, rel, origin, i, hint, site)
         except ValueError as e:  # a publication page whose records cannot be parsed
             pages, problems = [], [f"{e}; skipped"]
-        result.warnings += [Warning_(rel, p) for p in problems]
-        if pages:
-            result.pages += pages
-            result.files_read += 1
-        else:
-            result.files_skipped += 1
+        if cache is not None:
+            cache[key] = (pages, problems)
+            result.cache_used.add(key)
+        _collect(result, rel, pages, problems)
     return result
+
+
+def _collect(result: ReadResult, rel: str, pages: list[Page], problems: list[str]) -> None:
+    result.warnings += [Warning_(rel, p) for p in problems]
+    if pages:
+        result.pages += pages
+        result.files_read += 1
+    else:
+        result.files_skipped += 1
 
 
 def clone_dir_name(url: str) -> str:
@@ -360,11 +378,12 @@ def _path_env() -> str:
     return os.environ.get("PATH", "/usr/bin:/bin")
 
 
-def read_source(source: str, repos_dir: Path) -> ReadResult:
-    """Read one configured source: a git URL (cloned/pulled under ``repos_dir``) or a local path."""
+def read_source(source: str, repos_dir: Path, cache: dict | None = None) -> ReadResult:
+    """Read one configured source: a git URL (cloned/pulled under ``repos_dir``) or a local path
+    (``cache``: see :func:`read_path`)."""
     if is_git_url(source):
-        return read_path(clone_or_pull(source, repos_dir), origin=source)
-    return read_path(Path(source))
+        return read_path(clone_or_pull(source, repos_dir), origin=source, cache=cache)
+    return read_path(Path(source), cache=cache)
 
 
 def read_sources(sources: Iterable[str], repos_dir: Path) -> list[ReadResult]:

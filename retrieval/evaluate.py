@@ -96,6 +96,7 @@ def score_one(row: dict[str, Any], retrieved: list[dict[str, Any]], answer: str,
     must = row.get("answer_must_contain") or []
     if must:
         out["contains"] = sum(contains(answer, m) for m in must) / len(must)
+        out["lacks"] = [m for m in must if not contains(answer, m)]
     return out
 
 
@@ -113,8 +114,19 @@ def aggregate(scored: list[dict[str, Any]], latencies: list[float]) -> dict[str,
         by_type[t] = {"n": len(rows), "hit_at_k": mean("hit", rows), "recall_at_k": mean("recall", rows),
                       "mrr": mean("rr", rows), "answer_contains": mean("contains", rows),
                       "refused": sum(r["refused"] for r in rows)}
-    misses = [r["id"] for r in scored if (r["answerable"] and (r.get("hit") == 0 or r["refused"]))
-              or (not r["answerable"] and not r["refused"]) or r.get("contains", 1.0) < 1.0]
+    details = []
+    for r in scored:
+        why = []
+        if r["answerable"] and r.get("hit") == 0:
+            why.append("no gold title in the top k")
+        if r["answerable"] and r["refused"]:
+            why.append("refused though answerable")
+        if not r["answerable"] and not r["refused"]:
+            why.append("answered though the notes do not cover it")
+        if r.get("lacks"):
+            why.append("answer lacks " + ", ".join(repr(x) for x in r["lacks"]))
+        if why:
+            details.append({"id": r["id"], "why": "; ".join(why)})
     return {
         "n": len(scored),
         "hit_at_k": mean("hit", answerable),
@@ -125,7 +137,8 @@ def aggregate(scored: list[dict[str, Any]], latencies: list[float]) -> dict[str,
         "answer_contains": mean("contains", scored),
         "latency_ms": {"p50": round(percentile(latencies, 50), 1), "p95": round(percentile(latencies, 95), 1)},
         "by_type": by_type,
-        "misses": misses,
+        "misses": [d["id"] for d in details],
+        "miss_details": details,
     }
 
 

@@ -96,6 +96,34 @@ def _analysis_key(page: Page, sig: str) -> str:
     return h.hexdigest()
 
 
+def _load_pickle(path: Path, version: str) -> dict:
+    """A cache dict saved by :func:`_save_pickle` with the same ``version``; else empty."""
+    try:
+        saved_version, data = pickle.loads(path.read_bytes())
+        return data if saved_version == version else {}
+    except Exception:  # absent, stale or corrupt: rebuilt
+        return {}
+
+
+def _save_pickle(path: Path, version: str, data: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_bytes(pickle.dumps((version, data), protocol=pickle.HIGHEST_PROTOCOL))
+    tmp.replace(path)
+
+
+def _bm25_version() -> str:
+    """Hash of the sparse side's code (BM25 index and term rules): a change rebuilds it."""
+    h = hashlib.sha1()
+    for mod in ("bm25.py", "terms.py"):
+        h.update((Path(__file__).parent / mod).read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _catalog_size(settings: Settings) -> int:
+    return len(json.loads(settings.catalog_path.read_text(encoding="utf-8")))
+
+
 def _parser_version() -> str:
     """Hash of the corpus package's source: a new parser invalidates cached page analyses."""
     import corpus
@@ -186,10 +214,13 @@ def _ingest_locked(settings: Settings, sources: list[str], rebuild: bool, progre
     t0 = time.perf_counter()
     report = IngestReport(sources=sources)
     results: list[ReadResult] = []
+    page_cache = _load_pickle(settings.data_dir / "pages.pkl", _parser_version())
     for i, s in enumerate(sources):
-        results.append(read_source(s, settings.repos_dir))
+        results.append(read_source(s, settings.repos_dir, cache=page_cache))
         if progress:
             progress("read", i + 1, len(sources))
+    used = set().union(*(r.cache_used for r in results))
+    _save_pickle(settings.data_dir / "pages.pkl", _parser_version(), {k: page_cache[k] for k in used})
     emb = embeddings or make_embeddings(settings)
     report.embedding_model = embedding_name(emb)
     pages = [p for r in results for p in r.pages]
@@ -223,21 +254,31 @@ def _ingest_locked(settings: Settings, sources: list[str], rebuild: bool, progre
     report.added, report.updated = res["num_added"], res["num_updated"]
     report.skipped, report.deleted = res["num_skipped"], res["num_deleted"]
 
-    # the sparse side and the catalog follow the store's current contents (all origins)
-    got = store.get(include=["documents", "metadatas"])
-    BM25Index.build(got["ids"], got["documents"], got["metadatas"]).save(settings.bm25_dir)
-    entries = {} if rebuild else _load_json(_entries_path(settings), {})
+    # the sparse side and the catalog follow the store's current contents (all origins); when the
+    # store did not change and they were built by this code version, they are already right
+    version = _parser_version() + _bm25_version()
+    store_changed = rebuild or report.added or report.updated or report.deleted
+    marker = settings.bm25_dir / "built-by"
+    if store_changed or not marker.is_file() or marker.read_text() != version:
+        got = store.get(include=["documents", "metadatas"])
+        BM25Index.build(got["ids"], got["documents"], got["metadatas"]).save(settings.bm25_dir)
+        marker.write_text(version)
+    old_entries = {} if rebuild else _load_json(_entries_path(settings), {})
+    entries = dict(old_entries)
     stats = {} if rebuild else _load_json(_stats_path(settings), {})
     for r in results:
         entries[r.origin] = []
         stats[r.origin] = {"files": r.files_read, "files_skipped": r.files_skipped, "pages": len(r.pages)}
     for a in analyses:
         entries[a.page.origin] += [asdict(e) for e in a.entries]
-    _save_json(_entries_path(settings), entries)
     _save_json(_stats_path(settings), stats)
-    records = build_catalog(PaperEntry(**e) for es in entries.values() for e in es)
-    save_catalog(records, settings.catalog_path)
-    report.papers = len(records)
+    if entries != old_entries or not settings.catalog_path.is_file() or store_changed:
+        _save_json(_entries_path(settings), entries)
+        records = build_catalog(PaperEntry(**e) for es in entries.values() for e in es)
+        save_catalog(records, settings.catalog_path)
+        report.papers = len(records)
+    else:
+        report.papers = _catalog_size(settings)
     report.seconds = time.perf_counter() - t0
     return report
 
