@@ -14,7 +14,7 @@ from corpus.venues import find_venues, normalize_venue, split_venue, venue_from_
 #: Link labels that mark a list item as a paper entry (GitBook notes: ``\[[Paper](…)] \[[Code](…)]``).
 PAPER_LINK_LABELS = {
     "paper", "code", "arxiv", "pdf", "slides", "slide", "homepage", "personal notes", "notes", "video",
-    "blog", "project", "website", "poster", "talk", "dataset", "openreview", "artifact", "doi",
+    "blog", "project", "poster", "talk", "dataset", "openreview", "artifact", "doi",
 }
 #: Preference order when one URL must stand for the paper.
 URL_PREFERENCE = ("paper", "arxiv", "pdf", "doi", "openreview", "homepage", "project", "code", "slides")
