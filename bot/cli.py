@@ -81,8 +81,13 @@ def ingest(
     if as_json:
         print_json(rep.as_dict())
     else:
+        empty = [w.split(": page ", 1)[0] for w in rep.warnings if w.endswith("has no text to index")]
         for w in rep.warnings:
-            err.print(f"[yellow]warning[/]: {w}", markup=True, highlight=False)
+            if not w.endswith("has no text to index"):
+                err.print(f"[yellow]warning[/]: {w}", markup=True, highlight=False)
+        if empty:  # GitBook section index pages with only a heading: one line, every file named
+            err.print(f"[yellow]warning[/]: {len(empty)} pages have only a heading, nothing to index: "
+                      + ", ".join(empty), markup=True, highlight=False)
     if rep.files == 0:
         raise BadSourceError(f"nothing was ingested: all {rep.files_skipped} files were skipped (see the warnings)")
     if as_json:

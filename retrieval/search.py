@@ -16,7 +16,7 @@ from pydantic import ConfigDict
 
 from corpus.papers import title_key
 from retrieval.bm25 import BM25Index
-from retrieval.terms import lexical_terms, question_words
+from retrieval.terms import question_words
 from retrieval.embeddings import make_embeddings
 from retrieval.filters import Filters, build_where, detect_filters, matches_where
 from retrieval.indexing import ensure_index
@@ -234,8 +234,3 @@ class HybridRetriever(BaseRetriever):
         return [Document(page_content=h.text, id=h.id,
                          metadata={**h.metadata, "score": h.score, "dense": h.dense, "bm25": h.bm25})
                 for h in res.hits]
-
-
-def query_terms(question: str) -> list[str]:
-    """Stemmed content terms of a question (for lexical coverage checks)."""
-    return lexical_terms(question)

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
-import time
-from typing import Any, Callable
+from typing import Callable
 
 from corpus.catalog import filter_records, load_catalog
 from corpus.errors import ModelUnavailableError
@@ -169,10 +168,3 @@ def carry_over(question: str, history: list[tuple[str, str]], papers: list[Paper
     if subject is None:
         return f"{prev_q} {question}"
     return f"{question} ({subject.title})"
-
-
-def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
-    """Run ``fn`` and return ``(result, milliseconds)``."""
-    t = time.perf_counter()
-    r = fn()
-    return r, (time.perf_counter() - t) * 1000
