@@ -79,3 +79,10 @@ def real_index(tmp_path_factory, models_cache):
 
     ingest(s, [str(REAL_CORPUS)])
     return s
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests that use the real corpus are marked ``realcorpus`` (``-m "not realcorpus"`` skips them)."""
+    for item in items:
+        if "real_index" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.realcorpus)
