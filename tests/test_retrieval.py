@@ -344,6 +344,51 @@ def test_cli_bad_input_is_one_line(args, needle, tmp_path):
     assert needle.lower() in r.stderr.lower()
 
 
+def test_cli_unknown_but_well_formed_venue_is_an_error(fixture_index):
+    env = {"PAPERNOTES_DATA_DIR": str(fixture_index.data_dir)}
+    for args in (["ask", "what is quokka", "--venue", "FOO 2026"], ["search", "quokka", "--venue", "ToySys 2031"],
+                 ["papers", "--venue", "FOO 2026"]):
+        r = run_cli(*args, env=env)
+        assert r.returncode == 2 and "Traceback" not in r.stderr, (args, r.stderr)
+        assert r.stderr.startswith("error: unknown venue") and "closest known venues" in r.stderr
+
+
+def test_question_about_a_venue_the_notes_lack_says_so(fixture_index):
+    from retrieval.service import Notes
+
+    a = Notes(fixture_index).ask("Which OSDI 2031 papers page the KV cache?")
+    assert a.refused and "OSDI 2031" in (a.note or "")
+
+
+@pytest.mark.parametrize("content, needle", [
+    ('{"question": 42}\n', "must be a string"),
+    ('{"question": "q", "gold_titles": "x"}\n', "list of strings"),
+    (b"\xff\xfe\x00binary", "UTF-8"),
+    (None, "directory"),
+])
+def test_eval_bad_files_are_one_line(tmp_path, content, needle):
+    f = tmp_path / "qs.jsonl"
+    if content is None:
+        f.mkdir()
+    elif isinstance(content, bytes):
+        f.write_bytes(content)
+    else:
+        f.write_text(content)
+    r = run_cli("eval", str(f), env={"PAPERNOTES_DATA_DIR": str(tmp_path / "d")})
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.startswith("error:") and needle in r.stderr
+
+
+def test_cli_only_unusable_files_is_an_error_with_the_warnings(tmp_path):
+    notes = tmp_path / "bad-notes"
+    notes.mkdir()
+    (notes / "x.md").write_bytes(b"\x00\x01binary")
+    (notes / "cp.md").write_bytes("caf\xe9".encode("cp1252"))
+    r = run_cli("ingest", str(notes), env={"PAPERNOTES_DATA_DIR": str(tmp_path / "d")})
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+    assert "x.md" in r.stderr and "cp.md" in r.stderr and "error: nothing was ingested" in r.stderr
+
+
 def test_cli_empty_directory(tmp_path):
     (tmp_path / "empty-notes").mkdir()
     r = run_cli("ingest", str(tmp_path / "empty-notes"), env={"PAPERNOTES_DATA_DIR": str(tmp_path / "d")})
