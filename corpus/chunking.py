@@ -30,9 +30,6 @@ SEP = " › "
 #: [CLS]/[SEP] and rounding.
 DEFAULT_MAX_TOKENS = 240
 DEFAULT_OVERLAP_TOKENS = 32
-#: Changes whenever the same page would give other chunks or entries (part of the ingest cache key, so
-#: cached analyses from an older chunker are not reused).
-CHUNKER_VERSION = "2"
 
 
 #: CJK scripts (kana, CJK ideographs, Hangul): BERT-style tokenizers give each such character its own

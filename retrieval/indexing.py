@@ -6,6 +6,7 @@ the BM25 side and the catalog are rebuilt from the store's current contents so a
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 import json
 import pickle
 import time
@@ -18,7 +19,7 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.indexing import index
 
 from corpus.catalog import build_catalog, save_catalog
-from corpus.chunking import CHUNKER_VERSION, PageAnalysis, analyze_page
+from corpus.chunking import PageAnalysis, analyze_page
 from corpus.errors import BadInputError, PapernotesError
 from corpus.models import Page
 from corpus.papers import PaperEntry
@@ -124,8 +125,9 @@ def _catalog_size(settings: Settings) -> int:
     return len(json.loads(settings.catalog_path.read_text(encoding="utf-8")))
 
 
+@lru_cache(maxsize=1)
 def _parser_version() -> str:
-    """Hash of the corpus package's source: a new parser invalidates cached page analyses."""
+    """Hash of the corpus package's source: a new parser invalidates cached pages and analyses."""
     import corpus
 
     h = hashlib.sha1()
@@ -137,13 +139,8 @@ def _parser_version() -> str:
 def analyze_pages(pages: list[Page], settings: Settings, count, cache_path: Path | None) -> list[PageAnalysis]:
     """Chunk every page, reusing cached analyses of unchanged pages (keyed by page content and the
     chunking settings) so a no-op re-ingest does not re-parse."""
-    sig = f"v{CHUNKER_VERSION}|{_parser_version()}|{settings.chunk_tokens}|{settings.chunk_overlap}|{settings.site_url}|{settings.embedding_model}"
-    cache: dict[str, PageAnalysis] = {}
-    if cache_path and cache_path.is_file():
-        try:
-            cache = pickle.loads(cache_path.read_bytes())
-        except Exception:  # a stale or corrupt cache is rebuilt
-            cache = {}
+    sig = f"{settings.chunk_tokens}|{settings.chunk_overlap}|{settings.site_url}|{settings.embedding_model}"
+    cache: dict[str, PageAnalysis] = _load_pickle(cache_path, _parser_version()) if cache_path else {}
     out, fresh = [], {}
     for p in pages:
         key = _analysis_key(p, sig)
@@ -154,10 +151,7 @@ def analyze_pages(pages: list[Page], settings: Settings, count, cache_path: Path
         fresh[key] = a
         out.append(a)
     if cache_path:
-        cache_path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache_path.with_suffix(".tmp")
-        tmp.write_bytes(pickle.dumps(fresh, protocol=pickle.HIGHEST_PROTOCOL))
-        tmp.replace(cache_path)
+        _save_pickle(cache_path, _parser_version(), fresh)
     return out
 
 
