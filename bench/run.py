@@ -135,8 +135,8 @@ def base_settings():
     per stage. Raises BadInputError on an invalid setting."""
     from pydantic import ValidationError
 
-    from corpus.errors import BadInputError
-    from retrieval.settings import Settings
+    from papernotes.corpus.errors import BadInputError
+    from papernotes.retrieval.settings import Settings
 
     try:
         return Settings()
@@ -152,8 +152,8 @@ def with_data_dir(settings, data_dir: Path):
 def prepare_models(settings, work: Path) -> Path | None:
     """Prepare the offline model files once under ``work/models`` (not timed); None for remote
     embedders, which need no files."""
-    from retrieval.embeddings import prepare_minilm_files
-    from retrieval.settings import DEFAULT_EMBEDDING_MODEL
+    from papernotes.retrieval.embeddings import prepare_minilm_files
+    from papernotes.retrieval.settings import DEFAULT_EMBEDDING_MODEL
 
     if settings.embedding_model != DEFAULT_EMBEDDING_MODEL:
         return None
@@ -178,7 +178,7 @@ def copy_corpora(corpora: list[Path], dst: Path) -> list[Path]:
     copies in order, each keeping its own name.
 
     Raises BadSourceError for a missing corpus path."""
-    from corpus.errors import BadSourceError
+    from papernotes.corpus.errors import BadSourceError
 
     out = []
     for i, c in enumerate(corpora):
@@ -197,9 +197,9 @@ def copy_corpora(corpora: list[Path], dst: Path) -> list[Path]:
 def analyses_of(settings, sources: list[str], emb) -> list:
     """Page analyses exactly as ingest makes them (read_source → analyze_pages with the embedder's
     token counter; no cache)."""
-    from corpus.readers import read_source
-    from retrieval.embeddings import token_counter
-    from retrieval.indexing import analyze_pages
+    from papernotes.corpus.readers import read_source
+    from papernotes.retrieval.embeddings import token_counter
+    from papernotes.retrieval.indexing import analyze_pages
 
     pages = [p for s in sources for p in read_source(s, settings.repos_dir).pages]
     return analyze_pages(pages, settings, token_counter(emb), None)
@@ -237,7 +237,7 @@ def pick_edit(analyses: list, copies: list[Path]) -> NoteEdit:
     a level-2+ heading that is not the Meta Info section (falling back to the first non-heading line).
 
     Raises BadInputError if no corpus holds a deep-note Markdown file."""
-    from corpus.errors import BadInputError
+    from papernotes.corpus.errors import BadInputError
 
     cands = sorted((a for a in analyses if a.is_deep_note and "#" not in a.page.source
                     and a.page.source.lower().endswith((".md", ".markdown"))), key=lambda a: a.page.source)
@@ -279,7 +279,7 @@ def pick_edit(analyses: list, copies: list[Path]) -> NoteEdit:
 def embed_floor(settings, texts: list[str]) -> tuple[float, float, float]:
     """Seconds (wall, process CPU) to embed ``texts`` in one ``embed_documents`` call with a freshly made
     embedder whose model is already loaded (model loading is timed separately and returned third)."""
-    from retrieval.embeddings import make_embeddings
+    from papernotes.retrieval.embeddings import make_embeddings
 
     emb = make_embeddings(settings)
     t = time.perf_counter()
@@ -294,7 +294,7 @@ def embed_floor(settings, texts: list[str]) -> tuple[float, float, float]:
 
 def cold_ingest(settings, sources: list[str]) -> tuple[Any, float, float, float]:
     """One ingest into an empty data dir: ``(report, wall s, process CPU s, peak RSS MiB)``."""
-    from retrieval.indexing import ingest
+    from papernotes.retrieval.indexing import ingest
 
     with RssSampler() as rss:
         t, c = time.perf_counter(), time.process_time()
@@ -305,7 +305,7 @@ def cold_ingest(settings, sources: list[str]) -> tuple[Any, float, float, float]
 
 def timed_ingest(settings, sources: list[str]) -> tuple[float, int]:
     """Re-ingest: ``(seconds, chunks embedded = added + updated)``."""
-    from retrieval.indexing import ingest
+    from papernotes.retrieval.indexing import ingest
 
     t = time.perf_counter()
     rep = ingest(settings, sources)
@@ -314,8 +314,8 @@ def timed_ingest(settings, sources: list[str]) -> tuple[float, int]:
 
 def query_latency(settings, rows: list[dict], reps: int) -> dict[str, Any]:
     """Warm search / extractive ask latencies (ms, over reps × questions) and our hit@5."""
-    from retrieval.evaluate import percentile, run_eval
-    from retrieval.service import Notes
+    from papernotes.retrieval.evaluate import percentile, run_eval
+    from papernotes.retrieval.service import Notes
 
     notes = Notes(settings)
     notes.search(rows[0]["question"])  # warm: model session, BM25 and store loaded
@@ -342,7 +342,7 @@ def papernotes_exe() -> list[str]:
     if here.is_file():
         return [str(here)]
     found = shutil.which("papernotes")
-    return [found] if found else [sys.executable, "-m", "bot.cli"]
+    return [found] if found else [sys.executable, "-m", "papernotes.bot.cli"]
 
 
 def cold_ask(data_dir: Path, question: str, reps: int) -> list[float]:
@@ -350,7 +350,7 @@ def cold_ask(data_dir: Path, question: str, reps: int) -> list[float]:
     answer printed), one per repetition.
 
     Raises PapernotesError (one line) if the command fails."""
-    from corpus.errors import PapernotesError
+    from papernotes.corpus.errors import PapernotesError
 
     env = {**os.environ, "PAPERNOTES_DATA_DIR": str(data_dir)}
     out = []
@@ -440,7 +440,7 @@ def baseline_ingest(settings, corpora: list[Path], persist: Path) -> tuple[Any, 
     from langchain_core.documents import Document
     from langchain_text_splitters import RecursiveCharacterTextSplitter
 
-    from retrieval.embeddings import make_embeddings
+    from papernotes.retrieval.embeddings import make_embeddings
 
     t0 = time.perf_counter()
     docs, texts = [], {}
@@ -464,7 +464,7 @@ def baseline_ingest(settings, corpora: list[Path], persist: Path) -> tuple[Any, 
 
 def baseline_eval(store, rows: list[dict]) -> dict[str, Any]:
     """hit@5 of ``similarity_search(q, k=5)`` by the ``papernotes eval`` scorer, and its latency."""
-    from retrieval.evaluate import aggregate, score_one
+    from papernotes.retrieval.evaluate import aggregate, score_one
 
     scored, lat = [], []
     for r in rows:
@@ -501,8 +501,8 @@ def ratio(a: float | None, b: float | None) -> float | None:
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     """All stages; returns the result object (the ``--json`` contract plus extras)."""
-    from corpus.errors import BadSourceError
-    from retrieval.evaluate import load_questions
+    from papernotes.corpus.errors import BadSourceError
+    from papernotes.retrieval.evaluate import load_questions
 
     corpora = [Path(c).expanduser().resolve() for c in (args.corpus or [DEFAULT_CORPUS])]
     for c in corpora:
@@ -522,8 +522,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _run(args, corpora, rows, settings0, heavy_max, budget, work: Path) -> dict[str, Any]:
-    import retrieval.indexing  # noqa: F401  (imports are not part of any timed stage)
-    from retrieval.embeddings import make_embeddings
+    import papernotes.retrieval.indexing  # noqa: F401  (imports are not part of any timed stage)
+    from papernotes.retrieval.embeddings import make_embeddings
 
     log(f"work dir {work}; corpora {', '.join(map(str, corpora))}; {len(rows)} dev questions")
     models = prepare_models(settings0, work)
@@ -765,7 +765,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from corpus.errors import PapernotesError
+    from papernotes.corpus.errors import PapernotesError
 
     args = parse_args(argv)
     try:

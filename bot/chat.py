@@ -2,7 +2,7 @@
 
 Each line is a question; earlier (question, answer) turns are kept so a follow-up ("how was it
 evaluated?") is made standalone — by the model when one is configured (one condense call), else by
-carrying the previous turn's paper and venue over (:func:`retrieval.service.carry_over`).
+carrying the previous turn's paper and venue over (:func:`~papernotes.retrieval.service.carry_over`).
 Commands: ``/reset`` forgets the conversation, ``/help``, ``/quit`` (or ``/exit``, Ctrl-D, Ctrl-C at
 the prompt) ends the session. Lines are read with :func:`input`, so the session works on a terminal
 (with line editing), under pexpect, and with piped stdin.
@@ -14,11 +14,11 @@ from typing import Annotated, Callable, Optional
 
 import typer
 
-from corpus.errors import PapernotesError
+from papernotes.corpus.errors import PapernotesError
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from retrieval.answer import Answer
+    from papernotes.retrieval.answer import Answer
 
 #: Turns kept for follow-ups (the condense prompt itself uses the last few).
 MAX_TURNS = 8
@@ -28,7 +28,7 @@ HELP = "Ask a question about your notes. Follow-ups refer to the previous answer
 
 
 class ChatSession:
-    """A conversation: a :class:`~retrieval.service.Notes`, retrieval options and the turns so far.
+    """A conversation: a :class:`~papernotes.retrieval.service.Notes`, retrieval options and the turns so far.
 
     ``use_llm``: None follows the settings, False forces extractive answers.
     """
@@ -42,7 +42,7 @@ class ChatSession:
     def ask(self, question: str, on_token: Callable[[str], None] | None = None) -> Answer:
         """Answer ``question`` in the context of the earlier turns and remember the turn.
 
-        Raises any :class:`~corpus.errors.PapernotesError` of :meth:`Notes.ask` (e.g. BadInputError).
+        Raises any :class:`~papernotes.corpus.errors.PapernotesError` of :meth:`Notes.ask` (e.g. BadInputError).
         """
         a = self.notes.ask(question, k=self.k, history=self.history or None, use_llm=self.use_llm,
                            on_token=on_token)
@@ -69,8 +69,8 @@ def chat(
     """Chat with your notes: questions and follow-ups; /reset forgets, /quit or Ctrl-D leaves."""
     import sys
 
-    from bot.cli import err, notes, out
-    from bot.render import render_answer
+    from papernotes.bot.cli import err, notes, out
+    from papernotes.bot.render import render_answer
 
     if sys.stdin.isatty():
         try:

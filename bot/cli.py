@@ -1,6 +1,6 @@
 """The ``papernotes`` command line (typer + rich). Thin: parses flags, calls ``retrieval``, renders.
 
-Every :class:`~corpus.errors.PapernotesError` becomes one ``error: …`` line on stderr and a non-zero
+Every :class:`~papernotes.corpus.errors.PapernotesError` becomes one ``error: …`` line on stderr and a non-zero
 exit code; no traceback is shown.
 """
 
@@ -15,8 +15,8 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from corpus.errors import BadInputError, BadSourceError, PapernotesError
-from retrieval.settings import Settings
+from papernotes.corpus.errors import BadInputError, BadSourceError, PapernotesError
+from papernotes.retrieval.settings import Settings
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Ask your research-paper reading notes: grounded answers with citations.")
@@ -43,7 +43,7 @@ def settings() -> Settings:
 
 
 def notes():
-    from retrieval.service import Notes
+    from papernotes.retrieval.service import Notes
 
     return Notes(settings())
 
@@ -53,7 +53,7 @@ def print_json(obj) -> None:
 
 
 def _filters(venue, year, topic, source):
-    from retrieval.filters import normalize_filters
+    from papernotes.retrieval.filters import normalize_filters
 
     return normalize_filters(venue, year, topic, source)
 
@@ -65,7 +65,7 @@ def ingest(
     as_json: JSON = False,
 ) -> None:
     """Read, chunk and index notes (incremental: unchanged chunks are not embedded again)."""
-    from retrieval.indexing import ingest as run_ingest
+    from papernotes.retrieval.indexing import ingest as run_ingest
 
     s = settings()
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -109,8 +109,8 @@ def ask(
     no_llm: Annotated[bool, typer.Option("--no-llm", help="Answer extractively even if a model is configured.")] = False,
 ) -> None:
     """Answer a question from the notes, with citations."""
-    from bot.render import render_answer
-    from retrieval.answer import check_question
+    from papernotes.bot.render import render_answer
+    from papernotes.retrieval.answer import check_question
 
     check_question(question)
     f = _filters(venue, year, topic, source)
@@ -132,8 +132,8 @@ def search(
     as_json: JSON = False,
 ) -> None:
     """Retrieval only: ranked chunks with scores and metadata."""
-    from bot.render import render_search
-    from retrieval.answer import retrieved_rows
+    from papernotes.bot.render import render_search
+    from papernotes.retrieval.answer import retrieved_rows
 
     f = _filters(venue, year, topic, source)
     res = notes().search(query, k, f if f else None)
@@ -153,8 +153,8 @@ def papers(
     as_json: JSON = False,
 ) -> None:
     """List papers from the catalog."""
-    from bot.render import render_papers
-    from retrieval.stats import list_papers
+    from papernotes.bot.render import render_papers
+    from papernotes.retrieval.stats import list_papers
 
     _filters(venue, year, None, None)  # validates the venue spelling and the year range
     recs = list_papers(settings(), venue, year, topic, search_text)
@@ -167,8 +167,8 @@ def papers(
 @app.command()
 def stats(as_json: JSON = False) -> None:
     """Counts of files, pages, chunks and papers, and papers per venue."""
-    from bot.render import render_stats
-    from retrieval.stats import index_stats
+    from papernotes.bot.render import render_stats
+    from papernotes.retrieval.stats import index_stats
 
     st = index_stats(settings())
     if as_json:
@@ -185,8 +185,8 @@ def evaluate(
     no_llm: Annotated[bool, typer.Option("--no-llm", help="Score extractive answers even if a model is configured.")] = False,
 ) -> None:
     """Score retrieval and answers on a question set."""
-    from bot.render import render_eval
-    from retrieval.evaluate import load_questions, run_eval
+    from papernotes.bot.render import render_eval
+    from papernotes.retrieval.evaluate import load_questions, run_eval
 
     rows = load_questions(file)
     n = notes()
@@ -201,7 +201,7 @@ def _register_optional() -> None:
     """Commands living in their own modules (chat, summarize, discord)."""
     import importlib
 
-    for mod, name in (("bot.chat", "chat"), ("bot.summarize_cmd", "summarize"), ("bot.discord_cmd", "discord")):
+    for mod, name in (("papernotes.bot.chat", "chat"), ("papernotes.bot.summarize_cmd", "summarize"), ("papernotes.bot.discord_cmd", "discord")):
         try:
             m = importlib.import_module(mod)
         except ModuleNotFoundError as e:

@@ -29,9 +29,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.messages import MAX_CONTENT, answer_body, bracket_urls, clip, format_answer, list_embed, split_message
-from corpus.errors import BadInputError, PapernotesError
-from retrieval.settings import Settings
+from papernotes.bot.messages import MAX_CONTENT, answer_body, bracket_urls, clip, format_answer, list_embed, split_message
+from papernotes.corpus.errors import BadInputError, PapernotesError
+from papernotes.retrieval.settings import Settings
 
 log = logging.getLogger("papernotes.discord")
 T = TypeVar("T")
@@ -63,7 +63,7 @@ HELP_TEXT = (
 
 def writer_active(settings: Settings) -> bool:
     """True while an ingest holds the data dir's write lock (``data_dir/write.lock``, an ``flock``
-    taken by :func:`retrieval.store.write_lock`). Probes with a non-blocking shared lock released at
+    taken by :func:`~papernotes.retrieval.store.write_lock`). Probes with a non-blocking shared lock released at
     once, so a starting ingest is never held up for more than an instant."""
     path = settings.data_dir / "write.lock"
     try:
@@ -83,7 +83,7 @@ def writer_active(settings: Settings) -> bool:
 def forget_chroma_client(settings: Settings) -> None:
     """Drop chromadb's cached client system for the embedded store at ``settings.chroma_dir`` so the
     next ``PersistentClient`` reads the store afresh. chromadb caches one system per path
-    (``SharedSystemClient``; key = the path string, as :func:`retrieval.store.make_client` passes
+    (``SharedSystemClient``; key = the path string, as :func:`~papernotes.retrieval.store.make_client` passes
     it); objects made from the old one keep working. Falls back to the public
     ``clear_system_cache()`` (all paths) if that cache is not where it is expected."""
     from chromadb.api.shared_system_client import SharedSystemClient
@@ -99,7 +99,7 @@ def forget_chroma_client(settings: Settings) -> None:
 
 
 class NotesIndex:
-    """The loaded :class:`~retrieval.service.Notes`, reopened after an ingest.
+    """The loaded :class:`~papernotes.retrieval.service.Notes`, reopened after an ingest.
 
     ``await get()`` returns the current notes. It compares the mtime of ``bm25_dir/chunks.json``
     (rewritten at the end of every ingest) with the one seen at load; when it changed and no ingest
@@ -134,8 +134,8 @@ class NotesIndex:
 
     def _open(self, old=None):
         """Build a fresh Notes (worker thread). Returns ``(notes, stamp)``."""
-        from retrieval.search import Searcher
-        from retrieval.service import Notes
+        from papernotes.retrieval.search import Searcher
+        from papernotes.retrieval.service import Notes
 
         stamp = self._stamp()
         if old is not None and not self.settings.chroma_url:
@@ -307,7 +307,7 @@ def error_text(e: BaseException, settings: Settings) -> str:
 
 
 def _venue_filter(venue: str | None):
-    from retrieval.filters import normalize_filters
+    from papernotes.retrieval.filters import normalize_filters
 
     return normalize_filters(venue) if venue else None
 
@@ -367,7 +367,7 @@ class NotesCog(commands.Cog):
     @app_commands.checks.dynamic_cooldown(_cooldown, key=_cooldown_key)
     async def ask(self, interaction: discord.Interaction, question: app_commands.Range[str, 1, 2000],
                   venue: str | None = None) -> None:
-        from retrieval.answer import check_question
+        from papernotes.retrieval.answer import check_question
 
         try:
             check_question(question)
@@ -393,7 +393,7 @@ class NotesCog(commands.Cog):
         settings = self.bot.settings
 
         def work(_notes):
-            from retrieval.summarize import summarize as run_summary
+            from papernotes.retrieval.summarize import summarize as run_summary
 
             return run_summary(settings, venue, topic=topic or "llm")
 

@@ -1,6 +1,6 @@
-"""``papernotes discord``: run the Discord bot (see :mod:`bot.discord_bot`).
+"""``papernotes discord``: run the Discord bot (see :mod:`~papernotes.bot.discord_bot`).
 
-This module defines the typer command function ``discord`` (registered by :mod:`bot.cli`), so the
+This module defines the typer command function ``discord`` (registered by :mod:`~papernotes.bot.cli`), so the
 discord.py package is imported under another name inside functions only.
 """
 
@@ -17,8 +17,8 @@ def discord(
         "without one, commands are synced globally).")] = None,
 ) -> None:
     """Run the Discord bot (token from DISCORD_TOKEN or .env) until Ctrl-C."""
-    from bot.cli import settings as load_settings
-    from bot.discord_bot import run_bot
+    from papernotes.bot.cli import settings as load_settings
+    from papernotes.bot.discord_bot import run_bot
 
     s = load_settings()
     if guild_id is not None:

@@ -13,7 +13,7 @@ from typing import Iterable
 
 import discord
 
-from retrieval.prompts import EXTRACTIVE_LABEL
+from papernotes.retrieval.prompts import EXTRACTIVE_LABEL
 
 #: Message content limit (characters).
 MAX_CONTENT = 2000
@@ -175,7 +175,7 @@ def _escape(s: str | None) -> str:
 
 
 def source_line(c) -> str:
-    """``[n] Page › Section — Paper (Venue) <url>`` for one :class:`~retrieval.answer.Citation`."""
+    """``[n] Page › Section — Paper (Venue) <url>`` for one :class:`~papernotes.retrieval.answer.Citation`."""
     where = " › ".join(_escape(x) for x in (c.page_title, c.section) if x)
     paper = f" — {_escape(c.paper_title)}" if c.paper_title and c.paper_title != c.page_title else ""
     venue = f" ({_escape(c.venue)})" if c.venue else ""
@@ -184,7 +184,7 @@ def source_line(c) -> str:
 
 
 def format_answer(a) -> str:
-    """The Discord text of an :class:`~retrieval.answer.Answer`: the answer, a small label for an
+    """The Discord text of an :class:`~papernotes.retrieval.answer.Answer`: the answer, a small label for an
     extractive answer, the note (e.g. why the model was not used), then the Sources list of
     ``<url>`` links. The refusal is shown as-is (the shared REFUSAL phrase), without sources."""
     lines = [a.answer.strip()]

@@ -7,8 +7,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from retrieval.answer import Answer
-from retrieval.prompts import EXTRACTIVE_LABEL
+from papernotes.retrieval.answer import Answer
+from papernotes.retrieval.prompts import EXTRACTIVE_LABEL
 
 
 def source_line(c) -> str:

@@ -1,7 +1,7 @@
 """``papernotes summarize VENUE [--topic llm] [--json] [--no-llm]``: every paper of a conference on a
 topic, grouped by the notes' headings, with citation markers, a Sources list and an overview.
 
-Registered by ``bot/cli.py`` (which turns :class:`~corpus.errors.PapernotesError` into one line).
+Registered by ``bot/cli.py`` (which turns :class:`~papernotes.corpus.errors.PapernotesError` into one line).
 """
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ from rich.markup import escape
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from retrieval.summarize import ConferenceSummary
+    from papernotes.retrieval.summarize import ConferenceSummary
 
 
 def render_summary(con: Console, s: ConferenceSummary) -> None:
     """Header, overview, groups (one line per paper: ``[n] System — Title (affiliations): summary``),
     then the Sources list with URLs."""
-    from retrieval.summarize import paper_line
+    from papernotes.retrieval.summarize import paper_line
 
     con.print(f"[bold]{escape(s.topic_label)} at {escape(s.venue)}[/]")
     if s.message:
@@ -55,8 +55,8 @@ def summarize(
     no_llm: Annotated[bool, typer.Option("--no-llm", help="Build the overview without a model even if one is configured.")] = False,
 ) -> None:
     """Summarize a conference's papers on a topic: complete, grouped, cited."""
-    from bot.cli import err, out, print_json, settings
-    from retrieval.summarize import summarize as run
+    from papernotes.bot.cli import err, out, print_json, settings
+    from papernotes.retrieval.summarize import summarize as run
 
     s = settings()
     use_llm = False if no_llm else None

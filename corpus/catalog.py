@@ -1,4 +1,4 @@
-"""The paper catalog: one :class:`~corpus.models.PaperRecord` per paper, merged over every place the
+"""The paper catalog: one :class:`~papernotes.corpus.models.PaperRecord` per paper, merged over every place the
 notes mention it (topic lists, conference pages, deep notes, publication pages)."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import re
 from pathlib import Path
 from typing import Iterable
 
-from corpus.models import PaperRecord
-from corpus.papers import PaperEntry, title_key
-from corpus.venues import normalize_venue
+from papernotes.corpus.models import PaperRecord
+from papernotes.corpus.papers import PaperEntry, title_key
+from papernotes.corpus.venues import normalize_venue
 
 #: Which entry kind's title/venue wins when places disagree (a listing's title keeps its casing).
 _KIND_RANK = {"paper_entry": 0, "deep_note": 1, "publication": 2}
@@ -63,7 +63,7 @@ def _deep_note_aliases(entries: list[PaperEntry]) -> dict[int, str]:
 
 
 def build_catalog(entries: Iterable[PaperEntry]) -> list[PaperRecord]:
-    """Merge paper entries into records keyed by :func:`~corpus.papers.title_key`.
+    """Merge paper entries into records keyed by :func:`~papernotes.corpus.papers.title_key`.
 
     Venue and year come from the first place that names a (non-arXiv) venue; affiliations, authors,
     links, topics, tags and sources are unions in order of appearance; the summary is the first
@@ -103,7 +103,7 @@ def build_catalog(entries: Iterable[PaperEntry]) -> list[PaperRecord]:
 
 
 def _one_spelling_per_venue(records: list[PaperRecord]) -> None:
-    """Venues of series unknown to :mod:`corpus.venues` keep the casing they were written in
+    """Venues of series unknown to :mod:`~papernotes.corpus.venues` keep the casing they were written in
     (``"ToySys 2026"``, ``"toysys 2026"``); give every record of one venue the same spelling — the
     first with a capital letter, else the first seen."""
     best: dict[str, str] = {}

@@ -15,12 +15,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from corpus.markdown import Block, Item, parse_blocks
-from corpus.models import Chunk, Page
-from corpus.papers import (
+from papernotes.corpus.markdown import Block, Item, parse_blocks
+from papernotes.corpus.models import Chunk, Page
+from papernotes.corpus.papers import (
     PaperEntry, deep_note_entry, is_deep_note, page_venue, publication_entry, title_key, walk_list,
 )
-from corpus.venues import split_venue
+from papernotes.corpus.venues import split_venue
 
 TokenCounter = Callable[[str], int]
 SEP = " › "

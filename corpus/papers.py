@@ -7,9 +7,9 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from corpus.markdown import Block, Item
-from corpus.models import Page, Publication
-from corpus.venues import find_venues, normalize_venue, split_venue, venue_from_site_path
+from papernotes.corpus.markdown import Block, Item
+from papernotes.corpus.models import Page, Publication
+from papernotes.corpus.venues import find_venues, normalize_venue, split_venue, venue_from_site_path
 
 #: Link labels that mark a list item as a paper entry (GitBook notes: ``\[[Paper](…)] \[[Code](…)]``).
 PAPER_LINK_LABELS = {

@@ -1,4 +1,4 @@
-"""Researchers' plain-text publication pages → :class:`~corpus.models.Publication` records.
+"""Researchers' plain-text publication pages → :class:`~papernotes.corpus.models.Publication` records.
 
 Two kinds of page are understood (both are plain text: no Markdown headings or bullet lists):
 
@@ -29,8 +29,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from corpus.models import Publication
-from corpus.venues import VENUE_RE, normalize_venue, split_venue
+from papernotes.corpus.models import Publication
+from papernotes.corpus.venues import VENUE_RE, normalize_venue, split_venue
 
 __all__ = ["PublicationPage", "looks_like_publication_page", "parse_publication_page"]
 

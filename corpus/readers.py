@@ -1,5 +1,5 @@
 """Readers: turn a source (GitBook directory, Markdown/text file, one-file site dump, publication page,
-git URL) into :class:`~corpus.models.Page` objects, reporting bad files instead of failing on them."""
+git URL) into :class:`~papernotes.corpus.models.Page` objects, reporting bad files instead of failing on them."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from typing import Any, Iterable
 
 import frontmatter
 
-from corpus.errors import BadSourceError
-from corpus.markdown import heading_sections, markdown_parser, render_inline, unclosed_fence_line
-from corpus.models import Page, Warning_
-from corpus.publications import looks_like_publication_page, parse_publication_page
+from papernotes.corpus.errors import BadSourceError
+from papernotes.corpus.markdown import heading_sections, markdown_parser, render_inline, unclosed_fence_line
+from papernotes.corpus.models import Page, Warning_
+from papernotes.corpus.publications import looks_like_publication_page, parse_publication_page
 
 #: File endings read as notes; everything else under a directory is ignored.
 NOTE_SUFFIXES = {".md", ".markdown", ".txt"}

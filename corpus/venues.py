@@ -3,7 +3,7 @@
 The canonical casing of known series follows the venues' own spelling (e.g. "EuroSys", "MLSys",
 "SoCC", "PPoPP", "arXiv"). A series not in :data:`SERIES` keeps the casing it is written in
 (``"ToySys 2026"``; compare venues case-insensitively — the catalog gives each such venue one spelling);
-publication pages upper-case it (``"FOOCONF 2021"``, see :mod:`corpus.publications`).
+publication pages upper-case it (``"FOOCONF 2021"``, see :mod:`~papernotes.corpus.publications`).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import difflib
 import re
 from typing import Iterable
 
-from corpus.errors import BadInputError
+from papernotes.corpus.errors import BadInputError
 
 #: Canonical spelling of venue series seen in systems/ML notes (lower-case key → canonical name).
 SERIES: dict[str, str] = {

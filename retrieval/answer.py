@@ -7,14 +7,14 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from corpus.errors import BadInputError
-from corpus.papers import looks_like_affiliation, parse_title
-from corpus.venues import find_venues
-from retrieval.prompts import REFUSAL
-from retrieval.terms import lexical_terms, question_terms
+from papernotes.corpus.errors import BadInputError
+from papernotes.corpus.papers import looks_like_affiliation, parse_title
+from papernotes.corpus.venues import find_venues
+from papernotes.retrieval.prompts import REFUSAL
+from papernotes.retrieval.terms import lexical_terms, question_terms
 
 if TYPE_CHECKING:
-    from retrieval.search import Hit, SearchResult
+    from papernotes.retrieval.search import Hit, SearchResult
 
 #: Attribute cues: a question asking for this attribute needs evidence matching the pattern.
 #: (cue regex on the question, evidence regex on the top chunks' text)

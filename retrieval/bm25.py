@@ -15,9 +15,9 @@ from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict
 
-from retrieval.filters import matches_where
+from papernotes.retrieval.filters import matches_where
 
-from retrieval.terms import lexical_terms
+from papernotes.retrieval.terms import lexical_terms
 
 
 class BM25Index:

@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from corpus.errors import ModelUnavailableError
-from retrieval.settings import DEFAULT_EMBEDDING_MODEL, Settings
+from papernotes.corpus.errors import ModelUnavailableError
+from papernotes.retrieval.settings import DEFAULT_EMBEDDING_MODEL, Settings
 
 #: Files chromadb's ONNXMiniLM_L6_V2 needs in its ``onnx/`` folder (chromadb's own check list).
 TOKENIZER_FILES = ("config.json", "special_tokens_map.json", "tokenizer_config.json", "tokenizer.json", "vocab.txt")
@@ -180,6 +180,6 @@ def make_embeddings(settings: Settings) -> Embeddings:
 
 def token_counter(embeddings: Embeddings):
     """A ``str → int`` token counter matching the embedder when it has one, else the corpus estimate."""
-    from corpus.chunking import estimate_tokens
+    from papernotes.corpus.chunking import estimate_tokens
 
     return getattr(embeddings, "count_tokens", estimate_tokens)

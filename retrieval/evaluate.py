@@ -15,8 +15,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from corpus.errors import BadInputError
-from corpus.papers import title_key
+from papernotes.corpus.errors import BadInputError
+from papernotes.corpus.papers import title_key
 
 
 def load_questions(path: Path) -> list[dict[str, Any]]:

@@ -8,8 +8,8 @@ import re
 from dataclasses import asdict, dataclass
 from typing import Any, Iterable
 
-from corpus.errors import BadInputError
-from corpus.venues import find_venues, normalize_venue
+from papernotes.corpus.errors import BadInputError
+from papernotes.corpus.venues import find_venues, normalize_venue
 
 
 @dataclass

@@ -18,16 +18,16 @@ from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 from langchain_core.indexing import index
 
-from corpus.catalog import build_catalog, save_catalog
-from corpus.chunking import PageAnalysis, analyze_page
-from corpus.errors import BadInputError, PapernotesError
-from corpus.models import Page
-from corpus.papers import PaperEntry
-from corpus.readers import ReadResult, read_source
-from retrieval.bm25 import BM25Index
-from retrieval.embeddings import make_embeddings, token_counter
-from retrieval.settings import Settings
-from retrieval.store import drop_collection, embedding_name, make_client, vector_store, write_lock
+from papernotes.corpus.catalog import build_catalog, save_catalog
+from papernotes.corpus.chunking import PageAnalysis, analyze_page
+from papernotes.corpus.errors import BadInputError, PapernotesError
+from papernotes.corpus.models import Page
+from papernotes.corpus.papers import PaperEntry
+from papernotes.corpus.readers import ReadResult, read_source
+from papernotes.retrieval.bm25 import BM25Index
+from papernotes.retrieval.embeddings import make_embeddings, token_counter
+from papernotes.retrieval.settings import Settings
+from papernotes.retrieval.store import drop_collection, embedding_name, make_client, vector_store, write_lock
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 
@@ -128,7 +128,7 @@ def _catalog_size(settings: Settings) -> int:
 @lru_cache(maxsize=1)
 def _parser_version() -> str:
     """Hash of the corpus package's source: a new parser invalidates cached pages and analyses."""
-    import corpus
+    from papernotes import corpus
 
     h = hashlib.sha1()
     for f in sorted(Path(corpus.__file__).parent.glob("*.py")):
@@ -289,7 +289,7 @@ def load_source_stats(settings: Settings) -> dict[str, dict[str, int]]:
 
 def ensure_index(settings: Settings) -> None:
     """Raise IndexMissingError unless an index exists in the data dir."""
-    from corpus.errors import IndexMissingError
+    from papernotes.corpus.errors import IndexMissingError
 
     if not (settings.bm25_dir / "chunks.json").is_file():
         raise IndexMissingError(

@@ -11,7 +11,7 @@ The pieces, in the order :func:`llm_answer` uses them:
 * :func:`generate` — one model call, streamed to ``on_token`` when given, guarded by a per-chunk
   deadline (``llm_timeout``), retried on 429 (honouring ``Retry-After``), 5xx and connection errors,
   failing fast on ``insufficient_quota``, auth and request errors; every failure becomes a
-  :class:`~corpus.errors.ModelUnavailableError` with a one-line reason.
+  :class:`~papernotes.corpus.errors.ModelUnavailableError` with a one-line reason.
 * :func:`validate_citations` — markers ``[n]`` must name a source that was in the prompt; others are
   removed and counted; the kept sources are renumbered in order of first use.
 
@@ -36,13 +36,13 @@ from typing import Any
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
-from corpus.errors import ModelUnavailableError
-from retrieval.answer import Answer, citation_for, retrieved_rows
-from retrieval.prompts import (
+from papernotes.corpus.errors import ModelUnavailableError
+from papernotes.retrieval.answer import Answer, citation_for, retrieved_rows
+from papernotes.retrieval.prompts import (
     ANSWER_SYSTEM, ANSWER_USER, CONDENSE_SYSTEM, CONDENSE_USER, HISTORY_TURN, REFUSAL, SOURCE_TEMPLATE,
 )
-from retrieval.search import Hit, SearchResult
-from retrieval.settings import Settings
+from papernotes.retrieval.search import Hit, SearchResult
+from papernotes.retrieval.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -156,7 +156,7 @@ def prompt_budget(settings: Settings) -> int:
 
 
 def source_block(n: int, h: Hit, text: str | None = None) -> str:
-    """One numbered source for the prompt (:data:`~retrieval.prompts.SOURCE_TEMPLATE`):
+    """One numbered source for the prompt (:data:`~papernotes.retrieval.prompts.SOURCE_TEMPLATE`):
     ``[n] Page › Section (Venue)`` then the chunk text (``text`` overrides it, for truncation)."""
     title = " › ".join(x for x in (h.get("page_title"), h.get("section")) if x) or h.get("paper_title") or "Notes"
     venue = f" ({h.get('venue')})" if h.get("venue") else ""
@@ -330,7 +330,7 @@ def _normalize(text: str) -> str:
 
 
 def is_refusal(text: str) -> bool:
-    """True when a reply is (or starts with) the :data:`~retrieval.prompts.REFUSAL` phrase (case,
+    """True when a reply is (or starts with) the :data:`~papernotes.retrieval.prompts.REFUSAL` phrase (case,
     quotes, curly apostrophes, Markdown emphasis and "do not"/"don't" ignored)."""
     return _normalize(text).startswith(_normalize(REFUSAL).rstrip("."))
 
@@ -565,7 +565,7 @@ def _history_text(history: list[tuple[str, str]]) -> str:
 def condense_question(question: str, history: list[tuple[str, str]], settings: Settings,
                       model: BaseChatModel | None = None) -> str:
     """Rewrite a follow-up as a standalone question with one model call (prompts
-    :data:`~retrieval.prompts.CONDENSE_SYSTEM` / ``CONDENSE_USER``; the last
+    :data:`~papernotes.retrieval.prompts.CONDENSE_SYSTEM` / ``CONDENSE_USER``; the last
     :data:`CONDENSE_TURNS` (question, answer) turns of ``history``, answers cut to
     :data:`CONDENSE_ANSWER_CHARS` characters). Returns ``question`` unchanged when there is no history.
 

@@ -14,14 +14,14 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict
 
-from corpus.papers import title_key
-from retrieval.bm25 import BM25Index
-from retrieval.terms import question_words
-from retrieval.embeddings import make_embeddings
-from retrieval.filters import Filters, build_where, detect_filters, matches_where
-from retrieval.indexing import ensure_index
-from retrieval.settings import Settings
-from retrieval.store import make_client, vector_store
+from papernotes.corpus.papers import title_key
+from papernotes.retrieval.bm25 import BM25Index
+from papernotes.retrieval.terms import question_words
+from papernotes.retrieval.embeddings import make_embeddings
+from papernotes.retrieval.filters import Filters, build_where, detect_filters, matches_where
+from papernotes.retrieval.indexing import ensure_index
+from papernotes.retrieval.settings import Settings
+from papernotes.retrieval.store import make_client, vector_store
 
 _LIST_RE = re.compile(
     r"^\s*(which|what)\b[^?]{0,80}\b(papers|systems|works|talks|studies|ones)\b|\b(list|enumerate|all the)\b",

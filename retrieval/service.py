@@ -6,16 +6,16 @@ import logging
 import re
 from typing import Callable
 
-from corpus.catalog import filter_records, load_catalog
-from corpus.errors import ModelUnavailableError
-from corpus.models import PaperRecord
-from corpus.venues import resolve_venue
-from retrieval.answer import (
+from papernotes.corpus.catalog import filter_records, load_catalog
+from papernotes.corpus.errors import ModelUnavailableError
+from papernotes.corpus.models import PaperRecord
+from papernotes.corpus.venues import resolve_venue
+from papernotes.retrieval.answer import (
     Answer, check_question, citation_for, extractive_answer, refusal_answer, retrieved_rows, should_refuse,
 )
-from retrieval.filters import Filters
-from retrieval.search import Searcher, SearchResult
-from retrieval.settings import Settings
+from papernotes.retrieval.filters import Filters
+from papernotes.retrieval.search import Searcher, SearchResult
+from papernotes.retrieval.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +80,7 @@ class Notes:
             return refusal_answer(question, mode, result, note)
         if llm:
             try:
-                from retrieval.llm import llm_answer
+                from papernotes.retrieval.llm import llm_answer
 
                 a = llm_answer(question, standalone, result, self.settings, on_token=on_token)
                 a.note = _join(note, a.note)
@@ -97,7 +97,7 @@ class Notes:
         question's paper/venue words carried over."""
         if llm:
             try:
-                from retrieval.llm import condense_question
+                from papernotes.retrieval.llm import condense_question
 
                 return condense_question(question, history, self.settings), None
             except ModelUnavailableError as e:
@@ -113,7 +113,7 @@ class Notes:
 
     def papers(self, venue: str | None = None, year: int | None = None, topic: str | None = None,
                search: str | None = None) -> list[PaperRecord]:
-        """Catalog records matching the filters (see :func:`corpus.catalog.filter_records`)."""
+        """Catalog records matching the filters (see :func:`~papernotes.corpus.catalog.filter_records`)."""
         return filter_records(self.catalog, venue, year, topic, search)
 
 
@@ -123,7 +123,7 @@ def _join(*notes: str | None) -> str | None:
 
 
 def _is_list(q: str) -> bool:
-    from retrieval.search import is_list_question
+    from papernotes.retrieval.search import is_list_question
 
     return is_list_question(q)
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from corpus.catalog import filter_records, load_catalog
-from corpus.models import PaperRecord
-from corpus.venues import resolve_venue
-from retrieval.bm25 import BM25Index
-from retrieval.indexing import ensure_index, load_source_stats
-from retrieval.settings import Settings
+from papernotes.corpus.catalog import filter_records, load_catalog
+from papernotes.corpus.models import PaperRecord
+from papernotes.corpus.venues import resolve_venue
+from papernotes.retrieval.bm25 import BM25Index
+from papernotes.retrieval.indexing import ensure_index, load_source_stats
+from papernotes.retrieval.settings import Settings
 
 
 def list_papers(settings: Settings, venue: str | None = None, year: int | None = None,

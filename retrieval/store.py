@@ -15,8 +15,8 @@ from urllib.parse import urlparse
 from langchain_chroma import Chroma
 from langchain_core.embeddings import Embeddings
 
-from corpus.errors import EmbeddingMismatchError, ModelUnavailableError, StoreBusyError
-from retrieval.settings import Settings
+from papernotes.corpus.errors import EmbeddingMismatchError, ModelUnavailableError, StoreBusyError
+from papernotes.retrieval.settings import Settings
 
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 

@@ -15,12 +15,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from corpus.catalog import load_catalog
-from corpus.errors import BadInputError, IndexMissingError, ModelUnavailableError
-from corpus.models import PaperRecord
-from corpus.papers import URL_PREFERENCE, title_key
-from corpus.venues import normalize_venue, resolve_venue
-from retrieval.settings import Settings
+from papernotes.corpus.catalog import load_catalog
+from papernotes.corpus.errors import BadInputError, IndexMissingError, ModelUnavailableError
+from papernotes.corpus.models import PaperRecord
+from papernotes.corpus.papers import URL_PREFERENCE, title_key
+from papernotes.corpus.venues import normalize_venue, resolve_venue
+from papernotes.retrieval.settings import Settings
 
 Progress = Callable[[str, int, int], None]  # (stage "map" | "reduce", calls done, calls planned so far)
 
@@ -369,7 +369,7 @@ def select_papers(records: list[PaperRecord], venue: str, topic: Topic,
 
 
 def best_url(r: PaperRecord) -> str | None:
-    """The link that best stands for the paper (see :data:`corpus.papers.URL_PREFERENCE`)."""
+    """The link that best stands for the paper (see :data:`~papernotes.corpus.papers.URL_PREFERENCE`)."""
     for k in URL_PREFERENCE:
         if r.links.get(k):
             return r.links[k]
@@ -474,7 +474,7 @@ def recurring_terms(papers: list[PaperItem], skip: set[str], phrases: int = 4,
     phrases, then up to ``words`` single words not part of a chosen phrase, each most frequent first,
     as ``[(display form, [marker numbers])]``. Words are compared by their Snowball stem; stop words
     (bm25s' English list), :data:`GENERIC_WORDS` and ``skip`` are ignored."""
-    from retrieval.terms import stem, stop_words
+    from papernotes.retrieval.terms import stem, stop_words
 
     stop = stop_words()
     docs: dict[tuple[str, ...], list[int]] = {}
@@ -595,11 +595,11 @@ def paper_prompt_line(p: PaperItem) -> str:
 
 
 class MapReduce:
-    """Per-group summaries (:data:`~retrieval.prompts.MAP_SYSTEM`), then one synthesis
-    (:data:`~retrieval.prompts.REDUCE_SYSTEM`). Every request is packed so that its tokens (counted by
-    :func:`retrieval.llm.messages_tokens`) stay within :func:`retrieval.llm.prompt_budget`; a group
+    """Per-group summaries (:data:`~papernotes.retrieval.prompts.MAP_SYSTEM`), then one synthesis
+    (:data:`~papernotes.retrieval.prompts.REDUCE_SYSTEM`). Every request is packed so that its tokens (counted by
+    :func:`~papernotes.retrieval.llm.messages_tokens`) stay within :func:`~papernotes.retrieval.llm.prompt_budget`; a group
     that does not fit one request is split into several map calls, and group summaries that do not fit
-    one reduce request are first reduced in batches. Calls go through :func:`retrieval.llm.generate`
+    one reduce request are first reduced in batches. Calls go through :func:`~papernotes.retrieval.llm.generate`
     (timeouts, retries, one-line :class:`ModelUnavailableError`). Map replies keep only markers of the
     papers in that request, the reduce reply only markers of papers in the summary.
     """
@@ -608,7 +608,7 @@ class MapReduce:
     MAX_REDUCE_ROUNDS = 3
 
     def __init__(self, settings: Settings, chat_model, progress: Progress | None = None):
-        from retrieval.llm import count_tokens, prompt_budget
+        from papernotes.retrieval.llm import count_tokens, prompt_budget
 
         self.settings = settings
         self.model = chat_model
@@ -625,13 +625,13 @@ class MapReduce:
         return [SystemMessage(content=system), HumanMessage(content=user)]
 
     def cost(self, system: str, user: str) -> int:
-        """Tokens of the request ``system`` + ``user`` as :func:`retrieval.llm.messages_tokens` counts."""
-        from retrieval.llm import messages_tokens
+        """Tokens of the request ``system`` + ``user`` as :func:`~papernotes.retrieval.llm.messages_tokens` counts."""
+        from papernotes.retrieval.llm import messages_tokens
 
         return messages_tokens(self.messages(system, user), self.count)
 
     def _call(self, stage: str, system: str, user: str) -> str:
-        from retrieval.llm import generate
+        from papernotes.retrieval.llm import generate
 
         text = generate(self.model, self.messages(system, user), self.settings)
         self.calls += 1
@@ -642,7 +642,7 @@ class MapReduce:
     # -- map ----------------------------------------------------------------------------------------
 
     def _map_user(self, s: ConferenceSummary, group: str, lines: list[str]) -> str:
-        from retrieval.prompts import MAP_USER
+        from papernotes.retrieval.prompts import MAP_USER
 
         return MAP_USER.format(venue=s.venue, topic=s.topic_label, group=group, papers="\n".join(lines))
 
@@ -651,7 +651,7 @@ class MapReduce:
         long on its own is shortened).
 
         Raises ModelUnavailableError when the budget leaves no room for even one paper."""
-        from retrieval.prompts import MAP_SYSTEM
+        from papernotes.retrieval.prompts import MAP_SYSTEM
 
         longest_label = f"{g.name} (part {len(g.papers)} of {len(g.papers)})"
         room = self.budget - self.cost(MAP_SYSTEM, self._map_user(s, longest_label, []))
@@ -673,7 +673,7 @@ class MapReduce:
 
     def map_group(self, s: ConferenceSummary, g: Group, batches: list[list[tuple[PaperItem, str]]]) -> str:
         """The group's summary: one map call per batch, replies joined."""
-        from retrieval.prompts import MAP_SYSTEM
+        from papernotes.retrieval.prompts import MAP_SYSTEM
 
         parts = []
         for k, batch in enumerate(batches):
@@ -690,19 +690,19 @@ class MapReduce:
     # -- reduce -------------------------------------------------------------------------------------
 
     def _reduce_user(self, s: ConferenceSummary, items: list[tuple[str, str]]) -> str:
-        from retrieval.prompts import REDUCE_USER
+        from papernotes.retrieval.prompts import REDUCE_USER
 
         body = "\n\n".join(f"### {name}\n{text}" for name, text in items)
         return REDUCE_USER.format(venue=s.venue, topic=s.topic_label, summaries=body)
 
     def _fits(self, s: ConferenceSummary, items: list[tuple[str, str]]) -> bool:
-        from retrieval.prompts import REDUCE_SYSTEM
+        from papernotes.retrieval.prompts import REDUCE_SYSTEM
 
         return self.cost(REDUCE_SYSTEM, self._reduce_user(s, items)) <= self.budget
 
     def reduce(self, s: ConferenceSummary, items: list[tuple[str, str]], allowed: set[int]) -> str:
         """One synthesis over ``(label, summary)`` items (see the class docstring)."""
-        from retrieval.prompts import REDUCE_SYSTEM
+        from papernotes.retrieval.prompts import REDUCE_SYSTEM
 
         room = self.budget - self.cost(REDUCE_SYSTEM, self._reduce_user(s, []))
         items = [(n, fit_tokens(t, max(8, room - self.count(f"### {n}") - 4), self.count)) for n, t in items]
@@ -760,7 +760,7 @@ class MapReduce:
 def venue_page_order(settings: Settings, venue: str) -> dict[str, int]:
     """``title key → position`` of each paper entry on the venue's own page(s) (page title == venue),
     from the ingested entries, which keep page order."""
-    from retrieval.indexing import load_entries
+    from papernotes.retrieval.indexing import load_entries
 
     order: dict[str, int] = {}
     for entries in load_entries(settings).values():
@@ -793,7 +793,7 @@ def summarize(settings: Settings, venue: str, topic: str = "llm", use_llm: bool 
     IndexMissingError without an index; BadInputError for an unknown venue (listing the closest known
     ones) or an empty topic.
     """
-    from retrieval.bm25 import BM25Index
+    from papernotes.retrieval.bm25 import BM25Index
 
     if not settings.catalog_path.is_file() or not (settings.bm25_dir / "chunks.json").is_file():
         raise IndexMissingError(f"no index in {settings.data_dir}: run `papernotes ingest PATH` first")
@@ -830,7 +830,7 @@ def summarize(settings: Settings, venue: str, topic: str = "llm", use_llm: bool 
     llm = (settings.llm_enabled or chat_model is not None) if use_llm is None else use_llm
     if llm:
         try:
-            from retrieval.llm import make_chat_model
+            from papernotes.retrieval.llm import make_chat_model
 
             mr = MapReduce(settings, chat_model if chat_model is not None else make_chat_model(settings), progress)
             try:

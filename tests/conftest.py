@@ -32,7 +32,7 @@ def _isolated_env(tmp_path, monkeypatch):
 
 
 def make_settings(data_dir: Path, **kw):
-    from retrieval.settings import Settings
+    from papernotes.retrieval.settings import Settings
 
     return Settings(data_dir=data_dir, _env_file=None, **kw)
 
@@ -40,7 +40,7 @@ def make_settings(data_dir: Path, **kw):
 @pytest.fixture(scope="session")
 def models_cache(tmp_path_factory) -> Path:
     """One prepared copy of the offline embedding model files for the whole session."""
-    from retrieval.embeddings import prepare_minilm_files
+    from papernotes.retrieval.embeddings import prepare_minilm_files
 
     d = tmp_path_factory.mktemp("models")
     prepare_minilm_files(d)
@@ -60,7 +60,7 @@ def fixture_index(tmp_path_factory, models_cache):
     data = tmp_path_factory.mktemp("fixture-index")
     seed_models(models_cache, data)
     s = make_settings(data)
-    from retrieval.indexing import ingest
+    from papernotes.retrieval.indexing import ingest
 
     ingest(s, [str(FIXTURE_NOTES)])
     return s
@@ -75,7 +75,7 @@ def real_index(tmp_path_factory, models_cache):
     data = tmp_path_factory.mktemp("real-index")
     seed_models(models_cache, data)
     s = make_settings(data)
-    from retrieval.indexing import ingest
+    from papernotes.retrieval.indexing import ingest
 
     ingest(s, [str(REAL_CORPUS)])
     return s

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from conftest import make_settings, seed_models
-from retrieval.bm25 import BM25Index
-from retrieval.indexing import ingest
+from papernotes.retrieval.bm25 import BM25Index
+from papernotes.retrieval.indexing import ingest
 
 GOOD = "# Good Note\n\nThe wombat scheduler keeps every burrow busy.\n"
 
@@ -151,7 +151,7 @@ def cli(args: list[str], data: Path, **env: str) -> subprocess.CompletedProcess:
     e = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERNOTES_", "OPENAI_", "LC_", "LANG"))}
     e.update(PAPERNOTES_DATA_DIR=str(data), PYTHONIOENCODING="", **env)
     e.pop("PYTHONIOENCODING")
-    return subprocess.run([sys.executable, "-m", "bot.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "papernotes.bot.cli", *args], capture_output=True, text=True,
                           encoding="utf-8", errors="replace", env=e, timeout=120)
 
 

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from corpus.catalog import build_catalog, filter_records, load_catalog, save_catalog
-from corpus.chunking import analyze_page
-from corpus.papers import system_name, title_key
-from corpus.readers import read_path
-from corpus.venues import find_venues, normalize_venue
+from papernotes.corpus.catalog import build_catalog, filter_records, load_catalog, save_catalog
+from papernotes.corpus.chunking import analyze_page
+from papernotes.corpus.papers import system_name, title_key
+from papernotes.corpus.readers import read_path
+from papernotes.corpus.venues import find_venues, normalize_venue
 
 
 def write(root: Path, rel: str, text: str) -> None:
@@ -167,8 +167,8 @@ def test_save_and_load_round_trip(tmp_path):
 
 
 def test_deep_note_with_a_differently_worded_title_joins_its_listing():
-    from corpus.catalog import build_catalog
-    from corpus.papers import PaperEntry
+    from papernotes.corpus.catalog import build_catalog
+    from papernotes.corpus.papers import PaperEntry
 
     listing = PaperEntry(title="FlexGen: High-Throughput Generative Inference of LLMs with a Single GPU",
                          kind="paper_entry", source="topics.md", page_title="LLM", venue="ICML 2023",

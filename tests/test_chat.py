@@ -11,10 +11,10 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from corpus.models import PaperRecord
+from papernotes.corpus.models import PaperRecord
 from openai_server import OpenAICompatServer, Reply
-from retrieval.prompts import ANSWER_SYSTEM, CONDENSE_SYSTEM, REFUSAL
-from retrieval.service import carry_over
+from papernotes.retrieval.prompts import ANSWER_SYSTEM, CONDENSE_SYSTEM, REFUSAL
+from papernotes.retrieval.service import carry_over
 
 BIN = Path(sys.executable).parent
 PROMPT = "you> "

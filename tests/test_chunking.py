@@ -9,9 +9,9 @@ import re
 import pytest
 
 from conftest import FIXTURE_NOTES
-from corpus.chunking import analyze_page, estimate_tokens, split_text
-from corpus.models import Page
-from corpus.readers import read_path
+from papernotes.corpus.chunking import analyze_page, estimate_tokens, split_text
+from papernotes.corpus.models import Page
+from papernotes.corpus.readers import read_path
 
 KINDS = {"paper_entry", "deep_note", "page_section", "table", "publication"}
 WORDS = ("kernel latency memory bandwidth scheduler replica tensor pipeline quorum cache "
@@ -167,7 +167,7 @@ def test_split_text_handles_unbroken_runs_and_cjk():
 
 
 def test_section_chunks_fit_the_budget_with_the_real_tokenizer(models_cache):
-    from retrieval.embeddings import MiniLMEmbeddings
+    from papernotes.retrieval.embeddings import MiniLMEmbeddings
 
     count = MiniLMEmbeddings(models_cache).count_tokens
     md = "# Deep Note\n\n## Evaluation\n\n" + "\n\n".join(prose(8, s) for s in range(12))

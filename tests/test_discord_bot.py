@@ -22,12 +22,12 @@ import discord
 import pytest
 import simcord
 
-from bot.discord_bot import (
+from papernotes.bot.discord_bot import (
     COOLDOWN_TEXT, GENERIC_ERROR, TIMEOUT_TEXT, PaperBot, startup_error, thread_name, writer_active,
 )
-from bot.messages import SOURCES_HEADING, bracket_urls
-from corpus.errors import BadInputError, PapernotesError
-from retrieval.prompts import EXTRACTIVE_LABEL, REFUSAL
+from papernotes.bot.messages import SOURCES_HEADING, bracket_urls
+from papernotes.corpus.errors import BadInputError, PapernotesError
+from papernotes.retrieval.prompts import EXTRACTIVE_LABEL, REFUSAL
 
 QUESTION = "What block size does Quokka use?"
 MARKER_RE = re.compile(r"\[\d+(?:\s*[,–-]\s*\d+)*\]")
@@ -35,7 +35,7 @@ MARKER_RE = re.compile(r"\[\d+(?:\s*[,–-]\s*\d+)*\]")
 
 @pytest.fixture(scope="module")
 def notes(fixture_index):
-    from retrieval.service import Notes
+    from papernotes.retrieval.service import Notes
 
     return Notes(fixture_index)
 
@@ -180,7 +180,7 @@ def test_summarize_uses_the_summarizer(fixture_index, notes):
             await alice.slash(ch, "summarize", venue="Nowhere 1999")
 
     r, bad = run(bot, scenario)
-    from retrieval.summarize import summarize
+    from papernotes.retrieval.summarize import summarize
 
     expected = bracket_urls(summarize(fixture_index, "ToySys 2026", topic="llm").to_markdown())
     body = "\n".join(texts(r))
@@ -219,7 +219,7 @@ def test_long_llm_answer_with_code_block_arrives_in_valid_parts_and_pings_nobody
         server.enqueue(Reply(text))
         s = fixture_index.model_copy(update={"openai_base_url": server.base_url, "discord_cooldown_s": 0,
                                               "llm_max_retries": 0, "llm_timeout": 10})
-        from retrieval.service import Notes
+        from papernotes.retrieval.service import Notes
 
         bot = PaperBot(s, Notes(s, searcher=notes.searcher))
 
@@ -247,7 +247,7 @@ def test_long_llm_answer_with_code_block_arrives_in_valid_parts_and_pings_nobody
 
 
 def test_everyone_in_a_message_answer_pings_nobody(fixture_index, notes, monkeypatch):
-    from retrieval.answer import Answer
+    from papernotes.retrieval.answer import Answer
 
     bot = PaperBot(bot_settings(fixture_index), notes)
 
@@ -363,7 +363,7 @@ def test_cooldown_on_second_quick_ask(fixture_index, notes):
 def test_timeout_gives_up_and_keeps_the_slot_until_the_worker_ends(fixture_index, notes):
     # Plain asyncio (SimCord settles executor work before it moves any timer, so a timeout cannot
     # race a worker thread there); the user-facing text is error_text's.
-    from bot.discord_bot import error_text
+    from papernotes.bot.discord_bot import error_text
 
     s = bot_settings(fixture_index, discord_answer_timeout_s=0.3, discord_max_concurrent=1)
     bot = PaperBot(s, notes)
@@ -388,7 +388,7 @@ def test_timeout_gives_up_and_keeps_the_slot_until_the_worker_ends(fixture_index
 
 
 def test_llm_failure_gives_extractive_answer_with_note(fixture_index, notes):
-    from retrieval.service import Notes
+    from papernotes.retrieval.service import Notes
 
     s = fixture_index.model_copy(update={"openai_base_url": f"http://127.0.0.1:{closed_port()}/v1",
                                           "llm_timeout": 2, "llm_max_retries": 0, "discord_cooldown_s": 0})
@@ -522,8 +522,8 @@ should read it.
 
 def test_cli_ingest_while_the_bot_runs_is_picked_up(tmp_path, models_cache, monkeypatch):
     from conftest import FIXTURE_NOTES, make_settings, seed_models
-    from retrieval.indexing import ingest
-    from retrieval.store import write_lock
+    from papernotes.retrieval.indexing import ingest
+    from papernotes.retrieval.store import write_lock
 
     data = tmp_path / "data"
     seed_models(models_cache, data)
@@ -543,7 +543,7 @@ def test_cli_ingest_while_the_bot_runs_is_picked_up(tmp_path, models_cache, monk
             os.utime(s.bm25_dir / "chunks.json")
             locked = await alice.slash(ch, "ask", question=QUESTION)
             reloads_while_locked = bot.index.reloads
-        proc = subprocess.Popen([sys.executable, "-m", "bot.cli", "ingest", str(extra)],
+        proc = subprocess.Popen([sys.executable, "-m", "papernotes.bot.cli", "ingest", str(extra)],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         during = await alice.slash(ch, "ask", question=QUESTION)  # answers while the ingest runs
         out, err = await asyncio.to_thread(proc.communicate, timeout=120)
@@ -570,7 +570,7 @@ def test_cli_ingest_while_the_bot_runs_is_picked_up(tmp_path, models_cache, monk
 # ----------------------------------------------------------------------------------------------
 
 def _main(monkeypatch, capsys, *args):
-    from bot.cli import main
+    from papernotes.bot.cli import main
 
     monkeypatch.setattr(sys, "argv", ["papernotes", "discord", *args])
     with pytest.raises(SystemExit) as ex:

@@ -8,7 +8,7 @@ from conftest import REPO
 
 
 def _env_names() -> list[str]:
-    from retrieval.settings import Settings
+    from papernotes.retrieval.settings import Settings
 
     names = []
     for name, f in Settings.model_fields.items():

@@ -23,12 +23,12 @@ from langchain_core.language_models.fake_chat_models import FakeListChatModel, G
 from langchain_core.messages import AIMessage
 
 from conftest import make_settings
-from corpus.errors import ModelUnavailableError
+from papernotes.corpus.errors import ModelUnavailableError
 from openai_server import Hang, OpenAICompatServer, QuotaExceeded, RateLimited, Reply, ServerError, StallMidStream
-from retrieval import llm
-from retrieval.filters import Filters
-from retrieval.prompts import ANSWER_SYSTEM, CONDENSE_SYSTEM, REFUSAL
-from retrieval.search import Hit, SearchResult
+from papernotes.retrieval import llm
+from papernotes.retrieval.filters import Filters
+from papernotes.retrieval.prompts import ANSWER_SYSTEM, CONDENSE_SYSTEM, REFUSAL
+from papernotes.retrieval.search import Hit, SearchResult
 
 BIN = Path(sys.executable).parent
 QUESTION = "What throughput does Quokka reach?"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from corpus.markdown import heading_sections, html_text, parse_blocks, unclosed_fence_line
+from papernotes.corpus.markdown import heading_sections, html_text, parse_blocks, unclosed_fence_line
 
 
 def _texts(blocks):

@@ -8,12 +8,12 @@ import re
 import discord
 import pytest
 
-from bot.messages import (
+from papernotes.bot.messages import (
     EMBED_DESCRIPTION, EMBED_FIELD_VALUE, EMBED_TOTAL, SOURCES_HEADING, answer_body, bracket_urls, fit_embed,
     format_answer, list_embed, source_line, split_message,
 )
-from retrieval.answer import Answer, Citation
-from retrieval.prompts import EXTRACTIVE_LABEL, REFUSAL
+from papernotes.retrieval.answer import Answer, Citation
+from papernotes.retrieval.prompts import EXTRACTIVE_LABEL, REFUSAL
 
 MARKER_RE = re.compile(r"\[\d+(?:\s*[,–-]\s*\d+)*\]")
 URL_RE = re.compile(r"https?://[^\s<>()\[\]]+")

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from corpus.models import Publication
-from corpus.publications import PublicationPage, looks_like_publication_page, parse_publication_page
+from papernotes.corpus.models import Publication
+from papernotes.corpus.publications import PublicationPage, looks_like_publication_page, parse_publication_page
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "seeds"
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURE_NOTES, make_settings
-from corpus.chunking import analyze_page
-from corpus.errors import BadSourceError
-from corpus.readers import (
+from papernotes.corpus.chunking import analyze_page
+from papernotes.corpus.errors import BadSourceError
+from papernotes.corpus.readers import (
     hashtags, is_git_url, read_path, read_source, site_path_for, split_dump, split_front_matter,
 )
 
@@ -92,7 +92,7 @@ def test_page_url_in_chunk_metadata(tmp_path):
 
 
 def test_page_url_from_settings_site_url(tmp_path):
-    from retrieval.indexing import analyze_pages
+    from papernotes.retrieval.indexing import analyze_pages
 
     book = make_gitbook(tmp_path / "book")
     pages = read_path(book).pages
@@ -206,7 +206,7 @@ def test_fixture_dump_pages(tmp_path):
 
 
 def test_same_title_dump_pages_are_both_in_the_index(fixture_index):
-    from retrieval.bm25 import BM25Index
+    from papernotes.retrieval.bm25 import BM25Index
 
     bm = BM25Index.load(fixture_index.bm25_dir)
     texts = [t for t, m in zip(bm.texts, bm.metadatas) if m["page_title"] == "Diffusion Models"]

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURE_NOTES, make_settings, seed_models
-from corpus.errors import EmbeddingMismatchError, StoreBusyError
-from retrieval.filters import Filters, build_where, detect_filters, matches_where, normalize_filters
-from retrieval.prompts import REFUSAL
+from papernotes.corpus.errors import EmbeddingMismatchError, StoreBusyError
+from papernotes.retrieval.filters import Filters, build_where, detect_filters, matches_where, normalize_filters
+from papernotes.retrieval.prompts import REFUSAL
 
 BIN = Path(sys.executable).parent
 
@@ -44,7 +44,7 @@ def fresh(tmp_path, models_cache):
 # --- incremental indexing ------------------------------------------------------------------------
 
 def test_reingest_unchanged_embeds_nothing(fresh, notes_copy):
-    from retrieval.indexing import ingest
+    from papernotes.retrieval.indexing import ingest
 
     first = ingest(fresh, [str(notes_copy)])
     assert first.added == first.chunks > 0
@@ -54,8 +54,8 @@ def test_reingest_unchanged_embeds_nothing(fresh, notes_copy):
 
 
 def test_edit_reembeds_only_changed_chunks_and_bm25_follows(fresh, notes_copy):
-    from retrieval.bm25 import BM25Index
-    from retrieval.indexing import ingest
+    from papernotes.retrieval.bm25 import BM25Index
+    from papernotes.retrieval.indexing import ingest
 
     first = ingest(fresh, [str(notes_copy)])
     note = notes_copy / "site/reading-notes/conference/toysys-2026/quokka.md"
@@ -70,9 +70,9 @@ def test_edit_reembeds_only_changed_chunks_and_bm25_follows(fresh, notes_copy):
 
 
 def test_deleted_and_renamed_notes_leave_the_index(fresh, notes_copy):
-    from corpus.catalog import load_catalog
-    from retrieval.bm25 import BM25Index
-    from retrieval.indexing import ingest
+    from papernotes.corpus.catalog import load_catalog
+    from papernotes.retrieval.bm25 import BM25Index
+    from papernotes.retrieval.indexing import ingest
 
     ingest(fresh, [str(notes_copy)])
     (notes_copy / "dump.txt").unlink()
@@ -93,7 +93,7 @@ def test_deleted_and_renamed_notes_leave_the_index(fresh, notes_copy):
 def test_embedding_model_switch_is_refused_with_the_fix(fresh, notes_copy):
     from langchain_core.embeddings import DeterministicFakeEmbedding
 
-    from retrieval.indexing import ingest
+    from papernotes.retrieval.indexing import ingest
 
     ingest(fresh, [str(notes_copy)])
     class Named(DeterministicFakeEmbedding):
@@ -109,10 +109,10 @@ def test_embedding_model_switch_is_refused_with_the_fix(fresh, notes_copy):
 
 
 def test_second_writer_gets_a_clear_message_fast(fresh):
-    from retrieval.store import write_lock
+    from papernotes.retrieval.store import write_lock
 
     s2 = fresh.model_copy(update={"store_lock_timeout": 0.5})
-    code = ("import sys,time; from retrieval.settings import Settings; from retrieval.store import write_lock\n"
+    code = ("import sys,time; from papernotes.retrieval.settings import Settings; from papernotes.retrieval.store import write_lock\n"
             f"s=Settings(data_dir={str(fresh.data_dir)!r}, _env_file=None)\n"
             "with write_lock(s):\n print('locked', flush=True); time.sleep(10)\n")
     holder = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
@@ -153,7 +153,7 @@ def test_venue_and_year_detection():
 
 
 def test_search_filters_pushed_to_both_sides(fixture_index):
-    from retrieval.service import Notes
+    from papernotes.retrieval.service import Notes
 
     notes = Notes(fixture_index)
     res = notes.search("KV cache paging", k=10, filters=Filters(venue="ToySys 2026"))
@@ -167,7 +167,7 @@ def test_search_filters_pushed_to_both_sides(fixture_index):
 
 
 def test_auto_detected_venue_and_fallback(fixture_index):
-    from retrieval.service import Notes
+    from papernotes.retrieval.service import Notes
 
     notes = Notes(fixture_index)
     res = notes.search("Which ToySys 2026 papers page the KV cache?")
@@ -180,7 +180,7 @@ def test_auto_detected_venue_and_fallback(fixture_index):
 
 
 def test_refusal_off_topic_and_missing_attribute(fixture_index):
-    from retrieval.service import Notes
+    from papernotes.retrieval.service import Notes
 
     notes = Notes(fixture_index)
     for q in ("What is the boiling point of ethanol at sea level?",
@@ -234,8 +234,8 @@ def chroma_server(tmp_path):
 @pytest.mark.server
 @pytest.mark.parametrize("mode", ["embedded", "server"])
 def test_store_modes_index_search_and_noop(mode, request, fresh, notes_copy):
-    from retrieval.indexing import ingest
-    from retrieval.service import Notes
+    from papernotes.retrieval.indexing import ingest
+    from papernotes.retrieval.service import Notes
 
     s = fresh
     if mode == "server":
@@ -245,7 +245,7 @@ def test_store_modes_index_search_and_noop(mode, request, fresh, notes_copy):
     assert rep.added == rep.chunks > 0
     assert ingest(s, [str(notes_copy)]).added == 0
     if mode == "server":
-        from retrieval.store import make_client
+        from papernotes.retrieval.store import make_client
 
         client = make_client(s)
         assert client.get_collection(s.collection).count() == rep.chunks  # vectors live in the server
@@ -256,8 +256,8 @@ def test_store_modes_index_search_and_noop(mode, request, fresh, notes_copy):
 # --- eval ------------------------------------------------------------------------------------------
 
 def test_eval_metrics_match_hand_computation(tmp_path):
-    from retrieval.answer import Answer
-    from retrieval.evaluate import run_eval
+    from papernotes.retrieval.answer import Answer
+    from papernotes.retrieval.evaluate import run_eval
 
     rows = [
         {"id": "a", "type": "t1", "question": "q1", "gold_titles": ["Alpha: One"], "answer_must_contain": ["42", "blue"]},
@@ -354,7 +354,7 @@ def test_cli_unknown_but_well_formed_venue_is_an_error(fixture_index):
 
 
 def test_question_about_a_venue_the_notes_lack_says_so(fixture_index):
-    from retrieval.service import Notes
+    from papernotes.retrieval.service import Notes
 
     a = Notes(fixture_index).ask("Which OSDI 2031 papers page the KV cache?")
     assert a.refused and "OSDI 2031" in (a.note or "")
@@ -411,8 +411,8 @@ def test_real_corpus_sysspec_question(real_index):
 @pytest.mark.realcorpus
 def test_real_corpus_dev_set_meets_targets(real_index):
     from conftest import DEV_QA
-    from retrieval.evaluate import load_questions, run_eval
-    from retrieval.service import Notes
+    from papernotes.retrieval.evaluate import load_questions, run_eval
+    from papernotes.retrieval.service import Notes
 
     if not DEV_QA.is_file():
         pytest.skip("dev set absent")

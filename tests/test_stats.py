@@ -60,7 +60,7 @@ def expected_papers() -> dict[str, str | None]:
 @pytest.fixture
 def stats(fixture_index, monkeypatch) -> dict:
     """The parsed output of `papernotes stats --json` (the real command, run in-process)."""
-    from bot.cli import app
+    from papernotes.bot.cli import app
 
     monkeypatch.setenv("PAPERNOTES_DATA_DIR", str(fixture_index.data_dir))
     res = CliRunner().invoke(app, ["stats", "--json"])

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURE_NOTES, REAL_CORPUS, make_settings
-from corpus.errors import BadInputError
+from papernotes.corpus.errors import BadInputError
 
 BIN = Path(sys.executable).parent
 TOY_README = FIXTURE_NOTES / "site" / "reading-notes" / "conference" / "toysys-2026" / "README.md"
@@ -82,7 +82,7 @@ def paper_bullets(lines: list[str]) -> list[tuple[str, list[str]]]:
 # --- fixture notes: fast unit tests -------------------------------------------------------------------
 
 def test_fixture_llm_section_complete_grouped_in_order(fixture_index):
-    from retrieval.summarize import summarize
+    from papernotes.retrieval.summarize import summarize
 
     lines = TOY_README.read_text(encoding="utf-8").splitlines()
     expected = paper_bullets(section_lines(lines, re.compile(r"^### Large Language Models")))
@@ -107,7 +107,7 @@ def test_fixture_llm_section_complete_grouped_in_order(fixture_index):
 
 
 def test_fixture_json_contract_and_markdown(fixture_index):
-    from retrieval.summarize import summarize
+    from papernotes.retrieval.summarize import summarize
 
     s = summarize(fixture_index, "ToySys '26", topic="LLMs")
     d = s.as_dict()
@@ -131,8 +131,8 @@ def test_fixture_json_contract_and_markdown(fixture_index):
 def test_rich_rendering_has_papers_markers_sources(fixture_index):
     from rich.console import Console
 
-    from bot.summarize_cmd import render_summary
-    from retrieval.summarize import summarize
+    from papernotes.bot.summarize_cmd import render_summary
+    from papernotes.retrieval.summarize import summarize
 
     s = summarize(fixture_index, "toysys26")
     buf = io.StringIO()
@@ -146,7 +146,7 @@ def test_rich_rendering_has_papers_markers_sources(fixture_index):
 
 @pytest.mark.parametrize("venue, close", [("ToySys 2025", "ToySys 2026"), ("mlsys24", "MLSys 2025")])
 def test_unknown_venue_lists_closest(fixture_index, venue, close):
-    from retrieval.summarize import summarize
+    from papernotes.retrieval.summarize import summarize
 
     with pytest.raises(BadInputError) as e:
         summarize(fixture_index, venue)
@@ -155,15 +155,15 @@ def test_unknown_venue_lists_closest(fixture_index, venue, close):
 
 
 def test_not_a_venue_is_bad_input(fixture_index):
-    from retrieval.summarize import summarize
+    from papernotes.retrieval.summarize import summarize
 
     with pytest.raises(BadInputError, match="not a venue"):
         summarize(fixture_index, "wombat burrows")
 
 
 def test_venue_without_topic_papers_reports_total(fixture_index):
-    from corpus.catalog import load_catalog
-    from retrieval.summarize import summarize
+    from papernotes.corpus.catalog import load_catalog
+    from papernotes.retrieval.summarize import summarize
 
     total = sum(1 for r in load_catalog(fixture_index.catalog_path) if r.venue == "MLSys 2025")
     assert total >= 1
@@ -174,7 +174,7 @@ def test_venue_without_topic_papers_reports_total(fixture_index):
 
 def test_venue_without_listing_page_works_from_catalog(fixture_index):
     """MLSys 2025 has no conference page in the fixture: its paper is known from a topic list only."""
-    from retrieval.summarize import summarize
+    from papernotes.retrieval.summarize import summarize
 
     s = summarize(fixture_index, "mlsys-2025", topic="kv cache")
     assert s.topic == "kv-cache"
@@ -185,7 +185,7 @@ def test_venue_without_listing_page_works_from_catalog(fixture_index):
 
 
 def test_topic_table_and_free_text_topics():
-    from retrieval.summarize import TOPICS, resolve_topic
+    from papernotes.retrieval.summarize import TOPICS, resolve_topic
 
     assert resolve_topic("Mixture of Experts").key == "moe"
     assert resolve_topic("large_language_models").key == "llm"
@@ -204,7 +204,7 @@ def test_topic_table_and_free_text_topics():
 
 
 def test_clean_markers_drops_numbers_of_no_paper():
-    from retrieval.summarize import clean_markers
+    from papernotes.retrieval.summarize import clean_markers
 
     text, dropped = clean_markers("A [1] and B [99]. C [2, 77] D [3-4] E [0] F [123456].", {1, 2, 3})
     assert text == "A [1] and B. C [2] D [3] E F."
@@ -224,7 +224,7 @@ def test_cli_exit_codes(fixture_index):
 def test_model_failure_falls_back_with_note(fixture_index):
     from openai_server import OpenAICompatServer, ServerError
 
-    from retrieval.summarize import summarize
+    from papernotes.retrieval.summarize import summarize
 
     with OpenAICompatServer() as server:
         server.default = ServerError(500)
@@ -243,7 +243,7 @@ REAL_VENUES = ["MLSys 2026", "OSDI 2026", "HPCA 2026", "SOSP 2026", "NSDI 2026",
 
 
 def test_real_llm_sections_are_listed_completely_and_in_order(real_index):
-    from retrieval.summarize import summarize
+    from papernotes.retrieval.summarize import summarize
 
     pages = dump_pages()
     for venue in REAL_VENUES:
@@ -260,7 +260,7 @@ def test_real_llm_sections_are_listed_completely_and_in_order(real_index):
 
 
 def test_real_groups_follow_the_conference_page(real_index):
-    from retrieval.summarize import summarize
+    from papernotes.retrieval.summarize import summarize
 
     pages = dump_pages()
     expected = paper_bullets(section_lines(pages["MLSys 2026"], LLM_HEADING))
@@ -272,7 +272,7 @@ def test_real_groups_follow_the_conference_page(real_index):
 
 
 def test_real_header_facts_from_calendar_and_venue_page(real_index):
-    from retrieval.summarize import summarize
+    from papernotes.retrieval.summarize import summarize
 
     pages = dump_pages()
     row = next(ln for ln in pages["Conference"] if re.match(r"^\|\s*\[MLSys 2026\]", ln))
@@ -284,7 +284,7 @@ def test_real_header_facts_from_calendar_and_venue_page(real_index):
 
 
 def test_real_other_topics(real_index):
-    from retrieval.summarize import summarize
+    from papernotes.retrieval.summarize import summarize
 
     pages = dump_pages()
     rl = [t for t, path in paper_bullets(section_lines(pages["OSDI 2026"], LLM_HEADING)) if "RL Post-Training" in path]
@@ -297,7 +297,7 @@ def test_real_other_topics(real_index):
 
 
 def test_real_markdown_lines_fit_discord(real_index):
-    from retrieval.summarize import summarize
+    from papernotes.retrieval.summarize import summarize
 
     md = summarize(real_index, "MLSys 2026").to_markdown()
     assert max(len(ln) for ln in md.splitlines()) <= 2000
@@ -323,9 +323,9 @@ def test_map_reduce_against_openai_compatible_server(real_index):
     from langchain_core.messages import HumanMessage, SystemMessage
     from openai_server import OpenAICompatServer, Reply
 
-    from retrieval.llm import messages_tokens, prompt_budget
-    from retrieval.prompts import MAP_SYSTEM, REDUCE_SYSTEM
-    from retrieval.summarize import summarize
+    from papernotes.retrieval.llm import messages_tokens, prompt_budget
+    from papernotes.retrieval.prompts import MAP_SYSTEM, REDUCE_SYSTEM
+    from papernotes.retrieval.summarize import summarize
 
     def markers(text: str) -> list[int]:
         return [int(x) for x in re.findall(r"\[(\d+)\]", text)]
