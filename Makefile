@@ -1,13 +1,13 @@
 # papernotes — the two commands of the README:
 #   make demo   install, ingest ../shared/corpus with the offline embedder, ask a sample question
-#   make test   install and run the test suite
+#   make test   install, lint (ruff, mypy) and run the test suite
 PY ?= python3.11
 VENV ?= .venv
 BIN := $(VENV)/bin
 CORPUS ?= ../shared/corpus
 QUESTION ?= In the paper arguing for LLM-generated file systems, what share of Ext4's commits were bug fixes or maintenance?
 
-.PHONY: install demo test bench clean
+.PHONY: install demo lint test bench clean
 
 $(BIN)/papernotes: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -23,7 +23,15 @@ demo: install
 	$(BIN)/papernotes ingest $(CORPUS)
 	$(BIN)/papernotes ask "$(QUESTION)"
 
-test: install
+# mypy reads the folders through symlinks laid out as the installed papernotes.* packages
+lint: install
+	mkdir -p .typecheck/papernotes
+	for d in corpus retrieval bot; do ln -sfn ../../$$d .typecheck/papernotes/$$d; done
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+test: lint
 	$(BIN)/python -m pytest -q
 
 bench: install

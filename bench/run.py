@@ -38,9 +38,10 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:  # `python bench/run.py` from a checkout without the editable install
@@ -97,7 +98,7 @@ class RssSampler:
             self.peak = max(self.peak, self.proc.memory_info().rss)
             self._stop.wait(self.interval)
 
-    def __enter__(self) -> "RssSampler":
+    def __enter__(self) -> RssSampler:
         self.peak = self.proc.memory_info().rss
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
@@ -239,12 +240,19 @@ def pick_edit(analyses: list, copies: list[Path]) -> NoteEdit:
     Raises BadInputError if no corpus holds a deep-note Markdown file."""
     from papernotes.corpus.errors import BadInputError
 
-    cands = sorted((a for a in analyses if a.is_deep_note and "#" not in a.page.source
-                    and a.page.source.lower().endswith((".md", ".markdown"))), key=lambda a: a.page.source)
+    cands = sorted(
+        (
+            a
+            for a in analyses
+            if a.is_deep_note and "#" not in a.page.source and a.page.source.lower().endswith((".md", ".markdown"))
+        ),
+        key=lambda a: a.page.source,
+    )
     for a in cands:
         path = Path(a.page.origin).parent / a.page.source
-        if not path.is_file() or not any(path.resolve().is_relative_to(c.resolve()) or path.resolve() == c.resolve()
-                                         for c in copies):
+        if not path.is_file() or not any(
+            path.resolve().is_relative_to(c.resolve()) or path.resolve() == c.resolve() for c in copies
+        ):
             continue
         lines = path.read_text(encoding="utf-8").split("\n")
         fence, front, heading, fallback = False, lines[:1] == ["---"], "", None
@@ -332,8 +340,14 @@ def query_latency(settings, rows: list[dict], reps: int) -> dict[str, Any]:
             ask_ms.append((time.perf_counter() - t) * 1000)
     ev = run_eval(rows, lambda q: notes.ask(q, k=K, use_llm=False), K)
     pct = lambda xs: {"p50": round(percentile(xs, 50), 1), "p95": round(percentile(xs, 95), 1)}  # noqa: E731
-    return {"search_ms": pct(search_ms), "ask_ms": pct(ask_ms), "hit_at_5": ev["hit_at_k"],
-            "mrr": ev["mrr"], "answer_contains": ev["answer_contains"], "misses": ev["misses"]}
+    return {
+        "search_ms": pct(search_ms),
+        "ask_ms": pct(ask_ms),
+        "hit_at_5": ev["hit_at_k"],
+        "mrr": ev["mrr"],
+        "answer_contains": ev["answer_contains"],
+        "misses": ev["misses"],
+    }
 
 
 def papernotes_exe() -> list[str]:
@@ -356,8 +370,9 @@ def cold_ask(data_dir: Path, question: str, reps: int) -> list[float]:
     out = []
     for _ in range(reps):
         t = time.perf_counter()
-        p = subprocess.run([*papernotes_exe(), "ask", question, "--no-llm"], env=env, capture_output=True,
-                           text=True, timeout=300)
+        p = subprocess.run(
+            [*papernotes_exe(), "ask", question, "--no-llm"], env=env, capture_output=True, text=True, timeout=300
+        )
         out.append(time.perf_counter() - t)
         if p.returncode != 0 or not p.stdout.strip():
             last = (p.stderr.strip().splitlines() or ["no output"])[-1]
@@ -376,8 +391,13 @@ def baseline_files(corpora: list[Path]) -> list[Path]:
         if c.is_file():
             files.append(c)
             continue
-        files += sorted(p for p in c.rglob("*") if p.is_file() and p.suffix.lower() in BASELINE_SUFFIXES
-                        and not any(part.startswith(".") for part in p.relative_to(c).parts))
+        files += sorted(
+            p
+            for p in c.rglob("*")
+            if p.is_file()
+            and p.suffix.lower() in BASELINE_SUFFIXES
+            and not any(part.startswith(".") for part in p.relative_to(c).parts)
+        )
     return files
 
 
@@ -419,7 +439,7 @@ def annotate_baseline(chunks: list, texts: dict[str, str]) -> None:
         fallback = first or Path(src).stem
         offs = [o for o, _ in h1]
 
-        def at(pos: int) -> str:
+        def at(pos: int, offs: list[int] = offs, h1=h1, fallback: str = fallback) -> str:
             i = bisect.bisect_right(offs, pos) - 1
             return h1[i][1] if i >= 0 else fallback
 
@@ -451,14 +471,16 @@ def baseline_ingest(settings, corpora: list[Path], persist: Path) -> tuple[Any, 
             continue
         texts[str(f)] = text
         docs.append(Document(page_content=text, metadata={"source": str(f)}))
-    splitter = RecursiveCharacterTextSplitter(chunk_size=BASELINE_CHUNK_SIZE, chunk_overlap=BASELINE_CHUNK_OVERLAP,
-                                              add_start_index=True)
+    splitter = RecursiveCharacterTextSplitter(
+        chunk_size=BASELINE_CHUNK_SIZE, chunk_overlap=BASELINE_CHUNK_OVERLAP, add_start_index=True
+    )
     chunks = splitter.split_documents(docs)
     read_split = time.perf_counter() - t0
     annotate_baseline(chunks, texts)
     t1 = time.perf_counter()
-    store = Chroma.from_documents(chunks, embedding=make_embeddings(settings), persist_directory=str(persist),
-                                  collection_name="baseline")
+    store = Chroma.from_documents(
+        chunks, embedding=make_embeddings(settings), persist_directory=str(persist), collection_name="baseline"
+    )
     return store, read_split + time.perf_counter() - t1, len(chunks)
 
 
@@ -471,8 +493,7 @@ def baseline_eval(store, rows: list[dict]) -> dict[str, Any]:
         t = time.perf_counter()
         docs = store.similarity_search(r["question"], k=BASELINE_K)
         lat.append((time.perf_counter() - t) * 1000)
-        got = [{"page_title": d.metadata.get("page_title"), "paper_title": d.metadata.get("paper_title")}
-               for d in docs]
+        got = [{"page_title": d.metadata.get("page_title"), "paper_title": d.metadata.get("paper_title")} for d in docs]
         scored.append(score_one(r, got, "", False, K))
     agg = aggregate(scored, lat)
     return {"hit_at_5": agg["hit_at_k"], "mrr": agg["mrr"], "search_ms": agg["latency_ms"]}
@@ -556,13 +577,15 @@ def _run(args, corpora, rows, settings0, heavy_max, budget, work: Path) -> dict[
         cold_cpu.append(c)
         rss.append(peak)
         state.update(dir=d, report=rep)
-        log(f"cold ingest rep {i + 1}: {w:.2f} s ({c:.1f} s CPU), {rep.chunks} chunks, {rep.added} embedded, "
-            f"peak RSS {peak:.0f} MiB")
+        log(
+            f"cold ingest rep {i + 1}: {w:.2f} s ({c:.1f} s CPU), {rep.chunks} chunks, {rep.added} embedded, "
+            f"peak RSS {peak:.0f} MiB"
+        )
         gc.collect()
-        w, c, l = embed_floor(prep, texts)
+        w, c, load = embed_floor(prep, texts)
         floor_s.append(w)
         floor_cpu.append(c)
-        load_s.append(l)
+        load_s.append(load)
         log(f"embedding floor rep {i + 1}: {w:.2f} s ({c:.1f} s CPU)")
         gc.collect()
 
@@ -609,10 +632,16 @@ def _run(args, corpora, rows, settings0, heavy_max, budget, work: Path) -> dict[
 
         b_reps = repeat_heavy(baseline_rep, heavy_max, budget)
         ev = baseline_eval(b_state["store"], rows)
-        base = {"ingest_s": round(median(b_s), 3), "hit_at_5": ev["hit_at_5"], "chunks": b_state["chunks"],
-                "mrr": ev["mrr"], "search_ms": ev["search_ms"], "reps": b_reps,
-                "pipeline": f"RecursiveCharacterTextSplitter({BASELINE_CHUNK_SIZE}, {BASELINE_CHUNK_OVERLAP}) + "
-                            f"Chroma.from_documents + similarity_search(k={BASELINE_K}); same embedder"}
+        base = {
+            "ingest_s": round(median(b_s), 3),
+            "hit_at_5": ev["hit_at_5"],
+            "chunks": b_state["chunks"],
+            "mrr": ev["mrr"],
+            "search_ms": ev["search_ms"],
+            "reps": b_reps,
+            "pipeline": f"RecursiveCharacterTextSplitter({BASELINE_CHUNK_SIZE}, {BASELINE_CHUNK_OVERLAP}) + "
+            f"Chroma.from_documents + similarity_search(k={BASELINE_K}); same embedder",
+        }
         log(f"baseline: ingest {base['ingest_s']} s, hit@5 {base['hit_at_5']}")
 
     floor, cold_med = median(floor_s), median(cold_s)
@@ -647,12 +676,23 @@ def _run(args, corpora, rows, settings0, heavy_max, budget, work: Path) -> dict[
         "mrr": q["mrr"],
         "answer_contains": q["answer_contains"],
         "dev_questions": len(rows),
-        "reps": {"embed_floor": heavy_reps, "cold_ingest": heavy_reps, "baseline_ingest": base.get("reps", 0),
-                 "noop_reingest": args.reps, "edit_reingest": args.reps, "queries": args.reps,
-                 "cold_ask": args.reps},
-        "raw": {"embed_floor_s": floor_s, "cold_ingest_s": cold_s, "peak_rss_mb": rss,
-                "noop_reingest_s": [s for s, _ in noop], "edit_reingest_s": [s for s, _ in edits],
-                "cold_ask_s": cold},
+        "reps": {
+            "embed_floor": heavy_reps,
+            "cold_ingest": heavy_reps,
+            "baseline_ingest": base.get("reps", 0),
+            "noop_reingest": args.reps,
+            "edit_reingest": args.reps,
+            "queries": args.reps,
+            "cold_ask": args.reps,
+        },
+        "raw": {
+            "embed_floor_s": floor_s,
+            "cold_ingest_s": cold_s,
+            "peak_rss_mb": rss,
+            "noop_reingest_s": [s for s, _ in noop],
+            "edit_reingest_s": [s for s, _ in edits],
+            "cold_ask_s": cold,
+        },
         "corpora": [str(c) for c in corpora],
         "embedding_model": rep.embedding_model,
         "cpus": os.cpu_count(),
@@ -681,8 +721,11 @@ def check_targets(r: dict[str, Any]) -> dict[str, Any]:
         met = None if v is None else (v <= target if op == "<=" else v >= target if op == ">=" else v == target)
         out[name] = {"value": v, "target": f"{op} {target}", "met": met}
     note = r["edit_note"]["note_chunks"]
-    out["edit_embeds_only_changed"] = {"value": r["edit_embedded"], "target": f"1..{note} (chunks of that note)",
-                                       "met": 1 <= r["edit_embedded"] <= note}
+    out["edit_embeds_only_changed"] = {
+        "value": r["edit_embedded"],
+        "target": f"1..{note} (chunks of that note)",
+        "met": 1 <= r["edit_embedded"] <= note,
+    }
     return out
 
 
@@ -691,8 +734,9 @@ def render(r: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    t = Table(title=f"papernotes bench — {r['chunks']} chunks, {r['dev_questions']} dev questions, "
-                    f"{r['embedding_model']}")
+    t = Table(
+        title=f"papernotes bench — {r['chunks']} chunks, {r['dev_questions']} dev questions, {r['embedding_model']}"
+    )
     t.add_column("measure")
     t.add_column("value", justify="right")
     t.add_column("target")
@@ -713,16 +757,32 @@ def render(r: dict[str, Any]) -> None:
         ("overhead ratio (ingest / floor)", f"{r['overhead_ratio']}", tgt("overhead_ratio"), mark("overhead_ratio")),
         ("  same, in CPU time", f"{r['cpu_overhead_ratio']}", "", ""),
         ("peak RSS during ingest", f"{r['peak_rss_mb']:.0f} MiB", tgt("peak_rss_mb"), mark("peak_rss_mb")),
-        ("no-op re-ingest", f"{r['noop_reingest_s']:.2f} s ({r['noop_share_of_cold']:.1%} of cold)",
-         tgt("noop_reingest_share"), mark("noop_reingest_share")),
+        (
+            "no-op re-ingest",
+            f"{r['noop_reingest_s']:.2f} s ({r['noop_share_of_cold']:.1%} of cold)",
+            tgt("noop_reingest_share"),
+            mark("noop_reingest_share"),
+        ),
         ("  chunks embedded", str(r["noop_embedded"]), tgt("noop_embedded"), mark("noop_embedded")),
         ("one-note edit re-ingest", f"{r['edit_reingest_s']:.2f} s", "", ""),
-        ("  chunks embedded", f"{r['edit_embedded']} of {r['edit_note']['note_chunks']} in the note",
-         tgt("edit_embeds_only_changed"), mark("edit_embeds_only_changed")),
-        ("search p50 / p95", f"{r['search_ms']['p50']} / {r['search_ms']['p95']} ms", tgt("search_p50_ms"),
-         mark("search_p50_ms")),
-        ("extractive ask p50 / p95", f"{r['ask_ms']['p50']} / {r['ask_ms']['p95']} ms", tgt("ask_p50_ms"),
-         mark("ask_p50_ms")),
+        (
+            "  chunks embedded",
+            f"{r['edit_embedded']} of {r['edit_note']['note_chunks']} in the note",
+            tgt("edit_embeds_only_changed"),
+            mark("edit_embeds_only_changed"),
+        ),
+        (
+            "search p50 / p95",
+            f"{r['search_ms']['p50']} / {r['search_ms']['p95']} ms",
+            tgt("search_p50_ms"),
+            mark("search_p50_ms"),
+        ),
+        (
+            "extractive ask p50 / p95",
+            f"{r['ask_ms']['p50']} / {r['ask_ms']['p95']} ms",
+            tgt("ask_p50_ms"),
+            mark("ask_p50_ms"),
+        ),
         ("cold `papernotes ask`", f"{r['cold_ask_s']:.2f} s", tgt("cold_ask_s"), mark("cold_ask_s")),
         ("hit@5 (ours)", f"{r['hit_at_5']}", "", ""),
     ]
@@ -730,10 +790,18 @@ def render(r: dict[str, Any]) -> None:
         rows += [
             ("baseline ingest", f"{b['ingest_s']:.2f} s ({b['chunks']} chunks)", "", ""),
             ("baseline hit@5", f"{b['hit_at_5']}", "", ""),
-            ("ingest ratio vs baseline", f"{r['ingest_ratio_vs_baseline']}", tgt("ingest_ratio_vs_baseline"),
-             mark("ingest_ratio_vs_baseline")),
-            ("hit@5 ratio vs baseline", f"{r['hit_ratio_vs_baseline']}", tgt("hit_ratio_vs_baseline"),
-             mark("hit_ratio_vs_baseline")),
+            (
+                "ingest ratio vs baseline",
+                f"{r['ingest_ratio_vs_baseline']}",
+                tgt("ingest_ratio_vs_baseline"),
+                mark("ingest_ratio_vs_baseline"),
+            ),
+            (
+                "hit@5 ratio vs baseline",
+                f"{r['hit_ratio_vs_baseline']}",
+                tgt("hit_ratio_vs_baseline"),
+                mark("hit_ratio_vs_baseline"),
+            ),
         ]
     for row in rows:
         t.add_row(*row)
@@ -744,16 +812,29 @@ def render(r: dict[str, Any]) -> None:
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="bench/run.py", description=__doc__.split("\n\n")[0])
-    p.add_argument("--corpus", action="append", metavar="PATH",
-                   help=f"Notes to ingest (repeatable; default {DEFAULT_CORPUS}).")
-    p.add_argument("--dev", default=str(DEFAULT_DEV), metavar="FILE",
-                   help=f"Dev questions JSONL (the `papernotes eval` format; default {DEFAULT_DEV}).")
+    p.add_argument(
+        "--corpus", action="append", metavar="PATH", help=f"Notes to ingest (repeatable; default {DEFAULT_CORPUS})."
+    )
+    p.add_argument(
+        "--dev",
+        default=str(DEFAULT_DEV),
+        metavar="FILE",
+        help=f"Dev questions JSONL (the `papernotes eval` format; default {DEFAULT_DEV}).",
+    )
     p.add_argument("--reps", type=int, default=3, help="Repetitions of the cheap stages (default 3).")
-    p.add_argument("--heavy-reps", type=int, default=None,
-                   help="Repetitions of the embedding floor, cold ingest and baseline ingest (default: up to "
-                        "--reps, stopping once a stage has used --heavy-budget seconds).")
-    p.add_argument("--heavy-budget", type=float, default=240.0,
-                   help="Seconds after which the expensive stages stop repeating (default 240).")
+    p.add_argument(
+        "--heavy-reps",
+        type=int,
+        default=None,
+        help="Repetitions of the embedding floor, cold ingest and baseline ingest (default: up to "
+        "--reps, stopping once a stage has used --heavy-budget seconds).",
+    )
+    p.add_argument(
+        "--heavy-budget",
+        type=float,
+        default=240.0,
+        help="Seconds after which the expensive stages stop repeating (default 240).",
+    )
     p.add_argument("--skip-baseline", action="store_true", help="Do not run the LangChain quickstart baseline.")
     p.add_argument("--workdir", default=None, help="Parent folder for scratch data (default: the system temp dir).")
     p.add_argument("--keep", action="store_true", help="Keep the scratch folder.")

@@ -10,12 +10,12 @@ the prompt) ends the session. Lines are read with :func:`input`, so the session 
 
 from __future__ import annotations
 
-from typing import Annotated, Callable, Optional
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from papernotes.corpus.errors import PapernotesError
-from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from papernotes.retrieval.answer import Answer
@@ -23,8 +23,10 @@ if TYPE_CHECKING:
 #: Turns kept for follow-ups (the condense prompt itself uses the last few).
 MAX_TURNS = 8
 PROMPT = "you> "
-HELP = "Ask a question about your notes. Follow-ups refer to the previous answer. " \
-       "Commands: /reset (forget the conversation), /help, /quit (or Ctrl-D)."
+HELP = (
+    "Ask a question about your notes. Follow-ups refer to the previous answer. "
+    "Commands: /reset (forget the conversation), /help, /quit (or Ctrl-D)."
+)
 
 
 class ChatSession:
@@ -44,8 +46,7 @@ class ChatSession:
 
         Raises any :class:`~papernotes.corpus.errors.PapernotesError` of :meth:`Notes.ask` (e.g. BadInputError).
         """
-        a = self.notes.ask(question, k=self.k, history=self.history or None, use_llm=self.use_llm,
-                           on_token=on_token)
+        a = self.notes.ask(question, k=self.k, history=self.history or None, use_llm=self.use_llm, on_token=on_token)
         self.history = (self.history + [(a.question, a.answer)])[-MAX_TURNS:]
         return a
 
@@ -63,7 +64,7 @@ def _read_line() -> str | None:
 
 
 def chat(
-    k: Annotated[Optional[int], typer.Option("--k", min=1, max=50, help="Chunks to retrieve and cite.")] = None,
+    k: Annotated[int | None, typer.Option("--k", min=1, max=50, help="Chunks to retrieve and cite.")] = None,
     no_llm: Annotated[bool, typer.Option("--no-llm", help="Answer extractively even with a model configured.")] = False,
 ) -> None:
     """Chat with your notes: questions and follow-ups; /reset forgets, /quit or Ctrl-D leaves."""

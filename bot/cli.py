@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -18,17 +18,21 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from papernotes.corpus.errors import BadInputError, BadSourceError, PapernotesError
 from papernotes.retrieval.settings import Settings
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
-                  help="Ask your research-paper reading notes: grounded answers with citations.")
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    help="Ask your research-paper reading notes: grounded answers with citations.",
+)
 out = Console(soft_wrap=True, highlight=False)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
-K = Annotated[Optional[int], typer.Option("--k", min=1, max=50, help="Chunks to retrieve and cite.")]
+K = Annotated[int | None, typer.Option("--k", min=1, max=50, help="Chunks to retrieve and cite.")]
 JSON = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
-VENUE = Annotated[Optional[str], typer.Option("--venue", help="Only this venue, e.g. 'OSDI 2026' or 'osdi26'.")]
-YEAR = Annotated[Optional[int], typer.Option("--year", help="Only this year.")]
-TOPIC = Annotated[Optional[str], typer.Option("--topic", help="Only chunks whose topic path contains this.")]
-SOURCE = Annotated[Optional[str], typer.Option("--source", help="Only chunks whose source contains this.")]
+VENUE = Annotated[str | None, typer.Option("--venue", help="Only this venue, e.g. 'OSDI 2026' or 'osdi26'.")]
+YEAR = Annotated[int | None, typer.Option("--year", help="Only this year.")]
+TOPIC = Annotated[str | None, typer.Option("--topic", help="Only chunks whose topic path contains this.")]
+SOURCE = Annotated[str | None, typer.Option("--source", help="Only chunks whose source contains this.")]
 
 
 def settings() -> Settings:
@@ -60,7 +64,9 @@ def _filters(venue, year, topic, source):
 
 @app.command()
 def ingest(
-    sources: Annotated[Optional[list[str]], typer.Argument(help="Paths or git URLs (default: PAPERNOTES_SOURCES).")] = None,
+    sources: Annotated[
+        list[str] | None, typer.Argument(help="Paths or git URLs (default: PAPERNOTES_SOURCES).")
+    ] = None,
     rebuild: Annotated[bool, typer.Option("--rebuild", help="Drop the index and re-embed everything.")] = False,
     as_json: JSON = False,
 ) -> None:
@@ -68,13 +74,22 @@ def ingest(
     from papernotes.retrieval.indexing import ingest as run_ingest
 
     s = settings()
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=err, transient=True, disable=as_json or not err.is_terminal) as bar:
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=as_json or not err.is_terminal,
+    ) as bar:
         tasks: dict[str, int] = {}
 
         def progress(stage: str, done: int, total: int) -> None:
             if stage not in tasks:
-                tasks[stage] = bar.add_task({"read": "reading", "chunk": "chunking", "embed": "embedding"}[stage], total=total)
+                tasks[stage] = bar.add_task(
+                    {"read": "reading", "chunk": "chunking", "embed": "embedding"}[stage], total=total
+                )
             bar.update(tasks[stage], completed=done, total=total)
 
         rep = run_ingest(s, sources, rebuild=rebuild, progress=progress)
@@ -86,15 +101,21 @@ def ingest(
             if not w.endswith("has no text to index"):
                 err.print(f"[yellow]warning[/]: {w}", markup=True, highlight=False)
         if empty:  # GitBook section index pages with only a heading: one line, every file named
-            err.print(f"[yellow]warning[/]: {len(empty)} pages have only a heading, nothing to index: "
-                      + ", ".join(empty), markup=True, highlight=False)
+            err.print(
+                f"[yellow]warning[/]: {len(empty)} pages have only a heading, nothing to index: " + ", ".join(empty),
+                markup=True,
+                highlight=False,
+            )
     if rep.files == 0:
         raise BadSourceError(f"nothing was ingested: all {rep.files_skipped} files were skipped (see the warnings)")
     if as_json:
         return
-    out.print(f"{rep.files} files, {rep.pages} pages, {rep.chunks} chunks: {rep.added} added (embedded), "
-              f"{rep.skipped} unchanged, {rep.deleted} deleted; {rep.papers} papers; "
-              f"{len(rep.warnings)} warnings; {rep.seconds:.1f} s", markup=False)
+    out.print(
+        f"{rep.files} files, {rep.pages} pages, {rep.chunks} chunks: {rep.added} added (embedded), "
+        f"{rep.skipped} unchanged, {rep.deleted} deleted; {rep.papers} papers; "
+        f"{len(rep.warnings)} warnings; {rep.seconds:.1f} s",
+        markup=False,
+    )
 
 
 def _print_token(tok: str) -> None:
@@ -104,9 +125,15 @@ def _print_token(tok: str) -> None:
 @app.command()
 def ask(
     question: Annotated[str, typer.Argument(help="Your question.")],
-    k: K = None, venue: VENUE = None, year: YEAR = None, topic: TOPIC = None, source: SOURCE = None,
+    k: K = None,
+    venue: VENUE = None,
+    year: YEAR = None,
+    topic: TOPIC = None,
+    source: SOURCE = None,
     as_json: JSON = False,
-    no_llm: Annotated[bool, typer.Option("--no-llm", help="Answer extractively even if a model is configured.")] = False,
+    no_llm: Annotated[
+        bool, typer.Option("--no-llm", help="Answer extractively even if a model is configured.")
+    ] = False,
 ) -> None:
     """Answer a question from the notes, with citations."""
     from papernotes.bot.render import render_answer
@@ -128,7 +155,11 @@ def ask(
 @app.command()
 def search(
     query: Annotated[str, typer.Argument(help="Search text.")],
-    k: K = None, venue: VENUE = None, year: YEAR = None, topic: TOPIC = None, source: SOURCE = None,
+    k: K = None,
+    venue: VENUE = None,
+    year: YEAR = None,
+    topic: TOPIC = None,
+    source: SOURCE = None,
     as_json: JSON = False,
 ) -> None:
     """Retrieval only: ranked chunks with scores and metadata."""
@@ -139,7 +170,7 @@ def search(
     res = notes().search(query, k, f if f else None)
     if as_json:
         rows = retrieved_rows(res.hits)
-        for r, h in zip(rows, res.hits):
+        for r, h in zip(rows, res.hits, strict=True):
             r["text"] = h.text
         print_json({"query": res.query, "filters": res.filters.as_dict(), "fallback": res.fallback, "results": rows})
     else:
@@ -148,8 +179,12 @@ def search(
 
 @app.command()
 def papers(
-    venue: VENUE = None, year: YEAR = None, topic: TOPIC = None,
-    search_text: Annotated[Optional[str], typer.Option("--search", help="Text in title, system, summary or affiliations.")] = None,
+    venue: VENUE = None,
+    year: YEAR = None,
+    topic: TOPIC = None,
+    search_text: Annotated[
+        str | None, typer.Option("--search", help="Text in title, system, summary or affiliations.")
+    ] = None,
     as_json: JSON = False,
 ) -> None:
     """List papers from the catalog."""
@@ -179,10 +214,14 @@ def stats(as_json: JSON = False) -> None:
 
 @app.command(name="eval")
 def evaluate(
-    file: Annotated[Path, typer.Argument(help="JSONL questions (id, type, question, gold_titles, answer_must_contain).")],
+    file: Annotated[
+        Path, typer.Argument(help="JSONL questions (id, type, question, gold_titles, answer_must_contain).")
+    ],
     k: Annotated[int, typer.Option("--k", min=1, max=50, help="Cut-off for hit@k / recall@k / MRR.")] = 5,
     as_json: JSON = False,
-    no_llm: Annotated[bool, typer.Option("--no-llm", help="Score extractive answers even if a model is configured.")] = False,
+    no_llm: Annotated[
+        bool, typer.Option("--no-llm", help="Score extractive answers even if a model is configured.")
+    ] = False,
 ) -> None:
     """Score retrieval and answers on a question set."""
     from papernotes.bot.render import render_eval
@@ -201,7 +240,11 @@ def _register_optional() -> None:
     """Commands living in their own modules (chat, summarize, discord)."""
     import importlib
 
-    for mod, name in (("papernotes.bot.chat", "chat"), ("papernotes.bot.summarize_cmd", "summarize"), ("papernotes.bot.discord_cmd", "discord")):
+    for mod, name in (
+        ("papernotes.bot.chat", "chat"),
+        ("papernotes.bot.summarize_cmd", "summarize"),
+        ("papernotes.bot.discord_cmd", "discord"),
+    ):
         try:
             m = importlib.import_module(mod)
         except ModuleNotFoundError as e:
@@ -234,8 +277,11 @@ def main() -> None:
         if type(e).__name__ == "Abort":
             err.print("aborted", markup=False)
             sys.exit(1)
-        err.print(f"error: unexpected {type(e).__name__}: {e} (run with PAPERNOTES_DEBUG=1 for details)",
-                  markup=False, highlight=False)
+        err.print(
+            f"error: unexpected {type(e).__name__}: {e} (run with PAPERNOTES_DEBUG=1 for details)",
+            markup=False,
+            highlight=False,
+        )
         import os
 
         if os.environ.get("PAPERNOTES_DEBUG"):

@@ -22,14 +22,23 @@ import fcntl
 import logging
 import os
 import re
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from papernotes.bot.messages import MAX_CONTENT, answer_body, bracket_urls, clip, format_answer, list_embed, split_message
+from papernotes.bot.messages import (
+    MAX_CONTENT,
+    answer_body,
+    bracket_urls,
+    clip,
+    format_answer,
+    list_embed,
+    split_message,
+)
 from papernotes.corpus.errors import BadInputError, PapernotesError
 from papernotes.retrieval.settings import Settings
 
@@ -37,8 +46,10 @@ log = logging.getLogger("papernotes.discord")
 T = TypeVar("T")
 
 #: User-facing texts (short; the details go to the log).
-TIMEOUT_TEXT = ("⏳ Sorry, that took too long (over {s:g} s): the notes or the model are busy. "
-                "Please try again in a moment, or ask a narrower question.")
+TIMEOUT_TEXT = (
+    "⏳ Sorry, that took too long (over {s:g} s): the notes or the model are busy. "
+    "Please try again in a moment, or ask a narrower question."
+)
 GENERIC_ERROR = "❌ Something went wrong while answering; the bot's log has the details. Please try again."
 COOLDOWN_TEXT = "⏳ Easy there: you can ask again in {s:.0f} s."
 EMPTY_MENTION = "Ask me something about the reading notes, e.g. `@{name} Which papers study KV caches?`"
@@ -60,6 +71,7 @@ HELP_TEXT = (
 # ----------------------------------------------------------------------------------------------
 # index access
 # ----------------------------------------------------------------------------------------------
+
 
 def writer_active(settings: Settings) -> bool:
     """True while an ingest holds the data dir's write lock (``data_dir/write.lock``, an ``flock``
@@ -168,14 +180,18 @@ class NotesIndex:
                         log.info("index changed on disk; notes reloaded")
                     except Exception as e:
                         self._seen = stamp  # do not retry until the index changes again
-                        log.error("could not reload the notes after an ingest (%s: %s); keeping the "
-                                  "previous ones", type(e).__name__, e)
+                        log.error(
+                            "could not reload the notes after an ingest (%s: %s); keeping the previous ones",
+                            type(e).__name__,
+                            e,
+                        )
         return self._notes
 
 
 # ----------------------------------------------------------------------------------------------
 # the bot
 # ----------------------------------------------------------------------------------------------
+
 
 class NotesTree(app_commands.CommandTree):
     """Command tree whose error handler answers with one short message (see :func:`send_error`)."""
@@ -204,8 +220,14 @@ class PaperBot(commands.Bot):
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice: no warnings
         intents = discord.Intents.default()
         intents.message_content = True  # follow-ups in the bot's threads need the text (privileged)
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         allowed_mentions=discord.AllowedMentions.none(), tree_cls=NotesTree, **kwargs)
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+            tree_cls=NotesTree,
+            **kwargs,
+        )
         self.settings = settings
         self.index = NotesIndex(settings, notes)
         self.slots: asyncio.Semaphore | None = None
@@ -227,8 +249,7 @@ class PaperBot(commands.Bot):
             log.info("synced %d global commands (they can take a while to appear)", len(synced))
 
     async def on_ready(self) -> None:
-        log.info("logged in as %s (id %s) in %d servers", self.user, getattr(self.user, "id", "?"),
-                 len(self.guilds))
+        log.info("logged in as %s (id %s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
 
     async def on_message(self, message: discord.Message) -> None:
         """No prefix commands: questions in messages are handled by :class:`NotesCog`."""
@@ -333,8 +354,7 @@ class NotesCog(commands.Cog):
         for part in split_message(text, self.limit):
             await interaction.followup.send(part, suppress_embeds=True)
 
-    async def _run_interaction(self, interaction: discord.Interaction, what: str,
-                               fn: Callable[[Any], T]) -> T | None:
+    async def _run_interaction(self, interaction: discord.Interaction, what: str, fn: Callable[[Any], T]) -> T | None:
         """Defer (thinking…), compute ``fn(notes)`` off the loop; on failure replace the "thinking…"
         message with one short line and return None."""
         await interaction.response.defer(thinking=True)
@@ -349,7 +369,9 @@ class NotesCog(commands.Cog):
             await send_error(interaction, error_text(e, self.bot.settings))
             return None
 
-    async def venue_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    async def venue_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         """Venues of the catalog containing what was typed (at most 25, Discord's limit)."""
         notes = self.bot.index.current
         if notes is None:
@@ -365,8 +387,9 @@ class NotesCog(commands.Cog):
     @app_commands.command(name="ask", description="Ask the reading notes a question (answer with sources).")
     @app_commands.describe(question="Your question", venue="Only this venue, e.g. 'OSDI 2026'")
     @app_commands.checks.dynamic_cooldown(_cooldown, key=_cooldown_key)
-    async def ask(self, interaction: discord.Interaction, question: app_commands.Range[str, 1, 2000],
-                  venue: str | None = None) -> None:
+    async def ask(
+        self, interaction: discord.Interaction, question: app_commands.Range[str, 1, 2000], venue: str | None = None
+    ) -> None:
         from papernotes.retrieval.answer import check_question
 
         try:
@@ -517,8 +540,9 @@ class NotesCog(commands.Cog):
         question = self._strip(message)
         if not question or not re.search(r"\w", question):
             if kind != "thread":
-                await message.reply(EMPTY_MENTION.format(name=self.bot.user.name if self.bot.user else "bot"),
-                                    mention_author=False)
+                await message.reply(
+                    EMPTY_MENTION.format(name=self.bot.user.name if self.bot.user else "bot"), mention_author=False
+                )
             return
         wait = self.bot.message_cooldown(message.author.id)
         if wait is not None:
@@ -566,8 +590,10 @@ def run_bot(settings: Settings, notes=None) -> None:
         loaded (IndexMissingError …).
     """
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
-        raise BadInputError("no Discord bot token: set DISCORD_TOKEN in the environment or in .env "
-                            "(Developer Portal › your application › Bot › Reset Token)")
+        raise BadInputError(
+            "no Discord bot token: set DISCORD_TOKEN in the environment or in .env "
+            "(Developer Portal › your application › Bot › Reset Token)"
+        )
     token = settings.discord_token.get_secret_value().strip()
     if not logging.getLogger().handlers:  # keep an application's (or pytest's) logging as it is
         discord.utils.setup_logging(level=logging.INFO)
@@ -588,11 +614,17 @@ def startup_error(e: discord.DiscordException) -> PapernotesError:
     """The one-line error for a failure to start: a rejected token (LoginFailure → BadInputError),
     the Message Content intent not enabled (PrivilegedIntentsRequired), or another HTTP error."""
     if isinstance(e, discord.LoginFailure):
-        return BadInputError("Discord rejected the bot token (DISCORD_TOKEN): copy it again from the "
-                             "Developer Portal › your application › Bot › Reset Token")
+        return BadInputError(
+            "Discord rejected the bot token (DISCORD_TOKEN): copy it again from the "
+            "Developer Portal › your application › Bot › Reset Token"
+        )
     if isinstance(e, discord.PrivilegedIntentsRequired):
-        return PapernotesError("the bot needs the Message Content intent: enable it in the Developer "
-                               "Portal › your application › Bot › Privileged Gateway Intents")
+        return PapernotesError(
+            "the bot needs the Message Content intent: enable it in the Developer "
+            "Portal › your application › Bot › Privileged Gateway Intents"
+        )
     status = getattr(e, "status", "?")
-    return PapernotesError(f"Discord refused a request at startup (HTTP {status}); check the token and "
-                           "the bot's invite scopes (bot, applications.commands)")
+    return PapernotesError(
+        f"Discord refused a request at startup (HTTP {status}); check the token and "
+        "the bot's invite scopes (bot, applications.commands)"
+    )

@@ -6,15 +6,20 @@ discord.py package is imported under another name inside functions only.
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 
 def discord(
-    guild_id: Annotated[Optional[int], typer.Option(
-        "--guild-id", help="Sync slash commands to this server at once (default: PAPERNOTES_DISCORD_GUILD_ID; "
-        "without one, commands are synced globally).")] = None,
+    guild_id: Annotated[
+        int | None,
+        typer.Option(
+            "--guild-id",
+            help="Sync slash commands to this server at once (default: PAPERNOTES_DISCORD_GUILD_ID; "
+            "without one, commands are synced globally).",
+        ),
+    ] = None,
 ) -> None:
     """Run the Discord bot (token from DISCORD_TOKEN or .env) until Ctrl-C."""
     from papernotes.bot.cli import settings as load_settings

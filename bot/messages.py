@@ -9,7 +9,7 @@ Pure functions only; no discord.py network objects are needed except :class:`dis
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 import discord
 
@@ -36,12 +36,12 @@ _FENCE_RE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})([^\s`]*)")
 #: Spans a split must never cut through: citation markers ([3], [1, 2], [4–6]), markdown links,
 #: <url> links, bare URLs, Discord mentions/channels/emoji/timestamps, inline code.
 _PROTECTED_RE = re.compile(
-    r"\[\d+(?:\s*[,–-]\s*\d+)*\]"                 # citation marker
-    r"|\[[^\]\n]{0,300}\]\(<?[^)\s]{1,2000}>?\)"   # markdown link [text](url) / [text](<url>)
-    r"|<https?://[^>\s]+>"                        # <url>
+    r"\[\d+(?:\s*[,–-]\s*\d+)*\]"  # citation marker
+    r"|\[[^\]\n]{0,300}\]\(<?[^)\s]{1,2000}>?\)"  # markdown link [text](url) / [text](<url>)
+    r"|<https?://[^>\s]+>"  # <url>
     r"|https?://[^\s<>()\[\]]+(?:\([^\s<>()]*\)[^\s<>()\[\]]*)*"  # bare url (allows balanced parens)
-    r"|<(?:@[!&]?|#|a?:\w+:|t:)[^>\s]{1,64}>"       # discord mention / channel / emoji / timestamp
-    r"|`[^`\n]{1,300}`"                           # inline code
+    r"|<(?:@[!&]?|#|a?:\w+:|t:)[^>\s]{1,64}>"  # discord mention / channel / emoji / timestamp
+    r"|`[^`\n]{1,300}`"  # inline code
 )
 #: A sentence end (optionally followed by closing quotes/brackets and citation markers).
 _SENTENCE_END_RE = re.compile(r"[.!?…][\"'”’)\]]*(?:[ \t]?\[\d+(?:\s*[,–-]\s*\d+)*\])*(?=[ \t]+\S)")
@@ -93,9 +93,8 @@ def _cut_ok(text: str, cut: int, lo: int, spans: list[tuple[int, int]]) -> bool:
     if not head.strip():
         return False
     opener = _open_fence(head)
-    if opener is not None and head.rstrip().rsplit("\n", 1)[-1].strip() == opener:
-        return False  # would leave an empty code block (cut right after its opening fence line)
-    return True
+    # not right after an opening fence line: that would leave an empty code block
+    return opener is None or head.rstrip().rsplit("\n", 1)[-1].strip() != opener
 
 
 def split_message(text: str, limit: int = MAX_CONTENT) -> list[str]:
@@ -139,7 +138,7 @@ def split_message(text: str, limit: int = MAX_CONTENT) -> list[str]:
         if cut is None:  # no whitespace at all: cut inside a word, but not inside a protected span
             cut = window
             span = _inside(cut, spans)
-            if span and span[0] > lo and cand[:span[0]].strip():
+            if span and span[0] > lo and cand[: span[0]].strip():
                 cut = span[0]
         head = cand[:cut]
         opener = _open_fence(head)
@@ -163,7 +162,7 @@ def bracket_urls(text: str) -> str:
     for m in _PROTECTED_RE.finditer(text):
         s = m.group(0)
         if s.startswith("http"):
-            out.append(text[last:m.start()])
+            out.append(text[last : m.start()])
             out.append(f"<{s}>")
             last = m.end()
     out.append(text[last:])
@@ -202,7 +201,7 @@ def answer_body(text: str) -> str:
     """An earlier bot answer read back from Discord, without its label/note lines and Sources list
     (for conversation history)."""
     body = text.split(f"\n{SOURCES_HEADING}", 1)[0]
-    return "\n".join(l for l in body.splitlines() if not l.startswith("-# ")).strip()
+    return "\n".join(ln for ln in body.splitlines() if not ln.startswith("-# ")).strip()
 
 
 def clip(s: str, n: int) -> str:
@@ -219,12 +218,15 @@ def fit_embed(embed: discord.Embed) -> discord.Embed:
     if embed.description:
         embed.description = clip(embed.description, EMBED_DESCRIPTION)
     if embed.author and embed.author.name:
-        embed.set_author(name=clip(embed.author.name, EMBED_AUTHOR), url=embed.author.url,
-                         icon_url=embed.author.icon_url)
+        embed.set_author(
+            name=clip(embed.author.name, EMBED_AUTHOR), url=embed.author.url, icon_url=embed.author.icon_url
+        )
     if embed.footer and embed.footer.text:
         embed.set_footer(text=clip(embed.footer.text, EMBED_FOOTER), icon_url=embed.footer.icon_url)
-    fields = [(clip(f.name or "\u200b", EMBED_FIELD_NAME), clip(f.value or "\u200b", EMBED_FIELD_VALUE), f.inline)
-              for f in embed.fields][:EMBED_FIELDS]
+    fields = [
+        (clip(f.name or "\u200b", EMBED_FIELD_NAME), clip(f.value or "\u200b", EMBED_FIELD_VALUE), f.inline)
+        for f in embed.fields
+    ][:EMBED_FIELDS]
     embed.clear_fields()
     for name, value, inline in fields:
         embed.add_field(name=name, value=value, inline=inline)

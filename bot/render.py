@@ -37,11 +37,13 @@ def render_answer(con: Console, a: Answer, streamed: bool = False) -> None:
         con.print("\n[dim]checked answer (citations removed or renumbered to match the sources):[/]")
         con.print(a.answer, markup=False)
     if a.mode == "llm" and a.dropped_citations:
-        con.print(f"[dim]{a.dropped_citations} citation marker(s) removed: they named no given source[/]",
-                  highlight=False)
+        con.print(
+            f"[dim]{a.dropped_citations} citation marker(s) removed: they named no given source[/]", highlight=False
+        )
     if a.mode == "llm" and not a.refused and not a.grounded:
-        con.print("[yellow]warning[/]: the model cited no sources; this answer is not grounded in the notes",
-                  highlight=False)
+        con.print(
+            "[yellow]warning[/]: the model cited no sources; this answer is not grounded in the notes", highlight=False
+        )
     if a.note:
         con.print(f"[yellow]note[/]: {a.note}", highlight=False)
     if a.citations:
@@ -56,8 +58,11 @@ def render_search(con: Console, res) -> None:
     if res.fallback:
         con.print("[dim]nothing matched the detected filters; showing unfiltered results[/]")
     for h in res.hits:
-        con.print(f"[bold]{h.rank}.[/] {h.score:.4f} (dense {h.dense:.3f}, bm25 {h.bm25:.2f}) "
-                  f"[cyan]{h.get('page_title')} › {h.get('section') or ''}[/]", highlight=False)
+        con.print(
+            f"[bold]{h.rank}.[/] {h.score:.4f} (dense {h.dense:.3f}, bm25 {h.bm25:.2f}) "
+            f"[cyan]{h.get('page_title')} › {h.get('section') or ''}[/]",
+            highlight=False,
+        )
         body = h.body.replace("\n", " ")
         con.print("   " + body[:240] + ("…" if len(body) > 240 else ""), markup=False, highlight=False)
 
@@ -73,8 +78,11 @@ def render_papers(con: Console, recs) -> None:
 
 
 def render_stats(con: Console, st: dict[str, Any]) -> None:
-    con.print(f"files {st['files']} (skipped {st['files_skipped']}), pages {st['pages']}, "
-              f"chunks {st['chunks']}, papers {st['papers']}", highlight=False)
+    con.print(
+        f"files {st['files']} (skipped {st['files_skipped']}), pages {st['pages']}, "
+        f"chunks {st['chunks']}, papers {st['papers']}",
+        highlight=False,
+    )
     con.print("chunks by kind: " + ", ".join(f"{k} {v}" for k, v in st["chunks_by_kind"].items()))
     t = Table("venue", "papers")
     for v, n in st["papers_by_venue"].items():
@@ -83,13 +91,18 @@ def render_stats(con: Console, st: dict[str, Any]) -> None:
 
 
 def render_eval(con: Console, rep: dict[str, Any], k: int) -> None:
-    con.print(f"n={rep['n']}  hit@{k}={rep['hit_at_k']}  recall@{k}={rep['recall_at_k']}  MRR={rep['mrr']}  "
-              f"refusal acc={rep['refusal_accuracy']}  false refusals={rep['false_refusal_rate']}  "
-              f"answer-contains={rep['answer_contains']}  p50={rep['latency_ms']['p50']} ms  "
-              f"p95={rep['latency_ms']['p95']} ms", highlight=False)
+    con.print(
+        f"n={rep['n']}  hit@{k}={rep['hit_at_k']}  recall@{k}={rep['recall_at_k']}  MRR={rep['mrr']}  "
+        f"refusal acc={rep['refusal_accuracy']}  false refusals={rep['false_refusal_rate']}  "
+        f"answer-contains={rep['answer_contains']}  p50={rep['latency_ms']['p50']} ms  "
+        f"p95={rep['latency_ms']['p95']} ms",
+        highlight=False,
+    )
     t = Table("type", "n", f"hit@{k}", f"recall@{k}", "MRR", "contains", "refused")
     for ty, v in rep["by_type"].items():
-        t.add_row(ty, str(v["n"]), *(str(v[x]) for x in ("hit_at_k", "recall_at_k", "mrr", "answer_contains", "refused")))
+        t.add_row(
+            ty, str(v["n"]), *(str(v[x]) for x in ("hit_at_k", "recall_at_k", "mrr", "answer_contains", "refused"))
+        )
     con.print(t)
     for d in rep.get("miss_details", []):
         con.print(f"miss {d['id']}: {d['why']}", markup=False, highlight=False)

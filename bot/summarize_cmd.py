@@ -6,13 +6,11 @@ Registered by ``bot/cli.py`` (which turns :class:`~papernotes.corpus.errors.Pape
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.markup import escape
-
-from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from papernotes.retrieval.summarize import ConferenceSummary
@@ -48,11 +46,18 @@ def render_summary(con: Console, s: ConferenceSummary) -> None:
 
 def summarize(
     venue: Annotated[str, typer.Argument(help="Conference, any spelling: 'MLSys 2026', 'mlsys26', \"OSDI '26\".")],
-    topic: Annotated[str, typer.Option(
-        "--topic", help="Topic: llm, diffusion, moe, rl, serving, training, rag, agents, compilers, dlrm, "
-                        "kv-cache, quantization, speculative-decoding, or any word.")] = "llm",
+    topic: Annotated[
+        str,
+        typer.Option(
+            "--topic",
+            help="Topic: llm, diffusion, moe, rl, serving, training, rag, agents, compilers, dlrm, "
+            "kv-cache, quantization, speculative-decoding, or any word.",
+        ),
+    ] = "llm",
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")] = False,
-    no_llm: Annotated[bool, typer.Option("--no-llm", help="Build the overview without a model even if one is configured.")] = False,
+    no_llm: Annotated[
+        bool, typer.Option("--no-llm", help="Build the overview without a model even if one is configured.")
+    ] = False,
 ) -> None:
     """Summarize a conference's papers on a topic: complete, grouped, cited."""
     from papernotes.bot.cli import err, out, print_json, settings
@@ -64,6 +69,7 @@ def summarize(
         result = run(s, venue, topic, use_llm=use_llm)
     else:
         with err.status("summarizing with the model…") as status:
+
             def progress(stage: str, done: int, total: int) -> None:
                 status.update(f"summarizing with the model: {stage} call {done} of ~{total}")
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
-from papernotes.corpus.models import PaperRecord
-from papernotes.corpus.papers import PaperEntry, title_key
+from papernotes.corpus.models import PaperEntry, PaperRecord
+from papernotes.corpus.papers import title_key
 from papernotes.corpus.venues import normalize_venue
 
 #: Which entry kind's title/venue wins when places disagree (a listing's title keeps its casing).
@@ -133,8 +133,13 @@ def load_catalog(path: Path) -> list[PaperRecord]:
     return [PaperRecord(**d) for d in json.loads(path.read_text(encoding="utf-8"))]
 
 
-def filter_records(records: list[PaperRecord], venue: str | None = None, year: int | None = None,
-                   topic: str | None = None, search: str | None = None) -> list[PaperRecord]:
+def filter_records(
+    records: list[PaperRecord],
+    venue: str | None = None,
+    year: int | None = None,
+    topic: str | None = None,
+    search: str | None = None,
+) -> list[PaperRecord]:
     """Records matching every given filter: venue (any spelling), year, topic (case-insensitive
     substring of a topic path or tag), search (substring of title, system, summary or affiliations)."""
     v = normalize_venue(venue) if venue else None

@@ -12,13 +12,19 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from papernotes.corpus.markdown import Block, Item, parse_blocks
-from papernotes.corpus.models import Chunk, Page
+from papernotes.corpus.models import Chunk, Page, PaperEntry
 from papernotes.corpus.papers import (
-    PaperEntry, deep_note_entry, is_deep_note, page_venue, publication_entry, title_key, walk_list,
+    deep_note_entry,
+    is_deep_note,
+    page_venue,
+    publication_entry,
+    title_key,
+    walk_list,
 )
 from papernotes.corpus.venues import split_venue
 
@@ -94,8 +100,9 @@ TEXT_SEPARATORS = ["\n\n", "\n", r"(?<=[.!?;])\s+", r"(?<=[。！？；])", r"\s
 ENTRY_SEPARATORS = [r"\n(?=- )", r"\n(?=  - )", *TEXT_SEPARATORS[1:]]
 
 
-def split_text(text: str, budget: int, overlap: int, count: TokenCounter,
-               separators: list[str] | None = None) -> list[str]:
+def split_text(
+    text: str, budget: int, overlap: int, count: TokenCounter, separators: list[str] | None = None
+) -> list[str]:
     """Split ``text`` into pieces of at most ``budget`` tokens (as measured by ``count``).
 
     The split points are tried in the order of ``separators`` (default :data:`TEXT_SEPARATORS`:
@@ -124,8 +131,13 @@ def split_text(text: str, budget: int, overlap: int, count: TokenCounter,
     room = max(1, budget - fixed)
     ov = max(0, min(overlap, room // 3))
     splitter = RecursiveCharacterTextSplitter(
-        separators=separators or TEXT_SEPARATORS, is_separator_regex=True, keep_separator="start",
-        chunk_size=max(1, room - ov), chunk_overlap=0, length_function=size, add_start_index=True,
+        separators=separators or TEXT_SEPARATORS,
+        is_separator_regex=True,
+        keep_separator="start",
+        chunk_size=max(1, room - ov),
+        chunk_overlap=0,
+        length_function=size,
+        add_start_index=True,
         strip_whitespace=True,
     )
     spans = []
@@ -178,8 +190,7 @@ def _hard_split(piece: str, budget: int, count: TokenCounter) -> list[str]:
 
 
 class _Builder:
-    def __init__(self, page: Page, count: TokenCounter, max_tokens: int, overlap: int,
-                 base_meta: dict[str, Any]):
+    def __init__(self, page: Page, count: TokenCounter, max_tokens: int, overlap: int, base_meta: dict[str, Any]):
         self.page = page
         # headers and header+body strings are counted several times per chunk; counting is pure
         self.count = functools.lru_cache(maxsize=4096)(count)
@@ -212,8 +223,9 @@ class _Builder:
         head = self.header(section)
         self.add_pieces(kind, section, split_text(body, self.budget(head), self.overlap, self.count), meta, disc)
 
-    def add_pieces(self, kind: str, section: str, pieces: list[str], meta: dict[str, Any],
-                   disc: str | None = None) -> None:
+    def add_pieces(
+        self, kind: str, section: str, pieces: list[str], meta: dict[str, Any], disc: str | None = None
+    ) -> None:
         """Add already-sized pieces as chunks (header line prepended); blank pieces are skipped."""
         head = self.header(section)
         fitted: list[str] = []
@@ -244,8 +256,11 @@ class _Builder:
         head = self.header(section)
         body = body.strip()
         if self.count(f"{head}\n{body}") <= self.max_tokens or "\n" not in body:
-            pieces = [body] if self.count(f"{head}\n{body}") <= self.max_tokens else \
-                split_text(body, self.budget(head), 0, self.count)
+            pieces = (
+                [body]
+                if self.count(f"{head}\n{body}") <= self.max_tokens
+                else split_text(body, self.budget(head), 0, self.count)
+            )
             self.add_pieces("paper_entry", section, pieces, meta, disc)
             return
         first, rest = body.split("\n", 1)
@@ -292,13 +307,23 @@ def _table_chunks(b: _Builder, block: Block, section: str, meta: dict[str, Any])
 
 def _entry_meta(e: PaperEntry) -> dict[str, Any]:
     return {
-        "paper_title": e.title, "venue": e.venue, "year": e.year, "url": e.url, "topic": e.topic,
-        "affiliations": e.affiliations, "system": e.system,
+        "paper_title": e.title,
+        "venue": e.venue,
+        "year": e.year,
+        "url": e.url,
+        "topic": e.topic,
+        "affiliations": e.affiliations,
+        "system": e.system,
     }
 
 
-def analyze_page(page: Page, count: TokenCounter = estimate_tokens, max_tokens: int = DEFAULT_MAX_TOKENS,
-                 overlap: int = DEFAULT_OVERLAP_TOKENS, site_url: str = "") -> PageAnalysis:
+def analyze_page(
+    page: Page,
+    count: TokenCounter = estimate_tokens,
+    max_tokens: int = DEFAULT_MAX_TOKENS,
+    overlap: int = DEFAULT_OVERLAP_TOKENS,
+    site_url: str = "",
+) -> PageAnalysis:
     """Parse one page into chunks and paper entries.
 
     Parameters
@@ -310,7 +335,10 @@ def analyze_page(page: Page, count: TokenCounter = estimate_tokens, max_tokens: 
     blocks = parse_blocks(page.markdown)
     venue = page_venue(page)
     base: dict[str, Any] = {
-        "source": page.source, "origin": page.origin, "page_title": page.title, "tags": page.tags,
+        "source": page.source,
+        "origin": page.origin,
+        "page_title": page.title,
+        "tags": page.tags,
         "site_path": page.site_path,
         "page_url": f"{site_url.rstrip('/')}/{page.site_path}" if site_url and page.site_path else None,
     }
@@ -333,8 +361,10 @@ def analyze_page(page: Page, count: TokenCounter = estimate_tokens, max_tokens: 
             head = b.header("Publications")
             pieces = split_text(body, b.budget(head), overlap, count)
             if len(pieces) > 1:  # every piece of a long record starts with the record's title
-                pieces = [f"{pub.title}\n{x}" if i else x for i, x in
-                          enumerate(split_text(body, b.budget(head, pub.title), overlap, count))]
+                pieces = [
+                    f"{pub.title}\n{x}" if i else x
+                    for i, x in enumerate(split_text(body, b.budget(head, pub.title), overlap, count))
+                ]
             b.add_pieces("publication", "Publications", pieces, meta, disc=title_key(pub.title))
 
     deep = is_deep_note(page, blocks)
@@ -361,7 +391,7 @@ def analyze_page(page: Page, count: TokenCounter = estimate_tokens, max_tokens: 
         meta = dict(deep_meta) if deep else {}
         buf: list[str] = []
 
-        def flush(section: str = sec) -> None:
+        def flush(section: str = sec, buf: list[str] = buf, text_kind: str = text_kind, meta: dict = meta) -> None:
             if buf:
                 b.add(text_kind, section, "\n".join(buf), meta)
                 buf.clear()
@@ -375,8 +405,7 @@ def analyze_page(page: Page, count: TokenCounter = estimate_tokens, max_tokens: 
             elif deep:
                 buf.append("\n".join(it.render() for it in blk.items))
             else:
-                for what, item, path, entry in walk_list(blk.items, page, _section_of(page, blk.headings),
-                                                         venue):
+                for what, item, path, entry in walk_list(blk.items, page, _section_of(page, blk.headings), venue):
                     if what == "other":
                         buf.append(item.render())
                         continue

@@ -1,4 +1,5 @@
-"""The project's exception hierarchy.
+"""The project's exception hierarchy: the base class and the errors of reading notes (the retrieval layer's
+own errors are in :mod:`papernotes.retrieval.errors`).
 
 Every error a user can cause or meet derives from :class:`PapernotesError`, whose message is written for
 the user. The edges (CLI, Discord bot) turn these into one line / a short ephemeral reply; nothing else
@@ -24,19 +25,3 @@ class BadInputError(PapernotesError):
     """A question, venue, flag value or eval file the user gave is unusable."""
 
     exit_code = 2
-
-
-class IndexMissingError(PapernotesError):
-    """No index exists yet in the data dir (run ``papernotes ingest`` first)."""
-
-
-class EmbeddingMismatchError(PapernotesError):
-    """The index was built with another embedding model than the configured one."""
-
-
-class StoreBusyError(PapernotesError):
-    """Another process holds the embedded store for writing."""
-
-
-class ModelUnavailableError(PapernotesError):
-    """The embedding model files or the LLM endpoint cannot be used."""

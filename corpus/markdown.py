@@ -43,7 +43,7 @@ class Item:
 
     inline: Inline
     extra: list[str] = field(default_factory=list)
-    children: list["Item"] = field(default_factory=list)
+    children: list[Item] = field(default_factory=list)
 
     @property
     def text(self) -> str:
@@ -117,9 +117,7 @@ def render_inline(token: Token) -> Inline:
         elif t == "strong_close" and strong_start is not None:
             strong.append("".join(out)[strong_start:].strip())
             strong_start = None
-        elif t == "html_inline":
-            continue
-        elif t == "image":
+        elif t == "html_inline" or t == "image":
             continue
     text = TEMPLATE_TAG_RE.sub(" ", "".join(out))
     text = re.sub(r"[ \t]+", " ", text).strip()
@@ -277,20 +275,33 @@ def parse_blocks(markdown: str) -> list[Block]:
             k = _find_close(tokens, i)
             header, rows, links = _table(tokens, i, k)
             if rows or any(header):
-                blocks.append(Block("table", path(), header=header, rows=rows, links=links, line=line,
-                                    heading_line=heading_line))
+                blocks.append(
+                    Block("table", path(), header=header, rows=rows, links=links, line=line, heading_line=heading_line)
+                )
             i = k + 1
         elif t.type == "paragraph_open":
             r = render_inline(tokens[i + 1])
             if r.text:
-                blocks.append(Block("text", path(), text=r.text, links=r.links, strong=r.strong, line=line,
-                                    heading_line=heading_line))
+                blocks.append(
+                    Block(
+                        "text",
+                        path(),
+                        text=r.text,
+                        links=r.links,
+                        strong=r.strong,
+                        line=line,
+                        heading_line=heading_line,
+                    )
+                )
             i = _find_close(tokens, i) + 1
         elif t.type in ("fence", "code_block"):
             body = t.content.rstrip("\n")
             if body.strip():
-                blocks.append(Block("text", path(), text=f"```{t.info.strip()}\n{body}\n```", line=line,
-                                    heading_line=heading_line))
+                blocks.append(
+                    Block(
+                        "text", path(), text=f"```{t.info.strip()}\n{body}\n```", line=line, heading_line=heading_line
+                    )
+                )
             i += 1
         elif t.type == "html_block":
             txt = html_text(t.content)

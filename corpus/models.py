@@ -65,9 +65,15 @@ class Chunk:
     metadata: dict[str, Any]
 
 
+#: Preference order of link labels when one URL must stand for a paper (the notes' link labels:
+#: ``\[[Paper](…)] \[[arXiv](…)] \[[Code](…)]``).
+URL_PREFERENCE = ("paper", "arxiv", "pdf", "doi", "openreview", "homepage", "project", "code", "slides")
+
+
 @dataclass
-class PaperRecord:
-    """One paper in the catalog, merged over every place the notes mention it."""
+class Paper:
+    """What is known about one paper: the fields a listing bullet, a deep note, a publication record and
+    the merged catalog record all have. ``links`` maps a lower-case label ("paper", "code") to a URL."""
 
     title: str
     system: str | None = None
@@ -77,16 +83,47 @@ class PaperRecord:
     authors: list[str] = field(default_factory=list)
     links: dict[str, str] = field(default_factory=dict)
     summary: str = ""
-    topics: list[str] = field(default_factory=list)
     tags: list[str] = field(default_factory=list)
-    sources: list[str] = field(default_factory=list)
-    deep_note: str | None = None
+
+    @property
+    def url(self) -> str | None:
+        """The link that best stands for the paper (:data:`URL_PREFERENCE`), else any link, else None."""
+        for k in URL_PREFERENCE:
+            if self.links.get(k):
+                return self.links[k]
+        return next((v for v in self.links.values() if v), None)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict with every field (the ``papers --json`` record shape)."""
+        """JSON-ready dict with every field (``papers --json`` record shape for a catalog record)."""
         from dataclasses import asdict
 
         return asdict(self)
+
+
+@dataclass(kw_only=True)
+class PaperEntry(Paper):
+    """What one place in the notes says about one paper: a :class:`Paper` plus where it was said.
+
+    ``kind`` is ``paper_entry`` (a listing bullet), ``deep_note`` or ``publication``; ``topic`` the
+    heading path of the bullet on its page; ``site_path`` the page's GitBook site path (deep notes), for
+    "Personal Notes" links."""
+
+    kind: str
+    source: str
+    page_title: str
+    topic: str = ""
+    site_path: str = ""
+
+
+@dataclass(kw_only=True)
+class PaperRecord(Paper):
+    """One paper in the catalog, merged over every place the notes mention it: ``topics`` are the
+    places' heading paths ("Page › heading"), ``sources`` their files, ``deep_note`` the per-paper
+    note's source if there is one."""
+
+    topics: list[str] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+    deep_note: str | None = None
 
 
 @dataclass

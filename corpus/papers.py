@@ -5,19 +5,32 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
 
 from papernotes.corpus.markdown import Block, Item
-from papernotes.corpus.models import Page, Publication
+from papernotes.corpus.models import Page, PaperEntry, Publication
 from papernotes.corpus.venues import find_venues, normalize_venue, split_venue, venue_from_site_path
 
 #: Link labels that mark a list item as a paper entry (GitBook notes: ``\[[Paper](…)] \[[Code](…)]``).
 PAPER_LINK_LABELS = {
-    "paper", "code", "arxiv", "pdf", "slides", "slide", "homepage", "personal notes", "notes", "video",
-    "blog", "project", "poster", "talk", "dataset", "openreview", "artifact", "doi",
+    "paper",
+    "code",
+    "arxiv",
+    "pdf",
+    "slides",
+    "slide",
+    "homepage",
+    "personal notes",
+    "notes",
+    "video",
+    "blog",
+    "project",
+    "poster",
+    "talk",
+    "dataset",
+    "openreview",
+    "artifact",
+    "doi",
 }
-#: Preference order when one URL must stand for the paper.
-URL_PREFERENCE = ("paper", "arxiv", "pdf", "doi", "openreview", "homepage", "project", "code", "slides")
 _LABELS_TAIL_RE = re.compile(r"(\s*\[(?:[^\[\]]{1,40})\])+\s*$")
 _AFFIL_WORD_OK = {"of", "and", "the", "de", "at", "for", "in", "la", "und", "du", "des", "di", "e"}
 _ARXIV_ID_RE = re.compile(r"\(arXiv[: ]?(\d{2})(\d{2})\.\d{4,5}\)", re.IGNORECASE)
@@ -29,34 +42,6 @@ def title_key(title: str) -> str:
     letters of any script count, so a title in CJK has a non-empty key too."""
     t = "".join(c for c in unicodedata.normalize("NFKD", title) if not unicodedata.combining(c))
     return re.sub(r"[\W_]+", "", t.casefold())
-
-
-@dataclass
-class PaperEntry:
-    """What one place in the notes says about one paper."""
-
-    title: str
-    kind: str  # paper_entry | deep_note | publication
-    source: str
-    page_title: str
-    system: str | None = None
-    venue: str | None = None
-    year: int | None = None
-    affiliations: list[str] = field(default_factory=list)
-    authors: list[str] = field(default_factory=list)
-    links: dict[str, str] = field(default_factory=dict)
-    summary: str = ""
-    topic: str = ""
-    tags: list[str] = field(default_factory=list)
-    site_path: str = ""  # the page's GitBook site path (deep notes), for "Personal Notes" links
-
-    @property
-    def url(self) -> str | None:
-        """The link that best stands for the paper (paper page, then arXiv, PDF, …), or None."""
-        for k in URL_PREFERENCE:
-            if self.links.get(k):
-                return self.links[k]
-        return next((v for v in self.links.values() if v), None)
 
 
 def page_venue(page: Page) -> str | None:
@@ -105,8 +90,12 @@ def _is_paper_item(item: Item) -> bool:
 def _internal_only(item: Item) -> bool:
     """A navigation bullet: its only link points inside the site (``[Data Processing](/paper-list/…)``)."""
     links = item.inline.links
-    return bool(links) and all(h.startswith("/") or not re.match(r"^[a-z]+:", h) for _, h in links) and \
-        len(links) == 1 and links[0][0] == item.text.strip()
+    return (
+        bool(links)
+        and all(h.startswith("/") or not re.match(r"^[a-z]+:", h) for _, h in links)
+        and len(links) == 1
+        and links[0][0] == item.text.strip()
+    )
 
 
 def parse_title(text: str) -> tuple[str, str | None]:
@@ -196,9 +185,18 @@ def entry_from_item(item: Item, page: Page, topic: str, venue_default: str | Non
     summary = join_lines(_flatten(rest))
     _, year = split_venue(venue) if venue else (None, None)
     return PaperEntry(
-        title=title, kind="paper_entry", source=page.source, page_title=page.title,
-        system=system_name(title, item.inline.strong + _strong_all(rest)), venue=venue, year=year,
-        affiliations=affiliations, links=links, summary=summary, topic=topic, tags=list(page.tags),
+        title=title,
+        kind="paper_entry",
+        source=page.source,
+        page_title=page.title,
+        system=system_name(title, item.inline.strong + _strong_all(rest)),
+        venue=venue,
+        year=year,
+        affiliations=affiliations,
+        links=links,
+        summary=summary,
+        topic=topic,
+        tags=list(page.tags),
     )
 
 
@@ -221,10 +219,12 @@ def _has_paper(items: list[Item]) -> bool:
 
 # --- deep notes ---------------------------------------------------------------------------------
 
+
 def is_deep_note(page: Page, blocks: list[Block]) -> bool:
     """A per-paper note: a ``Meta Info`` section that says where the paper was presented."""
     return any(
-        b.kind == "text" and (i < 5 or (b.headings and "meta" in b.headings[-1].lower()))
+        b.kind == "text"
+        and (i < 5 or (b.headings and "meta" in b.headings[-1].lower()))
         and re.match(r"^(Presented in|Published in|Accepted (?:by|to|at))\b", b.text)
         for i, b in enumerate(blocks)
     )
@@ -256,7 +256,7 @@ def deep_note_entry(page: Page, blocks: list[Block]) -> PaperEntry:
         if b.kind == "text" and ("meta" in sec or re.match(r"^(Presented in|Published in|Accepted)", b.text)):
             if re.match(r"^(Presented in|Published in|Accepted)", b.text):
                 venue = _meta_venue(b) or venue
-                for label, href in b.links:
+                for _label, href in b.links:
                     if href.startswith("http"):
                         links.setdefault("paper", href)
             elif b.text.lower().startswith("authors:"):
@@ -271,15 +271,31 @@ def deep_note_entry(page: Page, blocks: list[Block]) -> PaperEntry:
         elif b.kind == "list" and not summary and "tl;dr" in sec:
             summary = join_lines(_flatten(b.items))
     if not summary:
-        summary = next((b.text for b in blocks if b.kind == "text" and "meta" not in
-                        " ".join(b.headings).lower() and not b.text.startswith("#")), "")
+        summary = next(
+            (
+                b.text
+                for b in blocks
+                if b.kind == "text" and "meta" not in " ".join(b.headings).lower() and not b.text.startswith("#")
+            ),
+            "",
+        )
     venue = venue or (venue_from_site_path(page.site_path) if page.site_path else None)
     _, year = split_venue(venue) if venue else (None, None)
     strong = [s for b in blocks if "tl;dr" in " ".join(b.headings).lower() for s in _strong_in(b)]
     return PaperEntry(
-        title=page.title, kind="deep_note", site_path=page.site_path, source=page.source, page_title=page.title,
-        system=system_name(page.title, strong[:3]), venue=venue, year=year, affiliations=affs,
-        authors=authors, links=links, summary=summary[:600], tags=list(page.tags),
+        title=page.title,
+        kind="deep_note",
+        site_path=page.site_path,
+        source=page.source,
+        page_title=page.title,
+        system=system_name(page.title, strong[:3]),
+        venue=venue,
+        year=year,
+        affiliations=affs,
+        authors=authors,
+        links=links,
+        summary=summary[:600],
+        tags=list(page.tags),
     )
 
 
@@ -306,8 +322,16 @@ def _strong_in(b: Block) -> list[str]:
 def publication_entry(page: Page, pub: Publication) -> PaperEntry:
     """The :class:`PaperEntry` for one record of a researcher's publication page."""
     return PaperEntry(
-        title=pub.title, kind="publication", source=page.source, page_title=page.title,
-        system=system_name(pub.title, []), venue=pub.venue, year=pub.year, authors=list(pub.authors),
-        links={k: v for k, v in pub.links.items() if v}, summary=pub.abstract[:600],
-        topic="Publications", tags=list(pub.subjects),
+        title=pub.title,
+        kind="publication",
+        source=page.source,
+        page_title=page.title,
+        system=system_name(pub.title, []),
+        venue=pub.venue,
+        year=pub.year,
+        authors=list(pub.authors),
+        links={k: v for k, v in pub.links.items() if v},
+        summary=pub.abstract[:600],
+        topic="Publications",
+        tags=list(pub.subjects),
     )

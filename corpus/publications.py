@@ -230,7 +230,7 @@ def _is_subject_line(line: str) -> bool:
 
 
 def _subjects(line: str) -> list[str]:
-    return [t for t in re.findall(_SUBJECT_TOKEN, line.replace("↗", " "))]
+    return list(re.findall(_SUBJECT_TOKEN, line.replace("↗", " ")))
 
 
 def _dedupe(pubs: list[Publication]) -> list[Publication]:
@@ -312,9 +312,7 @@ def _record_from_bullet(lines: list[str], strict: bool) -> Publication | None:
         if parsed is not None:
             links.update({k: v for k, v in parsed.items() if k not in links})
             continue
-        if venue_idx is None and (
-            _YEAR_RE.search(ln) or re.match(r"^(?:In|To appear|Accepted|Under review)\b", ln)
-        ):
+        if venue_idx is None and (_YEAR_RE.search(ln) or re.match(r"^(?:In|To appear|Accepted|Under review)\b", ln)):
             venue_idx = len(rest)
         rest.append(ln)
     venue = year = None
@@ -344,8 +342,14 @@ def _record_from_bullet(lines: list[str], strict: bool) -> Publication | None:
             abstract_lines = rest
     if strict and (year is None or not authors):
         return None
-    return Publication(title=re.sub(r"\s+", " ", title).strip(), venue=venue, year=year, authors=authors,
-                       abstract=" ".join(abstract_lines).strip(), links=links)
+    return Publication(
+        title=re.sub(r"\s+", " ", title).strip(),
+        venue=venue,
+        year=year,
+        authors=authors,
+        abstract=" ".join(abstract_lines).strip(),
+        links=links,
+    )
 
 
 def _parse_homepage(lines: list[str]) -> PublicationPage | None:
@@ -470,8 +474,9 @@ def _parse_aggregator(lines: list[str], starts: list[int]) -> PublicationPage:
                 subjects += [s for s in _subjects(paras[i]) if s not in subjects]
                 i += 1
             footer += paras[i:]
-        pubs.append(Publication(title=title, venue=venue, year=year, authors=authors, abstract=abstract,
-                                subjects=subjects))
+        pubs.append(
+            Publication(title=title, venue=venue, year=year, authors=authors, abstract=abstract, subjects=subjects)
+        )
     if footer:
         sections.append(("", "\n\n".join(footer)))
     return PublicationPage(person=person, publications=_dedupe(pubs), sections=sections, kind="aggregator")
@@ -479,6 +484,8 @@ def _parse_aggregator(lines: list[str], starts: list[int]) -> PublicationPage:
 
 def _looks_like_name(line: str) -> bool:
     words = line.split()
-    return 2 <= len(words) <= 5 and not re.search(r"[\d,:;@]|\.$", line) and all(
-        w[0].isupper() or w[0] == "(" for w in words
+    return (
+        2 <= len(words) <= 5
+        and not re.search(r"[\d,:;@]|\.$", line)
+        and all(w[0].isupper() or w[0] == "(" for w in words)
     )

@@ -6,9 +6,10 @@ from __future__ import annotations
 import hashlib
 import re
 import subprocess
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import frontmatter
 
@@ -195,8 +196,9 @@ def _dump_site_paths(text: str) -> dict[str, str]:
     return out
 
 
-def pages_from_text(text: str, rel: str, origin: str, order: int, title_hint: str | None = None,
-                    site_path: str = "") -> tuple[list[Page], list[str]]:
+def pages_from_text(
+    text: str, rel: str, origin: str, order: int, title_hint: str | None = None, site_path: str = ""
+) -> tuple[list[Page], list[str]]:
     """Pages in one decoded file: a publication page, a dump (≥ 2 level-1 headings) or a single page.
 
     Returns ``(pages, problems)``; problems are per-file messages (the file is still used if it has
@@ -212,13 +214,22 @@ def pages_from_text(text: str, rel: str, origin: str, order: int, title_hint: st
     tokens = markdown_parser().parse(body)  # parsed once for fences and headings
     fence = unclosed_fence_line(body, tokens)
     if fence is not None:
-        problems.append(f"code fence opened at line {fence + 1} is never closed; the rest of the file "
-                        "is read as code")
+        problems.append(f"code fence opened at line {fence + 1} is never closed; the rest of the file is read as code")
     if rel.endswith(".txt") and looks_like_publication_page(body):
         pp = parse_publication_page(body)
         md = "\n\n".join(f"## {h}\n\n{b}" if h else b for h, b in pp.sections)
-        return [Page(title=pp.person, source=rel, origin=origin, markdown=md, site_path=site_path,
-                     front_matter=meta, publications=pp.publications, order=order)], problems
+        return [
+            Page(
+                title=pp.person,
+                source=rel,
+                origin=origin,
+                markdown=md,
+                site_path=site_path,
+                front_matter=meta,
+                publications=pp.publications,
+                order=order,
+            )
+        ], problems
     heads = heading_sections(body, 1, tokens)
     if len(heads) >= 2:
         paths = _dump_site_paths(body)
@@ -230,17 +241,36 @@ def pages_from_text(text: str, rel: str, origin: str, order: int, title_hint: st
             seen[slug] = seen.get(slug, 0) + 1
             anchor = slug if seen[slug] == 1 else f"{slug}~{seen[slug]}"
             pmeta, pbody, _ = split_front_matter(md)
-            pages.append(Page(title=title, source=f"{rel}#{anchor}", origin=origin, markdown=pbody,
-                              site_path=paths.get(title.lower(), ""), front_matter=pmeta,
-                              tags=_tags_from(pmeta, pbody), order=order * 10000 + i))
+            pages.append(
+                Page(
+                    title=title,
+                    source=f"{rel}#{anchor}",
+                    origin=origin,
+                    markdown=pbody,
+                    site_path=paths.get(title.lower(), ""),
+                    front_matter=pmeta,
+                    tags=_tags_from(pmeta, pbody),
+                    order=order * 10000 + i,
+                )
+            )
         return pages, problems
     fm_title = meta.get("title") if isinstance(meta.get("title"), str) else None
     title = (heads[0][1] if heads else None) or (fm_title or "").strip() or title_hint
     if not title:
         first = next((ln.strip() for ln in body.splitlines() if ln.strip()), "")
         title = first[:120] if first and not first.startswith(("#", "*", "-", "|", "`")) else Path(rel).stem
-    return [Page(title=title, source=rel, origin=origin, markdown=body, site_path=site_path,
-                 front_matter=meta, tags=_tags_from(meta, body), order=order)], problems
+    return [
+        Page(
+            title=title,
+            source=rel,
+            origin=origin,
+            markdown=body,
+            site_path=site_path,
+            front_matter=meta,
+            tags=_tags_from(meta, body),
+            order=order,
+        )
+    ], problems
 
 
 def _directory_files(path: Path) -> list[tuple[Path, str, Path | None]]:
@@ -251,8 +281,13 @@ def _directory_files(path: Path) -> list[tuple[Path, str, Path | None]]:
     by path) and its ``SUMMARY.md`` (the table of contents) is not a page. Hidden files and folders are
     skipped. ``source`` is ``"<path name>/<relative path>"``; ``gitbook_root`` is None outside a GitBook.
     """
-    found = [p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in NOTE_SUFFIXES
-             and not any(part.startswith(".") for part in p.relative_to(path).parts)]
+    found = [
+        p
+        for p in path.rglob("*")
+        if p.is_file()
+        and p.suffix.lower() in NOTE_SUFFIXES
+        and not any(part.startswith(".") for part in p.relative_to(path).parts)
+    ]
     roots = sorted({p.parent for p in found if p.name == "SUMMARY.md"}, key=lambda r: len(r.parts), reverse=True)
     orders = {r: _summary_order(r) for r in roots}
 
@@ -266,8 +301,11 @@ def _directory_files(path: Path) -> list[tuple[Path, str, Path | None]]:
         inner = p.relative_to(r).as_posix()
         return (r.relative_to(path).as_posix(), orders[r].get(inner, (10**9, ""))[0], inner)
 
-    files = [(p, f"{path.name}/{p.relative_to(path).as_posix()}", root_of(p)) for p in sorted(found, key=key)
-             if not (p.name == "SUMMARY.md" and p.parent in orders)]
+    files = [
+        (p, f"{path.name}/{p.relative_to(path).as_posix()}", root_of(p))
+        for p in sorted(found, key=key)
+        if not (p.name == "SUMMARY.md" and p.parent in orders)
+    ]
     return files
 
 
@@ -355,11 +393,15 @@ def clone_or_pull(url: str, repos_dir: Path, timeout: float = 300.0) -> Path:
     """
     dest = repos_dir / clone_dir_name(url)
     repos_dir.mkdir(parents=True, exist_ok=True)
-    cmd = (["git", "-C", str(dest), "pull", "--ff-only", "--quiet"] if (dest / ".git").is_dir()
-           else ["git", "clone", "--quiet", "--depth", "1", url, str(dest)])
+    cmd = (
+        ["git", "-C", str(dest), "pull", "--ff-only", "--quiet"]
+        if (dest / ".git").is_dir()
+        else ["git", "clone", "--quiet", "--depth", "1", url, str(dest)]
+    )
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
-                              env={"GIT_TERMINAL_PROMPT": "0", "PATH": _path_env()})
+        proc = subprocess.run(
+            cmd, capture_output=True, text=True, timeout=timeout, env={"GIT_TERMINAL_PROMPT": "0", "PATH": _path_env()}
+        )
     except FileNotFoundError:
         raise BadSourceError("git is not installed; cannot read a git URL source") from None
     except subprocess.TimeoutExpired:

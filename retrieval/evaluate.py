@@ -12,8 +12,9 @@ import json
 import re
 import statistics
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from papernotes.corpus.errors import BadInputError
 from papernotes.corpus.papers import title_key
@@ -44,12 +45,12 @@ def load_questions(path: Path) -> list[dict[str, Any]]:
         except json.JSONDecodeError as e:
             raise BadInputError(f"{path}:{n}: not JSON ({e.msg})") from None
         if not isinstance(row, dict) or not str(row.get("question", "")).strip():
-            raise BadInputError(f"{path}:{n}: each line needs a \"question\"")
+            raise BadInputError(f'{path}:{n}: each line needs a "question"')
         if not isinstance(row["question"], str):
-            raise BadInputError(f"{path}:{n}: \"question\" must be a string")
+            raise BadInputError(f'{path}:{n}: "question" must be a string')
         for key in ("gold_titles", "answer_must_contain"):
             if key in row and not (isinstance(row[key], list) and all(isinstance(x, str) for x in row[key])):
-                raise BadInputError(f"{path}:{n}: \"{key}\" must be a list of strings")
+                raise BadInputError(f'{path}:{n}: "{key}" must be a list of strings')
         row.setdefault("id", f"line{n}")
         row.setdefault("type", "unknown")
         row.setdefault("gold_titles", [])
@@ -78,8 +79,9 @@ def percentile(values: list[float], q: float) -> float:
     return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
 
 
-def score_one(row: dict[str, Any], retrieved: list[dict[str, Any]], answer: str, refused: bool,
-              k: int) -> dict[str, Any]:
+def score_one(
+    row: dict[str, Any], retrieved: list[dict[str, Any]], answer: str, refused: bool, k: int
+) -> dict[str, Any]:
     """Per-question scores from the ranked ``retrieved`` rows (``paper_title``/``page_title``)."""
     gold = {title_key(t) for t in row["gold_titles"] if title_key(t)}
     ranks: dict[str, int] = {}
@@ -102,6 +104,7 @@ def score_one(row: dict[str, Any], retrieved: list[dict[str, Any]], answer: str,
 
 def aggregate(scored: list[dict[str, Any]], latencies: list[float]) -> dict[str, Any]:
     """The ``eval --json`` object from per-question scores and latencies (ms)."""
+
     def mean(key: str, rows: list[dict[str, Any]]) -> float | None:
         vals = [r[key] for r in rows if key in r]
         return round(statistics.fmean(vals), 4) if vals else None
@@ -111,9 +114,14 @@ def aggregate(scored: list[dict[str, Any]], latencies: list[float]) -> dict[str,
     by_type: dict[str, Any] = {}
     for t in sorted({r["type"] for r in scored}):
         rows = [r for r in scored if r["type"] == t]
-        by_type[t] = {"n": len(rows), "hit_at_k": mean("hit", rows), "recall_at_k": mean("recall", rows),
-                      "mrr": mean("rr", rows), "answer_contains": mean("contains", rows),
-                      "refused": sum(r["refused"] for r in rows)}
+        by_type[t] = {
+            "n": len(rows),
+            "hit_at_k": mean("hit", rows),
+            "recall_at_k": mean("recall", rows),
+            "mrr": mean("rr", rows),
+            "answer_contains": mean("contains", rows),
+            "refused": sum(r["refused"] for r in rows),
+        }
     details = []
     for r in scored:
         why = []
@@ -132,7 +140,9 @@ def aggregate(scored: list[dict[str, Any]], latencies: list[float]) -> dict[str,
         "hit_at_k": mean("hit", answerable),
         "recall_at_k": mean("recall", answerable),
         "mrr": mean("rr", answerable),
-        "refusal_accuracy": round(sum(r["refused"] for r in unanswerable) / len(unanswerable), 4) if unanswerable else None,
+        "refusal_accuracy": round(sum(r["refused"] for r in unanswerable) / len(unanswerable), 4)
+        if unanswerable
+        else None,
         "false_refusal_rate": round(sum(r["refused"] for r in answerable) / len(answerable), 4) if answerable else None,
         "answer_contains": mean("contains", scored),
         "latency_ms": {"p50": round(percentile(latencies, 50), 1), "p95": round(percentile(latencies, 95), 1)},

@@ -5,8 +5,9 @@ question."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from papernotes.corpus.errors import BadInputError
 from papernotes.corpus.venues import find_venues, normalize_venue
@@ -29,8 +30,9 @@ class Filters:
         return bool(self.as_dict())
 
 
-def normalize_filters(venue: str | None = None, year: int | None = None, topic: str | None = None,
-                      source: str | None = None) -> Filters:
+def normalize_filters(
+    venue: str | None = None, year: int | None = None, topic: str | None = None, source: str | None = None
+) -> Filters:
     """Validate user-given filters: the venue is normalized (any common spelling).
 
     Raises

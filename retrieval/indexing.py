@@ -6,13 +6,14 @@ the BM25 side and the catalog are rebuilt from the store's current contents so a
 from __future__ import annotations
 
 import hashlib
-from functools import lru_cache
 import json
 import pickle
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
@@ -21,8 +22,7 @@ from langchain_core.indexing import index
 from papernotes.corpus.catalog import build_catalog, save_catalog
 from papernotes.corpus.chunking import PageAnalysis, analyze_page
 from papernotes.corpus.errors import BadInputError, PapernotesError
-from papernotes.corpus.models import Page
-from papernotes.corpus.papers import PaperEntry
+from papernotes.corpus.models import Page, PaperEntry
 from papernotes.corpus.readers import ReadResult, read_source
 from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.embeddings import make_embeddings, token_counter
@@ -90,8 +90,16 @@ def record_manager(settings: Settings):
 
 def _analysis_key(page: Page, sig: str) -> str:
     h = hashlib.sha1()
-    for part in (sig, page.source, page.origin, page.title, page.site_path, page.markdown,
-                 json.dumps(page.tags), repr(page.publications)):
+    for part in (
+        sig,
+        page.source,
+        page.origin,
+        page.title,
+        page.site_path,
+        page.markdown,
+        json.dumps(page.tags),
+        repr(page.publications),
+    ):
         h.update(part.encode("utf-8", "surrogatepass"))
         h.update(b"\x1f")
     return h.hexdigest()
@@ -146,8 +154,13 @@ def analyze_pages(pages: list[Page], settings: Settings, count, cache_path: Path
         key = _analysis_key(p, sig)
         a = cache.get(key)
         if a is None:
-            a = analyze_page(p, count=count, max_tokens=settings.chunk_tokens, overlap=settings.chunk_overlap,
-                             site_url=settings.site_url)
+            a = analyze_page(
+                p,
+                count=count,
+                max_tokens=settings.chunk_tokens,
+                overlap=settings.chunk_overlap,
+                site_url=settings.site_url,
+            )
         fresh[key] = a
         out.append(a)
     if cache_path:
@@ -175,8 +188,13 @@ def _save_json(path: Path, data) -> None:
     tmp.replace(path)
 
 
-def ingest(settings: Settings, sources: list[str] | None = None, rebuild: bool = False,
-           progress: Progress | None = None, embeddings: Embeddings | None = None) -> IngestReport:
+def ingest(
+    settings: Settings,
+    sources: list[str] | None = None,
+    rebuild: bool = False,
+    progress: Progress | None = None,
+    embeddings: Embeddings | None = None,
+) -> IngestReport:
     """Index sources incrementally.
 
     Parameters
@@ -203,8 +221,9 @@ def ingest(settings: Settings, sources: list[str] | None = None, rebuild: bool =
         return _ingest_locked(settings, sources, rebuild, progress, embeddings)
 
 
-def _ingest_locked(settings: Settings, sources: list[str], rebuild: bool, progress: Progress | None,
-                   embeddings: Embeddings | None) -> IngestReport:
+def _ingest_locked(
+    settings: Settings, sources: list[str], rebuild: bool, progress: Progress | None, embeddings: Embeddings | None
+) -> IngestReport:
     t0 = time.perf_counter()
     report = IngestReport(sources=sources)
     results: list[ReadResult] = []
@@ -243,8 +262,7 @@ def _ingest_locked(settings: Settings, sources: list[str], rebuild: bool, progre
     counting = _CountingEmbeddings(emb, len(docs), progress)
     store = vector_store(settings, counting, client)
     rm = record_manager(settings)
-    res = index(docs, rm, store, cleanup="scoped_full", source_id_key="origin", key_encoder="sha256",
-                batch_size=256)
+    res = index(docs, rm, store, cleanup="scoped_full", source_id_key="origin", key_encoder="sha256", batch_size=256)
     report.added, report.updated = res["num_added"], res["num_updated"]
     report.skipped, report.deleted = res["num_skipped"], res["num_deleted"]
 
@@ -289,11 +307,10 @@ def load_source_stats(settings: Settings) -> dict[str, dict[str, int]]:
 
 def ensure_index(settings: Settings) -> None:
     """Raise IndexMissingError unless an index exists in the data dir."""
-    from papernotes.corpus.errors import IndexMissingError
+    from papernotes.retrieval.errors import IndexMissingError
 
     if not (settings.bm25_dir / "chunks.json").is_file():
-        raise IndexMissingError(
-            f"no index in {settings.data_dir}: run `papernotes ingest PATH` first")
+        raise IndexMissingError(f"no index in {settings.data_dir}: run `papernotes ingest PATH` first")
 
 
 __all__ = ["IngestReport", "ingest", "record_manager", "load_source_stats", "ensure_index", "PapernotesError"]

@@ -11,7 +11,7 @@ The pieces, in the order :func:`llm_answer` uses them:
 * :func:`generate` — one model call, streamed to ``on_token`` when given, guarded by a per-chunk
   deadline (``llm_timeout``), retried on 429 (honouring ``Retry-After``), 5xx and connection errors,
   failing fast on ``insufficient_quota``, auth and request errors; every failure becomes a
-  :class:`~papernotes.corpus.errors.ModelUnavailableError` with a one-line reason.
+  :class:`~papernotes.retrieval.errors.ModelUnavailableError` with a one-line reason.
 * :func:`validate_citations` — markers ``[n]`` must name a source that was in the prompt; others are
   removed and counted; the kept sources are renumbered in order of first use.
 
@@ -36,10 +36,16 @@ from typing import Any
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
-from papernotes.corpus.errors import ModelUnavailableError
 from papernotes.retrieval.answer import Answer, citation_for, retrieved_rows
+from papernotes.retrieval.errors import ModelUnavailableError
 from papernotes.retrieval.prompts import (
-    ANSWER_SYSTEM, ANSWER_USER, CONDENSE_SYSTEM, CONDENSE_USER, HISTORY_TURN, REFUSAL, SOURCE_TEMPLATE,
+    ANSWER_SYSTEM,
+    ANSWER_USER,
+    CONDENSE_SYSTEM,
+    CONDENSE_USER,
+    HISTORY_TURN,
+    REFUSAL,
+    SOURCE_TEMPLATE,
 )
 from papernotes.retrieval.search import Hit, SearchResult
 from papernotes.retrieval.settings import Settings
@@ -72,6 +78,7 @@ CONDENSE_ANSWER_CHARS = 600
 # model
 # --------------------------------------------------------------------------------------------------
 
+
 def make_chat_model(settings: Settings, max_tokens: int | None = None) -> BaseChatModel:
     """A ``langchain_openai.ChatOpenAI`` for the configured OpenAI-compatible endpoint.
 
@@ -80,22 +87,38 @@ def make_chat_model(settings: Settings, max_tokens: int | None = None) -> BaseCh
     Models are cached per configuration so HTTP connections are reused across questions.
     """
     key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else "not-needed"
-    return _chat_model(settings.openai_base_url, key, settings.llm_model, settings.llm_temperature,
-                       settings.llm_timeout, max_tokens or settings.llm_answer_tokens)
+    return _chat_model(
+        settings.openai_base_url,
+        key,
+        settings.llm_model,
+        settings.llm_temperature,
+        settings.llm_timeout,
+        max_tokens or settings.llm_answer_tokens,
+    )
 
 
 @lru_cache(maxsize=8)
-def _chat_model(base_url: str | None, api_key: str, model: str, temperature: float, timeout: float,
-                max_tokens: int) -> BaseChatModel:
+def _chat_model(
+    base_url: str | None, api_key: str, model: str, temperature: float, timeout: float, max_tokens: int
+) -> BaseChatModel:
     from langchain_openai import ChatOpenAI
 
-    return ChatOpenAI(base_url=base_url, api_key=api_key, model=model, temperature=temperature,
-                      timeout=timeout, max_retries=0, max_tokens=max_tokens, use_responses_api=False)
+    return ChatOpenAI(
+        base_url=base_url,
+        api_key=api_key,
+        model=model,
+        temperature=temperature,
+        timeout=timeout,
+        max_retries=0,
+        max_tokens=max_tokens,
+        use_responses_api=False,
+    )
 
 
 # --------------------------------------------------------------------------------------------------
 # token counting and prompt packing
 # --------------------------------------------------------------------------------------------------
+
 
 def estimate_tokens(text: str) -> int:
     """A conservative token estimate without a tokenizer: one token per 3 ASCII characters (BPE
@@ -174,8 +197,10 @@ class Prompt:
 
 
 def _answer_messages(question: str, blocks: list[str]) -> list[BaseMessage]:
-    return [SystemMessage(ANSWER_SYSTEM),
-            HumanMessage(ANSWER_USER.format(sources="\n\n".join(blocks), question=question))]
+    return [
+        SystemMessage(ANSWER_SYSTEM),
+        HumanMessage(ANSWER_USER.format(sources="\n\n".join(blocks), question=question)),
+    ]
 
 
 def _truncate_to(n: int, h: Hit, tokens: int, count: Callable[[str], int]) -> str | None:
@@ -196,8 +221,9 @@ def _truncate_to(n: int, h: Hit, tokens: int, count: Callable[[str], int]) -> st
     return source_block(n, h, cut.rstrip() + " …")
 
 
-def build_messages(question: str, hits: list[Hit], settings: Settings,
-                   count: Callable[[str], int] = count_tokens) -> Prompt:
+def build_messages(
+    question: str, hits: list[Hit], settings: Settings, count: Callable[[str], int] = count_tokens
+) -> Prompt:
     """Pack ``hits`` (in rank order) as numbered sources into the answer prompt.
 
     The whole request (:func:`messages_tokens`) stays within :func:`prompt_budget` tokens: sources are
@@ -245,7 +271,8 @@ def build_messages(question: str, hits: list[Hit], settings: Settings,
         raise ModelUnavailableError(
             f"the question leaves no room for sources in the model's context "
             f"(PAPERNOTES_LLM_CONTEXT_TOKENS={settings.llm_context_tokens}, "
-            f"PAPERNOTES_LLM_ANSWER_TOKENS={settings.llm_answer_tokens})")
+            f"PAPERNOTES_LLM_ANSWER_TOKENS={settings.llm_answer_tokens})"
+        )
     return Prompt(_answer_messages(question, blocks), used, truncated)
 
 
@@ -278,8 +305,9 @@ def _marker_numbers(inner: str) -> list[int] | None:
 def _remove_gone(text: str) -> str:
     """Delete removed-marker sentinels with the space before them when punctuation or a line end
     follows (``"fast [9]."`` → ``"fast."``); elsewhere leave one space."""
+
     def fix(m: re.Match[str]) -> str:
-        after = text[m.end():m.end() + 1]
+        after = text[m.end() : m.end() + 1]
         if not after or after in ".,;:!?)]}\n":
             return ""
         return " " if (m.group(1) or m.group(2)) else ""
@@ -339,6 +367,7 @@ def is_refusal(text: str) -> bool:
 # calling the model: deadlines, retries, one-line errors
 # --------------------------------------------------------------------------------------------------
 
+
 class _Stalled(Exception):
     """No data from the model within the deadline (raised by :func:`_guarded`)."""
 
@@ -354,8 +383,11 @@ def _text(msg: Any) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "".join(b if isinstance(b, str) else str(b.get("text", "")) for b in content
-                       if isinstance(b, str) or (isinstance(b, dict) and b.get("type") in (None, "text")))
+        return "".join(
+            b if isinstance(b, str) else str(b.get("text", ""))
+            for b in content
+            if isinstance(b, str) or (isinstance(b, dict) and b.get("type") in (None, "text"))
+        )
     return str(content or "")
 
 
@@ -446,15 +478,23 @@ def classify_error(e: BaseException, settings: Settings, midstream: bool = False
         if wait is not None and wait > MAX_RETRY_AFTER:
             return f"the endpoint is rate limiting requests (HTTP 429; retry after {wait:g} s)", None
         return "the endpoint is rate limiting requests (HTTP 429)", wait if wait is not None else -1.0
-    if isinstance(e, (openai.AuthenticationError, lc.ModelAuthenticationError,
-                      openai.PermissionDeniedError, lc.ModelPermissionDeniedError)):
+    if isinstance(
+        e,
+        (
+            openai.AuthenticationError,
+            lc.ModelAuthenticationError,
+            openai.PermissionDeniedError,
+            lc.ModelPermissionDeniedError,
+        ),
+    ):
         return f"the endpoint rejected the API key (HTTP {status or 401}); check OPENAI_API_KEY", None
     if isinstance(e, (openai.NotFoundError, lc.ModelNotFoundError)):
-        return (f"model {settings.llm_model!r} was not found at the endpoint (HTTP 404); "
-                f"check PAPERNOTES_LLM_MODEL and OPENAI_BASE_URL"), None
+        return (
+            f"model {settings.llm_model!r} was not found at the endpoint (HTTP 404); "
+            f"check PAPERNOTES_LLM_MODEL and OPENAI_BASE_URL"
+        ), None
     if isinstance(e, lc.ContextOverflowError):
-        return ("the prompt is longer than the model's context; lower PAPERNOTES_LLM_CONTEXT_TOKENS "
-                "or --k"), None
+        return ("the prompt is longer than the model's context; lower PAPERNOTES_LLM_CONTEXT_TOKENS or --k"), None
     if isinstance(e, (openai.InternalServerError, lc.ModelAPIError)) or (status is not None and status >= 500):
         return f"the model endpoint failed (HTTP {status or 500})", -1.0
     if isinstance(e, (openai.APIConnectionError, lc.ModelConnectionError)):
@@ -468,16 +508,17 @@ def classify_error(e: BaseException, settings: Settings, midstream: bool = False
 
 def _one_line(s: str, limit: int = 200) -> str:
     s = re.sub(r"\s+", " ", s).strip()
-    return s if len(s) <= limit else s[:limit - 1] + "…"
+    return s if len(s) <= limit else s[: limit - 1] + "…"
 
 
 def _backoff(attempt: int) -> float:
     """The openai client's backoff: 0.5 s doubling to 8 s, minus up to 25 % jitter."""
-    return min(INITIAL_RETRY_DELAY * 2.0 ** attempt, MAX_RETRY_DELAY) * (1 - 0.25 * random.random())
+    return min(INITIAL_RETRY_DELAY * 2.0**attempt, MAX_RETRY_DELAY) * (1 - 0.25 * random.random())
 
 
-def generate(model: BaseChatModel, messages: list[BaseMessage], settings: Settings,
-             on_token: Callable[[str], None] | None = None) -> str:
+def generate(
+    model: BaseChatModel, messages: list[BaseMessage], settings: Settings, on_token: Callable[[str], None] | None = None
+) -> str:
     """Call the model once (plus retries) and return its reply text.
 
     With ``on_token`` the reply is streamed (``model.stream``) and each text piece is passed to
@@ -522,8 +563,15 @@ def generate(model: BaseChatModel, messages: list[BaseMessage], settings: Settin
 # the two entry points used by retrieval.service
 # --------------------------------------------------------------------------------------------------
 
-def llm_answer(question: str, standalone: str, result: SearchResult, settings: Settings,
-               on_token: Callable[[str], None] | None = None, model: BaseChatModel | None = None) -> Answer:
+
+def llm_answer(
+    question: str,
+    standalone: str,
+    result: SearchResult,
+    settings: Settings,
+    on_token: Callable[[str], None] | None = None,
+    model: BaseChatModel | None = None,
+) -> Answer:
     """Answer ``standalone`` (the question made self-contained; ``question`` is what the user typed,
     kept in the Answer) from the retrieved chunks with the chat model.
 
@@ -543,8 +591,13 @@ def llm_answer(question: str, standalone: str, result: SearchResult, settings: S
     raw = generate(model, prompt.messages, settings, on_token)
     if not raw.strip():
         raise ModelUnavailableError("the model returned an empty reply")
-    base = dict(question=question, mode="llm", retrieved=retrieved_rows(result.hits),
-                filters=result.filters.as_dict(), model_text=raw)
+    base = {
+        "question": question,
+        "mode": "llm",
+        "retrieved": retrieved_rows(result.hits),
+        "filters": result.filters.as_dict(),
+        "model_text": raw,
+    }
     if is_refusal(raw):
         return Answer(answer=REFUSAL, citations=[], refused=True, **base)
     text, order, dropped = validate_citations(raw, len(prompt.hits))
@@ -557,13 +610,14 @@ def _history_text(history: list[tuple[str, str]]) -> str:
     for q, a in history[-CONDENSE_TURNS:]:
         a = re.sub(r"\s+", " ", a or "").strip()
         if len(a) > CONDENSE_ANSWER_CHARS:
-            a = a[:CONDENSE_ANSWER_CHARS - 1] + "…"
+            a = a[: CONDENSE_ANSWER_CHARS - 1] + "…"
         turns.append(HISTORY_TURN.format(question=q.strip(), answer=a))
     return "\n".join(turns)
 
 
-def condense_question(question: str, history: list[tuple[str, str]], settings: Settings,
-                      model: BaseChatModel | None = None) -> str:
+def condense_question(
+    question: str, history: list[tuple[str, str]], settings: Settings, model: BaseChatModel | None = None
+) -> str:
     """Rewrite a follow-up as a standalone question with one model call (prompts
     :data:`~papernotes.retrieval.prompts.CONDENSE_SYSTEM` / ``CONDENSE_USER``; the last
     :data:`CONDENSE_TURNS` (question, answer) turns of ``history``, answers cut to
@@ -576,8 +630,10 @@ def condense_question(question: str, history: list[tuple[str, str]], settings: S
     """
     if not history:
         return question
-    messages = [SystemMessage(CONDENSE_SYSTEM),
-                HumanMessage(CONDENSE_USER.format(history=_history_text(history), question=question.strip()))]
+    messages = [
+        SystemMessage(CONDENSE_SYSTEM),
+        HumanMessage(CONDENSE_USER.format(history=_history_text(history), question=question.strip())),
+    ]
     model = model or make_chat_model(settings, max_tokens=CONDENSE_MAX_TOKENS)
     raw = generate(model, messages, settings)
     lines = [ln.strip() for ln in raw.strip().splitlines() if ln.strip()]

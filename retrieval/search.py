@@ -16,16 +16,17 @@ from pydantic import ConfigDict
 
 from papernotes.corpus.papers import title_key
 from papernotes.retrieval.bm25 import BM25Index
-from papernotes.retrieval.terms import question_words
 from papernotes.retrieval.embeddings import make_embeddings
 from papernotes.retrieval.filters import Filters, build_where, detect_filters, matches_where
 from papernotes.retrieval.indexing import ensure_index
 from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.store import make_client, vector_store
+from papernotes.retrieval.terms import question_words
 
 _LIST_RE = re.compile(
     r"^\s*(which|what)\b[^?]{0,80}\b(papers|systems|works|talks|studies|ones)\b|\b(list|enumerate|all the)\b",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 
 
 def is_list_question(question: str) -> bool:
@@ -99,10 +100,16 @@ class Searcher:
 
     def _dense(self, query_vec: list[float], n: int, where) -> list[tuple[str, float, Document]]:
         coll = self.store._collection
-        res = coll.query(query_embeddings=[query_vec], n_results=max(1, min(n, len(self.bm25) or n)),
-                         where=where, include=["documents", "metadatas", "distances"])
+        res = coll.query(
+            query_embeddings=[query_vec],
+            n_results=max(1, min(n, len(self.bm25) or n)),
+            where=where,
+            include=["documents", "metadatas", "distances"],
+        )
         out = []
-        for cid, doc, meta, dist in zip(res["ids"][0], res["documents"][0], res["metadatas"][0], res["distances"][0]):
+        for cid, doc, meta, dist in zip(
+            res["ids"][0], res["documents"][0], res["metadatas"][0], res["distances"][0], strict=True
+        ):
             out.append((cid, 1.0 - float(dist), Document(page_content=doc or "", metadata=meta or {}, id=cid)))
         return out
 
@@ -119,14 +126,18 @@ class Searcher:
             h.dense = sim
         for r, (pos, s) in enumerate(sparse, 1):
             cid = self.bm25.ids[pos]
-            h = hits.get(cid) or hits.setdefault(cid, Hit(cid, self.bm25.texts[pos], dict(self.bm25.metadatas[pos]), 0.0))
+            h = hits.get(cid) or hits.setdefault(
+                cid, Hit(cid, self.bm25.texts[pos], dict(self.bm25.metadatas[pos]), 0.0)
+            )
             h.score += 1.0 / (rrf + r)
             h.bm25 = s
         bm25_rank = {pos: r for r, (pos, _) in enumerate(sparse)}
         named.sort(key=lambda p: bm25_rank.get(p, len(bm25_rank)))
         for r, pos in enumerate(named, 1):  # a third ranked list: chunks of papers named in the query
             cid = self.bm25.ids[pos]
-            h = hits.get(cid) or hits.setdefault(cid, Hit(cid, self.bm25.texts[pos], dict(self.bm25.metadatas[pos]), 0.0))
+            h = hits.get(cid) or hits.setdefault(
+                cid, Hit(cid, self.bm25.texts[pos], dict(self.bm25.metadatas[pos]), 0.0)
+            )
             h.score += 1.0 / (rrf + r)
         # chunks found only by BM25 still get their dense similarity (for the refusal threshold)
         missing = [h for h in hits.values() if h.dense == 0.0]
@@ -135,7 +146,7 @@ class Searcher:
             import numpy as np
 
             q = np.asarray(qv, dtype=np.float32)
-            for cid, vec in zip(got["ids"], got["embeddings"]):
+            for cid, vec in zip(got["ids"], got["embeddings"], strict=True):
                 hits[cid].dense = float(np.dot(q, np.asarray(vec, dtype=np.float32)))
         return sorted(hits.values(), key=lambda h: -h.score)
 
@@ -150,8 +161,9 @@ class Searcher:
                     out.append(pos)
         return out
 
-    def search(self, query: str, k: int | None = None, filters: Filters | None = None,
-               auto_filters: bool = True) -> SearchResult:
+    def search(
+        self, query: str, k: int | None = None, filters: Filters | None = None, auto_filters: bool = True
+    ) -> SearchResult:
         """Top-``k`` hybrid search.
 
         Given ``filters`` are applied as they are; otherwise venues/years named in the query are
@@ -191,9 +203,16 @@ class Searcher:
             kept.append(h)
         for i, h in enumerate(kept, 1):
             h.rank = i
-        return SearchResult(query=query, hits=kept, filters=f if not fallback else Filters(),
-                            detected=given is None and bool(f), fallback=fallback, is_list=is_list, pool=pool,
-                            missing_venue=f.venue if fallback else None)
+        return SearchResult(
+            query=query,
+            hits=kept,
+            filters=f if not fallback else Filters(),
+            detected=given is None and bool(f),
+            fallback=fallback,
+            is_list=is_list,
+            pool=pool,
+            missing_venue=f.venue if fallback else None,
+        )
 
     def corpus_has(self, text: str) -> bool:
         """True if ``text`` occurs (case-insensitively) anywhere in the indexed chunks."""
@@ -231,6 +250,11 @@ class HybridRetriever(BaseRetriever):
 
     def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[Document]:
         res = self.searcher.search(query, self.k, self.filters)
-        return [Document(page_content=h.text, id=h.id,
-                         metadata={**h.metadata, "score": h.score, "dense": h.dense, "bm25": h.bm25})
-                for h in res.hits]
+        return [
+            Document(
+                page_content=h.text,
+                id=h.id,
+                metadata={**h.metadata, "score": h.score, "dense": h.dense, "bm25": h.bm25},
+            )
+            for h in res.hits
+        ]

@@ -4,15 +4,21 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from papernotes.corpus.catalog import filter_records, load_catalog
-from papernotes.corpus.errors import ModelUnavailableError
 from papernotes.corpus.models import PaperRecord
 from papernotes.corpus.venues import resolve_venue
 from papernotes.retrieval.answer import (
-    Answer, check_question, citation_for, extractive_answer, refusal_answer, retrieved_rows, should_refuse,
+    Answer,
+    check_question,
+    citation_for,
+    extractive_answer,
+    refusal_answer,
+    retrieved_rows,
+    should_refuse,
 )
+from papernotes.retrieval.errors import ModelUnavailableError
 from papernotes.retrieval.filters import Filters
 from papernotes.retrieval.search import Searcher, SearchResult
 from papernotes.retrieval.settings import Settings
@@ -49,9 +55,15 @@ class Notes:
         """Hybrid retrieval only (ranked chunks with scores and metadata)."""
         return self.searcher.search(check_question(query), k, self._known_venue(filters))
 
-    def ask(self, question: str, k: int | None = None, filters: Filters | None = None,
-            history: list[tuple[str, str]] | None = None, use_llm: bool | None = None,
-            on_token: Callable[[str], None] | None = None) -> Answer:
+    def ask(
+        self,
+        question: str,
+        k: int | None = None,
+        filters: Filters | None = None,
+        history: list[tuple[str, str]] | None = None,
+        use_llm: bool | None = None,
+        on_token: Callable[[str], None] | None = None,
+    ) -> Answer:
         """Answer a question with citations.
 
         With an LLM endpoint configured (and ``use_llm`` not False) the model answers from the
@@ -68,8 +80,9 @@ class Notes:
             standalone, note = self._standalone(question, history, llm)
         result = self.searcher.search(standalone, max(k, 10) if _is_list(standalone) else k, filters)
         idf = self.searcher.bm25.idf
-        refuse, signals = should_refuse(standalone, result, idf, self.settings.min_relevance,
-                                        corpus_has=self.searcher.corpus_has)
+        refuse, signals = should_refuse(
+            standalone, result, idf, self.settings.min_relevance, corpus_has=self.searcher.corpus_has
+        )
         log.debug("refusal signals for %r: %s", standalone, signals)
         mode = "llm" if llm else "extractive"
         if result.fallback and result.missing_venue:
@@ -88,9 +101,15 @@ class Notes:
             except ModelUnavailableError as e:
                 note = _join(note, f"model not used: {e}")
         text, cited = extractive_answer(standalone, result, idf)
-        return Answer(question=question, answer=text, mode="extractive",
-                      citations=[citation_for(i + 1, h) for i, h in enumerate(cited)],
-                      retrieved=retrieved_rows(result.hits), filters=result.filters.as_dict(), note=note)
+        return Answer(
+            question=question,
+            answer=text,
+            mode="extractive",
+            citations=[citation_for(i + 1, h) for i, h in enumerate(cited)],
+            retrieved=retrieved_rows(result.hits),
+            filters=result.filters.as_dict(),
+            note=note,
+        )
 
     def _standalone(self, question: str, history: list[tuple[str, str]], llm: bool) -> tuple[str, str | None]:
         """A follow-up made standalone: rewritten by the model when there is one, else the previous
@@ -111,8 +130,9 @@ class Notes:
             log.debug("catalog not usable for carry-over: %s", e)
             return []
 
-    def papers(self, venue: str | None = None, year: int | None = None, topic: str | None = None,
-               search: str | None = None) -> list[PaperRecord]:
+    def papers(
+        self, venue: str | None = None, year: int | None = None, topic: str | None = None, search: str | None = None
+    ) -> list[PaperRecord]:
         """Catalog records matching the filters (see :func:`~papernotes.corpus.catalog.filter_records`)."""
         return filter_records(self.catalog, venue, year, topic, search)
 

@@ -18,7 +18,10 @@ class Settings(BaseSettings):
     """papernotes configuration (environment variables shown in each field's alias/prefix)."""
 
     model_config = SettingsConfigDict(
-        env_prefix="PAPERNOTES_", env_file=".env", env_file_encoding="utf-8", extra="ignore",
+        env_prefix="PAPERNOTES_",
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
         populate_by_name=True,
     )
 
@@ -62,24 +65,32 @@ class Settings(BaseSettings):
     candidates: int = Field(default=40, ge=5, le=500, description="Candidates per retriever before fusion.")
     rrf_k: int = Field(default=60, ge=1, description="Reciprocal rank fusion constant (Cormack et al. 2009).")
     min_relevance: float = Field(
-        default=0.30, ge=0, le=1,
+        default=0.30,
+        ge=0,
+        le=1,
         description="Refusal threshold: below this relevance of the best chunk the answer is the refusal.",
     )
 
     # --- LLM (any OpenAI-compatible endpoint) -----------------------------------------------------
     openai_api_key: SecretStr | None = Field(
-        default=None, validation_alias=AliasChoices("OPENAI_API_KEY", "PAPERNOTES_OPENAI_API_KEY"),
+        default=None,
+        validation_alias=AliasChoices("OPENAI_API_KEY", "PAPERNOTES_OPENAI_API_KEY"),
         description="API key for the OpenAI-compatible endpoint. Env: OPENAI_API_KEY.",
     )
     openai_base_url: str | None = Field(
-        default=None, validation_alias=AliasChoices("OPENAI_BASE_URL", "PAPERNOTES_OPENAI_BASE_URL"),
+        default=None,
+        validation_alias=AliasChoices("OPENAI_BASE_URL", "PAPERNOTES_OPENAI_BASE_URL"),
         description="Base URL of an OpenAI-compatible API (OpenAI, vLLM, Ollama, llama.cpp). Env: OPENAI_BASE_URL.",
     )
     llm_model: str = Field(default="gpt-4o-mini", description="Chat model name. Env: PAPERNOTES_LLM_MODEL.")
     llm_temperature: float = Field(default=0.0, ge=0, le=2, description="Sampling temperature.")
-    llm_timeout: float = Field(default=30.0, gt=0, description="Seconds before a model request (or a stalled stream) times out.")
+    llm_timeout: float = Field(
+        default=30.0, gt=0, description="Seconds before a model request (or a stalled stream) times out."
+    )
     llm_max_retries: int = Field(
-        default=2, ge=0, le=10,
+        default=2,
+        ge=0,
+        le=10,
         description="Retries of a model call on HTTP 429 (after its Retry-After), 5xx and connection errors; "
         "never on timeouts or insufficient_quota.",
     )
@@ -90,7 +101,8 @@ class Settings(BaseSettings):
 
     # --- Discord ----------------------------------------------------------------------------------
     discord_token: SecretStr | None = Field(
-        default=None, validation_alias=AliasChoices("DISCORD_TOKEN", "PAPERNOTES_DISCORD_TOKEN"),
+        default=None,
+        validation_alias=AliasChoices("DISCORD_TOKEN", "PAPERNOTES_DISCORD_TOKEN"),
         description="Discord bot token. Env: DISCORD_TOKEN.",
     )
     discord_guild_id: int | None = Field(
@@ -100,7 +112,9 @@ class Settings(BaseSettings):
     discord_max_concurrent: int = Field(default=4, ge=1, description="Answers computed at once; more wait.")
     discord_cooldown_s: float = Field(default=10.0, ge=0, description="Per-user cooldown between questions, seconds.")
     discord_answer_timeout_s: float = Field(
-        default=600.0, gt=0, description="Give up on an answer after this many seconds (the interaction token lasts 900)."
+        default=600.0,
+        gt=0,
+        description="Give up on an answer after this many seconds (the interaction token lasts 900).",
     )
 
     @field_validator("sources", mode="before")

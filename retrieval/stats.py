@@ -13,8 +13,13 @@ from papernotes.retrieval.indexing import ensure_index, load_source_stats
 from papernotes.retrieval.settings import Settings
 
 
-def list_papers(settings: Settings, venue: str | None = None, year: int | None = None,
-                topic: str | None = None, search: str | None = None) -> list[PaperRecord]:
+def list_papers(
+    settings: Settings,
+    venue: str | None = None,
+    year: int | None = None,
+    topic: str | None = None,
+    search: str | None = None,
+) -> list[PaperRecord]:
     """Catalog records matching the filters. Raises IndexMissingError before the first ingest."""
     ensure_index(settings)
     records = load_catalog(settings.catalog_path)

@@ -8,14 +8,14 @@ import contextlib
 import fcntl
 import os
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 from urllib.parse import urlparse
 
 from langchain_chroma import Chroma
 from langchain_core.embeddings import Embeddings
 
-from papernotes.corpus.errors import EmbeddingMismatchError, ModelUnavailableError, StoreBusyError
+from papernotes.retrieval.errors import EmbeddingMismatchError, StoreBusyError, StoreUnavailableError
 from papernotes.retrieval.settings import Settings
 
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
@@ -34,7 +34,7 @@ def make_client(settings: Settings):
 
     Raises
     ------
-    ModelUnavailableError
+    StoreUnavailableError
         if the Chroma server cannot be reached.
     """
     import chromadb
@@ -44,11 +44,12 @@ def make_client(settings: Settings):
     if settings.chroma_url:
         u = urlparse(settings.chroma_url if "://" in settings.chroma_url else f"http://{settings.chroma_url}")
         try:
-            client = chromadb.HttpClient(host=u.hostname or "127.0.0.1", port=u.port or 8000,
-                                         ssl=u.scheme == "https", settings=cs)
+            client = chromadb.HttpClient(
+                host=u.hostname or "127.0.0.1", port=u.port or 8000, ssl=u.scheme == "https", settings=cs
+            )
             client.heartbeat()
         except Exception as e:  # chromadb raises several transport error types
-            raise ModelUnavailableError(f"cannot reach the Chroma server at {settings.chroma_url}: {e}") from None
+            raise StoreUnavailableError(f"cannot reach the Chroma server at {settings.chroma_url}: {e}") from None
         return client
     settings.chroma_dir.mkdir(parents=True, exist_ok=True)
     return chromadb.PersistentClient(path=str(settings.chroma_dir), settings=cs)
@@ -73,10 +74,15 @@ def vector_store(settings: Settings, embeddings: Embeddings, client=None, create
             raise EmbeddingMismatchError(
                 f"the index was built with embedding model {built!r} but {name!r} is configured; "
                 f"run `papernotes ingest --rebuild` to re-embed everything with {name!r} "
-                f"(or set PAPERNOTES_EMBEDDING_MODEL={built})")
-    return Chroma(client=client, collection_name=settings.collection, embedding_function=embeddings,
-                  collection_metadata={"hnsw:space": "cosine", "embedding_model": name},
-                  create_collection_if_not_exists=create)
+                f"(or set PAPERNOTES_EMBEDDING_MODEL={built})"
+            )
+    return Chroma(
+        client=client,
+        collection_name=settings.collection,
+        embedding_function=embeddings,
+        collection_metadata={"hnsw:space": "cosine", "embedding_model": name},
+        create_collection_if_not_exists=create,
+    )
 
 
 def drop_collection(settings: Settings, client=None) -> None:

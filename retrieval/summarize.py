@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from papernotes.corpus.catalog import load_catalog
-from papernotes.corpus.errors import BadInputError, IndexMissingError, ModelUnavailableError
+from papernotes.corpus.errors import BadInputError
 from papernotes.corpus.models import PaperRecord
-from papernotes.corpus.papers import URL_PREFERENCE, title_key
+from papernotes.corpus.papers import title_key
 from papernotes.corpus.venues import normalize_venue, resolve_venue
+from papernotes.retrieval.errors import IndexMissingError, ModelUnavailableError
 from papernotes.retrieval.settings import Settings
 
 Progress = Callable[[str, int, int], None]  # (stage "map" | "reduce", calls done, calls planned so far)
@@ -60,59 +62,96 @@ def _topic(key: str, label: str, headings: str, text: str) -> Topic:
 #: Compilation", "Deep Learning Recommendation Models (DLRMs)", "KV Cache Management", "Quantization",
 #: "Speculative Decoding"). Text terms are the same names as written in the papers' titles and one-line
 #: summaries (including the expansions in the venue pages' "Acronyms" sections).
-TOPICS: dict[str, Topic] = {t.key: t for t in (
-    _topic("llm", "LLMs",
-           r"\bm?llms?\b|\blanguage models?\b",
-           r"\bm?llms?\b|\blarge language models?\b|\blanguage models?\b"),
-    _topic("diffusion", "diffusion models",
-           r"\bdiffusion\b|\bgenerative models?\b|\btext-to-(?:image|video)\b|\b(?:image|video) generation\b"
-           r"|(?-i:\bDiTs?\b)",
-           r"\bdiffusion\b|\btext-to-(?:image|video)\b|\b(?:image|video) generation\b|(?-i:\bDiTs?\b)"),
-    _topic("moe", "mixture-of-experts (MoE) models",
-           r"\bmixture[- ]of[- ]experts?\b|\bmoes?\b",
-           r"\bmixture[- ]of[- ]experts?\b|(?-i:\bMoEs?\b)|\bexpert[- ]parallel(?:ism)?\b"),
-    _topic("rl", "reinforcement learning (RL)",
-           r"\breinforcement learning\b|\brl(?:hf)?\b",
-           r"\breinforcement learning\b|(?-i:\bRL(?:HF)?\b)"),
-    _topic("serving", "model serving and inference",
-           r"\bserving\b|\binference\b",
-           r"\bserving\b|\binference\b"),
-    _topic("training", "model training",
-           r"\btraining\b|\bpre-?training\b|\bfine-?tuning\b",
-           r"\btraining\b|\bpre-?training\b|\bfine-?tuning\b"),
-    _topic("rag", "retrieval-augmented generation (RAG)",
-           r"\bretrieval[- ]augmented\b|\brag\b",
-           r"\bretrieval[- ]augmented\b|(?-i:\bRAG\b)"),
-    _topic("agents", "AI agents",
-           r"\bagent(?:s|ic)?\b",
-           r"\bagent(?:s|ic)?\b"),
-    _topic("compilers", "deep learning compilers and kernels",
-           r"\bcompil(?:er|ers|ation)\b|\bkernel generation\b|\btensor programs?\b",
-           r"\bcompil(?:er|ers|ation)\b|\bkernel generation\b|\btensor programs?\b"),
-    _topic("dlrm", "recommendation models (DLRMs)",
-           r"\brecommendation\b|\bdlrms?\b",
-           r"\brecommendation (?:models?|systems?)\b|(?-i:\bDLRMs?\b)"),
-    _topic("kv-cache", "KV caches",
-           r"\bkv ?cache",
-           r"\bkv[- ]?cache"),
-    _topic("quantization", "quantization",
-           r"\bquantiz",
-           r"\bquantiz"),
-    _topic("speculative-decoding", "speculative decoding",
-           r"\bspeculative decoding\b",
-           r"\bspeculative decoding\b"),
-)}
+TOPICS: dict[str, Topic] = {
+    t.key: t
+    for t in (
+        _topic(
+            "llm",
+            "LLMs",
+            r"\bm?llms?\b|\blanguage models?\b",
+            r"\bm?llms?\b|\blarge language models?\b|\blanguage models?\b",
+        ),
+        _topic(
+            "diffusion",
+            "diffusion models",
+            r"\bdiffusion\b|\bgenerative models?\b|\btext-to-(?:image|video)\b|\b(?:image|video) generation\b"
+            r"|(?-i:\bDiTs?\b)",
+            r"\bdiffusion\b|\btext-to-(?:image|video)\b|\b(?:image|video) generation\b|(?-i:\bDiTs?\b)",
+        ),
+        _topic(
+            "moe",
+            "mixture-of-experts (MoE) models",
+            r"\bmixture[- ]of[- ]experts?\b|\bmoes?\b",
+            r"\bmixture[- ]of[- ]experts?\b|(?-i:\bMoEs?\b)|\bexpert[- ]parallel(?:ism)?\b",
+        ),
+        _topic(
+            "rl",
+            "reinforcement learning (RL)",
+            r"\breinforcement learning\b|\brl(?:hf)?\b",
+            r"\breinforcement learning\b|(?-i:\bRL(?:HF)?\b)",
+        ),
+        _topic("serving", "model serving and inference", r"\bserving\b|\binference\b", r"\bserving\b|\binference\b"),
+        _topic(
+            "training",
+            "model training",
+            r"\btraining\b|\bpre-?training\b|\bfine-?tuning\b",
+            r"\btraining\b|\bpre-?training\b|\bfine-?tuning\b",
+        ),
+        _topic(
+            "rag",
+            "retrieval-augmented generation (RAG)",
+            r"\bretrieval[- ]augmented\b|\brag\b",
+            r"\bretrieval[- ]augmented\b|(?-i:\bRAG\b)",
+        ),
+        _topic("agents", "AI agents", r"\bagent(?:s|ic)?\b", r"\bagent(?:s|ic)?\b"),
+        _topic(
+            "compilers",
+            "deep learning compilers and kernels",
+            r"\bcompil(?:er|ers|ation)\b|\bkernel generation\b|\btensor programs?\b",
+            r"\bcompil(?:er|ers|ation)\b|\bkernel generation\b|\btensor programs?\b",
+        ),
+        _topic(
+            "dlrm",
+            "recommendation models (DLRMs)",
+            r"\brecommendation\b|\bdlrms?\b",
+            r"\brecommendation (?:models?|systems?)\b|(?-i:\bDLRMs?\b)",
+        ),
+        _topic("kv-cache", "KV caches", r"\bkv ?cache", r"\bkv[- ]?cache"),
+        _topic("quantization", "quantization", r"\bquantiz", r"\bquantiz"),
+        _topic(
+            "speculative-decoding", "speculative decoding", r"\bspeculative decoding\b", r"\bspeculative decoding\b"
+        ),
+    )
+}
 
 #: Other spellings of the topic keys (compared after lower-casing and collapsing spaces/-/_).
 TOPIC_ALIASES: dict[str, str] = {
-    "llms": "llm", "large language model": "llm", "large language models": "llm", "language models": "llm",
-    "diffusion models": "diffusion", "diffusion model": "diffusion", "generative models": "diffusion",
-    "moes": "moe", "mixture of experts": "moe", "reinforcement learning": "rl", "rlhf": "rl",
-    "inference": "serving", "model serving": "serving", "llm serving": "serving",
-    "retrieval augmented generation": "rag", "agent": "agents", "agentic": "agents",
-    "compiler": "compilers", "compilation": "compilers", "kernels": "compilers",
-    "recommendation": "dlrm", "dlrms": "dlrm", "kv cache": "kv-cache", "kvcache": "kv-cache",
-    "quantisation": "quantization", "speculative decoding": "speculative-decoding",
+    "llms": "llm",
+    "large language model": "llm",
+    "large language models": "llm",
+    "language models": "llm",
+    "diffusion models": "diffusion",
+    "diffusion model": "diffusion",
+    "generative models": "diffusion",
+    "moes": "moe",
+    "mixture of experts": "moe",
+    "reinforcement learning": "rl",
+    "rlhf": "rl",
+    "inference": "serving",
+    "model serving": "serving",
+    "llm serving": "serving",
+    "retrieval augmented generation": "rag",
+    "agent": "agents",
+    "agentic": "agents",
+    "compiler": "compilers",
+    "compilation": "compilers",
+    "kernels": "compilers",
+    "recommendation": "dlrm",
+    "dlrms": "dlrm",
+    "kv cache": "kv-cache",
+    "kvcache": "kv-cache",
+    "quantisation": "quantization",
+    "speculative decoding": "speculative-decoding",
 }
 
 
@@ -155,8 +194,15 @@ class PaperItem:
     section: str = ""  # the paper's place in the notes ("LLM Inference › KV Cache Management")
 
     def as_dict(self) -> dict[str, Any]:
-        return {"n": self.n, "title": self.title, "system": self.system, "affiliations": self.affiliations,
-                "summary": self.summary, "url": self.url, "sources": self.sources}
+        return {
+            "n": self.n,
+            "title": self.title,
+            "system": self.system,
+            "affiliations": self.affiliations,
+            "summary": self.summary,
+            "url": self.url,
+            "sources": self.sources,
+        }
 
 
 @dataclass
@@ -206,11 +252,21 @@ class ConferenceSummary:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "venue": self.venue, "topic": self.topic, "paper_count": self.paper_count,
-            "groups": [g.as_dict() for g in self.groups], "overview": self.overview, "mode": self.mode,
-            "topic_label": self.topic_label, "total_papers": self.total_papers, "when": self.when,
-            "where": self.where, "acceptance_rate": self.acceptance_rate, "homepage": self.homepage,
-            "message": self.message, "note": self.note, "dropped_citations": self.dropped_citations,
+            "venue": self.venue,
+            "topic": self.topic,
+            "paper_count": self.paper_count,
+            "groups": [g.as_dict() for g in self.groups],
+            "overview": self.overview,
+            "mode": self.mode,
+            "topic_label": self.topic_label,
+            "total_papers": self.total_papers,
+            "when": self.when,
+            "where": self.where,
+            "acceptance_rate": self.acceptance_rate,
+            "homepage": self.homepage,
+            "message": self.message,
+            "note": self.note,
+            "dropped_citations": self.dropped_citations,
             "model_calls": self.model_calls,
         }
 
@@ -224,9 +280,11 @@ class ConferenceSummary:
         if self.acceptance_rate:
             facts.append(f"Acceptance rate: {self.acceptance_rate}")
         lines = [" · ".join(facts)] if facts else []
-        lines.append(f"{_count(self.paper_count, 'paper')} on {self.topic_label} "
-                     f"(of {_count(self.total_papers, 'paper')} of {self.venue} in the notes), "
-                     f"{_count(len(self.groups), 'group')} · mode: {self.mode}")
+        lines.append(
+            f"{_count(self.paper_count, 'paper')} on {self.topic_label} "
+            f"(of {_count(self.total_papers, 'paper')} of {self.venue} in the notes), "
+            f"{_count(len(self.groups), 'group')} · mode: {self.mode}"
+        )
         return lines
 
     def to_markdown(self) -> str:
@@ -340,12 +398,14 @@ def mentions_topic(r: PaperRecord, topic: Topic) -> bool:
 def venue_records(catalog: list[PaperRecord], venue: str) -> list[PaperRecord]:
     """Catalog records of a venue: its venue field is ``venue``, or it is listed on the venue's page."""
     v = venue.lower()
-    return [r for r in catalog
-            if (r.venue or "").lower() == v or any(_venue_path(t, venue) is not None for t in r.topics)]
+    return [
+        r for r in catalog if (r.venue or "").lower() == v or any(_venue_path(t, venue) is not None for t in r.topics)
+    ]
 
 
-def select_papers(records: list[PaperRecord], venue: str, topic: Topic,
-                  page_order: dict[str, int] | None = None) -> list[tuple[str, list[PaperRecord]]]:
+def select_papers(
+    records: list[PaperRecord], venue: str, topic: Topic, page_order: dict[str, int] | None = None
+) -> list[tuple[str, list[PaperRecord]]]:
     """The venue's records on the topic, grouped: ``[(group name, [records])]``.
 
     A record is in when one of its topic paths has a heading/bullet for the topic, or its title/summary
@@ -366,14 +426,6 @@ def select_papers(records: list[PaperRecord], venue: str, topic: Topic,
     for _, g, r in chosen:
         groups.setdefault(g, []).append(r)
     return list(groups.items())
-
-
-def best_url(r: PaperRecord) -> str | None:
-    """The link that best stands for the paper (see :data:`~papernotes.corpus.papers.URL_PREFERENCE`)."""
-    for k in URL_PREFERENCE:
-        if r.links.get(k):
-            return r.links[k]
-    return next((v for v in r.links.values() if v), None)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -402,12 +454,19 @@ def venue_info(texts: list[str], metadatas: list[dict[str, Any]], venue: str) ->
     (title key → chunk position of the paper on the venue page) and ``has_page``.
     """
     v = venue.lower()
-    page_files = {str(m.get("source", "")).split("#")[0] for m in metadatas
-                  if str(m.get("page_title", "")).lower() == v}
-    info: dict[str, Any] = {"when": None, "where": None, "acceptance_rate": None, "homepage": None,
-                            "page_order": {}, "has_page": bool(page_files)}
+    page_files = {
+        str(m.get("source", "")).split("#")[0] for m in metadatas if str(m.get("page_title", "")).lower() == v
+    }
+    info: dict[str, Any] = {
+        "when": None,
+        "where": None,
+        "acceptance_rate": None,
+        "homepage": None,
+        "page_order": {},
+        "has_page": bool(page_files),
+    }
     rows: list[tuple[bool, str, str]] = []
-    for i, (t, m) in enumerate(zip(texts, metadatas)):
+    for i, (t, m) in enumerate(zip(texts, metadatas, strict=True)):
         same_file = str(m.get("source", "")).split("#")[0] in page_files
         pt = str(m.get("page_title") or "")
         if m.get("kind") == "table":
@@ -447,14 +506,16 @@ def venue_info(texts: list[str], metadatas: list[dict[str, Any]], venue: str) ->
 
 #: Words that say nothing about a paper's subject in the notes' one-liners (verbs of the "Propose X, a
 #: system that …" pattern and generic qualities); excluded from the offline overview's recurring terms.
-GENERIC_WORDS = frozenset("""propose proposes proposed present presents introduce introduces design designs
+GENERIC_WORDS = frozenset(
+    """propose proposes proposed present presents introduce introduces design designs
 designed develop enable enables achieve achieves improve improves reduce reduces reducing leverage leverages
 leveraging exploit exploits exploiting demonstrate identify identifies study first new novel system systems
 framework frameworks approach approaches method efficient efficiently efficiency high higher low lower fast
 faster scalable scale large-scale large small performance better based via using use uses without while across
 towards toward minimal practical unified holistic general flexible effective effectively cost time aware
 optimizing optimize optimizes optimization optimizations accelerating accelerate accelerates acceleration
-model models paper work support supports supporting end-to-end axis""".split())
+model models paper work support supports supporting end-to-end axis""".split()
+)
 # ("axis": the topic pages prefix some one-liners with "Axis: <what the paper varies>")
 
 
@@ -468,8 +529,9 @@ def _display(words: list[str]) -> str:
     return " ".join(w if any(c.isupper() for c in w[1:]) or w.isupper() else w.lower() for w in words)
 
 
-def recurring_terms(papers: list[PaperItem], skip: set[str], phrases: int = 4,
-                    words: int = 3) -> list[tuple[str, list[int]]]:
+def recurring_terms(
+    papers: list[PaperItem], skip: set[str], phrases: int = 4, words: int = 3
+) -> list[tuple[str, list[int]]]:
     """Terms that occur in at least two papers' titles and summaries: up to ``phrases`` two-word
     phrases, then up to ``words`` single words not part of a chosen phrase, each most frequent first,
     as ``[(display form, [marker numbers])]``. Words are compared by their Snowball stem; stop words
@@ -516,9 +578,11 @@ def extractive_overview(s: ConferenceSummary, topic: Topic) -> str:
     markers) and the most frequent affiliations; it says it was built without a model."""
     papers = s.papers
     n_groups = len(s.groups)
-    parts = [f"Built from the notes without a model. The notes list {_count(len(papers), 'paper')} on "
-             f"{topic.label} at {s.venue} (of {_count(s.total_papers, 'paper')} of {s.venue} in the notes) "
-             f"in {_count(n_groups, 'group')}."]
+    parts = [
+        f"Built from the notes without a model. The notes list {_count(len(papers), 'paper')} on "
+        f"{topic.label} at {s.venue} (of {_count(s.total_papers, 'paper')} of {s.venue} in the notes) "
+        f"in {_count(n_groups, 'group')}."
+    ]
     biggest = sorted(s.groups, key=lambda g: -len(g.papers))[:4]
     if n_groups > 1:
         parts.append("Largest groups: " + "; ".join(f"{g.name} ({len(g.papers)})" for g in biggest) + ".")
@@ -527,8 +591,11 @@ def extractive_overview(s: ConferenceSummary, topic: Topic) -> str:
     skip |= {w.lower() for p in papers for a in p.affiliations for w in re.findall(r"[A-Za-z]+", a)}
     terms = recurring_terms(papers, skip)
     if terms:
-        parts.append("Recurring terms: " + "; ".join(
-            f"{t} ({len(ns)} papers, e.g. {''.join(f'[{n}]' for n in ns[:3])})" for t, ns in terms) + ".")
+        parts.append(
+            "Recurring terms: "
+            + "; ".join(f"{t} ({len(ns)} papers, e.g. {''.join(f'[{n}]' for n in ns[:3])})" for t, ns in terms)
+            + "."
+        )
     affs = Counter(a for p in papers for a in dict.fromkeys(p.affiliations))
     common = [(a, c) for a, c in affs.most_common(6) if c >= 2]
     if common:
@@ -658,7 +725,8 @@ class MapReduce:
         if room < 24:
             raise ModelUnavailableError(
                 f"PAPERNOTES_LLM_CONTEXT_TOKENS={self.settings.llm_context_tokens} minus "
-                f"PAPERNOTES_LLM_ANSWER_TOKENS={self.settings.llm_answer_tokens} leaves no room for papers")
+                f"PAPERNOTES_LLM_ANSWER_TOKENS={self.settings.llm_answer_tokens} leaves no room for papers"
+            )
         batches: list[list[tuple[PaperItem, str]]] = [[]]
         used = 0
         for p in g.papers:
@@ -744,8 +812,9 @@ class MapReduce:
         for g, batches in packed:
             g.summary = self.map_group(s, g, batches) or None
         allowed = {p.n for p in s.papers}
-        items = [(f"{g.name} (papers [{g.papers[0].n}]–[{g.papers[-1].n}])", g.summary or "(no summary)")
-                 for g in s.groups]
+        items = [
+            (f"{g.name} (papers [{g.papers[0].n}]–[{g.papers[-1].n}])", g.summary or "(no summary)") for g in s.groups
+        ]
         overview = self.reduce(s, items, allowed)
         if not overview:
             raise ModelUnavailableError("the model returned an empty overview")
@@ -770,8 +839,14 @@ def venue_page_order(settings: Settings, venue: str) -> dict[str, int]:
     return order
 
 
-def summarize(settings: Settings, venue: str, topic: str = "llm", use_llm: bool | None = None,
-              chat_model=None, progress: Progress | None = None) -> ConferenceSummary:
+def summarize(
+    settings: Settings,
+    venue: str,
+    topic: str = "llm",
+    use_llm: bool | None = None,
+    chat_model=None,
+    progress: Progress | None = None,
+) -> ConferenceSummary:
     """Summarize ``venue``'s papers on ``topic``.
 
     Parameters
@@ -800,8 +875,11 @@ def summarize(settings: Settings, venue: str, topic: str = "llm", use_llm: bool 
     t = resolve_topic(topic)
     catalog = load_catalog(settings.catalog_path)
     bm25 = BM25Index.load(settings.bm25_dir)
-    pages = {str(m.get("page_title")) for m in bm25.metadatas
-             if m.get("page_title") and normalize_venue(str(m["page_title"])) == m["page_title"]}
+    pages = {
+        str(m.get("page_title"))
+        for m in bm25.metadatas
+        if m.get("page_title") and normalize_venue(str(m["page_title"])) == m["page_title"]
+    }
     counts = Counter(r.venue for r in catalog if r.venue)
     v = resolve_venue(venue, [k for k, _ in counts.most_common()] + sorted(pages - set(counts)))
     info = venue_info(bm25.texts, bm25.metadatas, v)
@@ -814,17 +892,45 @@ def summarize(settings: Settings, venue: str, topic: str = "llm", use_llm: bool 
         items = []
         for r in recs:
             n += 1
-            items.append(PaperItem(n=n, title=r.title, system=r.system, affiliations=list(r.affiliations),
-                                   summary=r.summary or "", url=best_url(r), sources=list(r.sources), section=name))
+            items.append(
+                PaperItem(
+                    n=n,
+                    title=r.title,
+                    system=r.system,
+                    affiliations=list(r.affiliations),
+                    summary=r.summary or "",
+                    url=r.url,
+                    sources=list(r.sources),
+                    section=name,
+                )
+            )
         groups.append(Group(name=name, papers=items))
-    s = ConferenceSummary(venue=v, topic=t.key, topic_label=t.label, groups=groups, overview="",
-                          mode="extractive", total_papers=len(records), when=info["when"], where=info["where"],
-                          acceptance_rate=info["acceptance_rate"], homepage=info["homepage"])
+    s = ConferenceSummary(
+        venue=v,
+        topic=t.key,
+        topic_label=t.label,
+        groups=groups,
+        overview="",
+        mode="extractive",
+        total_papers=len(records),
+        when=info["when"],
+        where=info["where"],
+        acceptance_rate=info["acceptance_rate"],
+        homepage=info["homepage"],
+    )
     if not groups:
-        known = "" if t.known else (f" '{t.key}' is not a known topic (known: {', '.join(TOPICS)}), so it was "
-                                    f"matched as a word in headings, titles and summaries.")
-        s.message = (f"No papers on {t.label} at {v} in the notes; the notes list {len(records)} "
-                     f"{'paper' if len(records) == 1 else 'papers'} for {v} in total.{known}")
+        known = (
+            ""
+            if t.known
+            else (
+                f" '{t.key}' is not a known topic (known: {', '.join(TOPICS)}), so it was "
+                f"matched as a word in headings, titles and summaries."
+            )
+        )
+        s.message = (
+            f"No papers on {t.label} at {v} in the notes; the notes list {len(records)} "
+            f"{'paper' if len(records) == 1 else 'papers'} for {v} in total.{known}"
+        )
         s.overview = s.message
         return s
     llm = (settings.llm_enabled or chat_model is not None) if use_llm is None else use_llm

@@ -14,7 +14,8 @@ QUESTION_TEXT = (
     "paper papers notes note work works system systems study studies approach method describe "
     "summarize summary tell me about there any reading listed list give show find mention mentioned "
     "propose proposed present presented introduce introduced use used using can could would should "
-    "much many report reported")
+    "much many report reported"
+)
 
 
 @lru_cache(maxsize=1)

@@ -17,8 +17,15 @@ DEV_QA = REPO.parent / "shared" / "eval" / "dev_qa.jsonl"
 
 sys.path.insert(0, str(TESTS))  # helpers such as openai_server
 
-_CLEARED = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "DISCORD_TOKEN", "PAPERNOTES_CHROMA_URL",
-            "PAPERNOTES_SOURCES", "PAPERNOTES_LLM_MODEL", "PAPERNOTES_EMBEDDING_MODEL")
+_CLEARED = (
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "DISCORD_TOKEN",
+    "PAPERNOTES_CHROMA_URL",
+    "PAPERNOTES_SOURCES",
+    "PAPERNOTES_LLM_MODEL",
+    "PAPERNOTES_EMBEDDING_MODEL",
+)
 
 
 @pytest.fixture(autouse=True)

@@ -61,7 +61,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Union
+from typing import Any
 
 __all__ = [
     "Behaviour",
@@ -136,7 +136,7 @@ class StallMidStream:
     text: str = "This answer stalls partway through and never finishes."
 
 
-Behaviour = Union[Reply, RateLimited, QuotaExceeded, ServerError, Hang, StallMidStream]
+Behaviour = Reply | RateLimited | QuotaExceeded | ServerError | Hang | StallMidStream
 
 
 # --------------------------------------------------------------------------- #
@@ -203,7 +203,7 @@ class _HTTPServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-    owner: "OpenAICompatServer"
+    owner: OpenAICompatServer
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         # Clients hanging up (timeouts, closed streams, server close) are expected.
@@ -237,7 +237,7 @@ class _Handler(BaseHTTPRequestHandler):
     # -- low-level writing ---------------------------------------------------- #
 
     @property
-    def owner(self) -> "OpenAICompatServer":
+    def owner(self) -> OpenAICompatServer:
         return self.server.owner
 
     def _wait(self, seconds: float) -> None:
@@ -265,9 +265,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _send_error_json(
         self, status: int, message: str, type_: str, code: str | None, headers: dict[str, str] | None = None
     ) -> None:
-        self._send_json(
-            status, {"error": {"message": message, "type": type_, "param": None, "code": code}}, headers
-        )
+        self._send_json(status, {"error": {"message": message, "type": type_, "param": None, "code": code}}, headers)
 
     def _start_sse(self) -> None:
         self.send_response(200)
@@ -329,9 +327,7 @@ class _Handler(BaseHTTPRequestHandler):
             200,
             {
                 "object": "list",
-                "data": [
-                    {"id": self.owner.model, "object": "model", "created": 0, "owned_by": "openai-compat-test"}
-                ],
+                "data": [{"id": self.owner.model, "object": "model", "created": 0, "owned_by": "openai-compat-test"}],
             },
         )
 
@@ -637,7 +633,7 @@ class OpenAICompatServer:
             if thread is not threading.current_thread():
                 thread.join(timeout=max(0.0, deadline - time.monotonic()))
 
-    def __enter__(self) -> "OpenAICompatServer":
+    def __enter__(self) -> OpenAICompatServer:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import make_settings, seed_models
+
 from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.indexing import ingest
 
@@ -58,7 +58,7 @@ def test_non_utf8_file_is_skipped_with_a_warning(settings, tmp_path):
 
 def test_utf8_bom_is_dropped_and_title_correct(settings, tmp_path):
     notes = tmp_path / "notes"
-    write(notes, "bom.md", b"\xef\xbb\xbf" + "# BOM Title\n\nBody after a byte order mark.\n".encode("utf-8"))
+    write(notes, "bom.md", b"\xef\xbb\xbf" + b"# BOM Title\n\nBody after a byte order mark.\n")
     write(notes, "bomfm.md", b"\xef\xbb\xbf" + b"---\ndescription: '#tagged'\n---\n# BOM With Front Matter\n\nx y z\n")
     rep, texts, metas = run(settings, notes)
     assert rep.warnings == []
@@ -78,12 +78,15 @@ def test_binary_file_named_md_is_skipped(settings, tmp_path):
     assert rep.files == 1 and len(texts) == 1 and "wombat" in texts[0]
 
 
-@pytest.mark.parametrize("name,content,reason", [
-    ("empty.md", "", "empty"),
-    ("blank.md", "  \n\n\t \n", "empty"),
-    ("heading.md", "# Just A Heading\n", "no text"),
-    ("frontonly.md", "---\ntitle: Nothing Else\ntags: [a]\n---\n", "only front matter"),
-])
+@pytest.mark.parametrize(
+    "name,content,reason",
+    [
+        ("empty.md", "", "empty"),
+        ("blank.md", "  \n\n\t \n", "empty"),
+        ("heading.md", "# Just A Heading\n", "no text"),
+        ("frontonly.md", "---\ntitle: Nothing Else\ntags: [a]\n---\n", "only front matter"),
+    ],
+)
 def test_empty_like_files_warn_and_the_rest_is_indexed(settings, tmp_path, name, content, reason):
     notes = tmp_path / "notes"
     write(notes, "good.md", GOOD)
@@ -97,10 +100,13 @@ def test_empty_like_files_warn_and_the_rest_is_indexed(settings, tmp_path, name,
 
 def test_front_matter_with_lists_empty_values_and_nested_maps(settings, tmp_path):
     notes = tmp_path / "notes"
-    write(notes, "fm.md",
-          "---\ntitle: Front Matter Page\ndescription:\ntags:\n  - systems\n  - '#gpu'\n"
-          "authors: []\nempty_map: {}\nnested:\n  venue: {name: OSDI, year: 2026}\n  list: [1, [2, 3]]\n"
-          "date: 2026-01-31\nnumber: 3.5\nflag: true\n---\n\nBody of the page about nested maps.\n")
+    write(
+        notes,
+        "fm.md",
+        "---\ntitle: Front Matter Page\ndescription:\ntags:\n  - systems\n  - '#gpu'\n"
+        "authors: []\nempty_map: {}\nnested:\n  venue: {name: OSDI, year: 2026}\n  list: [1, [2, 3]]\n"
+        "date: 2026-01-31\nnumber: 3.5\nflag: true\n---\n\nBody of the page about nested maps.\n",
+    )
     write(notes, "badyaml.md", "---\ntitle: [unclosed\n---\n# Broken YAML Page\n\nStill indexed text.\n")
     rep, texts, metas = run(settings, notes)
     assert warned(rep, "fm.md") == []
@@ -116,8 +122,12 @@ def test_front_matter_with_lists_empty_values_and_nested_maps(settings, tmp_path
 
 def test_unclosed_code_fence_warns_and_keeps_the_text_after_it(settings, tmp_path):
     notes = tmp_path / "notes"
-    write(notes, "fence.md", "# Fence Page\n\nBefore the code.\n\n```python\nx = 1\n\n## Later Heading\n\n"
-                             "Text after the fence is still here.\n")
+    write(
+        notes,
+        "fence.md",
+        "# Fence Page\n\nBefore the code.\n\n```python\nx = 1\n\n## Later Heading\n\n"
+        "Text after the fence is still here.\n",
+    )
     rep, texts, _ = run(settings, notes)
     (w,) = warned(rep, "fence.md")
     assert "never closed" in w and "line 5" in w
@@ -131,7 +141,7 @@ def test_two_identical_sections_are_both_kept_with_distinct_ids(settings, tmp_pa
     write(notes, "twice.md", "# Twice\n\n" + section + section)
     rep, texts, metas = run(settings, notes)
     assert rep.warnings == []
-    same = [m for t, m in zip(texts, metas) if t == "Twice › Results\nThroughput doubled on eight GPUs."]
+    same = [m for t, m in zip(texts, metas, strict=True) if t == "Twice › Results\nThroughput doubled on eight GPUs."]
     assert len(same) == 2
     assert same[0]["chunk_id"] != same[1]["chunk_id"]
 
@@ -147,12 +157,20 @@ def test_only_unreadable_files_still_completes(settings, tmp_path):
 
 # --- the CLI ------------------------------------------------------------------------------------------
 
+
 def cli(args: list[str], data: Path, **env: str) -> subprocess.CompletedProcess:
     e = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERNOTES_", "OPENAI_", "LC_", "LANG"))}
     e.update(PAPERNOTES_DATA_DIR=str(data), PYTHONIOENCODING="", **env)
     e.pop("PYTHONIOENCODING")
-    return subprocess.run([sys.executable, "-m", "papernotes.bot.cli", *args], capture_output=True, text=True,
-                          encoding="utf-8", errors="replace", env=e, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "papernotes.bot.cli", *args],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        errors="replace",
+        env=e,
+        timeout=120,
+    )
 
 
 def test_ingest_under_c_locale_keeps_non_ascii_text(tmp_path, models_cache):

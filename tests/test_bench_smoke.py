@@ -10,24 +10,50 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURE_NOTES, REPO
 
 BENCH = REPO / "bench" / "run.py"
 
 QUOKKA = "Quokka: Paged Attention for Marsupial Inference"
 DEV = [
-    {"id": "s1", "type": "paper_fact", "question": "How much higher throughput does Quokka reach by paging the KV cache?",
-     "gold_titles": [QUOKKA], "answer_must_contain": ["3.7x"]},
-    {"id": "s2", "type": "paper_fact", "question": "Which inference engine is the Quokka system built on?",
-     "gold_titles": [QUOKKA], "answer_must_contain": ["Kangaroo"]},
-    {"id": "s3", "type": "paper_fact", "question": "Which diffusion system reuses denoiser features across adjacent steps?",
-     "gold_titles": ["Emu: Caching Denoisers for Fast Diffusion"], "answer_must_contain": []},
+    {
+        "id": "s1",
+        "type": "paper_fact",
+        "question": "How much higher throughput does Quokka reach by paging the KV cache?",
+        "gold_titles": [QUOKKA],
+        "answer_must_contain": ["3.7x"],
+    },
+    {
+        "id": "s2",
+        "type": "paper_fact",
+        "question": "Which inference engine is the Quokka system built on?",
+        "gold_titles": [QUOKKA],
+        "answer_must_contain": ["Kangaroo"],
+    },
+    {
+        "id": "s3",
+        "type": "paper_fact",
+        "question": "Which diffusion system reuses denoiser features across adjacent steps?",
+        "gold_titles": ["Emu: Caching Denoisers for Fast Diffusion"],
+        "answer_must_contain": [],
+    },
 ]
 
-NUMBERS = ("chunks", "embed_floor_s", "cold_ingest_s", "overhead_ratio", "peak_rss_mb", "noop_reingest_s",
-           "noop_embedded", "edit_reingest_s", "edit_embedded", "cold_ask_s", "hit_at_5",
-           "ingest_ratio_vs_baseline", "hit_ratio_vs_baseline")
+NUMBERS = (
+    "chunks",
+    "embed_floor_s",
+    "cold_ingest_s",
+    "overhead_ratio",
+    "peak_rss_mb",
+    "noop_reingest_s",
+    "noop_embedded",
+    "edit_reingest_s",
+    "edit_embedded",
+    "cold_ask_s",
+    "hit_at_5",
+    "ingest_ratio_vs_baseline",
+    "hit_ratio_vs_baseline",
+)
 
 
 def _is_num(v) -> bool:
@@ -36,8 +62,9 @@ def _is_num(v) -> bool:
 
 def _run_bench(tmp_path: Path, *extra: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "PAPERNOTES_DATA_DIR": str(tmp_path / "data")}
-    return subprocess.run([sys.executable, str(BENCH), *extra], cwd=tmp_path, env=env, capture_output=True,
-                          text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, str(BENCH), *extra], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_bench_json_contract_on_fixture_notes(tmp_path):
@@ -45,8 +72,9 @@ def test_bench_json_contract_on_fixture_notes(tmp_path):
     dev.write_text("".join(json.dumps(r) + "\n" for r in DEV), encoding="utf-8")
     work = tmp_path / "work"
     work.mkdir()
-    p = _run_bench(tmp_path, "--json", "--reps", "1", "--corpus", str(FIXTURE_NOTES), "--dev", str(dev),
-                   "--workdir", str(work))
+    p = _run_bench(
+        tmp_path, "--json", "--reps", "1", "--corpus", str(FIXTURE_NOTES), "--dev", str(dev), "--workdir", str(work)
+    )
     assert p.returncode == 0, p.stderr[-2000:]
     r = json.loads(p.stdout)
 
@@ -69,7 +97,9 @@ def test_bench_json_contract_on_fixture_notes(tmp_path):
     assert r["overhead_ratio"] == pytest.approx(r["cold_ingest_s"] / r["embed_floor_s"], rel=0.01)
     assert r["reps"]["cold_ingest"] == 1 and r["reps"]["queries"] == 1
     # the edit happened in the benchmark's copy, never in the fixture itself
-    assert "benchmark appended" not in (FIXTURE_NOTES / "site/reading-notes/conference/toysys-2026/quokka.md").read_text()
+    assert (
+        "benchmark appended" not in (FIXTURE_NOTES / "site/reading-notes/conference/toysys-2026/quokka.md").read_text()
+    )
     assert not any(work.iterdir())  # scratch folder removed
 
 

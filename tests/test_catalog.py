@@ -23,33 +23,45 @@ def write(root: Path, rel: str, text: str) -> None:
 def make_notes(root: Path) -> Path:
     """A GitBook with the same paper on a topic page, a conference page and in a deep note, each
     spelling its title and venue differently."""
-    write(root, "SUMMARY.md",
-          "# Table of contents\n\n* [Storage Systems](paper-list/storage.md)\n"
-          "* [OSDI 2026](reading-notes/conference/osdi-2026/README.md)\n"
-          "  * [Kelpie](reading-notes/conference/osdi-2026/kelpie.md)\n")
-    write(root, "paper-list/storage.md",
-          "# Storage Systems\n\n## Key-Value Stores\n\n"
-          "* **Kelpie**: Crash-Consistent Key-Value Storage on Zoned SSDs (OSDI '26) "
-          "\\[[Paper](https://osdi.example/kelpie)] \\[[Code](https://github.com/example/kelpie)]\n"
-          "  * Loch University & Selkie Labs\n"
-          "  * Log-structured merge tree laid out per zone.\n"
-          "* Otter Tiering for Cold Blobs (osdi26) \\[[arXiv](https://arxiv.org/abs/2601.11111)]\n"
-          "  * Kelp Corp.\n"
-          "* Efficient Sharding with **Shardy** and Friends (OSDI-2026) \\[[Paper](https://osdi.example/shardy)]\n"
-          "  * Tide University\n")
-    write(root, "reading-notes/conference/osdi-2026/README.md",
-          "# OSDI 2026\n\n## Papers\n\n### Storage\n\n"
-          "* KELPIE — crash consistent key value storage on zoned SSDs "
-          "\\[[Paper](https://osdi.example/kelpie-alt)] \\[[Personal Notes](/reading-notes/conference/osdi-2026/kelpie)]\n"
-          "  * Loch University & Kelp Corp.\n"
-          "* Otter Tiering for Cold Blobs \\[[Paper](https://osdi.example/otter)]\n"
-          "  * Kelp Corp.\n")
-    write(root, "reading-notes/conference/osdi-2026/kelpie.md",
-          "---\ndescription: '#zoned_storage #kv_store'\n---\n\n"
-          "# Kelpie: Crash-Consistent Key-Value Storage on Zoned SSDs\n\n## Meta Info\n\n"
-          "Presented in [OSDI 2026](https://osdi.example/kelpie-talk).\n\n"
-          "Authors: Ann Otter, Ben Seal (_Loch University & Selkie Labs_)\n\n"
-          "## Understanding the paper\n\n### TL;DR\n\n**Kelpie** maps LSM levels onto zones.\n")
+    write(
+        root,
+        "SUMMARY.md",
+        "# Table of contents\n\n* [Storage Systems](paper-list/storage.md)\n"
+        "* [OSDI 2026](reading-notes/conference/osdi-2026/README.md)\n"
+        "  * [Kelpie](reading-notes/conference/osdi-2026/kelpie.md)\n",
+    )
+    write(
+        root,
+        "paper-list/storage.md",
+        "# Storage Systems\n\n## Key-Value Stores\n\n"
+        "* **Kelpie**: Crash-Consistent Key-Value Storage on Zoned SSDs (OSDI '26) "
+        "\\[[Paper](https://osdi.example/kelpie)] \\[[Code](https://github.com/example/kelpie)]\n"
+        "  * Loch University & Selkie Labs\n"
+        "  * Log-structured merge tree laid out per zone.\n"
+        "* Otter Tiering for Cold Blobs (osdi26) \\[[arXiv](https://arxiv.org/abs/2601.11111)]\n"
+        "  * Kelp Corp.\n"
+        "* Efficient Sharding with **Shardy** and Friends (OSDI-2026) \\[[Paper](https://osdi.example/shardy)]\n"
+        "  * Tide University\n",
+    )
+    write(
+        root,
+        "reading-notes/conference/osdi-2026/README.md",
+        "# OSDI 2026\n\n## Papers\n\n### Storage\n\n"
+        "* KELPIE — crash consistent key value storage on zoned SSDs "
+        "\\[[Paper](https://osdi.example/kelpie-alt)] \\[[Personal Notes](/reading-notes/conference/osdi-2026/kelpie)]\n"
+        "  * Loch University & Kelp Corp.\n"
+        "* Otter Tiering for Cold Blobs \\[[Paper](https://osdi.example/otter)]\n"
+        "  * Kelp Corp.\n",
+    )
+    write(
+        root,
+        "reading-notes/conference/osdi-2026/kelpie.md",
+        "---\ndescription: '#zoned_storage #kv_store'\n---\n\n"
+        "# Kelpie: Crash-Consistent Key-Value Storage on Zoned SSDs\n\n## Meta Info\n\n"
+        "Presented in [OSDI 2026](https://osdi.example/kelpie-talk).\n\n"
+        "Authors: Ann Otter, Ben Seal (_Loch University & Selkie Labs_)\n\n"
+        "## Understanding the paper\n\n### TL;DR\n\n**Kelpie** maps LSM levels onto zones.\n",
+    )
     return root
 
 
@@ -77,8 +89,11 @@ def test_one_record_per_paper_merged_over_three_sources(tmp_path):
     assert k.affiliations == ["Loch University", "Selkie Labs", "Kelp Corp."]
     assert k.authors == ["Ann Otter", "Ben Seal"]
     # first place that gives a link of a kind wins; other kinds are added
-    assert k.links == {"paper": "https://osdi.example/kelpie", "code": "https://github.com/example/kelpie",
-                       "personal notes": "/reading-notes/conference/osdi-2026/kelpie"}
+    assert k.links == {
+        "paper": "https://osdi.example/kelpie",
+        "code": "https://github.com/example/kelpie",
+        "personal notes": "/reading-notes/conference/osdi-2026/kelpie",
+    }
     assert k.summary == "Log-structured merge tree laid out per zone."
     assert k.topics == ["Storage Systems › Key-Value Stores", "OSDI 2026 › Papers › Storage"]
     assert set(k.tags) == {"zoned_storage", "kv_store"}
@@ -93,8 +108,10 @@ def test_venue_spellings_on_entries_merge_into_one_venue(tmp_path):
     assert filter_records(recs, venue="SOSP 2026") == []
 
 
-@pytest.mark.parametrize("spelling", ["OSDI '26", "osdi-2026", "OSDI 2026", "osdi26", "OSDI’26", "Osdi_2026",
-                                      "(OSDI 2026)", "Presented in OSDI 2026."])
+@pytest.mark.parametrize(
+    "spelling",
+    ["OSDI '26", "osdi-2026", "OSDI 2026", "osdi26", "OSDI’26", "Osdi_2026", "(OSDI 2026)", "Presented in OSDI 2026."],
+)
 def test_venue_spellings_normalize_to_one(spelling):
     assert normalize_venue(spelling) == "OSDI 2026"
 
@@ -117,14 +134,20 @@ def test_unknown_venue_spellings_get_one_spelling_in_the_catalog(tmp_path):
 
 
 def test_titles_match_case_and_punctuation_insensitively():
-    assert title_key("Kelpie: Crash-Consistent Key-Value Storage") == title_key("KELPIE — crash consistent key value storage")
+    assert title_key("Kelpie: Crash-Consistent Key-Value Storage") == title_key(
+        "KELPIE — crash consistent key value storage"
+    )
     assert title_key("Zürich Paper") == title_key("zurich paper")
     assert title_key("Kelpie A") != title_key("Kelpie B")
     assert title_key("大模型推理") == "大模型推理"  # non-Latin titles still have a key
 
 
 def test_non_latin_title_paper_is_in_the_catalog(tmp_path):
-    write(tmp_path / "n", "a.md", "# 笔记\n\n* 大模型推理系统：键值缓存 (OSDI 2026) \\[[Paper](https://cn.example/1)]\n  * 某大学\n")
+    write(
+        tmp_path / "n",
+        "a.md",
+        "# 笔记\n\n* 大模型推理系统：键值缓存 (OSDI 2026) \\[[Paper](https://cn.example/1)]\n  * 某大学\n",
+    )
     (r,) = catalog_of(tmp_path / "n")
     assert r.title == "大模型推理系统：键值缓存" and r.venue == "OSDI 2026"
 
@@ -168,20 +191,41 @@ def test_save_and_load_round_trip(tmp_path):
 
 def test_deep_note_with_a_differently_worded_title_joins_its_listing():
     from papernotes.corpus.catalog import build_catalog
-    from papernotes.corpus.papers import PaperEntry
+    from papernotes.corpus.models import PaperEntry
 
-    listing = PaperEntry(title="FlexGen: High-Throughput Generative Inference of LLMs with a Single GPU",
-                         kind="paper_entry", source="topics.md", page_title="LLM", venue="ICML 2023",
-                         links={"personal notes": "/reading-notes/misc/2023/flexgen"})
-    by_link = PaperEntry(title="High-throughput generative inference of large language models with a single GPU",
-                         kind="deep_note", source="flexgen.md", page_title="x", venue="ICML 2023",
-                         site_path="reading-notes/misc/2023/flexgen")
-    listing2 = PaperEntry(title="EVStore: Storage and Caching Capabilities for Embedding Tables Systems",
-                          kind="paper_entry", source="dlrm.md", page_title="DLRM", venue="ASPLOS 2023")
-    by_prefix = PaperEntry(title="EVStore: Storage and caching capabilities for embedding tables system",
-                           kind="deep_note", source="evstore.md", page_title="y", venue="ASPLOS 2023")
-    other_venue = PaperEntry(title="EVStore: something else entirely", kind="deep_note", source="z.md",
-                             page_title="z", venue="OSDI 2020")
+    listing = PaperEntry(
+        title="FlexGen: High-Throughput Generative Inference of LLMs with a Single GPU",
+        kind="paper_entry",
+        source="topics.md",
+        page_title="LLM",
+        venue="ICML 2023",
+        links={"personal notes": "/reading-notes/misc/2023/flexgen"},
+    )
+    by_link = PaperEntry(
+        title="High-throughput generative inference of large language models with a single GPU",
+        kind="deep_note",
+        source="flexgen.md",
+        page_title="x",
+        venue="ICML 2023",
+        site_path="reading-notes/misc/2023/flexgen",
+    )
+    listing2 = PaperEntry(
+        title="EVStore: Storage and Caching Capabilities for Embedding Tables Systems",
+        kind="paper_entry",
+        source="dlrm.md",
+        page_title="DLRM",
+        venue="ASPLOS 2023",
+    )
+    by_prefix = PaperEntry(
+        title="EVStore: Storage and caching capabilities for embedding tables system",
+        kind="deep_note",
+        source="evstore.md",
+        page_title="y",
+        venue="ASPLOS 2023",
+    )
+    other_venue = PaperEntry(
+        title="EVStore: something else entirely", kind="deep_note", source="z.md", page_title="z", venue="OSDI 2020"
+    )
     recs = build_catalog([by_link, listing, by_prefix, listing2, other_venue])
     assert len(recs) == 3
     flex = next(r for r in recs if r.title.startswith("FlexGen"))

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from openai_server import OpenAICompatServer, Reply
 
 from papernotes.corpus.models import PaperRecord
-from openai_server import OpenAICompatServer, Reply
 from papernotes.retrieval.prompts import ANSWER_SYSTEM, CONDENSE_SYSTEM, REFUSAL
 from papernotes.retrieval.service import carry_over
 
@@ -29,8 +29,15 @@ def chat_env(data_dir: Path, **extra: str) -> dict[str, str]:
 
 
 def spawn(args: list[str], env: dict[str, str], cwd: Path) -> pexpect.spawn:
-    child = pexpect.spawn(str(BIN / "papernotes"), ["chat", *args], env=env, cwd=str(cwd), encoding="utf-8",
-                          timeout=60, dimensions=(40, 200))
+    child = pexpect.spawn(
+        str(BIN / "papernotes"),
+        ["chat", *args],
+        env=env,
+        cwd=str(cwd),
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(40, 200),
+    )
     child.expect_exact(PROMPT)
     return child
 
@@ -51,8 +58,12 @@ def _model(messages: list[dict]) -> str:
 
 def test_chat_with_a_model_condenses_the_follow_up(fixture_index, tmp_path):
     with OpenAICompatServer(default=Reply(responder=_model)) as server:
-        env = chat_env(fixture_index.data_dir, OPENAI_BASE_URL=server.base_url, PAPERNOTES_LLM_TIMEOUT="2",
-                       PAPERNOTES_LLM_MODEL="test-model")
+        env = chat_env(
+            fixture_index.data_dir,
+            OPENAI_BASE_URL=server.base_url,
+            PAPERNOTES_LLM_TIMEOUT="2",
+            PAPERNOTES_LLM_MODEL="test-model",
+        )
         child = spawn(["--k", "3"], env, tmp_path)
         out1 = turn(child, FIRST)
         assert "Quokka was evaluated on 8 Koala-100 GPUs [1]." in out1 and "Sources" in out1
@@ -104,9 +115,15 @@ def test_chat_without_a_model_keeps_the_paper_for_follow_ups(fixture_index, tmp_
 
 def test_chat_from_piped_stdin_reports_errors_and_goes_on(fixture_index, tmp_path):
     lines = ["???", "/bogus", "", FIRST, "/help"]  # no /quit: end of input ends the session
-    p = subprocess.run([str(BIN / "papernotes"), "chat", "--no-llm"], input="\n".join(lines) + "\n",
-                       capture_output=True, text=True, env=chat_env(fixture_index.data_dir), cwd=tmp_path,
-                       timeout=120)
+    p = subprocess.run(
+        [str(BIN / "papernotes"), "chat", "--no-llm"],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        env=chat_env(fixture_index.data_dir),
+        cwd=tmp_path,
+        timeout=120,
+    )
     assert p.returncode == 0, p.stderr
     errors = p.stderr.strip().splitlines()
     assert len(errors) == 2 and errors[0].startswith("error: the question is empty")
@@ -116,15 +133,24 @@ def test_chat_from_piped_stdin_reports_errors_and_goes_on(fixture_index, tmp_pat
 
 
 def test_chat_without_an_index_is_one_line(tmp_path):
-    p = subprocess.run([str(BIN / "papernotes"), "chat"], input="hello\n", capture_output=True, text=True,
-                       env=chat_env(tmp_path / "empty"), cwd=tmp_path, timeout=120)
+    p = subprocess.run(
+        [str(BIN / "papernotes"), "chat"],
+        input="hello\n",
+        capture_output=True,
+        text=True,
+        env=chat_env(tmp_path / "empty"),
+        cwd=tmp_path,
+        timeout=120,
+    )
     assert p.returncode != 0 and p.stderr.startswith("error: ") and len(p.stderr.strip().splitlines()) == 1
 
 
 # carry-over rule (no model): unit level
 
-PAPERS = [PaperRecord("Quokka: Paged Attention for Marsupial Inference", "Quokka", "ToySys 2026"),
-          PaperRecord("Numbat: Tiered KV Storage for Long Contexts", "Numbat", "MLSys 2025")]
+PAPERS = [
+    PaperRecord("Quokka: Paged Attention for Marsupial Inference", "Quokka", "ToySys 2026"),
+    PaperRecord("Numbat: Tiered KV Storage for Long Contexts", "Numbat", "MLSys 2025"),
+]
 
 
 def test_carry_over_appends_the_previous_answers_paper():
@@ -137,9 +163,12 @@ def test_carry_over_leaves_a_follow_up_naming_its_own_paper():
     assert carry_over("And what does Numbat do?", history, PAPERS) == "And what does Numbat do?"
 
 
-@pytest.mark.parametrize("prev_q,prev_a", [
-    ("Which ToySys 2026 papers study KV caches?", "- Quokka … [1]\n- Numbat … [2]"),  # a list: keep its frame
-    ("What is paged attention?", REFUSAL),  # no paper named
-])
+@pytest.mark.parametrize(
+    "prev_q,prev_a",
+    [
+        ("Which ToySys 2026 papers study KV caches?", "- Quokka … [1]\n- Numbat … [2]"),  # a list: keep its frame
+        ("What is paged attention?", REFUSAL),  # no paper named
+    ],
+)
 def test_carry_over_prefixes_the_previous_question_otherwise(prev_q, prev_a):
     assert carry_over(FOLLOW_UP, [(prev_q, prev_a)], PAPERS) == f"{prev_q} {FOLLOW_UP}"

@@ -4,18 +4,20 @@ metadata."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import pytest
-
 from conftest import FIXTURE_NOTES
+
 from papernotes.corpus.chunking import analyze_page, estimate_tokens, split_text
 from papernotes.corpus.models import Page
 from papernotes.corpus.readers import read_path
 
 KINDS = {"paper_entry", "deep_note", "page_section", "table", "publication"}
-WORDS = ("kernel latency memory bandwidth scheduler replica tensor pipeline quorum cache "
-         "straggler gradient shard prefetch").split()
+WORDS = (
+    "kernel latency memory bandwidth scheduler replica tensor pipeline quorum cache straggler gradient shard prefetch"
+).split()
 
 
 def page(md: str, title: str = "Notes", source: str = "notes/page.md", **kw) -> Page:
@@ -58,6 +60,7 @@ def check_meta(meta: dict) -> None:
 
 
 # --- paper entries ---------------------------------------------------------------------------------
+
 
 def test_paper_bullet_with_nested_bullets_is_one_chunk():
     a = analyze_page(page("# Notes\n\n## Topic\n\n" + paper_list(1, nested=2)))
@@ -109,6 +112,7 @@ def test_topic_bullets_without_papers_are_kept_as_text():
 
 # --- tables ----------------------------------------------------------------------------------------
 
+
 def test_long_table_chunked_by_rows_with_header_repeated():
     rows = [f"| Conf{i} 2026 | City {i} | {prose(1, i, words_per=4)} |" for i in range(40)]
     md = "# Calendar\n\n## Dates\n\n| Conference | Where | Notes |\n|---|---|---|\n" + "\n".join(rows) + "\n"
@@ -138,10 +142,11 @@ def test_table_row_longer_than_the_budget_keeps_the_header():
 
 # --- budget and overlap ----------------------------------------------------------------------------
 
+
 def _assert_pieces(pieces, budget, count, text):
     assert pieces and all(p.strip() for p in pieces)
     assert all(count(p) <= budget for p in pieces), [count(p) for p in pieces]
-    for a, b in zip(pieces, pieces[1:]):  # consecutive pieces share text: b starts with a's tail
+    for a, b in itertools.pairwise(pieces):  # consecutive pieces share text: b starts with a's tail
         head = b.split()[:2]
         assert " ".join(head) in a, (a[-80:], b[:80])
     words = set(text.split())
@@ -175,7 +180,7 @@ def test_section_chunks_fit_the_budget_with_the_real_tokenizer(models_cache):
     assert len(a.chunks) > 4
     assert all(count(c.text) <= 96 for c in a.chunks)
     bodies = [c.text.split("\n", 1)[1] for c in a.chunks]
-    for x, y in zip(bodies, bodies[1:]):
+    for x, y in itertools.pairwise(bodies):
         assert " ".join(y.split()[:2]) in x  # overlap
 
 
@@ -189,9 +194,14 @@ def test_no_empty_chunks_and_short_text_is_one_piece():
 
 # --- ids ---------------------------------------------------------------------------------------------
 
+
 def test_chunk_ids_are_stable_and_unique():
-    md = ("# Notes\n\n## A\n\nSame words here.\n\n## B\n\nSame words here.\n\n## C\n\n" + paper_list(3)
-          + "\n\n## D\n\n" + prose(40))
+    md = (
+        "# Notes\n\n## A\n\nSame words here.\n\n## B\n\nSame words here.\n\n## C\n\n"
+        + paper_list(3)
+        + "\n\n## D\n\n"
+        + prose(40)
+    )
     p = page(md)
     one = [c.id for c in analyze_page(p, max_tokens=80).chunks]
     two = [c.id for c in analyze_page(page(md), max_tokens=80).chunks]
@@ -227,6 +237,7 @@ def test_duplicate_paper_on_one_page_gets_distinct_ids():
 
 # --- metadata -----------------------------------------------------------------------------------------
 
+
 def test_every_fixture_chunk_has_chroma_valid_metadata():
     r = read_path(FIXTURE_NOTES)
     chunks = [c for p in r.pages for c in analyze_page(p, site_url="https://n.example").chunks]
@@ -238,8 +249,7 @@ def test_every_fixture_chunk_has_chroma_valid_metadata():
         assert c.text.startswith(c.metadata["page_title"])
     assert len({c.id for c in chunks}) == len(chunks)
     # paper entries whose bullet names a venue or sits on a conference page, and has a link
-    papers = [c.metadata for c in chunks if c.metadata["kind"] == "paper_entry"
-              and "site/" in c.metadata["source"]]
+    papers = [c.metadata for c in chunks if c.metadata["kind"] == "paper_entry" and "site/" in c.metadata["source"]]
     assert len(papers) == 7
     for m in papers:
         assert m["paper_title"] and m["url"].startswith("https://")
@@ -247,9 +257,13 @@ def test_every_fixture_chunk_has_chroma_valid_metadata():
 
 
 def test_metadata_from_odd_front_matter_and_pages_stays_valid():
-    p = page("Text before any heading.\n\n## Sub\n\nMore.\n", title="Odd",
-             front_matter={"nested": {"a": {"b": 1}}, "empty": None, "list": []},
-             tags=[], site_path="")
+    p = page(
+        "Text before any heading.\n\n## Sub\n\nMore.\n",
+        title="Odd",
+        front_matter={"nested": {"a": {"b": 1}}, "empty": None, "list": []},
+        tags=[],
+        site_path="",
+    )
     chunks = analyze_page(p, site_url="https://x").chunks
     assert [c.metadata["section"] for c in chunks] == ["", "Sub"]
     for c in chunks:

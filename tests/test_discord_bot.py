@@ -23,7 +23,13 @@ import pytest
 import simcord
 
 from papernotes.bot.discord_bot import (
-    COOLDOWN_TEXT, GENERIC_ERROR, TIMEOUT_TEXT, PaperBot, startup_error, thread_name, writer_active,
+    COOLDOWN_TEXT,
+    GENERIC_ERROR,
+    TIMEOUT_TEXT,
+    PaperBot,
+    startup_error,
+    thread_name,
+    writer_active,
 )
 from papernotes.bot.messages import SOURCES_HEADING, bracket_urls
 from papernotes.corpus.errors import BadInputError, PapernotesError
@@ -111,6 +117,7 @@ def closed_port() -> int:
 # /ask, /help, /papers, /summarize
 # ----------------------------------------------------------------------------------------------
 
+
 def test_ask_defers_then_answers_with_sources(fixture_index, notes):
     bot = PaperBot(bot_settings(fixture_index), notes)
 
@@ -131,7 +138,7 @@ def test_ask_defers_then_answers_with_sources(fixture_index, notes):
     assert "16-token blocks" in body  # from the fixture notes' TL;DR
     assert EXTRACTIVE_LABEL in body and SOURCES_HEADING in body
     assert "<https://toysys.example.org/2026/quokka>" in body  # angle brackets: no preview
-    for m, p, j in reqs:
+    for _m, p, j in reqs:
         if p.startswith("/webhooks/") and j and "content" in j:
             assert j["allowed_mentions"] == {"parse": []}
             assert j.get("flags", 0) & discord.MessageFlags(suppress_embeds=True).value
@@ -156,9 +163,12 @@ def test_help_and_papers(fixture_index, notes):
 
     async def scenario(env):
         _, ch, (alice,) = world(env)
-        return await alice.slash(ch, "help"), await alice.slash(ch, "papers", venue="toysys-2026"), \
-            await alice.slash(ch, "papers", venue="ToySys 2026", topic="no such topic"), \
-            await alice.autocomplete(ch, "ask", "venue", "toy", question=QUESTION)
+        return (
+            await alice.slash(ch, "help"),
+            await alice.slash(ch, "papers", venue="toysys-2026"),
+            await alice.slash(ch, "papers", venue="ToySys 2026", topic="no such topic"),
+            await alice.autocomplete(ch, "ask", "venue", "toy", question=QUESTION),
+        )
 
     h, p, none, choices = run(bot, scenario)
     assert [c["value"] for c in choices] == ["ToySys 2026"]
@@ -176,8 +186,9 @@ def test_summarize_uses_the_summarizer(fixture_index, notes):
 
     async def scenario(env):
         _, ch, (alice,) = world(env)
-        return await alice.slash(ch, "summarize", venue="ToySys 2026"), \
-            await alice.slash(ch, "summarize", venue="Nowhere 1999")
+        return await alice.slash(ch, "summarize", venue="ToySys 2026"), await alice.slash(
+            ch, "summarize", venue="Nowhere 1999"
+        )
 
     r, bad = run(bot, scenario)
     from papernotes.retrieval.summarize import summarize
@@ -203,8 +214,10 @@ def long_reply(n_chars: int = 4500) -> str:
     i = 0
     while len("\n\n".join(paras)) < n_chars:
         i += 1
-        paras.append(f"Quokka pages the KV cache into 16-token blocks, point {i} [1]. "
-                     f"It reaches 3.7x higher throughput than the baseline [2]. @everyone see <@&123> too [1].")
+        paras.append(
+            f"Quokka pages the KV cache into 16-token blocks, point {i} [1]. "
+            f"It reaches 3.7x higher throughput than the baseline [2]. @everyone see <@&123> too [1]."
+        )
         if i == 6:
             paras.append(f"```python\n{LONG_CODE}\n```")
     return "\n\n".join(paras)
@@ -217,8 +230,14 @@ def test_long_llm_answer_with_code_block_arrives_in_valid_parts_and_pings_nobody
     assert len(text) >= 4500
     with OpenAICompatServer() as server:
         server.enqueue(Reply(text))
-        s = fixture_index.model_copy(update={"openai_base_url": server.base_url, "discord_cooldown_s": 0,
-                                              "llm_max_retries": 0, "llm_timeout": 10})
+        s = fixture_index.model_copy(
+            update={
+                "openai_base_url": server.base_url,
+                "discord_cooldown_s": 0,
+                "llm_max_retries": 0,
+                "llm_timeout": 10,
+            }
+        )
         from papernotes.retrieval.service import Notes
 
         bot = PaperBot(s, Notes(s, searcher=notes.searcher))
@@ -238,8 +257,9 @@ def test_long_llm_answer_with_code_block_arrives_in_valid_parts_and_pings_nobody
         assert not re.search(r"\[\d*$", p) and not re.match(r"^\d*\]", p)
     joined = "\n".join(parts)
     assert "kv_blocks.append(allocate(block_size=16))  # page 44" in joined  # the code block is all there
-    assert [m for m in MARKER_RE.findall(joined.split(SOURCES_HEADING)[0])] == \
-        [m for m in MARKER_RE.findall(text) if m != "[123]"]
+    assert list(MARKER_RE.findall(joined.split(SOURCES_HEADING)[0])) == [
+        m for m in MARKER_RE.findall(text) if m != "[123]"
+    ]
     assert "@everyone" in joined
     for rec in records:  # the text mentions everyone and a role, but nobody was pinged
         assert rec.mention_everyone is False and rec.ping_user_ids == [] and rec.ping_role_ids == []
@@ -252,8 +272,7 @@ def test_everyone_in_a_message_answer_pings_nobody(fixture_index, notes, monkeyp
     bot = PaperBot(bot_settings(fixture_index), notes)
 
     def ask(question, **kw):
-        return Answer(question=question, answer="@everyone look: <@{}> and @here [1]".format(alice_id[0]),
-                      mode="extractive")
+        return Answer(question=question, answer=f"@everyone look: <@{alice_id[0]}> and @here [1]", mode="extractive")
 
     monkeypatch.setattr(notes, "ask", ask)
     alice_id = []
@@ -273,6 +292,7 @@ def test_everyone_in_a_message_answer_pings_nobody(fixture_index, notes, monkeyp
 # ----------------------------------------------------------------------------------------------
 # concurrency, cooldown, timeout, failures
 # ----------------------------------------------------------------------------------------------
+
 
 def test_slow_asks_do_not_block_help(fixture_index, notes, monkeypatch):
     orig = notes.ask
@@ -390,8 +410,14 @@ def test_timeout_gives_up_and_keeps_the_slot_until_the_worker_ends(fixture_index
 def test_llm_failure_gives_extractive_answer_with_note(fixture_index, notes):
     from papernotes.retrieval.service import Notes
 
-    s = fixture_index.model_copy(update={"openai_base_url": f"http://127.0.0.1:{closed_port()}/v1",
-                                          "llm_timeout": 2, "llm_max_retries": 0, "discord_cooldown_s": 0})
+    s = fixture_index.model_copy(
+        update={
+            "openai_base_url": f"http://127.0.0.1:{closed_port()}/v1",
+            "llm_timeout": 2,
+            "llm_max_retries": 0,
+            "discord_cooldown_s": 0,
+        }
+    )
     bot = PaperBot(s, Notes(s, searcher=notes.searcher))
 
     async def scenario(env):
@@ -415,7 +441,7 @@ def test_message_error_reacts_and_replies_briefly(fixture_index, notes, monkeypa
         _, ch, (alice,) = world(env)
         msg = await alice.send(ch, f"{env.bot.user.mention} {QUESTION}")
         reacts = [e.path for e in env.http_requests if e.method == "PUT" and "/reactions/" in e.path]
-        return [m for m in ch.history()], msg.id, ch.threads, reacts
+        return list(ch.history()), msg.id, ch.threads, reacts
 
     with caplog.at_level(logging.ERROR, logger="papernotes.discord"):
         history, asked_id, threads, reacts = run(bot, scenario)
@@ -431,6 +457,7 @@ def test_message_error_reacts_and_replies_briefly(fixture_index, notes, monkeypa
 # ----------------------------------------------------------------------------------------------
 # mentions, threads, DMs
 # ----------------------------------------------------------------------------------------------
+
 
 def test_mention_opens_thread_and_followup_uses_history(fixture_index, notes, monkeypatch):
     calls = []
@@ -522,6 +549,7 @@ should read it.
 
 def test_cli_ingest_while_the_bot_runs_is_picked_up(tmp_path, models_cache, monkeypatch):
     from conftest import FIXTURE_NOTES, make_settings, seed_models
+
     from papernotes.retrieval.indexing import ingest
     from papernotes.retrieval.store import write_lock
 
@@ -543,8 +571,12 @@ def test_cli_ingest_while_the_bot_runs_is_picked_up(tmp_path, models_cache, monk
             os.utime(s.bm25_dir / "chunks.json")
             locked = await alice.slash(ch, "ask", question=QUESTION)
             reloads_while_locked = bot.index.reloads
-        proc = subprocess.Popen([sys.executable, "-m", "papernotes.bot.cli", "ingest", str(extra)],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "papernotes.bot.cli", "ingest", str(extra)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         during = await alice.slash(ch, "ask", question=QUESTION)  # answers while the ingest runs
         out, err = await asyncio.to_thread(proc.communicate, timeout=120)
         assert proc.returncode == 0, err
@@ -568,6 +600,7 @@ def test_cli_ingest_while_the_bot_runs_is_picked_up(tmp_path, models_cache, monk
 # ----------------------------------------------------------------------------------------------
 # startup
 # ----------------------------------------------------------------------------------------------
+
 
 def _main(monkeypatch, capsys, *args):
     from papernotes.bot.cli import main
@@ -599,8 +632,10 @@ def test_wrong_token_is_one_line_without_leaking_it(monkeypatch, capsys, caplog)
         code, err = _main(monkeypatch, capsys)
     assert seen == [token]
     assert code == 2
-    assert err.strip() == ("error: Discord rejected the bot token (DISCORD_TOKEN): copy it again from the "
-                           "Developer Portal › your application › Bot › Reset Token")
+    assert err.strip() == (
+        "error: Discord rejected the bot token (DISCORD_TOKEN): copy it again from the "
+        "Developer Portal › your application › Bot › Reset Token"
+    )
     assert token not in err and token not in caplog.text
 
 

@@ -19,13 +19,13 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from conftest import make_settings
 from langchain_core.language_models.fake_chat_models import FakeListChatModel, GenericFakeChatModel
 from langchain_core.messages import AIMessage
-
-from conftest import make_settings
-from papernotes.corpus.errors import ModelUnavailableError
 from openai_server import Hang, OpenAICompatServer, QuotaExceeded, RateLimited, Reply, ServerError, StallMidStream
+
 from papernotes.retrieval import llm
+from papernotes.retrieval.errors import ModelUnavailableError
 from papernotes.retrieval.filters import Filters
 from papernotes.retrieval.prompts import ANSWER_SYSTEM, CONDENSE_SYSTEM, REFUSAL
 from papernotes.retrieval.search import Hit, SearchResult
@@ -37,8 +37,13 @@ TIMEOUT = 1.0  # PAPERNOTES_LLM_TIMEOUT in these tests, seconds
 
 def make_hit(i: int, body: str | None = None, venue: str | None = "ToySys 2026") -> Hit:
     body = body if body is not None else f"Fact number {i} about system S{i}."
-    meta = {"page_title": f"Paper {i}", "section": "Evaluation", "paper_title": f"Paper {i}", "kind": "deep_note",
-            "source": f"notes/p{i}.md"}
+    meta = {
+        "page_title": f"Paper {i}",
+        "section": "Evaluation",
+        "paper_title": f"Paper {i}",
+        "kind": "deep_note",
+        "source": f"notes/p{i}.md",
+    }
     if venue:
         meta["venue"] = venue
     return Hit(id=f"id{i}", text=f"Paper {i} › Evaluation\n{body}", metadata=meta, score=1.0 / i, rank=i)
@@ -60,6 +65,7 @@ def settings(tmp_path):
 # --------------------------------------------------------------------------------------------------
 # citation checking
 # --------------------------------------------------------------------------------------------------
+
 
 def test_out_of_range_and_malformed_markers_are_removed_and_counted():
     text, order, dropped = llm.validate_citations("A is fast [1]. B is big [4]. C [0]. D is new [1a]. E [2].", 3)
@@ -134,6 +140,7 @@ def test_prompt_holds_numbered_sources_with_title_section_and_venue(settings):
 # context budget
 # --------------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("context,answer", [(512, 64), (2048, 700), (8192, 700)])
 @pytest.mark.parametrize("k,chars", [(1, 40), (5, 3000), (20, 600), (50, 20000)])
 def test_prompt_never_exceeds_the_budget(tmp_path, context, answer, k, chars):
@@ -145,7 +152,7 @@ def test_prompt_never_exceeds_the_budget(tmp_path, context, answer, k, chars):
     for count in (llm.count_tokens, strict):
         p = llm.build_messages(QUESTION, hits, s, count=count)
         assert llm.messages_tokens(p.messages, count) <= budget
-        assert 1 <= len(p.hits) <= k and p.hits == hits[:len(p.hits)]  # rank order, a prefix
+        assert 1 <= len(p.hits) <= k and p.hits == hits[: len(p.hits)]  # rank order, a prefix
         user = p.messages[1].content
         assert [int(n) for n in re.findall(r"^\[(\d+)\] Paper", user, re.M)] == list(range(1, len(p.hits) + 1))
         if len(p.hits) < k:  # something was left out: the budget is used up to the minimum source size
@@ -188,10 +195,16 @@ def test_estimate_counts_non_ascii_conservatively():
 def test_the_request_sent_over_http_fits_the_budget(tmp_path):
     """k=50 chunks of ~12,000 characters each with a 1,024-token context: what reaches the server fits."""
     with OpenAICompatServer() as server:
-        s = make_settings(tmp_path / "d", openai_base_url=server.base_url, llm_context_tokens=1024,
-                          llm_answer_tokens=128, llm_timeout=5)
-        res = SearchResult(QUESTION, [make_hit(i, "KV blocks of 16 tokens raise throughput. " * 300)
-                                      for i in range(1, 51)])
+        s = make_settings(
+            tmp_path / "d",
+            openai_base_url=server.base_url,
+            llm_context_tokens=1024,
+            llm_answer_tokens=128,
+            llm_timeout=5,
+        )
+        res = SearchResult(
+            QUESTION, [make_hit(i, "KV blocks of 16 tokens raise throughput. " * 300) for i in range(1, 51)]
+        )
         a = llm.llm_answer(QUESTION, QUESTION, res, s)
         body = server.chat_requests()[0]["body"]
     sent = sum(llm.estimate_tokens(m["content"]) + llm.MESSAGE_OVERHEAD_TOKENS for m in body["messages"])
@@ -203,6 +216,7 @@ def test_the_request_sent_over_http_fits_the_budget(tmp_path):
 # --------------------------------------------------------------------------------------------------
 # calling the model: deadline, retries, errors (fakes and the loopback server, in process)
 # --------------------------------------------------------------------------------------------------
+
 
 def test_a_silent_stream_hits_the_per_chunk_deadline(settings):
     s = settings.model_copy(update={"llm_timeout": 0.3})
@@ -302,8 +316,9 @@ def test_unreachable_endpoint_is_one_line(tmp_path):
     with socket.socket() as sock:  # a port nobody listens on
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    s = make_settings(tmp_path / "d", openai_base_url=f"http://127.0.0.1:{port}/v1", llm_timeout=TIMEOUT,
-                      llm_max_retries=1)
+    s = make_settings(
+        tmp_path / "d", openai_base_url=f"http://127.0.0.1:{port}/v1", llm_timeout=TIMEOUT, llm_max_retries=1
+    )
     with pytest.raises(ModelUnavailableError, match=rf"cannot connect to the model endpoint {s.openai_base_url}"):
         llm.llm_answer(QUESTION, QUESTION, make_result(2), s)
 
@@ -318,6 +333,7 @@ def test_unknown_model_fails_without_retry(server, tmp_path):
 # --------------------------------------------------------------------------------------------------
 # condensing a follow-up
 # --------------------------------------------------------------------------------------------------
+
 
 def test_condense_question_cleans_the_reply(settings):
     model = FakeListChatModel(responses=['Standalone question: "How was Quokka evaluated?"\n'])
@@ -344,6 +360,7 @@ def test_condense_question_rejects_an_empty_rewrite(settings):
 # --------------------------------------------------------------------------------------------------
 # end to end: `papernotes ask` against the loopback server
 # --------------------------------------------------------------------------------------------------
+
 
 def _source2_fact(messages: list[dict]) -> str:
     """The model cites [1] for a fact that only source 2 states."""
@@ -375,11 +392,22 @@ def _run_scenario(name: str, data_dir: Path, cwd: Path) -> dict:
     with OpenAICompatServer() as server:
         server.enqueue(*behaviours)
         env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "PAPERNOTES_"))}
-        env.update(OPENAI_BASE_URL=server.base_url, PAPERNOTES_DATA_DIR=str(data_dir),
-                   PAPERNOTES_LLM_TIMEOUT=str(TIMEOUT), PAPERNOTES_LLM_MAX_RETRIES=str(retries),
-                   PAPERNOTES_LLM_MODEL="test-model", NO_COLOR="1", PYTHONUNBUFFERED="1")
-        p = subprocess.Popen([str(BIN / "papernotes"), "ask", QUESTION, "--k", "3", *extra], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, env=env, cwd=cwd)
+        env.update(
+            OPENAI_BASE_URL=server.base_url,
+            PAPERNOTES_DATA_DIR=str(data_dir),
+            PAPERNOTES_LLM_TIMEOUT=str(TIMEOUT),
+            PAPERNOTES_LLM_MAX_RETRIES=str(retries),
+            PAPERNOTES_LLM_MODEL="test-model",
+            NO_COLOR="1",
+            PYTHONUNBUFFERED="1",
+        )
+        p = subprocess.Popen(
+            [str(BIN / "papernotes"), "ask", QUESTION, "--k", "3", *extra],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            cwd=cwd,
+        )
         chunks, written = [], None
         while chunk := p.stdout.read1(65536):  # the time of the last output excludes interpreter teardown
             chunks.append(chunk)
@@ -387,8 +415,14 @@ def _run_scenario(name: str, data_dir: Path, cwd: Path) -> dict:
         stderr = p.stderr.read().decode()
         rc = p.wait(timeout=60)
         stdout = b"".join(chunks).decode()
-        return {"stdout": stdout, "stderr": stderr, "rc": rc, "written": written, "requests": server.chat_requests(),
-                "json": json.loads(stdout) if "--json" in extra and rc == 0 else None}
+        return {
+            "stdout": stdout,
+            "stderr": stderr,
+            "rc": rc,
+            "written": written,
+            "requests": server.chat_requests(),
+            "json": json.loads(stdout) if "--json" in extra and rc == 0 else None,
+        }
 
 
 @pytest.fixture(scope="module")

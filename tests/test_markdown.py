@@ -60,8 +60,11 @@ def test_table_header_and_rows_with_link_labels():
     (t,) = [b for b in parse_blocks(md) if b.kind == "table"]
     assert t.headings == ["T", "Calendar"]
     assert t.header == ["Conference", "When", "Where"]
-    assert t.rows == [["OSDI 2026", "Jul 13", "Seattle"], ["SOSP 2025", "Oct 13", "Seoul"],
-                      ["MLSys 2026", "", "Bellevue"]]
+    assert t.rows == [
+        ["OSDI 2026", "Jul 13", "Seattle"],
+        ["SOSP 2025", "Oct 13", "Seoul"],
+        ["MLSys 2026", "", "Bellevue"],
+    ]
     assert ("OSDI 2026", "https://osdi.example.org") in t.links
 
 
@@ -80,18 +83,17 @@ def test_nested_lists_keep_their_tree():
     assert [c.text for c in one.children] == ["Affil", "Detail with Bold"]
     assert one.children[1].inline.strong == ["Bold"]
     assert b.children == []
-    assert a.render() == ("- Topic A\n  - Paper One Paper\n    - Affil\n    - Detail with Bold\n"
-                          "  - Paper Two")
+    assert a.render() == ("- Topic A\n  - Paper One Paper\n    - Affil\n    - Detail with Bold\n  - Paper Two")
     first, second = lists[1].items
     assert first.text == "first" and [c.text for c in second.children] == ["sub"]
 
 
 def test_html_blocks_keep_text_and_drop_tags():
     md = (
-        "# T\n\n<div align=\"center\">\n<p>Figure: <b>throughput</b> vs batch</p>\n"
-        "<img src=\"x.png\" alt=\"x\">\n</div>\n\n"
+        '# T\n\n<div align="center">\n<p>Figure: <b>throughput</b> vs batch</p>\n'
+        '<img src="x.png" alt="x">\n</div>\n\n'
         "<details>\n<summary>Click me</summary>\n\nHidden **markdown** body\n\n</details>\n\n"
-        "Inline <span style=\"color:red\">red words</span> stay.\n"
+        'Inline <span style="color:red">red words</span> stay.\n'
     )
     texts = _texts(parse_blocks(md))
     joined = " ".join(texts)
@@ -104,10 +106,10 @@ def test_html_blocks_keep_text_and_drop_tags():
 
 def test_gitbook_template_tags_are_dropped_text_kept():
     md = (
-        "# T\n\n{% hint style=\"info\" %}\nI keep this list current.\n{% endhint %}\n\n"
-        "{% hint style=\"warning\" %}\n\nSpaced **warning** body.\n\n{% endhint %}\n\n"
-        "{% tabs %}\n{% tab title=\"Python\" %}\nTab body text.\n{% endtab %}\n{% endtabs %}\n\n"
-        "{% embed url=\"https://www.youtube.com/watch?v=x\" %}\n"
+        '# T\n\n{% hint style="info" %}\nI keep this list current.\n{% endhint %}\n\n'
+        '{% hint style="warning" %}\n\nSpaced **warning** body.\n\n{% endhint %}\n\n'
+        '{% tabs %}\n{% tab title="Python" %}\nTab body text.\n{% endtab %}\n{% endtabs %}\n\n'
+        '{% embed url="https://www.youtube.com/watch?v=x" %}\n'
     )
     texts = _texts(parse_blocks(md))
     assert "I keep this list current." in texts

@@ -9,8 +9,17 @@ import discord
 import pytest
 
 from papernotes.bot.messages import (
-    EMBED_DESCRIPTION, EMBED_FIELD_VALUE, EMBED_TOTAL, SOURCES_HEADING, answer_body, bracket_urls, fit_embed,
-    format_answer, list_embed, source_line, split_message,
+    EMBED_DESCRIPTION,
+    EMBED_FIELD_VALUE,
+    EMBED_TOTAL,
+    SOURCES_HEADING,
+    answer_body,
+    bracket_urls,
+    fit_embed,
+    format_answer,
+    list_embed,
+    source_line,
+    split_message,
 )
 from papernotes.retrieval.answer import Answer, Citation
 from papernotes.retrieval.prompts import EXTRACTIVE_LABEL, REFUSAL
@@ -44,6 +53,7 @@ def check_parts(text: str, parts: list[str], limit: int) -> None:
 
 # --- splitter -------------------------------------------------------------------------------------
 
+
 def test_short_text_is_one_part_and_empty_is_none():
     assert split_message("Hello [1].", 2000) == ["Hello [1]."]
     assert split_message("", 2000) == []
@@ -69,7 +79,7 @@ def test_long_paragraph_splits_at_sentence_ends_keeping_markers_with_their_sente
     parts = split_message(text, 300)
     check_parts(text, parts, 300)
     for p in parts:
-        assert p.endswith("].") , p[-30:]  # every cut after a full sentence with its marker
+        assert p.endswith("]."), p[-30:]  # every cut after a full sentence with its marker
 
 
 def test_marker_after_period_stays_with_its_sentence():
@@ -103,12 +113,12 @@ def test_code_block_is_closed_and_reopened_with_its_language():
     text = f"Intro paragraph [1].\n\n```python\n{code}\n```\n\nAfter the code [2]."
     parts = split_message(text, 500)
     check_parts(text, parts, 500)
-    inner = [p for p in parts[1:-1]]
+    inner = list(parts[1:-1])
     assert len(parts) >= 4
     for p in inner:
         assert p.startswith("```python\n") and p.endswith("\n```")
     # indentation inside code survives the cut
-    assert all(l.startswith("    x_") for p in parts for l in p.splitlines() if "x_" in l)
+    assert all(ln.startswith("    x_") for p in parts for ln in p.splitlines() if "x_" in ln)
 
 
 def test_no_empty_code_block_when_fence_opens_near_the_cut():
@@ -149,17 +159,40 @@ def test_random_documents_split_validly(seed):
         kind = rnd.random()
         if kind < 0.15:
             lang = rnd.choice(["", "python", "rust"])
-            blocks.append(f"```{lang}\n" + "\n".join(
-                f"{'  ' * rnd.randint(0, 3)}stmt_{rnd.randint(0, 999)}(x)" for _ in range(rnd.randint(1, 60))) + "\n```")
+            blocks.append(
+                f"```{lang}\n"
+                + "\n".join(
+                    f"{'  ' * rnd.randint(0, 3)}stmt_{rnd.randint(0, 999)}(x)" for _ in range(rnd.randint(1, 60))
+                )
+                + "\n```"
+            )
         elif kind < 0.25:
-            blocks.append("\n".join(f"- item {rnd.randint(0, 99)} [{rnd.randint(1, 20)}]" for _ in range(rnd.randint(1, 15))))
+            blocks.append(
+                "\n".join(f"- item {rnd.randint(0, 99)} [{rnd.randint(1, 20)}]" for _ in range(rnd.randint(1, 15)))
+            )
         else:
             sents = []
             for _ in range(rnd.randint(1, 12)):
-                ws = [rnd.choice(["KV", "cache", "paged", "attention", "Quokka", "throughput", "3.7x", "GPU",
-                                  "https://example.org/p/" + str(rnd.randint(0, 99)), "[7]", "`inline code`",
-                                  "<https://toysys.example.org/2026>", "[Doc](https://d.example/x)"])
-                      for _ in range(rnd.randint(3, 25))]
+                ws = [
+                    rnd.choice(
+                        [
+                            "KV",
+                            "cache",
+                            "paged",
+                            "attention",
+                            "Quokka",
+                            "throughput",
+                            "3.7x",
+                            "GPU",
+                            "https://example.org/p/" + str(rnd.randint(0, 99)),
+                            "[7]",
+                            "`inline code`",
+                            "<https://toysys.example.org/2026>",
+                            "[Doc](https://d.example/x)",
+                        ]
+                    )
+                    for _ in range(rnd.randint(3, 25))
+                ]
                 sents.append(" ".join(ws) + rnd.choice([".", "!", "?", ". [3]", " [4]."]))
             blocks.append(" ".join(sents))
     text = "\n\n".join(blocks)
@@ -170,15 +203,28 @@ def test_random_documents_split_validly(seed):
 
 # --- formatting -----------------------------------------------------------------------------------
 
+
 def _cit(n, url="https://toysys.example.org/2026/quokka", page="Quokka: Paged Attention", section="TL;DR"):
-    return Citation(n=n, page_title=page, section=section, paper_title=page, venue="ToySys 2026", url=url,
-                    source="x.md", snippet="…")
+    return Citation(
+        n=n,
+        page_title=page,
+        section=section,
+        paper_title=page,
+        venue="ToySys 2026",
+        url=url,
+        source="x.md",
+        snippet="…",
+    )
 
 
 def test_format_answer_extractive_with_note_and_sources():
-    a = Answer(question="q", answer="Quokka pages the KV cache [1].", mode="extractive",
-               citations=[_cit(1), _cit(2, url=None, page="Serving *Systems*", section=None)],
-               note="model not used: cannot connect")
+    a = Answer(
+        question="q",
+        answer="Quokka pages the KV cache [1].",
+        mode="extractive",
+        citations=[_cit(1), _cit(2, url=None, page="Serving *Systems*", section=None)],
+        note="model not used: cannot connect",
+    )
     text = format_answer(a)
     assert text.startswith("Quokka pages the KV cache [1].")
     assert EXTRACTIVE_LABEL in text and "note: model not used: cannot connect" in text
@@ -203,6 +249,7 @@ def test_bracket_urls_leaves_links_alone():
 
 
 # --- embeds ---------------------------------------------------------------------------------------
+
 
 def test_fit_embed_clips_to_discord_limits():
     e = discord.Embed(title="t" * 300, description="d" * 5000)

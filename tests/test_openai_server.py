@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import sys
 import threading
 import time
@@ -155,7 +156,7 @@ def test_slow_stream_spreads_chunks_over_time(server):
             pieces.append(chunk.choices[0].delta.content)
     assert "".join(pieces) == "a b c d"
     assert len(arrivals) == 4
-    gaps = [b - a for a, b in zip(arrivals, arrivals[1:])]
+    gaps = [b - a for a, b in itertools.pairwise(arrivals)]
     assert all(g >= 0.15 for g in gaps), gaps
     assert arrivals[-1] - arrivals[0] >= 0.5
     assert time.monotonic() - start >= 0.9  # 5 waits of 0.2 s (4 pieces + final chunk)

@@ -37,7 +37,7 @@ Publications
 • Wave: Scaling Graph Analytics
   Bob Smith and Ada Q. Lovelace
   In Proceedings of the 2024 IEEE International Conference on Big Data (IEEE BigData 2024)
-  
+
 
 • Kelp: Fast Recovery for Sharded Stores
   Ada Q. Lovelace, Bob Smith, and Carol Jones

@@ -9,12 +9,18 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURE_NOTES, make_settings
+
 from papernotes.corpus.chunking import analyze_page
 from papernotes.corpus.errors import BadSourceError
 from papernotes.corpus.readers import (
-    hashtags, is_git_url, read_path, read_source, site_path_for, split_dump, split_front_matter,
+    hashtags,
+    is_git_url,
+    read_path,
+    read_source,
+    site_path_for,
+    split_dump,
+    split_front_matter,
 )
 
 
@@ -27,11 +33,14 @@ def write(root: Path, rel: str, text: str) -> Path:
 
 def make_gitbook(root: Path) -> Path:
     """A small GitBook whose SUMMARY order differs from alphabetical order."""
-    write(root, "SUMMARY.md",
-          "# Table of contents\n\n* [Welcome](README.md)\n\n## Lists\n\n"
-          "* [Zebra Systems](paper-list/zebra.md)\n* [Aardvark Systems](paper-list/aardvark.md)\n"
-          "* [Conference](reading-notes/conf/README.md)\n"
-          "  * [Deep Dive Title From Summary](reading-notes/conf/deep.md)\n")
+    write(
+        root,
+        "SUMMARY.md",
+        "# Table of contents\n\n* [Welcome](README.md)\n\n## Lists\n\n"
+        "* [Zebra Systems](paper-list/zebra.md)\n* [Aardvark Systems](paper-list/aardvark.md)\n"
+        "* [Conference](reading-notes/conf/README.md)\n"
+        "  * [Deep Dive Title From Summary](reading-notes/conf/deep.md)\n",
+    )
     write(root, "README.md", "# Welcome\n\nHello reader.\n")
     write(root, "paper-list/zebra.md", "# Zebra Systems\n\nStriped text.\n")
     write(root, "paper-list/aardvark.md", "# Aardvark Systems\n\nBurrowing text.\n")
@@ -49,7 +58,11 @@ def test_gitbook_summary_order_titles_and_site_paths(tmp_path):
     r = read_path(book)
     assert r.warnings == []
     assert [p.title for p in r.pages] == [
-        "Welcome", "Zebra Systems", "Aardvark Systems", "Conference", "Deep Dive Title From Summary",
+        "Welcome",
+        "Zebra Systems",
+        "Aardvark Systems",
+        "Conference",
+        "Deep Dive Title From Summary",
         "Unlisted Page",  # not in SUMMARY.md: after the listed pages
     ]
     by_title = {p.title: p for p in r.pages}
@@ -104,10 +117,13 @@ def test_page_url_from_settings_site_url(tmp_path):
 
 
 def test_front_matter_metadata_and_hashtag_tags(tmp_path):
-    write(tmp_path / "n", "a.md",
-          "---\ndescription: >-\n  Notes on #kv_cache and #llm_serving, see issue 12#3\n"
-          "tags: [gpu, '#scheduling']\ndate: 2024-03-01\nauthors:\n  - Ada\n  - Bob\n"
-          "extra:\n  level: 2\n---\n\n# Cached\n\nBody text.\n")
+    write(
+        tmp_path / "n",
+        "a.md",
+        "---\ndescription: >-\n  Notes on #kv_cache and #llm_serving, see issue 12#3\n"
+        "tags: [gpu, '#scheduling']\ndate: 2024-03-01\nauthors:\n  - Ada\n  - Bob\n"
+        "extra:\n  level: 2\n---\n\n# Cached\n\nBody text.\n",
+    )
     (page,) = read_path(tmp_path / "n").pages
     assert page.title == "Cached"
     assert page.front_matter["date"] == "2024-03-01"
@@ -209,7 +225,7 @@ def test_same_title_dump_pages_are_both_in_the_index(fixture_index):
     from papernotes.retrieval.bm25 import BM25Index
 
     bm = BM25Index.load(fixture_index.bm25_dir)
-    texts = [t for t, m in zip(bm.texts, bm.metadatas) if m["page_title"] == "Diffusion Models"]
+    texts = [t for t, m in zip(bm.texts, bm.metadatas, strict=True) if m["page_title"] == "Diffusion Models"]
     sources = {m["source"] for m in bm.metadatas if m["page_title"] == "Diffusion Models"}
     assert sources == {"notes/dump.txt#diffusion-models", "notes/dump.txt#diffusion-models~2"}
     assert any("Emu: Caching Denoisers" in t for t in texts)
@@ -270,10 +286,17 @@ def test_missing_source_and_empty_directory(tmp_path):
 
 # --- git sources -------------------------------------------------------------------------------------
 
+
 def _git(repo: Path, *args: str) -> None:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org", "GIT_CONFIG_GLOBAL": os.devnull,
-           "GIT_CONFIG_NOSYSTEM": "1"}
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.org",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.org",
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_CONFIG_NOSYSTEM": "1",
+    }
     subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, env=env)
 
 

@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURE_NOTES, make_settings, seed_models
-from papernotes.corpus.errors import EmbeddingMismatchError, StoreBusyError
+
+from papernotes.retrieval.errors import EmbeddingMismatchError, StoreBusyError
 from papernotes.retrieval.filters import Filters, build_where, detect_filters, matches_where, normalize_filters
 from papernotes.retrieval.prompts import REFUSAL
 
@@ -23,8 +23,13 @@ BIN = Path(sys.executable).parent
 
 
 def run_cli(*args: str, env: dict | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([str(BIN / "papernotes"), *args], capture_output=True, text=True,
-                          env={**os.environ, **(env or {})}, timeout=timeout)
+    return subprocess.run(
+        [str(BIN / "papernotes"), *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        timeout=timeout,
+    )
 
 
 @pytest.fixture()
@@ -42,6 +47,7 @@ def fresh(tmp_path, models_cache):
 
 
 # --- incremental indexing ------------------------------------------------------------------------
+
 
 def test_reingest_unchanged_embeds_nothing(fresh, notes_copy):
     from papernotes.retrieval.indexing import ingest
@@ -96,6 +102,7 @@ def test_embedding_model_switch_is_refused_with_the_fix(fresh, notes_copy):
     from papernotes.retrieval.indexing import ingest
 
     ingest(fresh, [str(notes_copy)])
+
     class Named(DeterministicFakeEmbedding):
         name: str = "fake-384"
 
@@ -112,16 +119,17 @@ def test_second_writer_gets_a_clear_message_fast(fresh):
     from papernotes.retrieval.store import write_lock
 
     s2 = fresh.model_copy(update={"store_lock_timeout": 0.5})
-    code = ("import sys,time; from papernotes.retrieval.settings import Settings; from papernotes.retrieval.store import write_lock\n"
-            f"s=Settings(data_dir={str(fresh.data_dir)!r}, _env_file=None)\n"
-            "with write_lock(s):\n print('locked', flush=True); time.sleep(10)\n")
+    code = (
+        "import sys,time; from papernotes.retrieval.settings import Settings; from papernotes.retrieval.store import write_lock\n"
+        f"s=Settings(data_dir={str(fresh.data_dir)!r}, _env_file=None)\n"
+        "with write_lock(s):\n print('locked', flush=True); time.sleep(10)\n"
+    )
     holder = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "locked"
         t = time.monotonic()
-        with pytest.raises(StoreBusyError) as e:
-            with write_lock(s2):
-                pass
+        with pytest.raises(StoreBusyError) as e, write_lock(s2):
+            pass
         assert time.monotonic() - t < 3
         assert "PAPERNOTES_CHROMA_URL" in str(e.value)
     finally:
@@ -130,6 +138,7 @@ def test_second_writer_gets_a_clear_message_fast(fresh):
 
 
 # --- filters ---------------------------------------------------------------------------------------
+
 
 def test_filter_builder_zero_one_many_clauses():
     assert build_where(Filters()) is None
@@ -183,11 +192,13 @@ def test_refusal_off_topic_and_missing_attribute(fixture_index):
     from papernotes.retrieval.service import Notes
 
     notes = Notes(fixture_index)
-    for q in ("What is the boiling point of ethanol at sea level?",
-              "Who are the authors of Platypus?",          # the notes give affiliations only
-              "What was MLSys 2025's acceptance rate?",    # not in the notes
-              "What speedup does Wallaby report?",         # no numbers for Wallaby
-              "What is the acceptance rate of the Moon Landing conference?"):  # a name the notes lack
+    for q in (
+        "What is the boiling point of ethanol at sea level?",
+        "Who are the authors of Platypus?",  # the notes give affiliations only
+        "What was MLSys 2025's acceptance rate?",  # not in the notes
+        "What speedup does Wallaby report?",  # no numbers for Wallaby
+        "What is the acceptance rate of the Moon Landing conference?",
+    ):  # a name the notes lack
         a = notes.ask(q)
         assert a.refused and a.answer == REFUSAL and a.citations == [], (q, a.answer)
     a = notes.ask("How much higher throughput does Quokka reach than the contiguous baseline?")
@@ -196,6 +207,7 @@ def test_refusal_off_topic_and_missing_attribute(fixture_index):
 
 
 # --- store modes -----------------------------------------------------------------------------------
+
 
 def _free_port() -> int:
     with socket.socket() as s:
@@ -209,8 +221,11 @@ def chroma_server(tmp_path):
     if not exe.exists():
         pytest.skip("chroma CLI not installed")
     port = _free_port()
-    proc = subprocess.Popen([str(exe), "run", "--path", str(tmp_path / "server"), "--host", "127.0.0.1",
-                             "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [str(exe), "run", "--path", str(tmp_path / "server"), "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     import urllib.request
 
     deadline = time.monotonic() + 30
@@ -255,19 +270,30 @@ def test_store_modes_index_search_and_noop(mode, request, fresh, notes_copy):
 
 # --- eval ------------------------------------------------------------------------------------------
 
+
 def test_eval_metrics_match_hand_computation(tmp_path):
     from papernotes.retrieval.answer import Answer
     from papernotes.retrieval.evaluate import run_eval
 
     rows = [
-        {"id": "a", "type": "t1", "question": "q1", "gold_titles": ["Alpha: One"], "answer_must_contain": ["42", "blue"]},
+        {
+            "id": "a",
+            "type": "t1",
+            "question": "q1",
+            "gold_titles": ["Alpha: One"],
+            "answer_must_contain": ["42", "blue"],
+        },
         {"id": "b", "type": "t1", "question": "q2", "gold_titles": ["Beta", "Gamma"], "answer_must_contain": []},
         {"id": "c", "type": "t2", "question": "q3", "gold_titles": [], "answer_must_contain": []},
         {"id": "d", "type": "t2", "question": "q4", "gold_titles": ["Delta"], "answer_must_contain": ["x"]},
     ]
     canned = {
-        "q1": Answer("q1", "It is 42 and Blue-ish.", "extractive",
-                     retrieved=[{"paper_title": "Other"}, {"paper_title": "alpha ONE"}]),
+        "q1": Answer(
+            "q1",
+            "It is 42 and Blue-ish.",
+            "extractive",
+            retrieved=[{"paper_title": "Other"}, {"paper_title": "alpha ONE"}],
+        ),
         "q2": Answer("q2", "…", "extractive", retrieved=[{"page_title": "Gamma"}, {"paper_title": "Zeta"}]),
         "q3": Answer("q3", REFUSAL, "extractive", refused=True),
         "q4": Answer("q4", REFUSAL, "extractive", refused=True, retrieved=[{"paper_title": "Delta"}]),
@@ -277,7 +303,7 @@ def test_eval_metrics_match_hand_computation(tmp_path):
     assert rep["hit_at_k"] == 1.0
     assert rep["recall_at_k"] == round((1 + 0.5 + 1) / 3, 4)
     assert rep["mrr"] == round((0.5 + 1 + 1) / 3, 4)
-    assert rep["refusal_accuracy"] == 1.0           # c refused
+    assert rep["refusal_accuracy"] == 1.0  # c refused
     assert rep["false_refusal_rate"] == round(1 / 3, 4)  # d refused though answerable
     # contains: a has "42" and "blue" (word boundary: "Blue-ish" counts), d has none → (1 + 0) / 2
     assert rep["answer_contains"] == 0.5
@@ -287,22 +313,49 @@ def test_eval_metrics_match_hand_computation(tmp_path):
 
 def test_eval_cli_on_fixture_questions(fixture_index, tmp_path):
     qs = tmp_path / "qs.jsonl"
-    qs.write_text("\n".join(json.dumps(r) for r in [
-        {"id": "1", "type": "paper_fact", "question": "How many lines of code is Quokka and what is it written in?",
-         "gold_titles": ["Quokka: Paged Attention for Marsupial Inference"], "answer_must_contain": ["4.2K LoC"]},
-        {"id": "2", "type": "unanswerable", "question": "Which team won the football world cup final?", "gold_titles": [],
-         "answer_must_contain": []},
-    ]) + "\n")
+    qs.write_text(
+        "\n".join(
+            json.dumps(r)
+            for r in [
+                {
+                    "id": "1",
+                    "type": "paper_fact",
+                    "question": "How many lines of code is Quokka and what is it written in?",
+                    "gold_titles": ["Quokka: Paged Attention for Marsupial Inference"],
+                    "answer_must_contain": ["4.2K LoC"],
+                },
+                {
+                    "id": "2",
+                    "type": "unanswerable",
+                    "question": "Which team won the football world cup final?",
+                    "gold_titles": [],
+                    "answer_must_contain": [],
+                },
+            ]
+        )
+        + "\n"
+    )
     r = run_cli("eval", str(qs), "--json", env={"PAPERNOTES_DATA_DIR": str(fixture_index.data_dir)})
     assert r.returncode == 0, r.stderr
     rep = json.loads(r.stdout)
-    assert set(rep) >= {"n", "hit_at_k", "recall_at_k", "mrr", "refusal_accuracy", "false_refusal_rate",
-                        "answer_contains", "latency_ms", "by_type", "misses"}
+    assert set(rep) >= {
+        "n",
+        "hit_at_k",
+        "recall_at_k",
+        "mrr",
+        "refusal_accuracy",
+        "false_refusal_rate",
+        "answer_contains",
+        "latency_ms",
+        "by_type",
+        "misses",
+    }
     assert rep["n"] == 2 and rep["hit_at_k"] == 1.0 and rep["refusal_accuracy"] == 1.0
     assert rep["answer_contains"] == 1.0
 
 
 # --- CLI end to end --------------------------------------------------------------------------------
+
 
 def test_cli_ingest_and_ask_json_contract(tmp_path, notes_copy, models_cache):
     data = tmp_path / "cli-data"
@@ -321,20 +374,25 @@ def test_cli_ingest_and_ask_json_contract(tmp_path, notes_copy, models_cache):
     assert [c["n"] for c in a["citations"]] == list(range(1, len(a["citations"]) + 1))
     for n in range(1, len(a["citations"]) + 1):
         assert f"[{n}]" in a["answer"]
-    assert all(set(x) >= {"rank", "score", "page_title", "paper_title", "venue", "section", "source"} for x in a["retrieved"])
+    assert all(
+        set(x) >= {"rank", "score", "page_title", "paper_title", "venue", "section", "source"} for x in a["retrieved"]
+    )
     r = run_cli("ask", "What is the boiling point of ethanol?", "--json", env=env)
     assert json.loads(r.stdout)["answer"] == REFUSAL
 
 
-@pytest.mark.parametrize("args, needle", [
-    (["ask", ""], "empty"),
-    (["ask", "   "], "empty"),
-    (["ask", "x", "--k", "0"], "--k"),
-    (["ask", "x", "--bogus"], "--bogus"),
-    (["ingest", "/nonexistent/notes"], "not found"),
-    (["ask", "what is quokka?"], "papernotes ingest"),  # no index yet
-    (["ask", "x", "--venue", "nonsense venue"], "venue"),
-])
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["ask", ""], "empty"),
+        (["ask", "   "], "empty"),
+        (["ask", "x", "--k", "0"], "--k"),
+        (["ask", "x", "--bogus"], "--bogus"),
+        (["ingest", "/nonexistent/notes"], "not found"),
+        (["ask", "what is quokka?"], "papernotes ingest"),  # no index yet
+        (["ask", "x", "--venue", "nonsense venue"], "venue"),
+    ],
+)
 def test_cli_bad_input_is_one_line(args, needle, tmp_path):
     r = run_cli(*args, env={"PAPERNOTES_DATA_DIR": str(tmp_path / "empty")})
     assert r.returncode != 0
@@ -346,8 +404,11 @@ def test_cli_bad_input_is_one_line(args, needle, tmp_path):
 
 def test_cli_unknown_but_well_formed_venue_is_an_error(fixture_index):
     env = {"PAPERNOTES_DATA_DIR": str(fixture_index.data_dir)}
-    for args in (["ask", "what is quokka", "--venue", "FOO 2026"], ["search", "quokka", "--venue", "ToySys 2031"],
-                 ["papers", "--venue", "FOO 2026"]):
+    for args in (
+        ["ask", "what is quokka", "--venue", "FOO 2026"],
+        ["search", "quokka", "--venue", "ToySys 2031"],
+        ["papers", "--venue", "FOO 2026"],
+    ):
         r = run_cli(*args, env=env)
         assert r.returncode == 2 and "Traceback" not in r.stderr, (args, r.stderr)
         assert r.stderr.startswith("error: unknown venue") and "closest known venues" in r.stderr
@@ -360,12 +421,15 @@ def test_question_about_a_venue_the_notes_lack_says_so(fixture_index):
     assert a.refused and "OSDI 2031" in (a.note or "")
 
 
-@pytest.mark.parametrize("content, needle", [
-    ('{"question": 42}\n', "must be a string"),
-    ('{"question": "q", "gold_titles": "x"}\n', "list of strings"),
-    (b"\xff\xfe\x00binary", "UTF-8"),
-    (None, "directory"),
-])
+@pytest.mark.parametrize(
+    "content, needle",
+    [
+        ('{"question": 42}\n', "must be a string"),
+        ('{"question": "q", "gold_titles": "x"}\n', "list of strings"),
+        (b"\xff\xfe\x00binary", "UTF-8"),
+        (None, "directory"),
+    ],
+)
 def test_eval_bad_files_are_one_line(tmp_path, content, needle):
     f = tmp_path / "qs.jsonl"
     if content is None:
@@ -397,20 +461,29 @@ def test_cli_empty_directory(tmp_path):
 
 # --- the real corpus ---------------------------------------------------------------------------------
 
+
 @pytest.mark.realcorpus
 def test_real_corpus_sysspec_question(real_index):
-    r = run_cli("ask", "In the paper arguing for LLM-generated file systems, what share of Ext4's commits "
-                "were bug fixes or maintenance?", "--json", env={"PAPERNOTES_DATA_DIR": str(real_index.data_dir)})
+    r = run_cli(
+        "ask",
+        "In the paper arguing for LLM-generated file systems, what share of Ext4's commits "
+        "were bug fixes or maintenance?",
+        "--json",
+        env={"PAPERNOTES_DATA_DIR": str(real_index.data_dir)},
+    )
     assert r.returncode == 0, r.stderr
     a = json.loads(r.stdout)
     assert "82.4%" in a["answer"]
-    assert any(c["paper_title"] and c["paper_title"].startswith("Sharpen the Spec") and c["venue"] == "FAST 2026"
-               for c in a["citations"])
+    assert any(
+        c["paper_title"] and c["paper_title"].startswith("Sharpen the Spec") and c["venue"] == "FAST 2026"
+        for c in a["citations"]
+    )
 
 
 @pytest.mark.realcorpus
 def test_real_corpus_dev_set_meets_targets(real_index):
     from conftest import DEV_QA
+
     from papernotes.retrieval.evaluate import load_questions, run_eval
     from papernotes.retrieval.service import Notes
 

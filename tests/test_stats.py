@@ -9,9 +9,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
 from conftest import FIXTURE_NOTES
+from typer.testing import CliRunner
 
 FENCE_RE = re.compile(r"^(`{3,}|~{3,}).*?^\1[ \t]*$", re.S | re.M)
 LINK_LABEL_RE = re.compile(r"\\\[\[(?:Paper|Code|arXiv|Personal Notes)\]\(")
@@ -96,13 +95,15 @@ def test_chunks_by_kind(stats):
     assert sum(kinds.values()) == stats["chunks"]
     bullets = 0
     for f in note_files():
-        bullets += sum(1 for ln in f.read_text(encoding="utf-8").splitlines()
-                       if LINK_LABEL_RE.search(ln) and BULLET_TITLE_RE.match(ln))
+        bullets += sum(
+            1
+            for ln in f.read_text(encoding="utf-8").splitlines()
+            if LINK_LABEL_RE.search(ln) and BULLET_TITLE_RE.match(ln)
+        )
     assert kinds["paper_entry"] == bullets  # every paper bullet is exactly one chunk (all are short)
     pubs = sum(len(re.findall(r"^• .+\n  ", f.read_text(encoding="utf-8"), re.M)) for f in note_files())
     assert kinds["publication"] == pubs
-    tables = sum(len(re.findall(r"^\|.*\|\n\|[ :|-]+\|$", f.read_text(encoding="utf-8"), re.M))
-                 for f in note_files())
+    tables = sum(len(re.findall(r"^\|.*\|\n\|[ :|-]+\|$", f.read_text(encoding="utf-8"), re.M)) for f in note_files())
     assert kinds["table"] == tables  # each fixture table is small: one chunk
     # deep-note chunks: one per non-empty section of the deep note (each is short)
     deep = (FIXTURE_NOTES / "site" / "reading-notes" / "conference" / "toysys-2026" / "quokka.md").read_text()

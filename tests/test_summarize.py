@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURE_NOTES, REAL_CORPUS, make_settings
+
 from papernotes.corpus.errors import BadInputError
 
 BIN = Path(sys.executable).parent
@@ -22,8 +22,13 @@ TOY_README = FIXTURE_NOTES / "site" / "reading-notes" / "conference" / "toysys-2
 
 
 def run_cli(*args: str, data_dir: Path, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([str(BIN / "papernotes"), *args], capture_output=True, text=True, timeout=timeout,
-                          env={**os.environ, "PAPERNOTES_DATA_DIR": str(data_dir)})
+    return subprocess.run(
+        [str(BIN / "papernotes"), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, "PAPERNOTES_DATA_DIR": str(data_dir)},
+    )
 
 
 def key(title: str) -> str:
@@ -31,6 +36,7 @@ def key(title: str) -> str:
 
 
 # --- an independent reading of the raw notes ----------------------------------------------------------
+
 
 def dump_pages() -> dict[str, list[str]]:
     """The seeds/003 one-file dump split at lines starting with "# " → {page title: lines}."""
@@ -81,6 +87,7 @@ def paper_bullets(lines: list[str]) -> list[tuple[str, list[str]]]:
 
 # --- fixture notes: fast unit tests -------------------------------------------------------------------
 
+
 def test_fixture_llm_section_complete_grouped_in_order(fixture_index):
     from papernotes.retrieval.summarize import summarize
 
@@ -100,8 +107,11 @@ def test_fixture_llm_section_complete_grouped_in_order(fixture_index):
     rate = re.search(r"### Acceptance Rate\s+(\S.*)", TOY_README.read_text(encoding="utf-8")).group(1).strip()
     assert s.acceptance_rate == rate
     assert s.homepage == "https://toysys.example.org/2026"
-    row = next(ln for ln in (FIXTURE_NOTES / "site" / "README.md").read_text(encoding="utf-8").splitlines()
-               if ln.startswith("| [ToySys 2026]"))
+    row = next(
+        ln
+        for ln in (FIXTURE_NOTES / "site" / "README.md").read_text(encoding="utf-8").splitlines()
+        if ln.startswith("| [ToySys 2026]")
+    )
     assert [s.when, s.where] == [c.strip() for c in row.strip().strip("|").split("|")][1:3]
     assert "without a model" in s.overview
 
@@ -215,7 +225,9 @@ def test_clean_markers_drops_numbers_of_no_paper():
 def test_cli_exit_codes(fixture_index):
     r = run_cli("summarize", "ToySys 2025", data_dir=fixture_index.data_dir)
     assert r.returncode == 2
-    assert r.stderr.strip().count("\n") == 0 and r.stderr.startswith("error: unknown venue") and "ToySys 2026" in r.stderr
+    assert (
+        r.stderr.strip().count("\n") == 0 and r.stderr.startswith("error: unknown venue") and "ToySys 2026" in r.stderr
+    )
     r = run_cli("summarize", "MLSys 2025", data_dir=fixture_index.data_dir)
     assert r.returncode == 0, r.stderr
     assert "No papers on LLMs at MLSys 2025" in r.stdout and "1 paper" in r.stdout
@@ -228,8 +240,14 @@ def test_model_failure_falls_back_with_note(fixture_index):
 
     with OpenAICompatServer() as server:
         server.default = ServerError(500)
-        s = make_settings(fixture_index.data_dir, openai_base_url=server.base_url, openai_api_key="test",
-                          llm_model="test-model", llm_max_retries=0, llm_timeout=10)
+        s = make_settings(
+            fixture_index.data_dir,
+            openai_base_url=server.base_url,
+            openai_api_key="test",
+            llm_model="test-model",
+            llm_max_retries=0,
+            llm_timeout=10,
+        )
         out = summarize(s, "toysys26")
         assert len(server.chat_requests()) >= 1
     assert out.mode == "extractive" and out.note and "model not used" in out.note and "500" in out.note
@@ -339,8 +357,14 @@ def test_map_reduce_against_openai_compatible_server(real_index):
 
     with OpenAICompatServer() as server:
         server.default = Reply(responder=respond)
-        s = make_settings(real_index.data_dir, openai_base_url=server.base_url, openai_api_key="test",
-                          llm_model="test-model", llm_context_tokens=512, llm_answer_tokens=128)
+        s = make_settings(
+            real_index.data_dir,
+            openai_base_url=server.base_url,
+            openai_api_key="test",
+            llm_model="test-model",
+            llm_context_tokens=512,
+            llm_answer_tokens=128,
+        )
         out = summarize(s, "MLSys 2026")
         reqs = server.chat_requests()
     bodies = [r["body"] for r in reqs]

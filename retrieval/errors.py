@@ -1,0 +1,26 @@
+"""Errors of the retrieval layer (index, store, models). They derive from
+:class:`papernotes.corpus.errors.PapernotesError`, so the edges turn them into one line like any other."""
+
+from __future__ import annotations
+
+from papernotes.corpus.errors import PapernotesError
+
+
+class IndexMissingError(PapernotesError):
+    """No index exists yet in the data dir (run ``papernotes ingest`` first)."""
+
+
+class EmbeddingMismatchError(PapernotesError):
+    """The index was built with another embedding model than the configured one."""
+
+
+class StoreBusyError(PapernotesError):
+    """Another process holds the embedded store for writing."""
+
+
+class StoreUnavailableError(PapernotesError):
+    """The Chroma server (``PAPERNOTES_CHROMA_URL``) cannot be reached."""
+
+
+class ModelUnavailableError(PapernotesError):
+    """The embedding model files or the LLM endpoint cannot be used."""
