@@ -146,14 +146,14 @@ class NotesIndex:
 
     def _open(self, old=None):
         """Build a fresh Notes (worker thread). Returns ``(notes, stamp)``."""
-        from papernotes.retrieval.search import Searcher
+        from papernotes.retrieval.search import HybridRetriever
         from papernotes.retrieval.service import Notes
 
         stamp = self._stamp()
         if old is not None and not self.settings.chroma_url:
             forget_chroma_client(self.settings)
-        emb = old.searcher.embeddings if old is not None else None
-        return Notes(self.settings, searcher=Searcher(self.settings, embeddings=emb)), stamp
+        emb = old.retriever.embeddings if old is not None else None
+        return Notes(self.settings, retriever=HybridRetriever.from_settings(self.settings, embeddings=emb)), stamp
 
     async def load(self):
         """Load the notes if not loaded yet (raises IndexMissingError, EmbeddingMismatchError …)."""

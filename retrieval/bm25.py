@@ -10,10 +10,6 @@ from typing import Any
 
 import bm25s
 import numpy as np
-from langchain_core.callbacks import CallbackManagerForRetrieverRun
-from langchain_core.documents import Document
-from langchain_core.retrievers import BaseRetriever
-from pydantic import ConfigDict
 
 from papernotes.retrieval.filters import matches_where
 from papernotes.retrieval.terms import lexical_terms
@@ -89,10 +85,6 @@ class BM25Index:
         docs, scores = self.model.retrieve([q], k=k, show_progress=False, weight_mask=mask, n_threads=1)
         return [(int(d), float(s)) for d, s in zip(docs[0], scores[0], strict=True) if s > 0]
 
-    def document(self, pos: int) -> Document:
-        """The chunk at ``pos`` as a LangChain Document (``id`` = chunk store id)."""
-        return Document(page_content=self.texts[pos], metadata=dict(self.metadatas[pos]), id=self.ids[pos])
-
     def idf(self, term: str) -> float:
         """Inverse document frequency of a (stemmed) term: ``ln(1 + (N - df + .5) / (df + .5))``
         (the BM25/Lucene form); unseen terms get the maximum."""
@@ -107,21 +99,3 @@ class BM25Index:
             for term in set(lexical_terms(t)):
                 df[term] = df.get(term, 0) + 1
         return df
-
-
-class BM25Retriever(BaseRetriever):
-    """LangChain retriever over a :class:`BM25Index`; ``where`` uses Chroma's filter syntax.
-    Each returned Document has ``metadata["bm25_score"]``."""
-
-    model_config = ConfigDict(arbitrary_types_allowed=True)
-    index: Any
-    k: int = 40
-    where: dict[str, Any] | None = None
-
-    def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[Document]:
-        out = []
-        for pos, score in self.index.search(query, self.k, self.where):
-            d = self.index.document(pos)
-            d.metadata["bm25_score"] = score
-            out.append(d)
-        return out

@@ -8,11 +8,12 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from langchain_chroma import Chroma
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 from langchain_core.retrievers import BaseRetriever
-from pydantic import ConfigDict
+from pydantic import ConfigDict, PrivateAttr
 
 from papernotes.corpus.papers import title_key
 from papernotes.retrieval.bm25 import BM25Index
@@ -75,43 +76,97 @@ class SearchResult:
     missing_venue: str | None = None
 
 
-class Searcher:
-    """Loaded retrieval state (embedder, Chroma collection, BM25 index); reuse across questions.
+class HybridRetriever(BaseRetriever):
+    """The hybrid retriever: Chroma (dense, cosine) and BM25 rankings plus a ranking of the chunks about
+    papers the question names, fused by reciprocal rank fusion; filters applied to every side;
+    near-duplicates collapsed. The one retrieval path of the CLI, chat, the Discord bot, eval and bench.
 
-    Raises IndexMissingError (no index yet) or EmbeddingMismatchError on construction.
+    As a LangChain retriever, ``invoke(question)`` returns the top ``k`` chunks as Documents whose
+    metadata carries the fused ``score``, the ``dense`` similarity and the ``bm25`` score; :meth:`search`
+    returns the same ranking with the detected filters and the wider candidate pool. Build one with
+    :meth:`from_settings` and reuse it across questions (it holds the embedder, the store and the BM25
+    index).
     """
 
-    def __init__(self, settings: Settings, embeddings: Embeddings | None = None):
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    settings: Settings
+    embeddings: Embeddings
+    store: Chroma
+    bm25: BM25Index
+    k: int = 5
+    filters: Filters | None = None
+
+    _names: dict[str, list[int]] = PrivateAttr(default_factory=dict)
+    _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
+    _alltext: str | None = PrivateAttr(default=None)
+
+    def model_post_init(self, context: Any, /) -> None:
+        self._names = _name_index(self.bm25.metadatas)
+
+    @classmethod
+    def from_settings(
+        cls,
+        settings: Settings,
+        embeddings: Embeddings | None = None,
+        k: int | None = None,
+        filters: Filters | None = None,
+    ) -> HybridRetriever:
+        """Open the index of ``settings.data_dir`` (and the Chroma server, if configured).
+
+        Raises
+        ------
+        IndexMissingError
+            when there is no index yet.
+        EmbeddingMismatchError
+            when the index was built with another embedding model.
+        StoreUnavailableError
+            when the Chroma server cannot be reached.
+        """
         ensure_index(settings)
-        self.settings = settings
-        self.embeddings = embeddings or make_embeddings(settings)
-        self.store = vector_store(settings, self.embeddings, make_client(settings), create=False)
-        self.bm25 = BM25Index.load(settings.bm25_dir)
-        self._pos = {cid: i for i, cid in enumerate(self.bm25.ids)}
-        self.topics = sorted({m.get("topic", "") for m in self.bm25.metadatas} - {""})
-        self.sources = sorted({m.get("source", "") for m in self.bm25.metadatas} - {""})
-        self.venues = sorted({m.get("venue", "") for m in self.bm25.metadatas} - {""})
-        self.names = _name_index(self.bm25.metadatas)
-        self._lock = threading.Lock()
-        self._alltext: str | None = None
+        emb = embeddings or make_embeddings(settings)
+        store = vector_store(settings, emb, make_client(settings), create=False)
+        return cls(
+            settings=settings,
+            embeddings=emb,
+            store=store,
+            bm25=BM25Index.load(settings.bm25_dir),
+            k=k or settings.k,
+            filters=filters,
+        )
+
+    @property
+    def topics(self) -> list[str]:
+        return sorted({m.get("topic", "") for m in self.bm25.metadatas} - {""})
+
+    @property
+    def sources(self) -> list[str]:
+        return sorted({m.get("source", "") for m in self.bm25.metadatas} - {""})
+
+    @property
+    def venues(self) -> list[str]:
+        """Venues of the indexed chunks."""
+        return sorted({m.get("venue", "") for m in self.bm25.metadatas} - {""})
+
+    def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[Document]:
+        res = self.search(query, self.k, self.filters)
+        return [
+            Document(
+                page_content=h.text,
+                id=h.id,
+                metadata={**h.metadata, "score": h.score, "dense": h.dense, "bm25": h.bm25},
+            )
+            for h in res.hits
+        ]
 
     def where(self, filters: Filters) -> dict[str, Any] | None:
         return build_where(filters, self.topics, self.sources)
 
-    def _dense(self, query_vec: list[float], n: int, where) -> list[tuple[str, float, Document]]:
-        coll = self.store._collection
-        res = coll.query(
-            query_embeddings=[query_vec],
-            n_results=max(1, min(n, len(self.bm25) or n)),
-            where=where,
-            include=["documents", "metadatas", "distances"],
-        )
-        out = []
-        for cid, doc, meta, dist in zip(
-            res["ids"][0], res["documents"][0], res["metadatas"][0], res["distances"][0], strict=True
-        ):
-            out.append((cid, 1.0 - float(dist), Document(page_content=doc or "", metadata=meta or {}, id=cid)))
-        return out
+    def _dense(self, query_vec: list[float], n: int, where: dict[str, Any] | None) -> list[tuple[float, Document]]:
+        """``(cosine similarity, Document)`` of the ``n`` nearest chunks, best first."""
+        n = max(1, min(n, len(self.bm25) or n))
+        found = self.store.similarity_search_by_vector_with_relevance_scores(query_vec, k=n, filter=where)
+        return [(1.0 - float(dist), doc) for doc, dist in found]  # cosine space: distance = 1 - similarity
 
     def _fused(self, query: str, where, n: int) -> list[Hit]:
         qv = self.embeddings.embed_query(query)
@@ -120,7 +175,8 @@ class Searcher:
         named = self._named(query, where)
         rrf = self.settings.rrf_k
         hits: dict[str, Hit] = {}
-        for r, (cid, sim, doc) in enumerate(dense, 1):
+        for r, (sim, doc) in enumerate(dense, 1):
+            cid = str(doc.id)
             h = hits.setdefault(cid, Hit(cid, doc.page_content, dict(doc.metadata), 0.0))
             h.score += 1.0 / (rrf + r)
             h.dense = sim
@@ -142,7 +198,7 @@ class Searcher:
         # chunks found only by BM25 still get their dense similarity (for the refusal threshold)
         missing = [h for h in hits.values() if h.dense == 0.0]
         if missing:
-            got = self.store._collection.get(ids=[h.id for h in missing], include=["embeddings"])
+            got = self.store.get(ids=[h.id for h in missing], include=["embeddings"])
             import numpy as np
 
             q = np.asarray(qv, dtype=np.float32)
@@ -156,7 +212,7 @@ class Searcher:
         out: list[int] = []
         for tok in re.findall(r"[A-Za-z][\w.+-]*[\w+]", query):
             tok = tok[:-2] if tok.endswith("'s") else tok
-            for pos in self.names.get(tok.lower(), ()):
+            for pos in self._names.get(tok.lower(), ()):
                 if pos not in out and (where is None or matches_where(self.bm25.metadatas[pos], where)):
                     out.append(pos)
         return out
@@ -237,24 +293,3 @@ def _name_index(metadatas: list[dict[str, Any]]) -> dict[str, list[int]]:
             if len(c) >= 4 and c not in qw and " " not in c:
                 names.setdefault(c, []).append(pos)
     return names
-
-
-class HybridRetriever(BaseRetriever):
-    """LangChain retriever over :class:`Searcher` (RRF of Chroma and BM25). Documents carry the fused
-    ``score``, ``dense`` and ``bm25`` in metadata."""
-
-    model_config = ConfigDict(arbitrary_types_allowed=True)
-    searcher: Any
-    k: int = 5
-    filters: Any = None
-
-    def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[Document]:
-        res = self.searcher.search(query, self.k, self.filters)
-        return [
-            Document(
-                page_content=h.text,
-                id=h.id,
-                metadata={**h.metadata, "score": h.score, "dense": h.dense, "bm25": h.bm25},
-            )
-            for h in res.hits
-        ]

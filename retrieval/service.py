@@ -20,21 +20,23 @@ from papernotes.retrieval.answer import (
 )
 from papernotes.retrieval.errors import ModelUnavailableError
 from papernotes.retrieval.filters import Filters
-from papernotes.retrieval.search import Searcher, SearchResult
+from papernotes.retrieval.search import HybridRetriever, SearchResult
 from papernotes.retrieval.settings import Settings
 
 log = logging.getLogger(__name__)
 
 
 class Notes:
-    """The loaded notes: a :class:`Searcher` and the catalog. Create once, reuse for many questions.
+    """The loaded notes: the :class:`HybridRetriever` and the catalog. Create once, reuse for many
+    questions.
 
-    Raises IndexMissingError / EmbeddingMismatchError on construction (see :class:`Searcher`).
+    Raises IndexMissingError / EmbeddingMismatchError on construction (see
+    :meth:`HybridRetriever.from_settings`).
     """
 
-    def __init__(self, settings: Settings, searcher: Searcher | None = None):
+    def __init__(self, settings: Settings, retriever: HybridRetriever | None = None):
         self.settings = settings
-        self.searcher = searcher or Searcher(settings)
+        self.retriever = retriever or HybridRetriever.from_settings(settings)
         self._catalog: list[PaperRecord] | None = None
 
     @property
@@ -48,12 +50,12 @@ class Notes:
 
         Raises BadInputError naming the closest known venues when the notes do not have it."""
         if filters and filters.venue:
-            filters.venue = resolve_venue(filters.venue, self.searcher.venues)
+            filters.venue = resolve_venue(filters.venue, self.retriever.venues)
         return filters
 
     def search(self, query: str, k: int | None = None, filters: Filters | None = None) -> SearchResult:
         """Hybrid retrieval only (ranked chunks with scores and metadata)."""
-        return self.searcher.search(check_question(query), k, self._known_venue(filters))
+        return self.retriever.search(check_question(query), k, self._known_venue(filters))
 
     def ask(
         self,
@@ -78,10 +80,10 @@ class Notes:
         standalone, note = question, None
         if history:
             standalone, note = self._standalone(question, history, llm)
-        result = self.searcher.search(standalone, max(k, 10) if _is_list(standalone) else k, filters)
-        idf = self.searcher.bm25.idf
+        result = self.retriever.search(standalone, max(k, 10) if _is_list(standalone) else k, filters)
+        idf = self.retriever.bm25.idf
         refuse, signals = should_refuse(
-            standalone, result, idf, self.settings.min_relevance, corpus_has=self.searcher.corpus_has
+            standalone, result, idf, self.settings.min_relevance, corpus_has=self.retriever.corpus_has
         )
         log.debug("refusal signals for %r: %s", standalone, signals)
         mode = "llm" if llm else "extractive"

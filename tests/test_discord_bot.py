@@ -240,7 +240,7 @@ def test_long_llm_answer_with_code_block_arrives_in_valid_parts_and_pings_nobody
         )
         from papernotes.retrieval.service import Notes
 
-        bot = PaperBot(s, Notes(s, searcher=notes.searcher))
+        bot = PaperBot(s, Notes(s, retriever=notes.retriever))
 
         async def scenario(env):
             guild, ch, (alice,) = world(env)
@@ -418,7 +418,7 @@ def test_llm_failure_gives_extractive_answer_with_note(fixture_index, notes):
             "discord_cooldown_s": 0,
         }
     )
-    bot = PaperBot(s, Notes(s, searcher=notes.searcher))
+    bot = PaperBot(s, Notes(s, retriever=notes.retriever))
 
     async def scenario(env):
         _, ch, (alice,) = world(env)

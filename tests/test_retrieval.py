@@ -168,9 +168,9 @@ def test_search_filters_pushed_to_both_sides(fixture_index):
     res = notes.search("KV cache paging", k=10, filters=Filters(venue="ToySys 2026"))
     assert res.hits and all(h.get("venue") == "ToySys 2026" for h in res.hits)
     # the sparse side alone honours the same where
-    where = notes.searcher.where(Filters(venue="MLSys 2025"))
-    hits = notes.searcher.bm25.search("KV", 10, where)
-    assert hits and all(notes.searcher.bm25.metadatas[p]["venue"] == "MLSys 2025" for p, _ in hits)
+    where = notes.retriever.where(Filters(venue="MLSys 2025"))
+    hits = notes.retriever.bm25.search("KV", 10, where)
+    assert hits and all(notes.retriever.bm25.metadatas[p]["venue"] == "MLSys 2025" for p, _ in hits)
     res2 = notes.search("KV cache", k=10, filters=Filters(venue="ToySys 2026", topic="Scheduling"))
     assert res2.hits and all("Scheduling" in (h.get("topic") or "") for h in res2.hits)
 
