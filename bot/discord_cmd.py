@@ -1,4 +1,4 @@
-"""``papernotes discord``: run the Discord bot (see :mod:`~papernotes.bot.discord_bot`).
+"""``papernotes discord``: run the Discord bot (see :mod:`~papernotes.bot.discord_client`).
 
 This module defines the typer command function ``discord`` (registered by :mod:`~papernotes.bot.cli`), so the
 discord.py package is imported under another name inside functions only.
@@ -23,7 +23,7 @@ def discord(
 ) -> None:
     """Run the Discord bot (token from DISCORD_TOKEN or .env) until Ctrl-C."""
     from papernotes.bot.cli import settings as load_settings
-    from papernotes.bot.discord_bot import run_bot
+    from papernotes.bot.discord_client import run_bot
 
     s = load_settings()
     if guild_id is not None:

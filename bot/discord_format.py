@@ -1,19 +1,25 @@
-"""Discord-sized text: splitting long text into messages, formatting answers, and fitting embeds.
+"""What the Discord bot says: answers, paper lists and error lines as Discord-sized messages and embeds.
 
-Limits come from Discord's API documentation (https://discord.com/developers/docs/resources/message,
-"Create Message": content ≤ 2000 characters; "Embed Limits": title 256, description 4096, 25 fields,
-field name 256 / value 1024, footer 2048, author name 256, 6000 characters over a message's embeds).
-Pure functions only; no discord.py network objects are needed except :class:`discord.Embed`.
+Splitting long text into messages, formatting an :class:`~papernotes.retrieval.answer.Answer` with its
+Sources list, fitting embeds, and the short user-facing texts. Limits come from Discord's API
+documentation (https://discord.com/developers/docs/resources/message, "Create Message": content ≤ 2000
+characters; "Embed Limits": title 256, description 4096, 25 fields, field name 256 / value 1024, footer
+2048, author name 256, 6000 characters over a message's embeds). Pure functions only; no discord.py
+network objects are needed except :class:`discord.Embed`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import discord
 
+from papernotes.corpus.errors import PapernotesError
+from papernotes.corpus.models import PaperRecord
+from papernotes.retrieval.answer import Answer, Citation
 from papernotes.retrieval.prompts import EXTRACTIVE_LABEL
+from papernotes.retrieval.settings import Settings
 
 #: Message content limit (characters).
 MAX_CONTENT = 2000
@@ -26,6 +32,14 @@ EMBED_FIELD_VALUE = 1024
 EMBED_FOOTER = 2048
 EMBED_AUTHOR = 256
 EMBED_TOTAL = 6000
+
+#: User-facing texts (short; the details go to the log).
+TIMEOUT_TEXT = (
+    "⏳ Sorry, that took too long (over {s:g} s): the notes or the model are busy. "
+    "Please try again in a moment, or ask a narrower question."
+)
+GENERIC_ERROR = "❌ Something went wrong while answering; the bot's log has the details. Please try again."
+COOLDOWN_TEXT = "⏳ Easy there: you can ask again in {s:.0f} s."
 
 #: The heading that starts the Sources list of a formatted answer (also used to cut it off when an
 #: earlier answer is read back as conversation history).
@@ -47,19 +61,18 @@ _PROTECTED_RE = re.compile(
 _SENTENCE_END_RE = re.compile(r"[.!?…][\"'”’)\]]*(?:[ \t]?\[\d+(?:\s*[,–-]\s*\d+)*\])*(?=[ \t]+\S)")
 
 
-def _open_fence(text: str) -> str | None:
-    """The opening fence line (e.g. ``"```python"``) of a code block still open at the end of
-    ``text``, or ``None`` when every fence is closed."""
-    opener: str | None = None
-    marker = ""
+def _open_fence(text: str) -> tuple[str, str] | None:
+    """``(opening line, fence)`` (e.g. ``("```python", "```")``) of a code block still open at the end
+    of ``text``, or ``None`` when every fence is closed."""
+    opener: tuple[str, str] | None = None
     for line in text.split("\n"):
         m = _FENCE_RE.match(line)
         if not m:
             continue
         if opener is None:
-            opener, marker = m.group(1) + m.group(2), m.group(1)
-        elif m.group(1)[0] == marker[0] and len(m.group(1)) >= len(marker) and not m.group(2):
-            opener, marker = None, ""
+            opener = (m.group(1) + m.group(2), m.group(1))
+        elif m.group(1)[0] == opener[1][0] and len(m.group(1)) >= len(opener[1]) and not m.group(2):
+            opener = None
     return opener
 
 
@@ -94,7 +107,7 @@ def _cut_ok(text: str, cut: int, lo: int, spans: list[tuple[int, int]]) -> bool:
         return False
     opener = _open_fence(head)
     # not right after an opening fence line: that would leave an empty code block
-    return opener is None or head.rstrip().rsplit("\n", 1)[-1].strip() != opener
+    return opener is None or head.rstrip().rsplit("\n", 1)[-1].strip() != opener[0]
 
 
 def split_message(text: str, limit: int = MAX_CONTENT) -> list[str]:
@@ -104,9 +117,24 @@ def split_message(text: str, limit: int = MAX_CONTENT) -> list[str]:
     last resort inside a word; never inside a citation marker (``[12]``), a link or URL, a Discord
     mention or inline code (unless one such span alone exceeds the limit). A code block that spans
     a cut is closed (same fence) at the end of one part and reopened (same language) at the start of
-    the next, so every part renders on its own. Empty text gives ``[]``.
+    the next, so every part renders on its own.
 
-    Raises ValueError if ``limit`` < 40 (no room for fences and text).
+    Parameters
+    ----------
+    text
+        Markdown text of any length.
+    limit
+        Maximum characters per part (default :data:`MAX_CONTENT`, Discord's message limit).
+
+    Returns
+    -------
+    list[str]
+        The parts in order, each 1 to ``limit`` characters; ``[]`` for empty or blank text.
+
+    Raises
+    ------
+    ValueError
+        If ``limit`` < 40 (no room for fences and text).
     """
     if limit < 40:
         raise ValueError("limit must be at least 40 characters")
@@ -143,8 +171,8 @@ def split_message(text: str, limit: int = MAX_CONTENT) -> list[str]:
         head = cand[:cut]
         opener = _open_fence(head)
         if opener is not None:
-            parts.append(head.rstrip("\n") + "\n" + re.match(r"`+|~+", opener).group(0))
-            reopen = opener + "\n"
+            parts.append(head.rstrip("\n") + "\n" + opener[1])
+            reopen = opener[0] + "\n"
             rest = cand[cut:]
             rest = rest[1:] if rest.startswith("\n") else rest
         else:
@@ -173,8 +201,9 @@ def _escape(s: str | None) -> str:
     return discord.utils.escape_markdown(s or "", as_needed=True)
 
 
-def source_line(c) -> str:
-    """``[n] Page › Section — Paper (Venue) <url>`` for one :class:`~papernotes.retrieval.answer.Citation`."""
+def source_line(c: Citation) -> str:
+    """``[n] Page › Section — Paper (Venue) <url>`` for one citation (markdown escaped; the URL in
+    ``<…>`` so Discord shows no preview; ``notes`` when the citation has neither page nor section)."""
     where = " › ".join(_escape(x) for x in (c.page_title, c.section) if x)
     paper = f" — {_escape(c.paper_title)}" if c.paper_title and c.paper_title != c.page_title else ""
     venue = f" ({_escape(c.venue)})" if c.venue else ""
@@ -182,10 +211,11 @@ def source_line(c) -> str:
     return f"[{c.n}] {where or 'notes'}{paper}{venue}{url}"
 
 
-def format_answer(a) -> str:
-    """The Discord text of an :class:`~papernotes.retrieval.answer.Answer`: the answer, a small label for an
-    extractive answer, the note (e.g. why the model was not used), then the Sources list of
-    ``<url>`` links. The refusal is shown as-is (the shared REFUSAL phrase), without sources."""
+def format_answer(a: Answer) -> str:
+    """The Discord text of an answer: the answer, a small label for an extractive answer, the note
+    (e.g. why the model was not used), then the Sources list (:func:`source_line` per citation).
+    A refusal is shown as-is (the shared REFUSAL phrase), without sources. The text may exceed one
+    message: send it through :func:`split_message`."""
     lines = [a.answer.strip()]
     if a.mode == "extractive" and not a.refused:
         lines.append(f"-# {EXTRACTIVE_LABEL}")
@@ -239,8 +269,9 @@ def fit_embed(embed: discord.Embed) -> discord.Embed:
 
 
 def list_embed(title: str, lines: list[str], footer: str | None = None, more: str = "… and {n} more") -> discord.Embed:
-    """An embed whose description lists ``lines`` (one per line), as many as fit in the description
-    limit, ending with ``more`` (``{n}`` = lines left out) when some do not fit."""
+    """An embed whose description lists ``lines`` (one per line, each clipped to 400 characters), as
+    many as fit in the description limit, ending with ``more`` (``{n}`` = lines left out) when some
+    do not fit; the whole embed is fitted with :func:`fit_embed`."""
     out: list[str] = []
     used = 0
     for i, line in enumerate(lines):
@@ -255,3 +286,28 @@ def list_embed(title: str, lines: list[str], footer: str | None = None, more: st
     if footer:
         e.set_footer(text=footer)
     return fit_embed(e)
+
+
+def papers_embed(records: Sequence[PaperRecord], what: str) -> discord.Embed:
+    """The ``/papers`` list: one line per paper (its title linked to :attr:`PaperRecord.url
+    <papernotes.corpus.models.Paper.url>` when it has one, else bold, then up to three affiliations),
+    titled ``Papers — {what}`` with the number of papers in the footer (see :func:`list_embed`)."""
+    lines = []
+    for r in records:
+        t = discord.utils.escape_markdown(r.title)
+        t = f"[{t}]({r.url})" if r.url else f"**{t}**"
+        aff = f" — {discord.utils.escape_markdown(', '.join(r.affiliations[:3]))}" if r.affiliations else ""
+        lines.append(f"• {t}{aff}")
+    return list_embed(f"Papers — {what}", lines, footer=f"{len(records)} papers in the notes")
+
+
+def error_text(e: BaseException, settings: Settings) -> str:
+    """The short user-facing text for an exception raised while answering: :data:`TIMEOUT_TEXT` for
+    a ``TimeoutError`` (with ``settings.discord_answer_timeout_s``), the message of a
+    :class:`~papernotes.corpus.errors.PapernotesError` after "❌", else :data:`GENERIC_ERROR` (the
+    details of unexpected errors belong in the log, not in Discord)."""
+    if isinstance(e, TimeoutError):
+        return TIMEOUT_TEXT.format(s=settings.discord_answer_timeout_s)
+    if isinstance(e, PapernotesError):
+        return f"❌ {e}"
+    return GENERIC_ERROR

@@ -1,4 +1,4 @@
-"""Unit tests of bot/messages.py: splitting long text for Discord, answer formatting, embed limits."""
+"""Unit tests of bot/discord_format.py: splitting long text for Discord, answer formatting, embed limits."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import re
 import discord
 import pytest
 
-from papernotes.bot.messages import (
+from papernotes.bot.discord_format import (
     EMBED_DESCRIPTION,
     EMBED_FIELD_VALUE,
     EMBED_TOTAL,
@@ -257,14 +257,16 @@ def test_fit_embed_clips_to_discord_limits():
         e.add_field(name=f"f{i}", value="v" * 2000)
     e.set_footer(text="f" * 3000)
     fit_embed(e)
+    assert e.title is not None and e.description is not None
     assert len(e.title) <= 256 and len(e.description) <= EMBED_DESCRIPTION
-    assert len(e.fields) <= 25 and all(len(f.value) <= EMBED_FIELD_VALUE for f in e.fields)
+    assert len(e.fields) <= 25 and all(f.value is not None and len(f.value) <= EMBED_FIELD_VALUE for f in e.fields)
     assert len(e) <= EMBED_TOTAL
 
 
 def test_list_embed_says_how_many_are_left_out():
     lines = [f"• Paper number {i} with a fairly long title about inference systems" for i in range(500)]
     e = list_embed("Papers — ToySys 2026", lines, footer="500 papers")
+    assert e.description is not None
     assert len(e.description) <= EMBED_DESCRIPTION and len(e) <= EMBED_TOTAL
     m = re.search(r"… and (\d+) more$", e.description)
     assert m and int(m.group(1)) + e.description.count("• Paper") == 500

@@ -1,0 +1,218 @@
+"""The Discord client: a :class:`commands.Bot` subclass that loads the notes once in ``setup_hook``,
+adds the slash commands (:mod:`~papernotes.bot.discord_commands`) and the message questions
+(:mod:`~papernotes.bot.discord_threads`), and runs the blocking retrieval work off the event loop.
+
+Hygiene (Discord limits from https://discord.com/developers/docs): nothing the notes or a model wrote
+can ping anyone (``AllowedMentions.none()`` on the client), blocking work runs in worker threads under
+a cap of ``discord_max_concurrent`` at once and gives up after ``discord_answer_timeout_s`` (well
+before the 15-minute life of an interaction token), and the notes are reopened after an ingest
+(:class:`~papernotes.bot.notes_reload.NotesIndex`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import aiohttp
+import discord
+from discord.ext import commands
+
+from papernotes.bot.discord_commands import NotesCommands, NotesTree
+from papernotes.bot.discord_threads import MessageQuestions
+from papernotes.bot.notes_reload import NotesIndex
+from papernotes.corpus.errors import BadInputError, PapernotesError
+from papernotes.retrieval.service import Notes
+from papernotes.retrieval.settings import Settings
+
+log = logging.getLogger("papernotes.discord")
+T = TypeVar("T")
+
+
+class PaperBot(commands.Bot):
+    """The papernotes bot.
+
+    Parameters
+    ----------
+    settings
+        The ``discord_*`` settings (limits, cooldown, timeout, guild) and where the index lives.
+    notes
+        Notes already loaded (tests, or to share one loaded index); otherwise ``setup_hook`` loads them.
+    **kwargs
+        Passed on to :class:`discord.ext.commands.Bot`.
+
+    Attributes
+    ----------
+    index : NotesIndex
+        The loaded notes, reopened after an ingest.
+    slots : asyncio.Semaphore or None
+        At most ``discord_max_concurrent`` answers computed at once (made in ``setup_hook``).
+    cooldown_key : object
+        Separates this bot's slash-command cooldown buckets from other instances'.
+    """
+
+    def __init__(self, settings: Settings, notes: Notes | None = None, **kwargs: Any):
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice: no warnings
+        intents = discord.Intents.default()
+        intents.message_content = True  # follow-ups in the bot's threads need the text (privileged)
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+            tree_cls=NotesTree,
+            **kwargs,
+        )
+        self.settings = settings
+        self.index = NotesIndex(settings, notes)
+        self.slots: asyncio.Semaphore | None = None
+        self.cooldown_key = object()
+
+    async def setup_hook(self) -> None:
+        """Load the notes, add the cogs and sync the slash commands (to ``discord_guild_id`` at once
+        when set, else globally).
+
+        Raises
+        ------
+        IndexMissingError, EmbeddingMismatchError, StoreUnavailableError
+            If the notes cannot be loaded (see :meth:`NotesIndex.load`).
+        """
+        self.slots = asyncio.Semaphore(self.settings.discord_max_concurrent)
+        await self.index.load()
+        await self.add_cog(NotesCommands(self))
+        await self.add_cog(MessageQuestions(self))
+        gid = self.settings.discord_guild_id
+        if gid:
+            guild = discord.Object(id=gid)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to guild %s", len(synced), gid)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d global commands (they can take a while to appear)", len(synced))
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s (id %s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
+
+    async def on_message(self, message: discord.Message) -> None:
+        """No prefix commands: questions in messages are handled by :class:`MessageQuestions`."""
+        return
+
+    async def compute(self, fn: Callable[[Notes], T]) -> T:
+        """Run ``fn(notes)`` in a worker thread, at most ``discord_max_concurrent`` at once.
+
+        Parameters
+        ----------
+        fn
+            Blocking work on the current notes (reopened first if an ingest finished).
+
+        Returns
+        -------
+        T
+            What ``fn`` returns.
+
+        Raises
+        ------
+        TimeoutError
+            After ``discord_answer_timeout_s`` seconds, waiting for a slot included (the worker
+            finishes in the background and only then frees its slot).
+        RuntimeError
+            If ``setup_hook`` has not run (no slots yet).
+        Exception
+            Whatever ``fn`` raises.
+        """
+        slots = self.slots
+        if slots is None:
+            raise RuntimeError("setup_hook has not run")
+
+        async def go() -> T:
+            notes = await self.index.get()
+            await slots.acquire()
+            try:
+                task = asyncio.ensure_future(asyncio.to_thread(fn, notes))
+            except BaseException:
+                slots.release()
+                raise
+            task.add_done_callback(self._slot_done)
+            return await asyncio.shield(task)
+
+        return await asyncio.wait_for(go(), self.settings.discord_answer_timeout_s)
+
+    def _slot_done(self, task: asyncio.Future) -> None:
+        assert self.slots is not None
+        self.slots.release()
+        if not task.cancelled() and task.exception() is not None:
+            log.debug("worker finished with %s", type(task.exception()).__name__)
+
+
+def run_bot(settings: Settings, notes: Notes | None = None) -> None:
+    """Run the bot until interrupted (blocking). Uses ``settings.discord_token``.
+
+    Parameters
+    ----------
+    settings
+        With ``discord_token`` set.
+    notes
+        Notes already loaded; None to load them at startup.
+
+    Raises
+    ------
+    BadInputError
+        If no token is set, or Discord rejects it.
+    PapernotesError
+        If the Message Content intent is not enabled for the application, Discord cannot be reached,
+        or the notes cannot be loaded (IndexMissingError …).
+    """
+    if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
+        raise BadInputError(
+            "no Discord bot token: set DISCORD_TOKEN in the environment or in .env "
+            "(Developer Portal › your application › Bot › Reset Token)"
+        )
+    token = settings.discord_token.get_secret_value().strip()
+    if not logging.getLogger().handlers:  # keep an application's (or pytest's) logging as it is
+        discord.utils.setup_logging(level=logging.INFO)
+
+    async def main() -> None:
+        async with PaperBot(settings, notes) as bot:
+            await bot.start(token)
+
+    try:
+        asyncio.run(main())
+    except (discord.LoginFailure, discord.PrivilegedIntentsRequired, discord.HTTPException) as e:
+        raise startup_error(e) from None
+    except aiohttp.ClientError as e:
+        raise PapernotesError(f"cannot reach Discord ({type(e).__name__}: {e}); check the network") from None
+
+
+def startup_error(e: discord.DiscordException) -> PapernotesError:
+    """The one-line error for a failure to start.
+
+    Parameters
+    ----------
+    e
+        What discord.py raised while logging in or connecting.
+
+    Returns
+    -------
+    PapernotesError
+        A :class:`BadInputError` for a rejected token (``LoginFailure``); a ``PapernotesError`` naming
+        the Message Content intent (``PrivilegedIntentsRequired``), or the HTTP status of another
+        refused request.
+    """
+    if isinstance(e, discord.LoginFailure):
+        return BadInputError(
+            "Discord rejected the bot token (DISCORD_TOKEN): copy it again from the "
+            "Developer Portal › your application › Bot › Reset Token"
+        )
+    if isinstance(e, discord.PrivilegedIntentsRequired):
+        return PapernotesError(
+            "the bot needs the Message Content intent: enable it in the Developer "
+            "Portal › your application › Bot › Privileged Gateway Intents"
+        )
+    status = getattr(e, "status", "?")
+    return PapernotesError(
+        f"Discord refused a request at startup (HTTP {status}); check the token and "
+        "the bot's invite scopes (bot, applications.commands)"
+    )

@@ -1,0 +1,225 @@
+"""The bot's slash commands: ``/ask``, ``/summarize``, ``/papers``, ``/help`` (:class:`NotesCommands`),
+their per-user cooldowns, and the command tree whose error handler answers with one short line.
+
+Each command that computes is deferred at once (``defer(thinking=True)``; the interaction token lives
+15 minutes, https://discord.com/developers/docs/interactions/receiving-and-responding), then answered
+with follow-ups that each fit ``discord_max_chars``. Errors become one short message while the details
+go to the log.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from papernotes.bot.discord_format import (
+    COOLDOWN_TEXT,
+    GENERIC_ERROR,
+    MAX_CONTENT,
+    bracket_urls,
+    clip,
+    error_text,
+    format_answer,
+    papers_embed,
+    split_message,
+)
+from papernotes.corpus.errors import BadInputError, PapernotesError
+from papernotes.retrieval.filters import Filters, normalize_filters
+from papernotes.retrieval.service import Notes
+
+if TYPE_CHECKING:
+    from papernotes.bot.discord_client import PaperBot
+
+log = logging.getLogger("papernotes.discord")
+T = TypeVar("T")
+
+HELP_TEXT = (
+    "I answer questions from the research-paper reading notes, with numbered sources.\n\n"
+    "**/ask** `question` `[venue]` — an answer with citations; `venue` narrows to one conference "
+    "(e.g. `OSDI 2026`).\n"
+    "**/summarize** `venue` `[topic]` — an overview of a conference's papers on a topic (default: LLM).\n"
+    "**/papers** `venue` `[topic]` — the papers of a conference in the notes.\n"
+    "**Mention me** with a question in a channel: I answer in a new thread, and everything you write "
+    "in that thread is a follow-up (I remember the thread's earlier questions).\n"
+    "**DM me** a question to ask privately.\n\n"
+    "When the notes don't cover something I say so rather than guess."
+)
+
+
+async def send_error(interaction: discord.Interaction, text: str) -> None:
+    """Answer an interaction with one short error line (clipped to :data:`MAX_CONTENT`).
+
+    Ephemeral (only the user sees it) when nothing was sent yet; after the public defer it replaces
+    the "thinking…" message (Discord fixes a deferred response's visibility at the defer, and the
+    first follow-up always completes that message). A failure to send is logged, not raised.
+    """
+    text = clip(text, MAX_CONTENT)
+    try:
+        if not interaction.response.is_done():
+            await interaction.response.send_message(text, ephemeral=True)
+        else:
+            await interaction.edit_original_response(content=text, embed=None)
+    except discord.HTTPException as e:
+        log.warning("could not send an error message to user %s: %s", interaction.user.id, e)
+
+
+class NotesTree(app_commands.CommandTree):
+    """Command tree whose error handler answers with one short message (see :func:`send_error`):
+    the wait left on a cooldown, the message of a :class:`PapernotesError`, else a generic line with
+    the traceback in the log."""
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        if isinstance(error, app_commands.CommandOnCooldown):
+            text = COOLDOWN_TEXT.format(s=max(1.0, error.retry_after))
+        elif isinstance(error, app_commands.CheckFailure):
+            text = "You can't use this command here."
+        else:
+            orig = getattr(error, "original", error)
+            if isinstance(orig, PapernotesError):
+                text = f"❌ {orig}"
+            else:
+                cmd = interaction.command.qualified_name if interaction.command else "?"
+                log.error("error in /%s (user %s)", cmd, interaction.user.id, exc_info=orig)
+                text = GENERIC_ERROR
+        await send_error(interaction, text)
+
+
+def _cooldown(interaction: discord.Interaction[PaperBot]) -> app_commands.Cooldown | None:
+    """One command per ``discord_cooldown_s`` seconds per user (none when it is 0)."""
+    per = interaction.client.settings.discord_cooldown_s
+    return app_commands.Cooldown(1, per) if per > 0 else None
+
+
+def _cooldown_key(interaction: discord.Interaction[PaperBot]) -> tuple[object, int]:
+    return (interaction.client.cooldown_key, interaction.user.id)
+
+
+def _venue_filter(venue: str | None) -> Filters | None:
+    """The filter for a venue as typed (None for none).
+
+    Raises
+    ------
+    BadInputError
+        If the venue cannot be read (e.g. ``"the big one"``).
+    """
+    return normalize_filters(venue) if venue else None
+
+
+class NotesCommands(commands.Cog):
+    """``/ask``, ``/summarize``, ``/papers`` and ``/help``, with venue autocompletion.
+
+    Parameters
+    ----------
+    bot
+        The bot whose notes, settings and worker slots the commands use.
+    """
+
+    def __init__(self, bot: PaperBot):
+        self.bot = bot
+
+    async def _followup_text(self, interaction: discord.Interaction, text: str) -> None:
+        for part in split_message(text, self.bot.settings.discord_max_chars):
+            await interaction.followup.send(part, suppress_embeds=True)
+
+    async def _run_interaction(self, interaction: discord.Interaction, what: str, fn: Callable[[Notes], T]) -> T | None:
+        """Defer (thinking…), compute ``fn(notes)`` off the loop; on failure replace the "thinking…"
+        message with one short line and return None."""
+        await interaction.response.defer(thinking=True)
+        log.info("/%s from user %s in %s", what, interaction.user.id, interaction.channel_id)
+        try:
+            return await self.bot.compute(fn)
+        except Exception as e:
+            if not isinstance(e, (TimeoutError, PapernotesError)):
+                log.error("/%s failed (user %s)", what, interaction.user.id, exc_info=e)
+            else:
+                log.info("/%s: %s", what, type(e).__name__)
+            await send_error(interaction, error_text(e, self.bot.settings))
+            return None
+
+    async def venue_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Venues of the catalog containing what was typed (at most 25, Discord's limit); none while
+        the notes are not loaded or the catalog cannot be read."""
+        notes = self.bot.index.current
+        if notes is None:
+            return []
+        try:
+            venues = sorted({r.venue for r in notes.catalog if r.venue})
+        except Exception:
+            return []
+        cur = current.lower().strip()
+        return [app_commands.Choice(name=v, value=v) for v in venues if cur in v.lower()][:25]
+
+    @app_commands.command(name="ask", description="Ask the reading notes a question (answer with sources).")
+    @app_commands.describe(question="Your question", venue="Only this venue, e.g. 'OSDI 2026'")
+    @app_commands.checks.dynamic_cooldown(_cooldown, key=_cooldown_key)
+    async def ask(
+        self, interaction: discord.Interaction, question: app_commands.Range[str, 1, 2000], venue: str | None = None
+    ) -> None:
+        from papernotes.retrieval.answer import check_question
+
+        try:
+            check_question(question)
+            filters = _venue_filter(venue)
+        except BadInputError as e:
+            await send_error(interaction, f"❌ {e}")
+            return
+        a = await self._run_interaction(interaction, "ask", lambda n: n.ask(question, filters=filters))
+        if a is not None:
+            await self._followup_text(interaction, format_answer(a))
+
+    ask.autocomplete("venue")(venue_autocomplete)
+
+    @app_commands.command(name="summarize", description="Overview of a conference's papers on a topic.")
+    @app_commands.describe(venue="The venue, e.g. 'OSDI 2026'", topic="Topic (default: LLM)")
+    @app_commands.checks.dynamic_cooldown(_cooldown, key=_cooldown_key)
+    async def summarize(self, interaction: discord.Interaction, venue: str, topic: str | None = None) -> None:
+        try:
+            _venue_filter(venue)
+        except BadInputError as e:
+            await send_error(interaction, f"❌ {e}")
+            return
+        settings = self.bot.settings
+
+        def work(_notes: Notes) -> Any:
+            from papernotes.retrieval.summarize import summarize as run_summary
+
+            return run_summary(settings, venue, topic=topic or "llm")
+
+        s = await self._run_interaction(interaction, "summarize", work)
+        if s is not None:
+            await self._followup_text(interaction, bracket_urls(s.to_markdown()))
+
+    summarize.autocomplete("venue")(venue_autocomplete)
+
+    @app_commands.command(name="papers", description="The papers of a venue in the notes (short list).")
+    @app_commands.describe(venue="The venue, e.g. 'OSDI 2026'", topic="Only papers whose topic contains this")
+    @app_commands.checks.dynamic_cooldown(_cooldown, key=_cooldown_key)
+    async def papers(self, interaction: discord.Interaction, venue: str, topic: str | None = None) -> None:
+        try:
+            f = _venue_filter(venue)
+        except BadInputError as e:
+            await send_error(interaction, f"❌ {e}")
+            return
+        v = f.venue if f else venue
+        recs = await self._run_interaction(interaction, "papers", lambda n: n.papers(venue=v, topic=topic))
+        if recs is None:
+            return
+        what = f"{recs[0].venue if recs and recs[0].venue else v}" + (f" · {topic}" if topic else "")
+        if not recs:
+            await interaction.followup.send(f"No papers for {what} in the notes.")
+            return
+        await interaction.followup.send(embed=papers_embed(recs, what))
+
+    papers.autocomplete("venue")(venue_autocomplete)
+
+    @app_commands.command(name="help", description="What this bot does and how to ask.")
+    async def help(self, interaction: discord.Interaction) -> None:
+        embed = discord.Embed(title="papernotes", description=HELP_TEXT)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
