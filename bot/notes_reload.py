@@ -48,24 +48,14 @@ def writer_active(settings: Settings) -> bool:
 
 
 def forget_chroma_client(settings: Settings) -> None:
-    """Drop chromadb's cached client system for the embedded store at ``settings.chroma_dir`` so the
-    next ``PersistentClient`` reads the store afresh.
-
-    chromadb caches one system per path (``SharedSystemClient``; key = the path string, as
-    :func:`~papernotes.retrieval.store.make_client` passes it); objects made from the old one keep
-    working. Falls back to the public ``clear_system_cache()`` (all paths) if that cache is not where
-    it is expected.
+    """Drop chromadb's cached client systems so the next ``PersistentClient`` for
+    ``settings.chroma_dir`` reads the store afresh (``SharedSystemClient.clear_system_cache()``,
+    chromadb's public reset of its per-path cache; the bot holds one embedded store, so clearing every
+    path is clearing that one). Objects made from the old system keep working until dropped.
     """
     from chromadb.api.shared_system_client import SharedSystemClient
 
-    systems = getattr(SharedSystemClient, "_identifier_to_system", None)
-    counts = getattr(SharedSystemClient, "_identifier_to_refcount", None)
-    if isinstance(systems, dict) and isinstance(counts, dict):
-        key = str(settings.chroma_dir)
-        systems.pop(key, None)
-        counts.pop(key, None)
-    else:
-        SharedSystemClient.clear_system_cache()
+    SharedSystemClient.clear_system_cache()
 
 
 class NotesIndex:
