@@ -1,5 +1,6 @@
 """Smoke test of bench/run.py: one repetition over the fixture notes, JSON contract and the incremental
-ingest invariants (no-op embeds nothing; a one-sentence edit embeds some but not all chunks)."""
+ingest invariants (no-op embeds nothing; a one-sentence edit embeds some but not all chunks); and unit
+tests of the bench's scoring rules (bench/scoring.py) on hand-made chunks."""
 
 from __future__ import annotations
 
@@ -11,8 +12,12 @@ from pathlib import Path
 
 import pytest
 from conftest import FIXTURE_NOTES, REPO
+from langchain_core.documents import Document
 
 BENCH = REPO / "bench" / "run.py"
+sys.path.insert(0, str(BENCH.parent))  # the bench's modules import each other by plain name
+
+from scoring import score_by_text, score_by_title_metadata, score_retrieval  # noqa: E402
 
 QUOKKA = "Quokka: Paged Attention for Marsupial Inference"
 DEV = [
@@ -53,6 +58,16 @@ NUMBERS = (
     "hit_at_5",
     "ingest_ratio_vs_baseline",
     "hit_ratio_vs_baseline",
+    "hit_ratio_vs_baseline_by_title_metadata",
+)
+#: Retrieval scores, 0–1, of both pipelines under both rules.
+RATES = (
+    "hit_at_5",
+    "recall_at_5",
+    "mrr",
+    "hit_at_5_by_title_metadata",
+    "recall_at_5_by_title_metadata",
+    "mrr_by_title_metadata",
 )
 
 
@@ -63,7 +78,7 @@ def _is_num(v) -> bool:
 def _run_bench(tmp_path: Path, *extra: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "PAPERNOTES_DATA_DIR": str(tmp_path / "data")}
     return subprocess.run(
-        [sys.executable, str(BENCH), *extra], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+        [sys.executable, str(BENCH), *extra], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
     )
 
 
@@ -85,8 +100,14 @@ def test_bench_json_contract_on_fixture_notes(tmp_path):
         assert all(_is_num(v) and v > 0 for v in (r[key]["p50"], r[key]["p95"])), r[key]
         assert r[key]["p50"] <= r[key]["p95"]
     assert _is_num(r["baseline"]["ingest_s"]) and r["baseline"]["ingest_s"] > 0
-    assert _is_num(r["baseline"]["hit_at_5"]) and 0 <= r["baseline"]["hit_at_5"] <= 1
-    assert 0 <= r["hit_at_5"] <= 1
+    for key in RATES:  # both pipelines, scored by the title-in-text rule and the old metadata rule
+        for side in (r, r["baseline"]):
+            assert _is_num(side[key]) and 0 <= side[key] <= 1, (key, side[key])
+    assert r["hit_ratio_vs_baseline"] == pytest.approx(r["hit_at_5"] / r["baseline"]["hit_at_5"], abs=0.001)
+    assert r["hit_ratio_vs_baseline_by_title_metadata"] == pytest.approx(
+        r["hit_at_5_by_title_metadata"] / r["baseline"]["hit_at_5_by_title_metadata"], abs=0.001
+    )
+    assert set(r["scoring"]) == {"rule", "by_title_metadata"}
 
     # incremental ingest: nothing re-embedded on a no-op; the edit re-embeds part of one note only
     assert r["noop_embedded"] == 0
@@ -111,3 +132,62 @@ def test_bench_missing_corpus_is_one_line_error(tmp_path):
     assert p.stdout == ""
     lines = [ln for ln in p.stderr.splitlines() if ln.strip()]
     assert lines == [f"error: corpus not found: {tmp_path / 'nope'}"], p.stderr
+
+
+# --- the scoring rules ------------------------------------------------------------------------------
+
+EMU = "Emu: Caching Denoisers for Fast Diffusion"
+
+
+def _row(*gold: str) -> dict:
+    return {"id": "q", "type": "t", "question": "?", "gold_titles": list(gold), "answer_must_contain": []}
+
+
+def test_title_in_text_finds_a_bullet_title_the_metadata_lacks():
+    # a baseline-like chunk: its page's level-1 heading as metadata, the paper only as a bullet in its
+    # text, written with other case and punctuation than the gold title
+    bullet = Document(
+        page_content="# ToySys 2026\n\n## LLM\n\n- **quokka - paged attention for marsupial inference** (Wombat U)",
+        metadata={"page_title": "ToySys 2026"},
+    )
+    other = Document(page_content=f"# ToySys 2026\n\n- {EMU}", metadata={"page_title": "ToySys 2026"})
+    row = _row(QUOKKA)
+
+    assert score_by_title_metadata(row, [other, bullet], 5)["hit"] == 0.0
+    by_text = score_by_text(row, [other, bullet], 5)
+    assert (by_text["hit"], by_text["recall"], by_text["rr"]) == (1.0, 1.0, 0.5)
+    assert score_by_text(row, [other, bullet], 1)["hit"] == 0.0  # found below the cut-off only
+
+
+def test_title_in_text_needs_the_whole_title():
+    # the metadata rule matches a chunk labelled with the title even when its text does not hold it
+    labelled = Document(page_content="Quokka pages the KV cache.", metadata={"paper_title": QUOKKA})
+    assert score_by_title_metadata(_row(QUOKKA), [labelled], 5)["hit"] == 1.0
+    assert score_by_text(_row(QUOKKA), [labelled], 5)["hit"] == 0.0
+
+
+def test_title_in_text_recall_of_a_list_question():
+    koala = "Koala: Tree-Structured Speculation"
+    docs = [
+        Document(page_content="# ToySys 2026\n- Quokka: Paged Attention for Marsupial Inference\n- Wombat: burrows"),
+        Document(page_content=f"# ToySys 2026\n- {EMU.upper()}"),
+    ]
+    s = score_by_text(_row(QUOKKA, EMU, koala), docs, 5)
+    assert s["hit"] == 1.0 and s["rr"] == 1.0
+    assert s["recall"] == pytest.approx(2 / 3)
+    assert score_by_text(_row(), docs, 5) == {"id": "q", "type": "t", "answerable": False, "refused": False}
+
+
+def test_score_retrieval_averages_both_rules_over_answerable_questions():
+    bullet = Document(page_content=f"# ToySys 2026\n- {QUOKKA}", metadata={"page_title": "ToySys 2026"})
+    own = Document(page_content=f"# {EMU}\nTL;DR: feature caching.", metadata={"page_title": EMU})
+    found = {"quokka?": [bullet], "emu?": [own], "nothing?": [bullet]}
+    rows = [
+        {**_row(QUOKKA), "id": "a", "question": "quokka?"},
+        {**_row(EMU), "id": "b", "question": "emu?"},
+        {**_row(), "id": "c", "question": "nothing?"},
+    ]
+    s = score_retrieval(rows, lambda q: found[q])
+    assert (s["hit_at_5"], s["recall_at_5"], s["mrr"], s["misses"]) == (1.0, 1.0, 1.0, [])
+    assert (s["hit_at_5_by_title_metadata"], s["misses_by_title_metadata"]) == (0.5, ["a"])
+    assert s["search_ms"]["p50"] >= 0
