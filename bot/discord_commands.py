@@ -28,6 +28,7 @@ from papernotes.bot.discord_format import (
     papers_embed,
     split_message,
 )
+from papernotes.bot.summary_render import summary_markdown
 from papernotes.corpus.errors import BadInputError, PapernotesError
 from papernotes.retrieval.filters import Filters, normalize_filters
 from papernotes.retrieval.service import Notes
@@ -194,7 +195,7 @@ class NotesCommands(commands.Cog):
 
         s = await self._run_interaction(interaction, "summarize", work)
         if s is not None:
-            await self._followup_text(interaction, bracket_urls(s.to_markdown()))
+            await self._followup_text(interaction, bracket_urls(summary_markdown(s)))
 
     summarize.autocomplete("venue")(venue_autocomplete)
 

@@ -1,47 +1,15 @@
 """``papernotes summarize VENUE [--topic llm] [--json] [--no-llm]``: every paper of a conference on a
-topic, grouped by the notes' headings, with citation markers, a Sources list and an overview.
+topic, grouped by the notes' headings, with citation markers, a Sources list and an overview
+(printed by :func:`papernotes.bot.summary_render.render_summary`).
 
 Registered by ``bot/cli.py`` (which turns :class:`~papernotes.corpus.errors.PapernotesError` into one line).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.markup import escape
-
-if TYPE_CHECKING:
-    from papernotes.retrieval.summarize import ConferenceSummary
-
-
-def render_summary(con: Console, s: ConferenceSummary) -> None:
-    """Header, overview, groups (one line per paper: ``[n] System — Title (affiliations): summary``),
-    then the Sources list with URLs."""
-    from papernotes.retrieval.summarize import paper_line
-
-    con.print(f"[bold]{escape(s.topic_label)} at {escape(s.venue)}[/]")
-    if s.message:
-        con.print(s.message, markup=False)
-        return
-    for line in s.header_lines():
-        con.print(f"[dim]{escape(line)}[/]")
-    if s.homepage:
-        con.print(f"[dim]Homepage: {escape(s.homepage)}[/]")
-    if s.note:
-        con.print(f"[yellow]note[/]: {escape(s.note)}")
-    con.print("\n[bold]Overview[/]")
-    con.print(s.overview, markup=False)
-    for g in s.groups:
-        con.print(f"\n[bold cyan]{escape(g.name)}[/] [dim]({len(g.papers)})[/]")
-        if g.summary:
-            con.print(g.summary, markup=False)
-        for p in g.papers:
-            con.print(paper_line(p), markup=False)
-    con.print("\n[bold]Sources[/]")
-    for p in s.papers:
-        con.print(f"[{p.n}] {p.title}" + (f" {p.url}" if p.url else ""), markup=False)
 
 
 def summarize(
@@ -61,6 +29,7 @@ def summarize(
 ) -> None:
     """Summarize a conference's papers on a topic: complete, grouped, cited."""
     from papernotes.bot.cli import err, out, print_json, settings
+    from papernotes.bot.summary_render import render_summary
     from papernotes.retrieval.summarize import summarize as run
 
     s = settings()

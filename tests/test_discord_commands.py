@@ -106,9 +106,10 @@ def test_summarize_uses_the_summarizer(fixture_index, notes):
         )
 
     r, bad = run(bot, scenario)
+    from papernotes.bot.summary_render import summary_markdown
     from papernotes.retrieval.summarize import summarize
 
-    expected = bracket_urls(summarize(fixture_index, "ToySys 2026", topic="llm").to_markdown())
+    expected = bracket_urls(summary_markdown(summarize(fixture_index, "ToySys 2026", topic="llm")))
     body = "\n".join(texts(r))
     assert body.replace("\n", "") == expected.replace("\n", "")
     assert "Quokka: Paged Attention for Marsupial Inference" in body

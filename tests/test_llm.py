@@ -1,10 +1,11 @@
-"""Grounded LLM answers (retrieval/llm.py).
+"""Grounded LLM answers (retrieval/llm.py, retrieval/prompt_builder.py).
 
-Unit tests use LangChain's fake chat models in place of ChatOpenAI (citation checking, renumbering,
-grounding, refusal, context budget, the stream deadline, condensing). Integration tests use the real
-openai client through ChatOpenAI against the loopback ``OpenAICompatServer``: in process for the
-retry/timeout policy, and end to end through ``papernotes ask`` subprocesses (run a few at a time by
-one module fixture, each against its own server) for what a user sees.
+Unit tests use LangChain's fake chat models in place of ChatOpenAI (cited sources, grounding, refusal,
+context budget, condensing). Integration tests use the real openai client through ChatOpenAI against
+the loopback ``OpenAICompatServer``, end to end through ``papernotes ask`` subprocesses (run a few at
+a time by one module fixture, each against its own server) for what a user sees. The retry/timeout
+policy is tested in process in test_chat_model.py, the citation-marker parser in test_citations.py and
+token counting in test_tokens.py.
 """
 
 from __future__ import annotations
@@ -22,13 +23,23 @@ import pytest
 from conftest import make_settings
 from langchain_core.language_models.fake_chat_models import FakeListChatModel, GenericFakeChatModel
 from langchain_core.messages import AIMessage
-from openai_server import Hang, OpenAICompatServer, QuotaExceeded, RateLimited, Reply, ServerError, StallMidStream
+from openai_server import (
+    Behaviour,
+    Hang,
+    OpenAICompatServer,
+    QuotaExceeded,
+    RateLimited,
+    Reply,
+    ServerError,
+    StallMidStream,
+)
 
-from papernotes.retrieval import llm
+from papernotes.retrieval import llm, prompt_builder
 from papernotes.retrieval.errors import ModelUnavailableError
 from papernotes.retrieval.filters import Filters
 from papernotes.retrieval.prompts import ANSWER_SYSTEM, CONDENSE_SYSTEM, REFUSAL
 from papernotes.retrieval.search import Hit, SearchResult
+from papernotes.retrieval.tokens import count_tokens
 
 BIN = Path(sys.executable).parent
 QUESTION = "What throughput does Quokka reach?"
@@ -63,28 +74,8 @@ def settings(tmp_path):
 
 
 # --------------------------------------------------------------------------------------------------
-# citation checking
+# answers: cited sources, grounding, refusal
 # --------------------------------------------------------------------------------------------------
-
-
-def test_out_of_range_and_malformed_markers_are_removed_and_counted():
-    text, order, dropped = llm.validate_citations("A is fast [1]. B is big [4]. C [0]. D is new [1a]. E [2].", 3)
-    assert text == "A is fast [1]. B is big. C. D is new. E [2]."
-    assert order == [1, 2]
-    assert dropped == 3
-
-
-def test_markers_are_renumbered_in_order_of_first_use():
-    text, order, dropped = llm.validate_citations("X [3]. Y [1][3]. Z [2, 3]. W [3-3].", 3)
-    assert text == "X [1]. Y [2][1]. Z [3][1]. W [1]."
-    assert order == [3, 1, 2]
-    assert dropped == 0
-
-
-def test_marker_lists_keep_valid_numbers_and_links_are_not_markers():
-    text, order, dropped = llm.validate_citations("See [the paper](https://x.org/1) and [2, 7] or [^2].", 2)
-    assert text == "See [the paper](https://x.org/1) and [1] or [1]."
-    assert (order, dropped) == ([2], 1)
 
 
 def test_llm_answer_lists_only_cited_sources_renumbered(settings):
@@ -95,7 +86,7 @@ def test_llm_answer_lists_only_cited_sources_renumbered(settings):
     assert [(c.n, c.page_title) for c in a.citations] == [(1, "Paper 3"), (2, "Paper 2")]
     assert a.dropped_citations == 1
     assert len(a.retrieved) == 3  # everything retrieved is still listed as retrieved
-    assert a.model_text.endswith("Bad [9].")
+    assert a.model_text is not None and a.model_text.endswith("Bad [9].")
 
 
 def test_reply_without_markers_is_not_grounded(settings):
@@ -128,9 +119,9 @@ def test_streaming_passes_pieces_then_validates(settings):
 
 
 def test_prompt_holds_numbered_sources_with_title_section_and_venue(settings):
-    p = llm.build_messages(QUESTION, make_result(2).hits, settings)
+    p = prompt_builder.build_messages(QUESTION, make_result(2).hits, settings)
     assert p.messages[0].content == ANSWER_SYSTEM
-    user = p.messages[1].content
+    user = str(p.messages[1].content)
     assert "[1] Paper 1 › Evaluation (ToySys 2026)\nFact number 1" in user
     assert "[2] Paper 2 › Evaluation (ToySys 2026)\nFact number 2" in user
     assert user.rstrip().endswith(f"Question: {QUESTION}")
@@ -149,51 +140,41 @@ def test_prompt_never_exceeds_the_budget(tmp_path, context, answer, k, chars):
     hits = [make_hit(i, body) for i in range(1, k + 1)]
     budget = context - answer
     strict = lambda t: -(-len(t) // 2)  # noqa: E731 - a much stricter counter: 1 token per 2 characters
-    for count in (llm.count_tokens, strict):
-        p = llm.build_messages(QUESTION, hits, s, count=count)
-        assert llm.messages_tokens(p.messages, count) <= budget
+    for count in (count_tokens, strict):
+        p = prompt_builder.build_messages(QUESTION, hits, s, count=count)
+        assert prompt_builder.messages_tokens(p.messages, count) <= budget
         assert 1 <= len(p.hits) <= k and p.hits == hits[: len(p.hits)]  # rank order, a prefix
-        user = p.messages[1].content
+        user = str(p.messages[1].content)
         assert [int(n) for n in re.findall(r"^\[(\d+)\] Paper", user, re.M)] == list(range(1, len(p.hits) + 1))
         if len(p.hits) < k:  # something was left out: the budget is used up to the minimum source size
-            assert llm.messages_tokens(p.messages, count) > budget - llm.MIN_SOURCE_TOKENS - 3 * count(" ") - 40
+            assert (
+                prompt_builder.messages_tokens(p.messages, count)
+                > budget - prompt_builder.MIN_SOURCE_TOKENS - 3 * count(" ") - 40
+            )
 
 
 def test_everything_fits_in_a_large_context(tmp_path):
     s = make_settings(tmp_path / "d", llm_context_tokens=100_000)
-    p = llm.build_messages(QUESTION, make_result(10).hits, s)
+    p = prompt_builder.build_messages(QUESTION, make_result(10).hits, s)
     assert len(p.hits) == 10 and not p.truncated
 
 
 def test_last_source_is_truncated_not_dropped(tmp_path):
     s = make_settings(tmp_path / "d", llm_context_tokens=1024, llm_answer_tokens=64)
     hits = [make_hit(i, "word " * 400) for i in range(1, 4)]
-    p = llm.build_messages(QUESTION, hits, s)
+    p = prompt_builder.build_messages(QUESTION, hits, s)
     assert p.truncated and p.messages[1].content.count(" …") == 1
 
 
 def test_question_longer_than_the_context_is_model_unavailable(tmp_path):
     s = make_settings(tmp_path / "d", llm_context_tokens=512, llm_answer_tokens=400)
     with pytest.raises(ModelUnavailableError, match="no room for sources"):
-        llm.build_messages("why " * 300, make_result(3).hits, s)
-
-
-def test_a_cached_tiktoken_encoding_is_used_for_counting(monkeypatch):
-    class Words:  # stands in for a tiktoken Encoding found in the local cache
-        def encode(self, text, disallowed_special=()):
-            return text.split()
-
-    monkeypatch.setattr(llm, "_offline_encoding", lambda: Words())
-    assert llm.count_tokens("one two three four") == 4
-
-
-def test_estimate_counts_non_ascii_conservatively():
-    assert llm.estimate_tokens("abc" * 10) == 10
-    assert llm.estimate_tokens("键值缓存") == 4
+        prompt_builder.build_messages("why " * 300, make_result(3).hits, s)
 
 
 def test_the_request_sent_over_http_fits_the_budget(tmp_path):
-    """k=50 chunks of ~12,000 characters each with a 1,024-token context: what reaches the server fits."""
+    """k=50 chunks of ~12,000 characters each with a 1,024-token context: what reaches the server (as
+    ChatOpenAI serialized it) fits, counted as the packer counts."""
     with OpenAICompatServer() as server:
         s = make_settings(
             tmp_path / "d",
@@ -207,127 +188,10 @@ def test_the_request_sent_over_http_fits_the_budget(tmp_path):
         )
         a = llm.llm_answer(QUESTION, QUESTION, res, s)
         body = server.chat_requests()[0]["body"]
-    sent = sum(llm.estimate_tokens(m["content"]) + llm.MESSAGE_OVERHEAD_TOKENS for m in body["messages"])
-    assert sent + llm.REPLY_PRIMING_TOKENS <= 1024 - 128
+    sent = sum(count_tokens(m["content"]) + prompt_builder.MESSAGE_OVERHEAD_TOKENS for m in body["messages"])
+    assert sent + prompt_builder.REPLY_PRIMING_TOKENS <= 1024 - 128
     assert body["max_completion_tokens"] == 128
     assert a.citations and a.citations[0].page_title == "Paper 1"  # the server's default reply cites [1]
-
-
-# --------------------------------------------------------------------------------------------------
-# calling the model: deadline, retries, errors (fakes and the loopback server, in process)
-# --------------------------------------------------------------------------------------------------
-
-
-def test_a_silent_stream_hits_the_per_chunk_deadline(settings):
-    s = settings.model_copy(update={"llm_timeout": 0.3})
-    slow = FakeListChatModel(responses=["never mind"], sleep=5.0)
-    t = time.monotonic()
-    with pytest.raises(ModelUnavailableError, match=r"did not respond within 0\.3 s"):
-        llm.generate(slow, [], s, on_token=lambda _: None)
-    assert time.monotonic() - t < 1.5
-
-
-def test_unexpected_model_exceptions_become_one_line(settings):
-    broken = FakeListChatModel(responses=["abc"], error_on_chunk_number=0)
-    with pytest.raises(ModelUnavailableError) as ei:
-        llm.generate(broken, [], settings, on_token=lambda _: None)
-    assert "FakeListChatModelError" in str(ei.value) and "\n" not in str(ei.value)
-
-
-@pytest.fixture
-def server():
-    with OpenAICompatServer() as srv:
-        yield srv
-
-
-def served(server, tmp_path, **kw):
-    kw.setdefault("llm_timeout", TIMEOUT)
-    return make_settings(tmp_path / "d", openai_base_url=server.base_url, **kw)
-
-
-def test_base_url_alone_sends_a_placeholder_key(server, tmp_path):
-    llm.llm_answer(QUESTION, QUESTION, make_result(2), served(server, tmp_path))
-    assert server.chat_requests()[0]["headers"]["authorization"] == "Bearer not-needed"
-
-
-def test_429_retry_after_is_honoured(server, tmp_path):
-    server.enqueue(RateLimited(retry_after=1), Reply("S1 [1]."))
-    a = llm.llm_answer(QUESTION, QUESTION, make_result(2), served(server, tmp_path))
-    r = server.chat_requests()
-    assert a.answer == "S1 [1]." and len(r) == 2
-    assert r[1]["time"] - r[0]["time"] >= 0.95
-
-
-def test_retry_after_longer_than_the_maximum_fails_at_once(server, tmp_path):
-    server.enqueue(RateLimited(retry_after=llm.MAX_RETRY_AFTER + 30))
-    t = time.monotonic()
-    with pytest.raises(ModelUnavailableError, match=rf"retry after {llm.MAX_RETRY_AFTER + 30:g} s"):
-        llm.llm_answer(QUESTION, QUESTION, make_result(2), served(server, tmp_path))
-    assert time.monotonic() - t < 1.0 and len(server.chat_requests()) == 1
-
-
-def test_insufficient_quota_fails_fast_without_retrying(server, tmp_path):
-    server.enqueue(QuotaExceeded())
-    t = time.monotonic()
-    with pytest.raises(ModelUnavailableError, match=r"no quota left \(insufficient_quota\)"):
-        llm.llm_answer(QUESTION, QUESTION, make_result(2), served(server, tmp_path, llm_max_retries=5))
-    assert time.monotonic() - t < 2.0
-    assert len(server.chat_requests()) == 1
-
-
-def test_server_errors_are_retried_with_backoff(server, tmp_path):
-    server.enqueue(ServerError(), ServerError(), ServerError(503))
-    with pytest.raises(ModelUnavailableError, match=r"HTTP 503\) after 3 attempts"):
-        llm.llm_answer(QUESTION, QUESTION, make_result(2), served(server, tmp_path, llm_max_retries=2))
-    times = [r["time"] for r in server.chat_requests()]
-    assert len(times) == 3
-    assert times[1] - times[0] >= 0.5 * 0.75 and times[2] - times[1] >= 1.0 * 0.75  # openai-style backoff
-
-
-def test_server_error_then_success(server, tmp_path):
-    server.enqueue(ServerError(502), Reply("S2 [2]."))
-    a = llm.llm_answer(QUESTION, QUESTION, make_result(2), served(server, tmp_path))
-    assert a.answer == "S2 [1]." and len(server.chat_requests()) == 2
-
-
-def test_hang_times_out_after_the_timeout(server, tmp_path):
-    server.enqueue(Hang())
-    t = time.monotonic()
-    with pytest.raises(ModelUnavailableError, match=r"did not respond within 1 s"):
-        llm.llm_answer(QUESTION, QUESTION, make_result(2), served(server, tmp_path))
-    assert TIMEOUT * 0.9 <= time.monotonic() - t < TIMEOUT + 1.0
-    assert len(server.chat_requests()) == 1  # a timeout is not retried
-
-
-def test_stream_stalling_mid_answer_times_out(server, tmp_path):
-    server.enqueue(StallMidStream(after_chunks=3, text="Quokka pages the KV cache into blocks."))
-    got: list[str] = []
-    t = time.monotonic()
-    with pytest.raises(ModelUnavailableError, match="stream stalled"):
-        llm.llm_answer(QUESTION, QUESTION, make_result(2), served(server, tmp_path), on_token=got.append)
-    assert time.monotonic() - t < TIMEOUT + 1.0
-    assert "".join(got) == "Quokka pages the"
-    assert len(server.chat_requests()) == 1  # text was shown: never retried
-
-
-def test_unreachable_endpoint_is_one_line(tmp_path):
-    import socket
-
-    with socket.socket() as sock:  # a port nobody listens on
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    s = make_settings(
-        tmp_path / "d", openai_base_url=f"http://127.0.0.1:{port}/v1", llm_timeout=TIMEOUT, llm_max_retries=1
-    )
-    with pytest.raises(ModelUnavailableError, match=rf"cannot connect to the model endpoint {s.openai_base_url}"):
-        llm.llm_answer(QUESTION, QUESTION, make_result(2), s)
-
-
-def test_unknown_model_fails_without_retry(server, tmp_path):
-    server.enqueue(ServerError(404, "The model `nope` does not exist"))
-    with pytest.raises(ModelUnavailableError, match="was not found"):
-        llm.llm_answer(QUESTION, QUESTION, make_result(2), served(server, tmp_path))
-    assert len(server.chat_requests()) == 1
 
 
 # --------------------------------------------------------------------------------------------------
@@ -341,11 +205,12 @@ def test_condense_question_cleans_the_reply(settings):
     assert llm.condense_question("How was it evaluated?", history, settings, model=model) == "How was Quokka evaluated?"
 
 
-def test_condense_question_prompt_has_the_history(server, tmp_path):
-    server.enqueue(Reply("How was Quokka evaluated?"))
+def test_condense_question_prompt_has_the_history(tmp_path):
     history = [("What throughput does Quokka reach?", "Quokka reaches 3.7x [1].")]
-    out = llm.condense_question("How was it evaluated?", history, served(server, tmp_path))
-    msgs = server.chat_requests()[0]["body"]["messages"]
+    with OpenAICompatServer(default=Reply("How was Quokka evaluated?")) as server:
+        s = make_settings(tmp_path / "d", openai_base_url=server.base_url, llm_timeout=TIMEOUT)
+        out = llm.condense_question("How was it evaluated?", history, s)
+        msgs = server.chat_requests()[0]["body"]["messages"]
     assert out == "How was Quokka evaluated?"
     assert msgs[0]["content"] == CONDENSE_SYSTEM
     assert "User: What throughput does Quokka reach?\nAssistant: Quokka reaches 3.7x [1]." in msgs[1]["content"]
@@ -365,6 +230,7 @@ def test_condense_question_rejects_an_empty_rewrite(settings):
 def _source2_fact(messages: list[dict]) -> str:
     """The model cites [1] for a fact that only source 2 states."""
     m = re.search(r"^\[2\] .*\n(.+)$", messages[-1]["content"], re.M)
+    assert m, messages[-1]["content"]
     return f"{m.group(1).strip(' -')} [1]"
 
 
@@ -374,7 +240,7 @@ def _cite_1_and_4(messages: list[dict]) -> str:
 
 
 #: name → (behaviours queued, extra CLI args, PAPERNOTES_LLM_MAX_RETRIES)
-SCENARIOS = {
+SCENARIOS: dict[str, tuple[list[Behaviour], list[str], int]] = {
     "cites_4_of_3": ([Reply(responder=_cite_1_and_4)], ["--json"], 2),
     "cites_1_for_source_2": ([Reply(responder=_source2_fact)], ["--json"], 2),
     "no_markers": ([Reply("Quokka reaches 3.7x higher throughput.")], ["--json"], 2),
@@ -409,7 +275,8 @@ def _run_scenario(name: str, data_dir: Path, cwd: Path) -> dict:
             cwd=cwd,
         )
         chunks, written = [], None
-        while chunk := p.stdout.read1(65536):  # the time of the last output excludes interpreter teardown
+        assert p.stdout is not None and p.stderr is not None
+        while chunk := os.read(p.stdout.fileno(), 65536):  # the time of the last output excludes interpreter teardown
             chunks.append(chunk)
             written = time.monotonic()
         stderr = p.stderr.read().decode()

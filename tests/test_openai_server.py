@@ -10,6 +10,7 @@ from pathlib import Path
 
 import openai
 import pytest
+from openai.types.chat import ChatCompletionMessageParam
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -23,7 +24,7 @@ from openai_server import (  # noqa: E402
     StallMidStream,
 )
 
-MESSAGES = [
+MESSAGES: list[ChatCompletionMessageParam] = [
     {"role": "system", "content": "You answer from notes."},
     {"role": "user", "content": "What is attention?"},
 ]
@@ -176,14 +177,15 @@ def test_reply_delay_before_headers(server):
 
 def test_langchain_invoke_and_stream(server):
     from langchain_openai import ChatOpenAI
+    from pydantic import SecretStr
 
-    llm = ChatOpenAI(base_url=server.base_url, api_key="test", model="m", max_retries=0, timeout=10)
+    llm = ChatOpenAI(base_url=server.base_url, api_key=SecretStr("test"), model="m", max_retries=0, timeout=10)
     server.enqueue(Reply(responder=lambda msgs: f"you said {msgs[-1]['content']!r}"))
     msg = llm.invoke("hello notes")
     assert msg.content == "you said 'hello notes'"
 
     server.enqueue(Reply("streamed through langchain [2]"))
-    chunks = [c.content for c in llm.stream("hi")]
+    chunks = [c.text for c in llm.stream("hi")]
     assert len([c for c in chunks if c]) >= 3
     assert "".join(chunks) == "streamed through langchain [2]"
 
@@ -207,6 +209,7 @@ def test_rate_limited_error_shape(server):
     assert err.status_code == 429
     assert err.response.headers["retry-after"] == "1"
     assert err.code == "rate_limit_exceeded"
+    assert isinstance(err.body, dict)
     assert err.body["type"] == "requests"
     assert err.body["message"] == "Rate limit reached"
 
@@ -228,6 +231,7 @@ def test_quota_exceeded(server):
     err = ei.value
     assert err.status_code == 429
     assert err.code == "insufficient_quota"
+    assert isinstance(err.body, dict)
     assert err.body["type"] == "insufficient_quota"
     assert "quota" in err.body["message"]
     assert "retry-after" not in err.response.headers

@@ -31,6 +31,11 @@ def run_cli(*args: str, data_dir: Path, timeout: float = 120) -> subprocess.Comp
     )
 
 
+def model_settings(data_dir: Path, server, **kw):
+    """Settings of ``data_dir`` with ``server`` (an OpenAICompatServer) as the model endpoint."""
+    return make_settings(data_dir, openai_base_url=server.base_url, openai_api_key="test", llm_model="test-model", **kw)
+
+
 def key(title: str) -> str:
     return re.sub(r"[^a-z0-9]", "", title.lower())
 
@@ -67,11 +72,19 @@ def section_lines(lines: list[str], heading: re.Pattern[str]) -> list[str]:
     return out
 
 
+def acceptance_rate(page: str) -> str:
+    """The first line under a page's "### Acceptance Rate" heading."""
+    m = re.search(r"### Acceptance Rate\s+(\S.*)", page)
+    assert m, "no Acceptance Rate section"
+    return m.group(1).strip()
+
+
 def paper_bullets(lines: list[str]) -> list[tuple[str, list[str]]]:
     """Paper bullets: a bullet whose next bullet is deeper and a leaf (its affiliation line).
     Returns ``[(title, [enclosing topic bullets])]`` in page order."""
     bl = [(len(m.group(1)), m.group(2).strip()) for ln in lines if (m := BULLET.match(ln))]
-    out, stack = [], []  # stack of (depth, topic bullet text)
+    out: list[tuple[str, list[str]]] = []
+    stack: list[tuple[int, str]] = []  # (depth, topic bullet text)
     for i, (d, text) in enumerate(bl):
         while stack and stack[-1][0] >= d:
             stack.pop()
@@ -104,7 +117,7 @@ def test_fixture_llm_section_complete_grouped_in_order(fixture_index):
     storage = paper_bullets(section_lines(lines, re.compile(r"^### Storage")))
     assert storage and key(storage[0][0]) not in {key(p.title) for p in s.papers}
     assert s.total_papers == len(expected) + len(storage)
-    rate = re.search(r"### Acceptance Rate\s+(\S.*)", TOY_README.read_text(encoding="utf-8")).group(1).strip()
+    rate = acceptance_rate(TOY_README.read_text(encoding="utf-8"))
     assert s.acceptance_rate == rate
     assert s.homepage == "https://toysys.example.org/2026"
     row = next(
@@ -117,6 +130,7 @@ def test_fixture_llm_section_complete_grouped_in_order(fixture_index):
 
 
 def test_fixture_json_contract_and_markdown(fixture_index):
+    from papernotes.bot.summary_render import summary_markdown
     from papernotes.retrieval.summarize import summarize
 
     s = summarize(fixture_index, "ToySys '26", topic="LLMs")
@@ -131,7 +145,7 @@ def test_fixture_json_contract_and_markdown(fixture_index):
     assert quokka["affiliations"] == ["Tasmania Uni", "Wombat Labs"]
     assert quokka["url"] == "https://example.org/quokka"
     assert any(src.endswith("toysys-2026/README.md") for src in quokka["sources"])
-    md = s.to_markdown()
+    md = summary_markdown(s)
     for p in s.papers:
         assert f"[{p.n}] " in md and p.title in md
     assert "<https://example.org/quokka>" in md and "### Sources" in md
@@ -141,7 +155,7 @@ def test_fixture_json_contract_and_markdown(fixture_index):
 def test_rich_rendering_has_papers_markers_sources(fixture_index):
     from rich.console import Console
 
-    from papernotes.bot.summarize_cmd import render_summary
+    from papernotes.bot.summary_render import render_summary
     from papernotes.retrieval.summarize import summarize
 
     s = summarize(fixture_index, "toysys26")
@@ -195,7 +209,7 @@ def test_venue_without_listing_page_works_from_catalog(fixture_index):
 
 
 def test_topic_table_and_free_text_topics():
-    from papernotes.retrieval.summarize import TOPICS, resolve_topic
+    from papernotes.retrieval.summarize.topics import TOPICS, resolve_topic
 
     assert resolve_topic("Mixture of Experts").key == "moe"
     assert resolve_topic("large_language_models").key == "llm"
@@ -213,13 +227,12 @@ def test_topic_table_and_free_text_topics():
         resolve_topic("  ")
 
 
-def test_clean_markers_drops_numbers_of_no_paper():
-    from papernotes.retrieval.summarize import clean_markers
+def test_no_index_is_index_missing(tmp_path):
+    from papernotes.retrieval.errors import IndexMissingError
+    from papernotes.retrieval.summarize import summarize
 
-    text, dropped = clean_markers("A [1] and B [99]. C [2, 77] D [3-4] E [0] F [123456].", {1, 2, 3})
-    assert text == "A [1] and B. C [2] D [3] E F."
-    assert dropped == 5
-    assert clean_markers("see [link](http://x) and [1]", {1}) == ("see [link](http://x) and [1]", 0)
+    with pytest.raises(IndexMissingError, match="papernotes ingest"):
+        summarize(make_settings(tmp_path / "empty"), "ToySys 2026")
 
 
 def test_cli_exit_codes(fixture_index):
@@ -240,14 +253,7 @@ def test_model_failure_falls_back_with_note(fixture_index):
 
     with OpenAICompatServer() as server:
         server.default = ServerError(500)
-        s = make_settings(
-            fixture_index.data_dir,
-            openai_base_url=server.base_url,
-            openai_api_key="test",
-            llm_model="test-model",
-            llm_max_retries=0,
-            llm_timeout=10,
-        )
+        s = model_settings(fixture_index.data_dir, server, llm_max_retries=0, llm_timeout=10)
         out = summarize(s, "toysys26")
         assert len(server.chat_requests()) >= 1
     assert out.mode == "extractive" and out.note and "model not used" in out.note and "500" in out.note
@@ -295,7 +301,7 @@ def test_real_header_facts_from_calendar_and_venue_page(real_index):
     pages = dump_pages()
     row = next(ln for ln in pages["Conference"] if re.match(r"^\|\s*\[MLSys 2026\]", ln))
     cells = [c.strip() for c in row.strip().strip("|").split("|")]
-    rate = re.search(r"### Acceptance Rate\s+(\S.*)", "\n".join(pages["MLSys 2026"])).group(1).strip()
+    rate = acceptance_rate("\n".join(pages["MLSys 2026"]))
     s = summarize(real_index, "MLSys 2026")
     assert (s.when, s.where) == (cells[1], cells[2])
     assert s.acceptance_rate == rate
@@ -315,9 +321,10 @@ def test_real_other_topics(real_index):
 
 
 def test_real_markdown_lines_fit_discord(real_index):
+    from papernotes.bot.summary_render import summary_markdown
     from papernotes.retrieval.summarize import summarize
 
-    md = summarize(real_index, "MLSys 2026").to_markdown()
+    md = summary_markdown(summarize(real_index, "MLSys 2026"))
     assert max(len(ln) for ln in md.splitlines()) <= 2000
 
 
@@ -341,7 +348,8 @@ def test_map_reduce_against_openai_compatible_server(real_index):
     from langchain_core.messages import HumanMessage, SystemMessage
     from openai_server import OpenAICompatServer, Reply
 
-    from papernotes.retrieval.llm import messages_tokens, prompt_budget
+    from papernotes.bot.summary_render import summary_markdown
+    from papernotes.retrieval.prompt_builder import messages_tokens, prompt_budget
     from papernotes.retrieval.prompts import MAP_SYSTEM, REDUCE_SYSTEM
     from papernotes.retrieval.summarize import summarize
 
@@ -357,14 +365,7 @@ def test_map_reduce_against_openai_compatible_server(real_index):
 
     with OpenAICompatServer() as server:
         server.default = Reply(responder=respond)
-        s = make_settings(
-            real_index.data_dir,
-            openai_base_url=server.base_url,
-            openai_api_key="test",
-            llm_model="test-model",
-            llm_context_tokens=512,
-            llm_answer_tokens=128,
-        )
+        s = model_settings(real_index.data_dir, server, llm_context_tokens=512, llm_answer_tokens=128)
         out = summarize(s, "MLSys 2026")
         reqs = server.chat_requests()
     bodies = [r["body"] for r in reqs]
@@ -390,4 +391,4 @@ def test_map_reduce_against_openai_compatible_server(real_index):
     for g in out.groups:
         assert g.summary and set(markers(g.summary)) <= {p.n for p in g.papers}
     assert markers(out.overview) and set(markers(out.overview)) <= set(range(1, n_papers + 1))
-    assert "[9999]" not in out.to_markdown() and "[123456]" not in out.overview
+    assert "[9999]" not in summary_markdown(out) and "[123456]" not in out.overview

@@ -1,0 +1,84 @@
+"""Header facts of a conference summary (dates, place, acceptance rate, homepage), read from the indexed
+chunks of the notes' conference calendar table and of the venue's own page."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from papernotes.corpus.chunking import SEP
+from papernotes.corpus.papers import title_key
+from papernotes.corpus.venues import normalize_venue
+
+
+@dataclass
+class VenueFacts:
+    """What the notes say about a venue; a fact the notes lack is None. ``page_order`` maps a paper's
+    title key to the position of its chunk on the venue's page (empty without a page)."""
+
+    when: str | None = None
+    where: str | None = None
+    acceptance_rate: str | None = None
+    homepage: str | None = None
+    page_order: dict[str, int] = field(default_factory=dict)
+
+
+def _body(text: str, page_title: str | None) -> str:
+    """Chunk text without its breadcrumb first line ("Page › Section")."""
+    first, _, rest = text.partition("\n")
+    return rest if page_title and first.startswith(page_title) else text
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def venue_facts(texts: list[str], metadatas: list[dict[str, Any]], venue: str) -> VenueFacts:
+    """Header facts about ``venue`` (canonical, "MLSys 2026") from indexed chunks (``texts[i]`` with
+    ``metadatas[i]``, in index order).
+
+    ``when``/``where`` come from the notes' conference calendar: table chunks (``kind == "table"``)
+    whose header row has "When" and "Where" columns and a row whose first cell names the venue.
+    ``acceptance_rate`` is the first line of the venue page's "Acceptance Rate" section and ``homepage``
+    the "Homepage:" link of its "Meta Info" section. When several sources have the fact, the one from
+    the same source file as the venue's page wins.
+    """
+    v = venue.lower()
+    page_files = {
+        str(m.get("source", "")).split("#")[0] for m in metadatas if str(m.get("page_title", "")).lower() == v
+    }
+    facts = VenueFacts()
+    rows: list[tuple[bool, str, str]] = []
+    for i, (t, m) in enumerate(zip(texts, metadatas, strict=True)):
+        same_file = str(m.get("source", "")).split("#")[0] in page_files
+        pt = str(m.get("page_title") or "")
+        if m.get("kind") == "table":
+            lines = [ln for ln in _body(t, pt).splitlines() if ln.strip().startswith("|")]
+            if not lines:
+                continue
+            head = [c.lower() for c in _cells(lines[0])]
+            if "when" not in head or "where" not in head:
+                continue
+            wi, hi = head.index("when"), head.index("where")
+            for ln in lines[1:]:
+                c = _cells(ln)
+                if len(c) > max(wi, hi) and c[0] and normalize_venue(c[0]) == venue:
+                    rows.append((same_file, c[wi], c[hi]))
+            continue
+        if pt.lower() != v:
+            continue
+        sec = str(m.get("section") or "")
+        if m.get("kind") == "paper_entry" and m.get("paper_title"):
+            facts.page_order.setdefault(title_key(str(m["paper_title"])), i)
+        elif sec.lower().endswith("acceptance rate") and facts.acceptance_rate is None:
+            first = next((ln.strip(" -*") for ln in _body(t, pt).splitlines() if ln.strip()), "")
+            facts.acceptance_rate = first or None
+        elif sec.split(SEP)[0].strip().lower() == "meta info" and facts.homepage is None:
+            hm = re.search(r"homepage:\s*<?(https?://[^\s>]+)", t, re.I)
+            if hm:
+                facts.homepage = hm.group(1)
+    if rows:
+        rows.sort(key=lambda r: not r[0])  # stable: same-file rows first, then index order
+        facts.when, facts.where = rows[0][1] or None, rows[0][2] or None
+    return facts
