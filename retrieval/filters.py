@@ -10,17 +10,20 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from papernotes.corpus.errors import BadInputError
-from papernotes.corpus.venues import find_venues, normalize_venue
+from papernotes.corpus.normalize import unify_punctuation
+from papernotes.corpus.venues import VenueMention, find_venue_mentions, normalize_venue, split_venue
 
 
 @dataclass
 class Filters:
-    """Filters on retrieval; ``None`` means unfiltered on that field."""
+    """Filters on retrieval; ``None`` means unfiltered on that field. ``venue`` is one venue
+    ("SOSP 2024"); ``series`` is every year of a venue series ("SOSP")."""
 
     venue: str | None = None
     year: int | None = None
     topic: str | None = None
     source: str | None = None
+    series: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready dict of the filters that are set."""
@@ -33,32 +36,60 @@ class Filters:
 def normalize_filters(
     venue: str | None = None, year: int | None = None, topic: str | None = None, source: str | None = None
 ) -> Filters:
-    """Validate user-given filters: the venue is normalized (any common spelling).
+    """Validate user-given filters. The venue is read by the one venue parser
+    (:func:`papernotes.corpus.venues.find_venue_mentions`): "OSDI 2026", "osdi26", "OSDI '26" give one
+    venue; a series alone ("SOSP", "sosp") gives every year of it.
 
     Raises
     ------
     BadInputError
         if the venue cannot be read or the year is out of range.
     """
-    v = None
+    v = series = None
     if venue:
-        v = normalize_venue(venue)
-        if not v:
-            raise BadInputError(f"cannot read venue {venue!r}: write it like 'OSDI 2026' or 'osdi26'")
+        m = parse_venue(venue)
+        if m is None:
+            raise BadInputError(f"cannot read venue {venue!r}: write it like 'OSDI 2026', 'osdi26' or 'OSDI'")
+        v, series = m.venue, (None if m.year else m.series)
     if year is not None and not (1950 <= year <= 2100):
         raise BadInputError(f"year {year} is out of range")
-    return Filters(venue=v, year=year, topic=topic or None, source=source or None)
+    return Filters(venue=v, year=year, topic=topic or None, source=source or None, series=series)
 
 
-def build_where(filters: Filters, topics: Iterable[str] = (), sources: Iterable[str] = ()) -> dict[str, Any] | None:
+def parse_venue(text: str, known_series: Iterable[str] = ()) -> VenueMention | None:
+    """The venue a flag value names ("SOSP", "sosp24", "fast 2026", "ToySys 2026"), or None.
+
+    A flag holds nothing but the venue, so a series counts in any casing; a series unknown to
+    :data:`papernotes.corpus.venues.SERIES` is read as "NAME YEAR" (:func:`normalize_venue`)."""
+    raw = (text or "").strip()
+    if not raw:
+        return None
+    found = find_venue_mentions(raw, known_series, any_case=[raw.split()[0]] if raw.split() else [])
+    if len(found) == 1 and found[0].span == (0, len(raw)):
+        return found[0]
+    v = normalize_venue(raw)
+    if v:
+        series, year = split_venue(v)
+        return VenueMention(series, year, (0, len(raw)))
+    return None
+
+
+def build_where(
+    filters: Filters, topics: Iterable[str] = (), sources: Iterable[str] = (), venues: Iterable[str] = ()
+) -> dict[str, Any] | None:
     """Chroma ``where`` for the filters: ``None`` (no clause), the single clause, or ``{"$and": [...]}``.
 
     ``topic`` and ``source`` match case-insensitive substrings, so they are resolved against the known
-    values (``topics``, ``sources``) into ``$in`` lists; with no known match the clause matches nothing.
+    values (``topics``, ``sources``) into ``$in`` lists; a ``series`` becomes the ``$in`` list of the
+    known ``venues`` of that series. With no known match a clause matches nothing.
     """
     clauses: list[dict[str, Any]] = []
     if filters.venue:
         clauses.append({"venue": {"$eq": filters.venue}})
+    if filters.series:
+        s = filters.series.lower()
+        hits = sorted({v for v in venues if split_venue(v)[0].lower() == s})
+        clauses.append({"venue": {"$in": hits or ["\u2205"]}})
     if filters.year is not None:
         clauses.append({"year": {"$eq": int(filters.year)}})
     if filters.topic:
@@ -105,23 +136,32 @@ def matches_where(meta: dict[str, Any], where: dict[str, Any]) -> bool:
 _YEAR_RE = re.compile(r"\b(?:in|from|during|of|since)\s+((?:19|20)\d\d)\b", re.IGNORECASE)
 
 
-def detect_filters(question: str, known_venues: Iterable[str] = ()) -> Filters:
-    """Filters a question names in passing: the venue ("at OSDI 2026", "OSDI'26"; also any venue of
-    the index in ``known_venues``, e.g. a series the built-in list lacks), else a year ("in 2025").
-    Returns empty :class:`Filters` when nothing (or more than one venue) is named."""
-    venues = find_venues(question)
-    for v in known_venues:
-        series, _, year = v.rpartition(" ")
-        if v in venues or not series or not year.isdigit():
-            continue
-        pat = rf"(?<!\w){re.escape(series)}\s*(?:[-_ ]|['’]\s*)?(?:{year}|(?<=['’]){year[2:]})(?!\d)"
-        if re.search(pat, question, re.IGNORECASE):
-            venues.append(v)
-    if len(venues) == 1:
-        return Filters(venue=venues[0])
-    if venues:
-        return Filters()  # several venues: a comparison; filtering to one would hide the other
-    m = _YEAR_RE.search(question)
-    if m:
-        return Filters(year=int(m.group(1)))
+def detect_filters(question: str, known_venues: Iterable[str] = (), any_case: Iterable[str] = ()) -> Filters:
+    """Filters a question names in passing: one venue ("at OSDI 2026", "osdi'26", "sosp 24"), one
+    series ("SOSP papers", "at fast"; every year of it), else a year ("in 2025"). Series of
+    ``known_venues`` (the index's venues) are recognised besides the built-in ones; ``any_case`` are
+    the series that count in any casing (:func:`papernotes.corpus.venues.find_venue_mentions`).
+    Returns empty :class:`Filters` when nothing, or more than one venue, is named (a comparison:
+    filtering to one would hide the other)."""
+    series = {split_venue(v)[0] for v in known_venues}
+    found = venue_mentions(question, series, any_case)
+    labels = {(m.series.lower(), m.year) for m in found}
+    if len(labels) == 1:
+        m = found[0]
+        spelled = {v.lower(): v for v in known_venues}
+        if m.year:
+            return Filters(venue=spelled.get(f"{m.series} {m.year}".lower(), f"{m.series} {m.year}"))
+        by_series = {split_venue(v)[0].lower(): split_venue(v)[0] for v in known_venues}
+        return Filters(series=by_series.get(m.series.lower(), m.series))
+    if found:
+        return Filters()
+    y = _YEAR_RE.search(question)
+    if y:
+        return Filters(year=int(y.group(1)))
     return Filters()
+
+
+def venue_mentions(question: str, known_series: Iterable[str] = (), any_case: Iterable[str] = ()) -> list[VenueMention]:
+    """:func:`~papernotes.corpus.venues.find_venue_mentions` over the normalized-punctuation question
+    (curly apostrophes and dash variants unified, case kept)."""
+    return find_venue_mentions(unify_punctuation(question), known_series, any_case)

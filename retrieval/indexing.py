@@ -28,6 +28,7 @@ from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.embeddings import make_embeddings, token_counter
 from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.store import drop_collection, embedding_name, make_client, vector_store, write_lock
+from papernotes.retrieval.terms import TERMS_VERSION
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 
@@ -124,6 +125,7 @@ def _save_pickle(path: Path, version: str, data: dict) -> None:
 def _bm25_version() -> str:
     """Hash of the sparse side's code (BM25 index and term rules): a change rebuilds it."""
     h = hashlib.sha1()
+    h.update(str(TERMS_VERSION).encode())
     for mod in ("bm25.py", "terms.py"):
         h.update((Path(__file__).parent / mod).read_bytes())
     return h.hexdigest()[:16]
@@ -291,6 +293,7 @@ def _ingest_locked(
         report.papers = len(records)
     else:
         report.papers = _catalog_size(settings)
+    _save_json(_manifest_path(settings), {"terms_version": TERMS_VERSION})
     report.seconds = time.perf_counter() - t0
     return report
 
@@ -305,12 +308,33 @@ def load_source_stats(settings: Settings) -> dict[str, dict[str, int]]:
     return _load_json(_stats_path(settings), {})
 
 
+def _manifest_path(settings: Settings) -> Path:
+    return settings.data_dir / "index.json"
+
+
 def ensure_index(settings: Settings) -> None:
-    """Raise IndexMissingError unless an index exists in the data dir."""
-    from papernotes.retrieval.errors import IndexMissingError
+    """Check that the data dir holds an index this version of papernotes can query.
+
+    Raises
+    ------
+    IndexMissingError
+        when there is no index yet.
+    IndexOutdatedError
+        when the index was built with other term rules (:data:`~papernotes.retrieval.terms.TERMS_VERSION`,
+        recorded in ``index.json`` by :func:`ingest`): its keyword side would not match the questions'
+        terms. The next ``papernotes ingest`` rebuilds it (nothing is re-embedded).
+    """
+    from papernotes.retrieval.errors import IndexMissingError, IndexOutdatedError
 
     if not (settings.bm25_dir / "chunks.json").is_file():
         raise IndexMissingError(f"no index in {settings.data_dir}: run `papernotes ingest PATH` first")
+    built = _load_json(_manifest_path(settings), {}).get("terms_version")
+    if built != TERMS_VERSION:
+        was = f"term rules v{built}" if built else "older term rules"
+        raise IndexOutdatedError(
+            f"the index in {settings.data_dir} was built with {was} (this papernotes uses v{TERMS_VERSION}); "
+            "run `papernotes ingest` to update it (nothing is re-embedded)"
+        )
 
 
 __all__ = ["IngestReport", "ingest", "record_manager", "load_source_stats", "ensure_index", "PapernotesError"]

@@ -3,42 +3,45 @@ collapsed, list questions diversified; filters pushed into both sides; a LangCha
 
 from __future__ import annotations
 
-import re
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 from langchain_chroma import Chroma
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 from langchain_core.retrievers import BaseRetriever
-from pydantic import ConfigDict, PrivateAttr
+from pydantic import ConfigDict, Field, PrivateAttr
 
+from papernotes.corpus.catalog import load_catalog
+from papernotes.corpus.models import PaperRecord
 from papernotes.corpus.papers import title_key
+from papernotes.corpus.venues import ordinary_word_series, split_venue
 from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.embeddings import make_embeddings
-from papernotes.retrieval.filters import Filters, build_where, detect_filters, matches_where
+from papernotes.retrieval.entities import PaperIndex
+from papernotes.retrieval.filters import Filters, build_where, matches_where
 from papernotes.retrieval.indexing import ensure_index
+from papernotes.retrieval.question import Question, understand
 from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.store import make_client, vector_store
-from papernotes.retrieval.terms import question_words
+from papernotes.retrieval.terms import lexical_terms
 
-_LIST_RE = re.compile(
-    r"^\s*(which|what)\b[^?]{0,80}\b(papers|systems|works|talks|studies|ones)\b|\b(list|enumerate|all the)\b",
-    re.IGNORECASE,
-)
-
-
-def is_list_question(question: str) -> bool:
-    """True for questions asking for several papers ("Which NSDI 2026 papers …", "list …")."""
-    return bool(_LIST_RE.search(question))
+#: Two chunks whose term sets overlap this much (overlap coefficient |A ∩ B| / min(|A|, |B|)) are
+#: copies of one text (a note saved twice or renamed, the dump and the directory copy of a page, a
+#: copy with a line added); only the better-ranked one is kept.
+NEAR_DUPLICATE_OVERLAP = 0.9
 
 
 @dataclass
 class Hit:
     """One retrieved chunk: text, metadata, fused score, its dense similarity (cosine, 0–1) and BM25
-    score (0 when absent from a side), and its rank (1-based)."""
+    score (0 when absent from a side), its rank (1-based), the catalog position of the paper it is
+    about (None if none) and its collapse ``group`` (that paper, else its page); ``also`` lists the
+    sources of near-copies collapsed into it."""
 
     id: str
     text: str
@@ -47,14 +50,12 @@ class Hit:
     dense: float = 0.0
     bm25: float = 0.0
     rank: int = 0
+    record: int | None = None
+    group: str = ""
+    also: list[str] = field(default_factory=list)
 
     def get(self, key: str) -> Any:
         return self.metadata.get(key)
-
-    @property
-    def group(self) -> str:
-        """Collapse key: the paper (title key) when the chunk is about one, else the page title."""
-        return title_key(self.metadata.get("paper_title") or self.metadata.get("page_title") or self.id)
 
     @property
     def body(self) -> str:
@@ -64,16 +65,23 @@ class Hit:
 
 @dataclass
 class SearchResult:
-    """Ranked hits plus the filters applied (given or detected) and whether a fallback happened."""
+    """Ranked hits plus the question as understood, the filters applied (given or detected), whether
+    a fallback to unfiltered search happened (and for which missing venue), and the wider ``pool`` of
+    fused candidates (near-copies removed) that answers may draw evidence from."""
 
     query: str
     hits: list[Hit]
     filters: Filters = field(default_factory=Filters)
     detected: bool = False
     fallback: bool = False
-    is_list: bool = False
     pool: list[Hit] = field(default_factory=list)
     missing_venue: str | None = None
+    question: Question | None = None
+    query_vector: list[float] | None = None
+
+    @property
+    def is_list(self) -> bool:
+        return bool(self.question and self.question.is_list)
 
 
 class HybridRetriever(BaseRetriever):
@@ -97,12 +105,25 @@ class HybridRetriever(BaseRetriever):
     k: int = 5
     filters: Filters | None = None
 
-    _names: dict[str, list[int]] = PrivateAttr(default_factory=dict)
+    catalog: list[PaperRecord] = Field(default_factory=list)
+
+    _papers: PaperIndex | None = PrivateAttr(default=None)
+    _pos: dict[str, int] = PrivateAttr(default_factory=dict)
+    _any_case: set[str] = PrivateAttr(default_factory=set)
     _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
-    _alltext: str | None = PrivateAttr(default=None)
+    _sections: dict[tuple[str, str], list[int]] | None = PrivateAttr(default=None)
 
     def model_post_init(self, context: Any, /) -> None:
-        self._names = _name_index(self.bm25.metadatas)
+        self._pos = {cid: i for i, cid in enumerate(self.bm25.ids)}
+        self._papers = PaperIndex(self.catalog, self.bm25)
+        series = {split_venue(v)[0] for v in self.venues}
+        self._any_case = series - ordinary_word_series(series, self.bm25.texts)
+
+    @property
+    def papers(self) -> PaperIndex:
+        """The catalog's name index and the chunks of each paper."""
+        assert self._papers is not None  # set in model_post_init
+        return self._papers
 
     @classmethod
     def from_settings(
@@ -131,6 +152,7 @@ class HybridRetriever(BaseRetriever):
             embeddings=emb,
             store=store,
             bm25=BM25Index.load(settings.bm25_dir),
+            catalog=load_catalog(settings.catalog_path),
             k=k or settings.k,
             filters=filters,
         )
@@ -160,7 +182,12 @@ class HybridRetriever(BaseRetriever):
         ]
 
     def where(self, filters: Filters) -> dict[str, Any] | None:
-        return build_where(filters, self.topics, self.sources)
+        """The Chroma ``where`` clause of ``filters`` over this index's topics, sources and venues."""
+        return build_where(filters, self.topics, self.sources, self.venues)
+
+    def understand(self, text: str) -> Question:
+        """The question read against this index: its terms, venue filter and the papers it names."""
+        return understand(text, self.papers, self.venues, self._any_case, self.bm25.has)
 
     def _dense(self, query_vec: list[float], n: int, where: dict[str, Any] | None) -> list[tuple[float, Document]]:
         """``(cosine similarity, Document)`` of the ``n`` nearest chunks, best first."""
@@ -168,128 +195,155 @@ class HybridRetriever(BaseRetriever):
         found = self.store.similarity_search_by_vector_with_relevance_scores(query_vec, k=n, filter=where)
         return [(1.0 - float(dist), doc) for doc, dist in found]  # cosine space: distance = 1 - similarity
 
-    def _fused(self, query: str, where, n: int) -> list[Hit]:
-        qv = self.embeddings.embed_query(query)
+    def _hit(self, pos: int) -> Hit:
+        rec = self.papers.chunk_record[pos]
+        meta = self.bm25.metadatas[pos]
+        group = f"paper:{rec}" if rec is not None else f"page:{title_key(str(meta.get('page_title') or pos))}"
+        return Hit(self.bm25.ids[pos], self.bm25.texts[pos], dict(meta), 0.0, record=rec, group=group)
+
+    def _fused(self, q: Question, qv: list[float], where: dict[str, Any] | None, n: int) -> tuple[list[Hit], list[str]]:
+        """Reciprocal rank fusion (Cormack et al. 2009, constant ``settings.rrf_k``) of the dense,
+        BM25 and named-paper rankings. Returns the fused hits, best first, and the ids of the best hit
+        of each ranking (each is guaranteed a place in the top k)."""
         dense = self._dense(qv, n, where)
-        sparse = self.bm25.search(query, n, where, drop=question_words())
-        named = self._named(query, where)
+        terms = q.terms or lexical_terms(q.text)
+        sparse = self.bm25.search(terms, n, where)
+        bm25_rank = {pos: r for r, (pos, _) in enumerate(sparse)}
+        named = [
+            pos
+            for rec in q.records
+            for pos in self.papers.chunks.get(rec, [])
+            if where is None or matches_where(self.bm25.metadatas[pos], where)
+        ]
+        named.sort(key=lambda p: bm25_rank.get(p, len(bm25_rank)))
         rrf = self.settings.rrf_k
         hits: dict[str, Hit] = {}
         for r, (sim, doc) in enumerate(dense, 1):
-            cid = str(doc.id)
-            h = hits.setdefault(cid, Hit(cid, doc.page_content, dict(doc.metadata), 0.0))
+            pos = self._pos.get(str(doc.id))
+            if pos is None:  # in the store but not in the BM25 side: an index out of step
+                continue
+            h = hits.setdefault(self.bm25.ids[pos], self._hit(pos))
             h.score += 1.0 / (rrf + r)
             h.dense = sim
-        for r, (pos, s) in enumerate(sparse, 1):
-            cid = self.bm25.ids[pos]
-            h = hits.get(cid) or hits.setdefault(
-                cid, Hit(cid, self.bm25.texts[pos], dict(self.bm25.metadatas[pos]), 0.0)
-            )
+        for r, (pos, score) in enumerate(sparse, 1):
+            h = hits.setdefault(self.bm25.ids[pos], self._hit(pos))
             h.score += 1.0 / (rrf + r)
-            h.bm25 = s
-        bm25_rank = {pos: r for r, (pos, _) in enumerate(sparse)}
-        named.sort(key=lambda p: bm25_rank.get(p, len(bm25_rank)))
-        for r, pos in enumerate(named, 1):  # a third ranked list: chunks of papers named in the query
-            cid = self.bm25.ids[pos]
-            h = hits.get(cid) or hits.setdefault(
-                cid, Hit(cid, self.bm25.texts[pos], dict(self.bm25.metadatas[pos]), 0.0)
-            )
+            h.bm25 = score
+        for r, pos in enumerate(named, 1):  # a third ranked list: chunks of the papers the question names
+            h = hits.setdefault(self.bm25.ids[pos], self._hit(pos))
             h.score += 1.0 / (rrf + r)
-        # chunks found only by BM25 still get their dense similarity (for the refusal threshold)
+        leaders = [self.bm25.ids[p] for p, _ in sparse[:1]] + [self.bm25.ids[p] for p in named[:1]]
+        # chunks found only by BM25 or by name still get their dense similarity (for answerability)
         missing = [h for h in hits.values() if h.dense == 0.0]
         if missing:
             got = self.store.get(ids=[h.id for h in missing], include=["embeddings"])
-            import numpy as np
-
-            q = np.asarray(qv, dtype=np.float32)
+            qa = np.asarray(qv, dtype=np.float32)
             for cid, vec in zip(got["ids"], got["embeddings"], strict=True):
-                hits[cid].dense = float(np.dot(q, np.asarray(vec, dtype=np.float32)))
-        return sorted(hits.values(), key=lambda h: -h.score)
-
-    def _named(self, query: str, where) -> list[int]:
-        """Positions of chunks about a paper whose system name (or short title prefix) the query
-        names as a word, e.g. "DistServe", "Mooncake"; filtered by ``where``."""
-        out: list[int] = []
-        for tok in re.findall(r"[A-Za-z][\w.+-]*[\w+]", query):
-            tok = tok[:-2] if tok.endswith("'s") else tok
-            for pos in self._names.get(tok.lower(), ()):
-                if pos not in out and (where is None or matches_where(self.bm25.metadatas[pos], where)):
-                    out.append(pos)
-        return out
+                hits[cid].dense = float(np.dot(qa, np.asarray(vec, dtype=np.float32)))
+        return sorted(hits.values(), key=lambda h: -h.score), leaders
 
     def search(
-        self, query: str, k: int | None = None, filters: Filters | None = None, auto_filters: bool = True
+        self,
+        query: str | Question,
+        k: int | None = None,
+        filters: Filters | None = None,
+        auto_filters: bool = True,
     ) -> SearchResult:
         """Top-``k`` hybrid search.
 
-        Given ``filters`` are applied as they are; otherwise venues/years named in the query are
-        detected and applied, falling back to unfiltered search when the filtered one finds nothing.
-        Near-duplicates (same paper/page and section, or the same text) collapse to the best; at most
-        two chunks per paper/page, one for list questions.
+        Given ``filters`` are applied as they are; otherwise the venue, series or year the question
+        names is applied, falling back to unfiltered search when the filtered one finds nothing (the
+        result then names the missing venue). Near-copies of one text collapse to the best-ranked one
+        (its ``also`` lists the others); at most two chunks per paper or page (one for list
+        questions) so that distinct papers reach the top k; the best BM25 hit and the best chunk of a
+        named paper always get a place in the top k.
         """
+        q = query if isinstance(query, Question) else self.understand(query)
         k = k or self.settings.k
         n = self.settings.candidates
         given = filters if filters else None
-        f = given or (detect_filters(query, self.venues) if auto_filters else Filters())
-        is_list = is_list_question(query)
+        f = given or (q.filters if auto_filters else Filters())
+        qv = self.embeddings.embed_query(q.text)
         with self._lock:
-            hits = self._fused(query, self.where(f), n) if f else self._fused(query, None, n)
+            hits, leaders = self._fused(q, qv, self.where(f) if f else None, n)
             fallback = False
             if f and not hits and given is None:
-                hits, fallback = self._fused(query, None, n), True
-        per_group = 1 if is_list else 2
-        kept: list[Hit] = []
-        pool: list[Hit] = []
-        seen_sections: set[tuple[str, str]] = set()
-        seen_text: set[str] = set()
-        groups: dict[str, int] = {}
-        for h in hits:
-            sec = (h.group, (h.get("section") or "").lower())
-            norm = re.sub(r"\W+", "", h.body.lower())[:400]
-            if norm in seen_text:
-                continue  # the same text in two copies of the notes (dump and directory)
-            seen_text.add(norm)
-            pool.append(h)
-            if len(kept) >= k or (sec in seen_sections and h.get("kind") != "deep_note"):
-                continue
-            if groups.get(h.group, 0) >= per_group:
-                continue
-            seen_sections.add(sec)
-            groups[h.group] = groups.get(h.group, 0) + 1
-            kept.append(h)
-        for i, h in enumerate(kept, 1):
-            h.rank = i
+                hits, leaders = self._fused(q, qv, None, n)
+                fallback = True
+        kept, pool = collapse(hits, k, 1 if q.is_list else 2, leaders)
         return SearchResult(
-            query=query,
+            query=q.text,
             hits=kept,
             filters=f if not fallback else Filters(),
             detected=given is None and bool(f),
             fallback=fallback,
-            is_list=is_list,
             pool=pool,
-            missing_venue=f.venue if fallback else None,
+            missing_venue=(f.venue or f.series) if fallback else None,
+            question=q,
+            query_vector=qv,
         )
 
-    def corpus_has(self, text: str) -> bool:
-        """True if ``text`` occurs (case-insensitively) anywhere in the indexed chunks."""
-        if self._alltext is None:
-            self._alltext = "\n".join(self.bm25.texts).lower()
-        return text.lower() in self._alltext
+    def section_siblings(self, h: Hit) -> list[str]:
+        """Texts of the other chunks of ``h``'s source and section (a section split in several chunks),
+        in index order."""
+        if self._sections is None:
+            sections: dict[tuple[str, str], list[int]] = {}
+            for pos, m in enumerate(self.bm25.metadatas):
+                sections.setdefault((str(m.get("source")), str(m.get("section"))), []).append(pos)
+            self._sections = sections
+        key = (str(h.get("source")), str(h.get("section")))
+        return [self.bm25.texts[p] for p in self._sections.get(key, []) if self.bm25.ids[p] != h.id]
+
+    def chunk_hits(self, positions: list[int]) -> list[Hit]:
+        """Hits for chunk positions of the BM25 index (unscored), e.g. a paper's own chunks."""
+        return [self._hit(p) for p in positions]
 
 
-def _name_index(metadatas: list[dict[str, Any]]) -> dict[str, list[int]]:
-    """``lower-cased system name → chunk positions`` from chunk metadata (``system``, or a title's
-    prefix before ":" of at most three words). Names of three letters or fewer, and names that are
-    ordinary question words, are left out: they match too much."""
-    qw = question_words()
-    names: dict[str, list[int]] = {}
-    for pos, m in enumerate(metadatas):
-        cands = {str(m.get("system") or "")}
-        title = str(m.get("paper_title") or "")
-        if ":" in title and len(title.split(":", 1)[0].split()) <= 3:
-            cands.add(title.split(":", 1)[0])
-        for c in cands:
-            c = c.strip().lower()
-            if len(c) >= 4 and c not in qw and " " not in c:
-                names.setdefault(c, []).append(pos)
-    return names
+def collapse(hits: list[Hit], k: int, per_group: int, leaders: Sequence[str] = ()) -> tuple[list[Hit], list[Hit]]:
+    """Near-duplicate collapse and diversification of fused hits (best first).
+
+    Returns ``(top k, pool)``: ``pool`` is every hit that is not a near-copy of a better one (term-set
+    overlap ≥ :data:`NEAR_DUPLICATE_OVERLAP`, or the same text); the top k takes at most
+    ``per_group`` hits per paper/page group, and the hits in ``leaders`` (ids) replace the last ones
+    when they did not make it.
+    """
+    pool: list[Hit] = []
+    seen: list[tuple[Hit, set[str]]] = []
+    for h in hits:
+        ts = set(lexical_terms(h.body))
+        twin = next((o for o, ots in seen if ts == ots or _overlap(ts, ots) >= NEAR_DUPLICATE_OVERLAP), None)
+        if twin is not None:
+            src = str(h.get("source") or "")
+            if src and src != twin.get("source") and src not in twin.also:
+                twin.also.append(src)
+            continue
+        seen.append((h, ts))
+        pool.append(h)
+    kept: list[Hit] = []
+    groups: dict[str, int] = {}
+    for h in pool:
+        if len(kept) >= k:
+            break
+        if groups.get(h.group, 0) >= per_group:
+            continue
+        groups[h.group] = groups.get(h.group, 0) + 1
+        kept.append(h)
+    for lead in leaders:
+        h = next((x for x in pool if x.id == lead), None)
+        if h is None or any(x.group == h.group for x in kept):
+            continue
+        if len(kept) >= k:
+            drop = next((x for x in reversed(kept) if x.id not in leaders), None)
+            if drop is None:
+                continue
+            kept.remove(drop)
+        kept.append(h)
+    for i, h in enumerate(kept, 1):
+        h.rank = i
+    return kept, pool
+
+
+def _overlap(a: set[str], b: set[str]) -> float:
+    if len(a) < 8 or len(b) < 8:  # short chunks (a title and a line) are alike by chance
+        return 0.0
+    return len(a & b) / min(len(a), len(b))

@@ -5,25 +5,44 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
-from papernotes.corpus.catalog import filter_records, load_catalog
+from papernotes.corpus.catalog import filter_records
+from papernotes.corpus.errors import BadInputError
 from papernotes.corpus.models import PaperRecord
-from papernotes.corpus.venues import resolve_venue
-from papernotes.retrieval.answer import (
-    Answer,
-    check_question,
-    citation_for,
-    extractive_answer,
-    refusal_answer,
-    retrieved_rows,
-    should_refuse,
+from papernotes.corpus.venues import resolve_venue, split_venue
+from papernotes.retrieval import lists
+from papernotes.retrieval.answer import Answer, check_question, citation_for, refusal_answer, retrieved_rows
+from papernotes.retrieval.answerability import (
+    ANSWERABLE_AT,
+    answerability,
+    question_features,
+    score_sentences,
+    specific_asked,
 )
 from papernotes.retrieval.errors import ModelUnavailableError
+from papernotes.retrieval.evidence import Sentence, candidates, embed_best
+from papernotes.retrieval.extractive import compose, paper_line
 from papernotes.retrieval.filters import Filters
-from papernotes.retrieval.search import HybridRetriever, SearchResult
+from papernotes.retrieval.question import Question
+from papernotes.retrieval.search import Hit, HybridRetriever, SearchResult
 from papernotes.retrieval.settings import Settings
 
 log = logging.getLogger(__name__)
+
+
+@dataclass
+class Analysis:
+    """What :meth:`Notes.analyze` found out about a question (see there)."""
+
+    question: Question
+    result: SearchResult
+    sentences: list[Sentence] = field(default_factory=list)
+    paper_hits: dict[int, list[Hit]] = field(default_factory=dict)
+    features: dict[str, float] = field(default_factory=dict)
+    answerability: float | None = None
+    members: list[lists.ListItem] = field(default_factory=list)
+    list_candidates: list[lists.ListItem] = field(default_factory=list)
 
 
 class Notes:
@@ -37,20 +56,24 @@ class Notes:
     def __init__(self, settings: Settings, retriever: HybridRetriever | None = None):
         self.settings = settings
         self.retriever = retriever or HybridRetriever.from_settings(settings)
-        self._catalog: list[PaperRecord] | None = None
 
     @property
     def catalog(self) -> list[PaperRecord]:
-        if self._catalog is None:
-            self._catalog = load_catalog(self.settings.catalog_path)
-        return self._catalog
+        """The paper catalog the retriever loaded."""
+        return self.retriever.catalog
 
     def _known_venue(self, filters: Filters | None) -> Filters | None:
-        """Filters with the venue resolved against the index's venues.
+        """Filters with the venue (or series) resolved against the index's venues.
 
         Raises BadInputError naming the closest known venues when the notes do not have it."""
         if filters and filters.venue:
             filters.venue = resolve_venue(filters.venue, self.retriever.venues)
+        if filters and filters.series:
+            by_series = {split_venue(v)[0].lower(): split_venue(v)[0] for v in self.retriever.venues}
+            if filters.series.lower() not in by_series:
+                resolve_venue(f"{filters.series} 2000", self.retriever.venues)  # raises with the closest
+                raise BadInputError(f"the notes have no {filters.series} papers")
+            filters.series = by_series[filters.series.lower()]
         return filters
 
     def search(self, query: str, k: int | None = None, filters: Filters | None = None) -> SearchResult:
@@ -68,41 +91,50 @@ class Notes:
     ) -> Answer:
         """Answer a question with citations.
 
-        With an LLM endpoint configured (and ``use_llm`` not False) the model answers from the
-        retrieved chunks; on any model failure the extractive answer is returned with a ``note``.
-        ``history`` is earlier (question, answer) turns, used to make a follow-up standalone.
-        ``on_token`` receives streamed model text as it arrives.
+        The question is read once (:meth:`HybridRetriever.understand`): a list question is answered
+        from the catalog (:mod:`~papernotes.retrieval.lists`); any other is answered when its
+        calibrated answerability (:mod:`~papernotes.retrieval.answerability`) reaches
+        :data:`ANSWERABLE_AT`, else refused with the one refusal phrase. With an LLM endpoint
+        configured (and ``use_llm`` not False) the model answers from the retrieved chunks; on any
+        model failure the extractive answer is returned with a ``note``. ``history`` is earlier
+        (question, answer) turns, used to make a follow-up standalone. ``on_token`` receives streamed
+        model text as it arrives.
         """
         question = check_question(question)
         filters = self._known_venue(filters)
         k = k or self.settings.k
         llm = self.settings.llm_enabled if use_llm is None else use_llm
+        mode = "llm" if llm else "extractive"
         standalone, note = question, None
         if history:
             standalone, note = self._standalone(question, history, llm)
-        result = self.retriever.search(standalone, max(k, 10) if _is_list(standalone) else k, filters)
-        idf = self.retriever.bm25.idf
-        refuse, signals = should_refuse(
-            standalone, result, idf, self.settings.min_relevance, corpus_has=self.retriever.corpus_has
-        )
-        log.debug("refusal signals for %r: %s", standalone, signals)
-        mode = "llm" if llm else "extractive"
-        if result.fallback and result.missing_venue:
+        an = self.analyze(standalone, k, filters)
+        q, result = an.question, an.result
+        if q.dangling and not filters:
+            note = _join(note, "the question refers to something it does not name; name the paper or venue")
+            a = refusal_answer(question, mode, result, note)
+            a.kind = q.kind
+            return a
+        if result.missing_venue:
             note = _join(note, f"the notes have nothing for {result.missing_venue}; searched all venues")
-            if result.is_list:  # "which <venue> papers …" about a venue the notes lack
-                refuse = True
-        if refuse:
-            return refusal_answer(question, mode, result, note)
+        if q.is_list:
+            return self._list_answer(question, an, mode, note)
+        p = an.answerability
+        if not result.hits or p is None or p < ANSWERABLE_AT:
+            a = refusal_answer(question, mode, result, note)
+            a.answerability, a.kind = p, q.kind
+            return a
         if llm:
             try:
                 from papernotes.retrieval.llm import llm_answer
 
                 a = llm_answer(question, standalone, result, self.settings, on_token=on_token)
                 a.note = _join(note, a.note)
+                a.answerability, a.kind = p, q.kind
                 return a
             except ModelUnavailableError as e:
                 note = _join(note, f"model not used: {e}")
-        text, cited = extractive_answer(standalone, result, idf)
+        text, cited = compose(result, an.sentences, self.catalog, an.paper_hits, specific_asked(q, self.retriever.bm25))
         return Answer(
             question=question,
             answer=text,
@@ -111,6 +143,69 @@ class Notes:
             retrieved=retrieved_rows(result.hits),
             filters=result.filters.as_dict(),
             note=note,
+            answerability=p,
+            kind=q.kind,
+        )
+
+    def analyze(self, question: str, k: int | None = None, filters: Filters | None = None) -> Analysis:
+        """Everything the answer is decided from, without composing it: the question as understood,
+        the search result, and either the list members (list questions) or the scored candidate
+        sentences, the question features and the answerability. (``eval/calibrate.py`` fits the
+        models on these.)"""
+        k = k or self.settings.k
+        q = self.retriever.understand(question)
+        result = self.retriever.search(q, max(k, 10) if q.is_list else k, filters)
+        idf = self.retriever.bm25.idf
+        an = Analysis(q, result)
+        if not q.is_list and lists.heading_list(self.retriever, result, idf):
+            q.is_list = True
+        if q.is_list:
+            if not result.missing_venue:
+                an.members, an.list_candidates = lists.select(self.retriever, result, idf)
+            return an
+        if not result.hits:
+            return an
+        an.sentences = candidates(result, idf, self.retriever.section_siblings)
+        embed_best(an.sentences, result.query_vector, self.retriever.embeddings.embed_documents)
+        score_sentences(an.sentences, q.asks_quantity)
+        an.paper_hits = self._paper_hits(q, result)
+        named_chunks = [h for rec in q.records for h in an.paper_hits.get(rec, [])]
+        an.features = question_features(result, an.sentences, self.retriever.bm25, named_chunks)
+        an.answerability = answerability(an.features)
+        log.debug("answerability of %r: %.3f %s", question, an.answerability, an.features)
+        return an
+
+    def _paper_hits(self, q: Question, result: SearchResult) -> dict[int, list[Hit]]:
+        """Chunks of each named paper, best first: those in the fused pool by rank, then the rest."""
+        out: dict[int, list[Hit]] = {}
+        for rec in q.records:
+            ranked = [h for h in result.pool if h.record == rec]
+            seen = {h.id for h in ranked}
+            rest = [h for h in self.retriever.chunk_hits(self.retriever.papers.chunks.get(rec, [])) if h.id not in seen]
+            out[rec] = ranked + rest
+        return out
+
+    def _list_answer(self, question: str, an: Analysis, mode: str, note: str | None) -> Answer:
+        """A list question answered from the catalog: one line per member paper, each cited."""
+        result = an.result
+        if result.missing_venue or not an.members:
+            a = refusal_answer(question, mode, result, note)
+            a.kind = "list"
+            return a
+        cited: list[Hit] = []
+        lines = []
+        for item in an.members:
+            cited.append(item.chunk)
+            lines.append(f"- {paper_line(item.paper)} [{len(cited)}]")
+        return Answer(
+            question=question,
+            answer="\n".join(lines),
+            mode="extractive",
+            citations=[citation_for(i + 1, h) for i, h in enumerate(cited)],
+            retrieved=retrieved_rows(result.hits),
+            filters=result.filters.as_dict(),
+            note=_join(note, "list from the paper catalog" if mode == "llm" else None),
+            kind="list",
         )
 
     def _standalone(self, question: str, history: list[tuple[str, str]], llm: bool) -> tuple[str, str | None]:
@@ -122,15 +217,8 @@ class Notes:
 
                 return condense_question(question, history, self.settings), None
             except ModelUnavailableError as e:
-                return carry_over(question, history, self._catalog_or_empty()), f"model not used for the follow-up: {e}"
-        return carry_over(question, history, self._catalog_or_empty()), None
-
-    def _catalog_or_empty(self) -> list[PaperRecord]:
-        try:
-            return self.catalog
-        except (OSError, ValueError, TypeError) as e:  # unreadable catalog: carry over without titles
-            log.debug("catalog not usable for carry-over: %s", e)
-            return []
+                return carry_over(question, history, self.catalog), f"model not used for the follow-up: {e}"
+        return carry_over(question, history, self.catalog), None
 
     def papers(
         self, venue: str | None = None, year: int | None = None, topic: str | None = None, search: str | None = None
@@ -142,12 +230,6 @@ class Notes:
 def _join(*notes: str | None) -> str | None:
     """Notes joined with "; " (None when there are none)."""
     return "; ".join(n for n in notes if n) or None
-
-
-def _is_list(q: str) -> bool:
-    from papernotes.retrieval.search import is_list_question
-
-    return is_list_question(q)
 
 
 def mentioned_papers(text: str, papers: list[PaperRecord]) -> list[PaperRecord]:
@@ -184,9 +266,15 @@ def carry_over(question: str, history: list[tuple[str, str]], papers: list[Paper
     if mentioned_papers(question, papers):
         return question
     subject = None
-    if not _is_list(prev_q):
+    if not _asks_list(prev_q):
         named = mentioned_papers(prev_a, papers) or mentioned_papers(prev_q, papers)
         subject = named[0] if named else None
     if subject is None:
         return f"{prev_q} {question}"
     return f"{question} ({subject.title})"
+
+
+def _asks_list(text: str) -> bool:
+    from papernotes.retrieval.question import understand
+
+    return understand(text).is_list

@@ -1,36 +1,58 @@
-"""Lexical terms shared by the BM25 index, the refusal check and the extractive answerer: lower-cased
-letter/digit runs, bm25s's English stop words removed, Snowball-stemmed (PyStemmer)."""
+"""Lexical terms shared by the BM25 index, the paper-name index, answerability and the extractive
+answerer: the normalized tokens of :mod:`papernotes.corpus.normalize`, English stop words removed
+(NLTK's list, as shipped by bm25s), Snowball-stemmed (PyStemmer). Applied identically at ingest and at
+query time; a change here changes :data:`TERMS_VERSION`, which makes the next ingest rebuild the sparse
+index."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
 from functools import lru_cache
 
-_WORD_RE = re.compile(r"[a-z0-9]+")
+from papernotes.corpus.normalize import CJK_CHARS, normalize, tokens
 
-#: Words that only frame a question ("which paper in the notes …"); they carry no topic.
+#: Version of the term rules stored with the BM25 index; bump it whenever :func:`lexical_terms` changes
+#: its output, so that an index built by the old rules is detected and rebuilt.
+TERMS_VERSION = 3
+
+#: Words that frame a question about notes ("which paper in the notes …") beyond the stop words; they
+#: carry no topic.
 QUESTION_TEXT = (
-    "which what who whom whose where when why how is are was were does do did the a an of in on for to "
     "paper papers notes note work works system systems study studies approach method describe "
-    "summarize summary tell me about there any reading listed list give show find mention mentioned "
-    "propose proposed present presented introduce introduced use used using can could would should "
-    "much many report reported"
+    "summarize summarise summary tell give show find mention mentioned propose proposed present "
+    "presented introduce introduced use used using much many report reported reading listed list "
+    "anything something everything ones em whats hows"
 )
 
 
 @lru_cache(maxsize=1)
 def _stop_and_stem():
     import Stemmer  # PyStemmer: the Snowball English stemmer
-    from bm25s.stopwords import STOPWORDS_EN  # the list bm25s.tokenize(stopwords="en") uses
+    from bm25s.stopwords import STOPWORDS_EN_PLUS  # NLTK's English stop words, as shipped by bm25s
 
-    return frozenset(STOPWORDS_EN), Stemmer.Stemmer("english")
+    return frozenset(STOPWORDS_EN_PLUS), Stemmer.Stemmer("english")
+
+
+@lru_cache(maxsize=1)
+def foreign_stop_words() -> tuple[frozenset[str], tuple[str, ...]]:
+    """Stop words of the other languages questions are asked in (bm25s's lists): Spanish, French,
+    German, Portuguese and Italian as words; Chinese as phrases, longest first (CJK has no spaces)."""
+    from bm25s import stopwords as sw
+
+    words = frozenset().union(
+        sw.STOPWORDS_SPANISH, sw.STOPWORDS_FRENCH, sw.STOPWORDS_GERMAN, sw.STOPWORDS_PORTUGUESE, sw.STOPWORDS_ITALIAN
+    )
+    return frozenset(normalize(w) for w in words), tuple(sorted(sw.STOPWORDS_CHINESE, key=len, reverse=True))
 
 
 def lexical_terms(text: str) -> list[str]:
-    """Stemmed, stop-word-free terms of ``text`` in order (``"Schedulers caching"`` → ``["schedul",
-    "cach"]``)."""
+    """Stemmed, stop-word-free terms of ``text`` in order, compounds and CJK bigrams included
+    (``"Schedulers' KV-caching"`` → ``["schedul", "kv", "cach", "kvcach"]``)."""
     stop, stemmer = _stop_and_stem()
-    return stemmer.stemWords([w for w in _WORD_RE.findall(text.lower()) if w not in stop])
+    return [s for s in stemmer.stemWords([t for t in tokens(text) if t not in stop]) if s not in stop]
 
 
 @lru_cache(maxsize=1)
@@ -39,17 +61,104 @@ def question_words() -> frozenset[str]:
     return frozenset(lexical_terms(QUESTION_TEXT))
 
 
+def strip_foreign_framing(question: str) -> str:
+    """``question`` (normalized) without the stop words of other languages (:func:`foreign_stop_words`),
+    Chinese ones removed as phrases since CJK text has no spaces (it becomes bigrams)."""
+    words, phrases = foreign_stop_words()
+    q = normalize(question)
+    if re.search(f"[{CJK_CHARS}]", q):
+        for p in phrases:
+            q = q.replace(p, " ")
+    return " ".join(w for w in q.split() if w.strip("¿?¡!.,;:'\"") not in words)
+
+
 def question_terms(question: str) -> list[str]:
-    """Terms of a question without the words that only frame it."""
+    """Terms of a question without the words (English, other languages, Chinese phrases) that only
+    frame it; years stay."""
     qw = question_words()
-    return [t for t in lexical_terms(question) if t not in qw]
+    return [t for t in lexical_terms(strip_foreign_framing(question)) if t not in qw]
 
 
 def stop_words() -> frozenset[str]:
-    """bm25s's English stop words (lower-case)."""
+    """The English stop words (lower-case)."""
     return _stop_and_stem()[0]
 
 
 def stem(word: str) -> str:
     """Snowball English stem of one lower-cased word."""
     return _stop_and_stem()[1].stemWord(word)
+
+
+def is_year(term: str) -> bool:
+    """True for a four-digit year term (1900–2099)."""
+    return re.fullmatch(r"(19|20)\d\d", term) is not None
+
+
+#: A common English word found in fewer than this share of the chunks (and in at most
+#: :data:`RARE_IN_NOTES_MIN` chunks, for small collections) frames a question ("who *made* X", "X's main
+#: *idea*") rather than naming a topic the notes discuss.
+RARE_IN_NOTES = 0.03
+RARE_IN_NOTES_MIN = 3
+
+
+@lru_cache(maxsize=1)
+def _english_stems() -> frozenset[str]:
+    """Snowball stems of the embedder's WordPiece vocabulary words
+    (:func:`papernotes.retrieval.tokens.wordpiece_vocabulary`)."""
+    from papernotes.retrieval.tokens import wordpiece_vocabulary
+
+    stemmer = _stop_and_stem()[1]
+    return frozenset(stemmer.stemWords(list(wordpiece_vocabulary())))
+
+
+def english_word(word: str) -> bool:
+    """True for a common English word: its Snowball stem is the stem of a whole word of the embedder's
+    WordPiece vocabulary ("differ" shares ``differ`` with "different"), a general English lexicon that
+    ships with the embedder."""
+    w = word.lower()
+    return w.isalpha() and stem(w) in _english_stems()
+
+
+def stem_term(word: str) -> str:
+    """The index term of one normalized word, as :func:`lexical_terms` would give it, without splitting
+    it further (the joined form of "DeepSeek-V3.2" is ``deepseekv32``)."""
+    return stem(word)
+
+
+def conversational(word: str, df: int, n_chunks: int) -> bool:
+    """True when ``word`` (a surface word of a question) is a common English word that the notes rarely
+    use (in ``df`` of ``n_chunks`` chunks: under :data:`RARE_IN_NOTES` of them, or at most
+    :data:`RARE_IN_NOTES_MIN`): it asks *how* ("made", "idea", "built"), not *about what*; a word the
+    notes use often, or one that is not common English (a name, jargon), is specific."""
+    rare = df < RARE_IN_NOTES * n_chunks or df <= RARE_IN_NOTES_MIN
+    return rare and english_word(word)
+
+
+@dataclass(frozen=True)
+class Key:
+    """One word (or a word pair the notes write joined) of a question, for measuring coverage: its
+    normalized surface ``word`` and the ``alternatives`` that match it — stemmed term tuples, any one
+    of which being present covers the key ("KV-cache": ``("kvcach",)`` or ``("kv", "cach")``)."""
+
+    word: str
+    alternatives: tuple[tuple[str, ...], ...]
+
+    @property
+    def terms(self) -> set[str]:
+        return {t for alt in self.alternatives for t in alt}
+
+    def covered(self, have: AbstractSet[str]) -> bool:
+        return any(all(t in have for t in alt) for alt in self.alternatives)
+
+
+def coverage(keys: Sequence[Key | str], have: AbstractSet[str], idf: Callable[[str], float]) -> float:
+    """idf-weighted share (0–1) of ``keys`` covered by the term set ``have``; a key weighs the idf of
+    its rarest term; plain strings are one-term keys. 1.0 when there are no keys."""
+    total = covered = 0.0
+    for k in dict.fromkeys(keys):
+        key = k if isinstance(k, Key) else Key(k, ((k,),))
+        w = max((idf(t) for t in key.terms), default=0.0)
+        total += w
+        if key.covered(have):
+            covered += w
+    return covered / total if total else 1.0

@@ -1,5 +1,6 @@
 """Shared fixtures: every test gets its own data dir (PAPERNOTES_DATA_DIR → tmp_path) and no LLM or
-Discord settings from the environment; session fixtures build small and real-corpus indexes once."""
+Discord settings from the environment; session fixtures build the fixture-notes index once and copy the
+real-corpus index from a cache kept across runs (tests/index_cache.py)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ REAL_CORPUS = REPO.parent / "shared" / "corpus"
 DEV_QA = REPO.parent / "shared" / "eval" / "dev_qa.jsonl"
 
 sys.path.insert(0, str(TESTS))  # helpers such as openai_server
+
+from index_cache import CachedIndex, cached_index, copy_index  # noqa: E402
 
 _CLEARED = (
     "OPENAI_API_KEY",
@@ -39,9 +42,12 @@ def _isolated_env(tmp_path, monkeypatch):
 
 
 def make_settings(data_dir: Path, **kw):
+    """Settings with ``data_dir``, from the environment but never from a ``.env`` file; ``kw``
+    overrides fields."""
     from papernotes.retrieval.settings import Settings
 
-    return Settings(data_dir=data_dir, _env_file=None, **kw)
+    # _env_file: a pydantic-settings init argument that mypy sees only through pydantic's mypy plugin
+    return Settings(data_dir=data_dir, _env_file=None, **kw)  # type: ignore[call-arg]
 
 
 @pytest.fixture(scope="session")
@@ -55,41 +61,55 @@ def models_cache(tmp_path_factory) -> Path:
 
 
 def seed_models(models_cache: Path, data_dir: Path) -> None:
-    """Copy the prepared model folder into a data dir (saves re-verifying the SHA256 each time)."""
+    """Copy the prepared model folder into a data dir (saves assembling it from the packages again)."""
     dst = data_dir / "models"
     if not dst.exists():
         shutil.copytree(models_cache, dst)
 
 
+def _cached(source: Path, models_cache: Path) -> CachedIndex:
+    """The cross-run cache entry of ``source``'s index, with the settings every test gets (no model,
+    server or source settings from the environment: see ``_isolated_env``)."""
+    with pytest.MonkeyPatch.context() as mp:
+        for name in _CLEARED:
+            mp.delenv(name, raising=False)
+        return cached_index(source, make_settings(Path("unused")), models_cache)
+
+
+def _session_copy(tmp_path_factory, entry: CachedIndex, name: str):
+    """Settings of this session's copy of a cached index (tests may write to it)."""
+    data = tmp_path_factory.mktemp(name)
+    copy_index(entry, data)
+    return make_settings(data)
+
+
 @pytest.fixture(scope="session")
 def fixture_index(tmp_path_factory, models_cache):
-    """Settings of a data dir holding an index of tests/fixtures/notes (built once per session)."""
-    data = tmp_path_factory.mktemp("fixture-index")
-    seed_models(models_cache, data)
-    s = make_settings(data)
-    from papernotes.retrieval.indexing import ingest
-
-    ingest(s, [str(FIXTURE_NOTES)])
-    return s
+    """Settings of a data dir holding an index of tests/fixtures/notes (a copy of the cached one; many
+    tests ingest these notes cold)."""
+    return _session_copy(tmp_path_factory, _cached(FIXTURE_NOTES, models_cache), "fixture-index")
 
 
 @pytest.fixture(scope="session")
-def real_index(tmp_path_factory, models_cache):
-    """Settings of a data dir holding an index of the whole real corpus (../shared/corpus); skipped
-    when that folder is absent. Built once per session (about a minute)."""
+def real_index_cache(models_cache) -> CachedIndex:
+    """The cached index of the whole real corpus (../shared/corpus; see tests/index_cache.py): built
+    (about a minute) only when the corpus, the indexing code, the settings or the libraries changed
+    since the last run on this machine; test_index_cache.py compares it with a cold build every run.
+    Skipped when the corpus is absent."""
     if not REAL_CORPUS.is_dir():
         pytest.skip("../shared/corpus is not present")
-    data = tmp_path_factory.mktemp("real-index")
-    seed_models(models_cache, data)
-    s = make_settings(data)
-    from papernotes.retrieval.indexing import ingest
+    return _cached(REAL_CORPUS, models_cache)
 
-    ingest(s, [str(REAL_CORPUS)])
-    return s
+
+@pytest.fixture(scope="session")
+def real_index(tmp_path_factory, real_index_cache):
+    """Settings of a data dir holding an index of the whole real corpus: this session's copy of the
+    cached one."""
+    return _session_copy(tmp_path_factory, real_index_cache, "real-index")
 
 
 def pytest_collection_modifyitems(config, items):
     """Tests that use the real corpus are marked ``realcorpus`` (``-m "not realcorpus"`` skips them)."""
     for item in items:
-        if "real_index" in getattr(item, "fixturenames", ()):
+        if "real_index_cache" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.realcorpus)

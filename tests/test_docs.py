@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from conftest import REPO
+from pydantic import AliasChoices
 
 
 def _env_names() -> list[str]:
@@ -13,7 +14,13 @@ def _env_names() -> list[str]:
     names = []
     for name, f in Settings.model_fields.items():
         alias = f.validation_alias
-        names.append(alias.choices[0] if alias is not None else f"PAPERNOTES_{name.upper()}")
+        if alias is None:
+            names.append(f"PAPERNOTES_{name.upper()}")
+            continue
+        assert isinstance(alias, AliasChoices)  # the settings alias by AliasChoices("ENV_NAME", ...)
+        env = alias.choices[0]
+        assert isinstance(env, str)
+        names.append(env)
     return names
 
 

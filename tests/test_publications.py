@@ -273,7 +273,9 @@ def test_real_pages():
 
     # homepage: one record per distinct (title, venue) bullet between "Publications" and "Services"
     home = pages[home_name]
-    pub_part = re.search(r"^Publications$(.*?)^Services$", home, re.S | re.M).group(1)
+    pub_section = re.search(r"^Publications$(.*?)^Services$", home, re.S | re.M)
+    assert pub_section
+    pub_part = pub_section.group(1)
     bullets = re.findall(r"^• (.+)\n.*\n.*\((.+?)\)\s*$", pub_part, re.M)
     assert bullets and len(bullets) == len(re.findall(r"^• ", pub_part, re.M))
     first_line = next(ln.strip() for ln in home.splitlines() if ln.strip())
@@ -294,7 +296,9 @@ def test_real_pages():
     # aggregator: one record per "arXivYYYY" line (titles here are distinct)
     agg = pages[agg_name]
     n_records = len(re.findall(r"^arXiv\d{4}$", agg, re.M))
-    name = re.search(r"attributed to (.+?)\.$", agg, re.M).group(1)
+    attributed = re.search(r"attributed to (.+?)\.$", agg, re.M)
+    assert attributed
+    name = attributed.group(1)
     assert looks_like_publication_page(agg)
     page = parse_publication_page(agg)
     assert page.person == name and page.person != "arXiv subjects"

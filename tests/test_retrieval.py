@@ -18,6 +18,7 @@ from conftest import FIXTURE_NOTES, make_settings, seed_models
 from papernotes.retrieval.errors import EmbeddingMismatchError, StoreBusyError
 from papernotes.retrieval.filters import Filters, build_where, detect_filters, matches_where, normalize_filters
 from papernotes.retrieval.prompts import REFUSAL
+from papernotes.retrieval.terms import lexical_terms
 
 BIN = Path(sys.executable).parent
 
@@ -169,7 +170,7 @@ def test_search_filters_pushed_to_both_sides(fixture_index):
     assert res.hits and all(h.get("venue") == "ToySys 2026" for h in res.hits)
     # the sparse side alone honours the same where
     where = notes.retriever.where(Filters(venue="MLSys 2025"))
-    hits = notes.retriever.bm25.search("KV", 10, where)
+    hits = notes.retriever.bm25.search(lexical_terms("KV"), 10, where)
     assert hits and all(notes.retriever.bm25.metadatas[p]["venue"] == "MLSys 2025" for p, _ in hits)
     res2 = notes.search("KV cache", k=10, filters=Filters(venue="ToySys 2026", topic="Scheduling"))
     assert res2.hits and all("Scheduling" in (h.get("topic") or "") for h in res2.hits)

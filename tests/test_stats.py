@@ -47,9 +47,8 @@ def expected_papers() -> dict[str, str | None]:
             if m:
                 papers.setdefault(key(m.group(1)), None)
                 papers[key(m.group(1))] = papers[key(m.group(1))] or m.group(2) or page_venue
-        if re.search(r"^Presented in \[([A-Za-z]+ \d{4})\]", text, re.M):
-            venue = re.search(r"^Presented in \[([A-Za-z]+ \d{4})\]", text, re.M).group(1)
-            papers[key(heads[0])] = papers.get(key(heads[0])) or venue
+        if presented := re.search(r"^Presented in \[([A-Za-z]+ \d{4})\]", text, re.M):
+            papers[key(heads[0])] = papers.get(key(heads[0])) or presented.group(1)
         for m in re.finditer(r"^• (.+)\n((?:  .+\n)+)", text, re.M):
             v = re.search(r"\(([A-Za-z]+ \d{4})\)", m.group(2))
             papers.setdefault(key(m.group(1)), v.group(1) if v else None)

@@ -1,0 +1,113 @@
+"""One text normalization for every matcher: BM25 terms, paper names, venues and answerability.
+
+:func:`normalize` makes two spellings of the same text equal: Unicode NFKC (full-width forms, ligatures,
+the NFD "Café" of macOS file names), every dash/hyphen variant as ``-``, every space variant as a space,
+zero-width characters and soft hyphens removed, curly apostrophes as ``'``, a possessive ``'s`` dropped
+("Mooncake's" → "mooncake"), case folded, and accents folded on Latin, Greek and Cyrillic letters
+("Café" → "cafe"; other scripts keep their marks).
+
+:func:`tokens` splits normalized text into matching units: word parts split at punctuation and at
+letter/digit boundaries ("LLaMA3" → ``llama 3``, "Llama-3-8B" → ``llama 3 8 b``), plus the joined form of
+a word with inner boundaries (``llama3``, ``llama38b``, ``deepseekv32``), so "DeepSeekV3.2" and
+"DeepSeek-V3.2", or "KVCache" and "KV-cache", share a token; CJK text (Han, kana, Hangul), which has no
+spaces, becomes overlapping character bigrams (the CJK analyzer of Lucene does the same).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+#: CJK scripts: CJK ideographs (and extensions), kana, Hangul syllables and jamo.
+CJK_CHARS = "\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_CJK_RE = re.compile(f"[{CJK_CHARS}]")
+#: Apostrophe look-alikes: right/left single quotation marks, modifier letter apostrophe, prime,
+#: full-width apostrophe, grave and acute accents used as apostrophes.
+_APOSTROPHES = "\u2019\u2018\u02bc\u2032\uff07`\u00b4"
+#: Characters that join the parts of one word: "Llama-3-8B", "v3.2", "C++", "I/O", "don't".
+_JOINERS = "-._+/'"
+_WORD_RE = re.compile(
+    rf"[{CJK_CHARS}]+|[^\W_{CJK_CHARS}]+(?:[{re.escape(_JOINERS)}]+[^\W_{CJK_CHARS}]+)*[+]*"
+)
+_PART_RE = re.compile(r"[^\W\d_]+|\d+")
+_POSSESSIVE_RE = re.compile(r"(?<=\w)'s\b|(?<=s)'(?!\w)")
+
+
+def _char_class(ch: str) -> str:
+    cat = unicodedata.category(ch)
+    if cat == "Pd" or ch == "\u2212":  # dash punctuation (hyphen, non-breaking hyphen, en/em dash…), minus
+        return "-"
+    if cat == "Zs":  # no-break, narrow no-break, thin, ideographic … spaces
+        return " "
+    if cat == "Cf" or ch == "\u00ad":  # zero-width space/joiners, soft hyphen, BOM
+        return ""
+    if ch in _APOSTROPHES:
+        return "'"
+    return ch
+
+
+def _fold_accents(text: str) -> str:
+    """Drop combining marks that follow a Latin, Greek or Cyrillic letter (below U+0530)."""
+    out: list[str] = []
+    base_ok = False
+    for ch in unicodedata.normalize("NFKD", text):
+        if unicodedata.combining(ch):
+            if not base_ok:
+                out.append(ch)
+            continue
+        base_ok = ord(ch) < 0x0530
+        out.append(ch)
+    return unicodedata.normalize("NFC", "".join(out))
+
+
+def unify_punctuation(text: str) -> str:
+    """``text`` in Unicode NFKC with every dash variant as ``-``, every space variant as a space,
+    zero-width characters removed and apostrophe look-alikes as ``'``; case and accents kept (for
+    matchers where casing carries meaning, such as venue names)."""
+    t = unicodedata.normalize("NFKC", text or "")
+    return "".join(c if c.isascii() else _char_class(c) for c in t)
+
+
+def normalize(text: str) -> str:
+    """``text`` in the one normalized form every matcher compares (see the module docstring).
+
+    >>> normalize("Mooncake’s  KV‑cache (Café)")
+    'mooncake  kv-cache (cafe)'
+    """
+    t = _POSSESSIVE_RE.sub("", unify_punctuation(text).casefold())
+    return _fold_accents(t)
+
+
+def word_parts(word: str) -> list[str]:
+    """The parts of one normalized word: split at joiners and letter/digit boundaries
+    (``"deepseek-v3.2"`` → ``["deepseek", "v", "3", "2"]``)."""
+    return _PART_RE.findall(word)
+
+
+def tokens(text: str, compounds: bool = True) -> list[str]:
+    """Matching units of ``text`` in order (normalized, not stemmed, stop words kept).
+
+    Each word gives its parts, then (``compounds``) its parts joined when it has more than one
+    (``"LLaMA3-8B"`` → ``llama 3 8 b llama38b``); a CJK run gives its character bigrams (a single
+    character stays a unigram).
+
+    >>> tokens("DeepSeekV3.2 vs DeepSeek-V3.2")
+    ['deepseekv', '3', '2', 'deepseekv32', 'vs', 'deepseek', 'v', '3', '2', 'deepseekv32']
+    """
+    out: list[str] = []
+    for m in _WORD_RE.finditer(normalize(text)):
+        w = m.group(0)
+        if _CJK_RE.match(w):
+            out.extend([w] if len(w) == 1 else [w[i : i + 2] for i in range(len(w) - 1)])
+            continue
+        parts = word_parts(w)
+        out.extend(parts)
+        if compounds and len(parts) > 1:
+            out.append("".join(parts))
+    return out
+
+
+def compact(text: str) -> str:
+    """Letters and digits of the normalized text only (``"Sarathi-Serve"`` → ``"sarathiserve"``): the
+    key that compares names however they are hyphenated, spaced or cased."""
+    return "".join(_PART_RE.findall(normalize(text)))

@@ -1,0 +1,205 @@
+"""Fit papernotes' three answer models on the ``fit`` split of the calibration set and report both splits.
+
+The models (logistic regressions, scikit-learn; see :mod:`papernotes.retrieval.answerability`):
+
+* **question** (two fits: questions that name a catalog paper, and the others) — is the question
+  answered by the notes? One row per non-list question; label: it has gold titles. Class weights
+  balanced; the threshold (0.5) was fixed before fitting.
+* **sentence** — does a candidate sentence hold the answer? One row per candidate sentence of an
+  answerable non-list question; label: the sentence contains one of its ``answer_must_contain``
+  strings (questions with no such candidate are skipped).
+* **membership** — is a candidate paper in the answer to a list question? One row per candidate;
+  label: its title is a gold title.
+
+The split is fixed in the set itself (``split``: ``fit`` | ``held``, from a hash of the id). After
+fitting, ``papernotes eval`` metrics are computed on both splits (and on any extra question files) and
+written to the report.
+
+Usage (from the repository root, with an index of the real notes in DATA_DIR)::
+
+    python eval/calibrate.py --data-dir DATA_DIR [--extra ../shared/eval/dev_qa.jsonl ...]
+
+Writes ``retrieval/calibration.json`` and ``eval/calibration_report.md`` (+ ``.json``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from sklearn.linear_model import LogisticRegressionCV
+
+from papernotes.corpus.papers import title_key
+from papernotes.retrieval import answerability as am
+from papernotes.retrieval import lists
+from papernotes.retrieval.evaluate import load_questions, run_eval
+from papernotes.retrieval.service import Notes
+from papernotes.retrieval.settings import Settings
+
+ROOT = Path(__file__).resolve().parent.parent
+SET = ROOT / "eval" / "calibration.jsonl"
+REPORT = ROOT / "eval" / "calibration_report"
+#: Regularization strengths tried by 5-fold cross-validation on the fit split (log-loss), per model.
+CS = 12
+FOLDS = 5
+
+
+def collect(notes: Notes, rows: list[dict]) -> dict[str, list[tuple[dict[str, float], int]]]:
+    """Feature rows and labels of every model over ``rows``."""
+    data: dict[str, list[tuple[dict[str, float], int]]] = {
+        "question_named": [],
+        "question_unnamed": [],
+        "sentence": [],
+        "membership": [],
+    }
+    for row in rows:
+        an = notes.analyze(row["question"])
+        gold = {title_key(t) for t in row["gold_titles"]}
+        if an.question.is_list:
+            for x in an.list_candidates:
+                data["membership"].append((dict(x.features), int(title_key(x.paper.title) in gold)))
+            continue
+        if not an.result.hits:
+            continue
+        data[am.question_model_name(an.features)].append((dict(an.features), int(bool(gold))))
+        must = [m.lower() for m in row["answer_must_contain"]]
+        if gold and must:
+            labelled = [
+                (am.sentence_features(s, an.question.asks_quantity), int(any(m in s.text.lower() for m in must)))
+                for s in an.sentences
+            ]
+            if any(y for _, y in labelled):
+                data["sentence"].extend(labelled)
+    return data
+
+
+def fit(rows: list[tuple[dict[str, float], int]], names: tuple[str, ...]) -> tuple[am.Model, dict]:
+    """A class-balanced logistic regression on ``rows``, its L2 strength chosen by cross-validation
+    (:data:`CS` values, :data:`FOLDS` folds, log-loss); returns the model and fit statistics."""
+    x = np.array([[r[n] for n in names] for r, _ in rows], dtype=float)
+    y = np.array([label for _, label in rows])
+    clf = LogisticRegressionCV(Cs=CS, cv=FOLDS, class_weight="balanced", scoring="neg_log_loss", max_iter=5000)
+    clf.fit(x, y)
+    weights = {n: round(float(w), 4) for n, w in zip(names, clf.coef_[0], strict=True)}
+    model = am.Model(weights, round(float(clf.intercept_[0]), 4))
+    acc = float(((clf.predict_proba(x)[:, 1] >= 0.5) == y).mean())
+    stats = {"rows": len(rows), "positives": int(y.sum()), "train_accuracy": round(acc, 4), "C": float(clf.C_[0])}
+    return model, stats
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data-dir", type=Path, required=True, help="data dir holding an index of the real notes")
+    ap.add_argument("--set", type=Path, default=SET)
+    ap.add_argument("--extra", type=Path, nargs="*", default=[], help="more question files to report")
+    ap.add_argument("--no-fit", action="store_true", help="only report, with the current weights")
+    args = ap.parse_args()
+    settings = Settings(data_dir=args.data_dir, _env_file=None)
+    notes = Notes(settings)
+    rows = load_questions(args.set)
+    fit_rows = [r for r in rows if r.get("split") == "fit"]
+    held_rows = [r for r in rows if r.get("split") == "held"]
+    stats: dict[str, dict] = {}
+    if not args.no_fit:
+        am.WEIGHTS_FILE.unlink(missing_ok=True)
+        am.models.cache_clear()
+        t = time.perf_counter()
+        out = {}
+        # the sentence model first: the question model uses its best sentence score as a feature
+        data = collect(notes, fit_rows)
+        model, stats["sentence"] = fit(data["sentence"], am.SENTENCE_FEATURES)
+        out["sentence"] = {"weights": model.weights, "bias": model.bias}
+        write_weights(args.set, len(fit_rows), stats, out)
+        data = collect(notes, fit_rows)
+        print(
+            f"collected features of {len(fit_rows)} fit questions in {time.perf_counter() - t:.0f} s", file=sys.stderr
+        )
+        for name, feats in (
+            ("question_named", am.QUESTION_FEATURES),
+            ("question_unnamed", am.QUESTION_FEATURES),
+            ("membership", lists.MEMBERSHIP_FEATURES),
+        ):
+            model, st = fit(data[name], feats)
+            out[name] = {"weights": model.weights, "bias": model.bias}
+            stats[name] = st
+        write_weights(args.set, len(fit_rows), stats, out)
+    report: dict[str, dict] = {"fit": {}, "models": stats}
+    for name, subset in (("fit", fit_rows), ("held", held_rows)):
+        report[name] = run_eval(subset, lambda q: notes.ask(q, use_llm=False), settings.k)
+    for path in args.extra:
+        report[path.name] = run_eval(load_questions(path), lambda q: notes.ask(q, use_llm=False), settings.k)
+    Path(f"{REPORT}.json").write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    Path(f"{REPORT}.md").write_text(render(report, len(fit_rows), len(held_rows)), encoding="utf-8")
+    print(render(report, len(fit_rows), len(held_rows)))
+
+
+def write_weights(path: Path, n_fit: int, stats: dict, models: dict) -> None:
+    """Write :data:`papernotes.retrieval.answerability.WEIGHTS_FILE` (models not yet fitted keep their
+    starting values) and make the next analysis use it."""
+    full = {name: {"weights": m.weights, "bias": m.bias} for name, m in am.models().items()}
+    full.update(models)
+    am.WEIGHTS_FILE.write_text(
+        json.dumps(
+            {
+                "fitted_on": f"{path.name} split=fit ({n_fit} questions)",
+                "threshold": am.ANSWERABLE_AT,
+                "stats": stats,
+                "models": full,
+            },
+            indent=1,
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    am.models.cache_clear()
+
+
+METRICS = ("hit_at_k", "recall_at_k", "mrr", "answer_contains", "refusal_accuracy", "false_refusal_rate")
+
+
+def render(report: dict, n_fit: int, n_held: int) -> str:
+    """The report as Markdown: one column per question set, one row per metric."""
+    sets = [k for k in report if k != "models"]
+    lines = [
+        "# Calibration report",
+        "",
+        f"Models fitted on the `fit` split ({n_fit} questions) of `eval/calibration.jsonl`; `held` ({n_held}"
+        " questions) was not used for fitting. Extractive answers, k = 5. Generated by `eval/calibrate.py`.",
+        "",
+        "| metric | " + " | ".join(sets) + " |",
+        "|---|" + "---|" * len(sets),
+    ]
+    for m in METRICS:
+        lines.append(f"| {m} | " + " | ".join(_fmt(report[s].get(m)) for s in sets) + " |")
+    lines.append(
+        "| list recall (list questions, recall@k of gold titles in the answer) | "
+        + " | ".join(_fmt(report[s].get("list_recall")) for s in sets)
+        + " |"
+    )
+    lines.append(
+        "| latency p50 / p95 ms | "
+        + " | ".join(f"{report[s]['latency_ms']['p50']} / {report[s]['latency_ms']['p95']}" for s in sets)
+        + " |"
+    )
+    lines += ["", "## Model fits", ""]
+    for name, st in report.get("models", {}).items():
+        lines.append(
+            f"- {name}: {st['rows']} rows, {st['positives']} positive, C = {st['C']:.3g} (cross-validated), "
+            f"training accuracy {st['train_accuracy']}"
+        )
+    lines += ["", "## Misses on the held split", ""]
+    for d in report["held"].get("miss_details", []):
+        lines.append(f"- {d['id']}: {d['why']}")
+    return "\n".join(lines) + "\n"
+
+
+def _fmt(v: object) -> str:
+    return "—" if v is None else str(v)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,203 @@
+"""Answerability as one calibrated score, and the sentence relevance score answers are built from.
+
+Both are logistic regressions over features computed from the evidence (never from the question's
+phrasing). Their weights live in ``calibration.json`` beside this module, written by
+``eval/calibrate.py``, which fits them on the ``fit`` split of the labeled question set
+``eval/calibration.jsonl`` and reports the ``held`` split (``eval/calibration_report.md``): the sentence
+model first, then the question model, which takes the best sentence score as one of its features. The
+decision threshold :data:`ANSWERABLE_AT` was fixed before fitting.
+
+Question features (:func:`question_features`):
+
+``top_dense``      best dense cosine similarity of the top 3 chunks
+``best_cos``       best cosine similarity of an embedded candidate sentence to the question
+``cov_best``       idf-weighted share of the question's terms found in one single chunk (the best one):
+                   the subject and what is asked about it must occur together
+``cov_union``      the same share over the top 3 chunks together
+``asked_cov``      share of what is asked about named papers (framing words aside, see
+                   :func:`specific_asked`) found in those papers' own chunks; 1 when nothing specific is
+                   asked (a lookup); the best chunk's share when no paper is named
+``oov``            idf-weighted share of the question's name-like terms (not common English words) that
+                   occur nowhere in the notes
+``named``          1 when the question names a paper of the catalog
+``quantity_support`` for a question asking an amount, the best share of what is asked that one candidate
+                   sentence stating a new amount (not a number of the question) covers; 1 otherwise
+``venue_missing``  1 when the question names a venue the notes lack
+``best_sentence``  the sentence model's best score (the probability that a candidate sentence — of the
+                   named papers, when the question names some — holds the answer)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from papernotes.retrieval.bm25 import BM25Index
+from papernotes.retrieval.evidence import Sentence
+from papernotes.retrieval.question import Question
+from papernotes.retrieval.search import Hit, SearchResult
+from papernotes.retrieval.terms import Key, conversational, coverage, english_word, lexical_terms
+
+#: Probability at or above which a question is answered (fixed before fitting; the fit's class
+#: weights balance answerable and unanswerable questions, so 0.5 is the even point).
+ANSWERABLE_AT = 0.5
+
+QUESTION_FEATURES = (
+    "top_dense",
+    "best_cos",
+    "cov_best",
+    "cov_union",
+    "asked_cov",
+    "oov",
+    "named",
+    "quantity_support",
+    "venue_missing",
+    "best_sentence",
+)
+SENTENCE_FEATURES = ("cos", "lexical", "asked", "number_asked", "named", "is_title", "first", "rank")
+
+WEIGHTS_FILE = Path(__file__).with_name("calibration.json")
+
+
+@dataclass
+class Model:
+    """A logistic regression: ``p = sigmoid(bias + sum(weights[f] * x[f]))``."""
+
+    weights: dict[str, float]
+    bias: float
+
+    def probability(self, x: dict[str, float]) -> float:
+        z = self.bias + sum(w * x.get(f, 0.0) for f, w in self.weights.items())
+        return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
+
+
+#: Used until eval/calibrate.py has written calibration.json (hand-set starting values; the fit
+#: replaces them).
+_QUESTION_DEFAULT = Model(
+    {
+        "top_dense": 4.0,
+        "best_cos": 4.0,
+        "cov_best": 3.0,
+        "cov_union": 1.0,
+        "asked_cov": 2.0,
+        "oov": -6.0,
+        "named": 1.0,
+        "quantity_support": 2.0,
+        "venue_missing": -4.0,
+        "best_sentence": 2.0,
+    },
+    -6.0,
+)
+_DEFAULTS = {
+    "question_named": _QUESTION_DEFAULT,
+    "question_unnamed": _QUESTION_DEFAULT,
+    "sentence": Model(
+        {
+            "cos": 4.0,
+            "lexical": 2.0,
+            "asked": 2.0,
+            "number_asked": 1.0,
+            "named": 0.5,
+            "is_title": -2.0,
+            "first": 0.3,
+            "rank": 0.5,
+        },
+        -4.0,
+    ),
+}
+
+
+@lru_cache(maxsize=1)
+def models() -> dict[str, Model]:
+    """The fitted models from :data:`WEIGHTS_FILE` (``question_named``, ``question_unnamed``,
+    ``sentence``, ``membership``), with the starting values for any not fitted yet."""
+    if not WEIGHTS_FILE.is_file():
+        return dict(_DEFAULTS)
+    data = json.loads(WEIGHTS_FILE.read_text(encoding="utf-8"))
+    fitted = {name: Model(dict(m["weights"]), float(m["bias"])) for name, m in data["models"].items()}
+    return {**_DEFAULTS, **fitted}
+
+
+def sentence_features(s: Sentence, asks_quantity: bool) -> dict[str, float]:
+    """Features of one candidate sentence (see :data:`SENTENCE_FEATURES`); an unembedded sentence's
+    ``cos`` is its chunk's cosine similarity to the question."""
+    return {
+        "cos": s.cos if s.cos is not None else s.hit.dense,
+        "lexical": s.lexical,
+        "asked": s.asked,
+        "number_asked": 1.0 if (s.number and asks_quantity) else 0.0,
+        "named": 1.0 if s.named else 0.0,
+        "is_title": 1.0 if s.is_title else 0.0,
+        "first": 1.0 if s.index == 0 else 0.0,
+        "rank": 1.0 / (s.hit.rank or 10),
+    }
+
+
+def score_sentences(sentences: list[Sentence], asks_quantity: bool) -> None:
+    """Set each sentence's ``score``: the sentence model's probability that it answers the question."""
+    m = models()["sentence"]
+    for s in sentences:
+        s.score = m.probability(sentence_features(s, asks_quantity))
+
+
+def specific_asked(q: Question, bm25: BM25Index) -> list[Key]:
+    """What is asked about the named papers (or the topic), without the words that only frame the
+    question (:func:`~papernotes.retrieval.terms.conversational`: "who *made* X", "X's main *idea*")."""
+    n = len(bm25)
+    return [k for k in q.asked if not conversational(k.word, max((bm25.df(t) for t in k.terms), default=0), n)]
+
+
+def question_features(
+    result: SearchResult, sentences: list[Sentence], bm25: BM25Index, named_chunks: Iterable[Hit] = ()
+) -> dict[str, float]:
+    """Features of a question against its evidence (see the module docstring)."""
+    q = result.question
+    idf = bm25.idf
+    terms = q.keys if q else lexical_terms(result.query)
+    top = result.hits[:3]
+    per_chunk = [set(lexical_terms(h.text)) for h in result.hits]
+    cov_best = max((coverage(terms, ts, idf) for ts in per_chunk), default=0.0)
+    union: set[str] = set().union(*per_chunk[:3]) if per_chunk else set()
+    if q and q.papers:
+        own: set[str] = set()
+        for h in named_chunks:
+            own |= set(lexical_terms(h.text))
+        asked = specific_asked(q, bm25)
+        asked_cov = coverage(asked, own, idf) if asked else 1.0
+    else:
+        asked_cov = cov_best
+    # words absent from the notes: a name that is not there says the notes do not cover the question; an
+    # absent common English word ("wrote", "gist") says nothing
+    named_like = [k for k in (q.keys if q else []) if not english_word(k.word)]
+    vocab = {t for k in named_like for t in k.terms if bm25.has(t)}
+    oov = 1.0 - coverage(named_like, vocab, idf) if named_like else 0.0
+    cos = [s.cos for s in sentences if s.cos is not None]
+    with_number = [s.asked for s in sentences if s.number and (s.named or not (q and q.papers))]
+    return {
+        "top_dense": max((h.dense for h in top), default=0.0),
+        "best_cos": max(cos, default=max((h.dense for h in top), default=0.0)),
+        "cov_best": cov_best,
+        "cov_union": coverage(terms, union, idf),
+        "asked_cov": asked_cov,
+        "oov": oov,
+        "named": 1.0 if (q and q.papers) else 0.0,
+        "quantity_support": max(with_number, default=0.0) if (q and q.asks_quantity) else 1.0,
+        "venue_missing": 1.0 if result.missing_venue else 0.0,
+        "best_sentence": max((s.score for s in sentences if s.named or not (q and q.papers)), default=0.0),
+    }
+
+
+def question_model_name(features: dict[str, float]) -> str:
+    """Which question model applies: questions that name a paper and questions that describe one (or a
+    topic) are two regimes — for the first, what is asked about the paper decides; for the second, how
+    well the best passage matches the description — so each has its own fit."""
+    return "question_named" if features.get("named") else "question_unnamed"
+
+
+def answerability(features: dict[str, float]) -> float:
+    """Calibrated probability (0–1) that the notes answer the question."""
+    return models()[question_model_name(features)].probability(features)

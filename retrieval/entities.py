@@ -1,0 +1,177 @@
+"""Papers named in a question, resolved through the catalog.
+
+Every catalog record contributes its names — the system name ("Mooncake"), the short title prefix
+before ":" and the full title — in the one normalized form of :mod:`papernotes.corpus.normalize`, so
+"sarathi serve", "Sarathi-Serve" and "SARATHI-SERVE" all name the same paper, and "DeepSeekV3.2" names
+"DeepSeek-V3.2". A question names a paper when a run of its words, joined, equals one of those names.
+
+A one-word name that is also an ordinary word of the notes ("Flash", "Echo", "Face") is only taken when
+the question writes it in the name's own casing, or when the word occurs in few chunks besides the
+paper's own (:data:`COMMON_NAME_CHUNKS`): a name has to single out a paper.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from papernotes.corpus.models import PaperRecord
+from papernotes.corpus.normalize import normalize, word_parts
+from papernotes.corpus.papers import title_key
+from papernotes.retrieval.bm25 import BM25Index
+from papernotes.retrieval.terms import lexical_terms, question_words, stop_words
+
+#: A one-word name found in more than this many chunks that are not about the paper is an ordinary
+#: word of the notes; the question must then write it in the name's own casing ("FACE", "Echo").
+COMMON_NAME_CHUNKS = 3
+#: Longest name, in words, looked for in a question.
+MAX_NAME_WORDS = 8
+
+
+@dataclass
+class PaperMention:
+    """A paper the question names: catalog positions of the record(s) with that name (several papers
+    can share a name), the name as written in the catalog, and the span of question words it covers."""
+
+    records: list[int]
+    name: str
+    words: tuple[int, int]
+
+
+@dataclass
+class _Name:
+    display: str
+    records: set[int] = field(default_factory=set)
+    single: bool = False  # one word (a common-word check applies)
+
+
+def _words(text: str, skip: Iterable[tuple[int, int]] = ()) -> list[tuple[str, list[str]]]:
+    """The words of ``text`` as (original word, normalized parts); words inside a ``skip`` span (a
+    venue mention: "FAST 2026" names no paper FAST) have no parts."""
+    out = []
+    spans = list(skip)
+    for m in re.finditer(r"\S+", text):
+        raw = m.group(0)
+        inside = any(a < m.end() and m.start() < b for a, b in spans)
+        parts = [] if inside else word_parts(normalize(raw))
+        if parts or inside:
+            out.append((re.sub(r"['’]s$", "", raw.strip('?!.,;:()[]{}"“”‘’')), parts))
+    return out
+
+
+class PaperIndex:
+    """Name → catalog record lookup plus the chunks of each record.
+
+    Parameters
+    ----------
+    records
+        The catalog (``list[PaperRecord]``); positions in it identify papers.
+    bm25
+        The BM25 index: its chunk metadata (in its order) and term postings.
+    """
+
+    def __init__(self, records: list[PaperRecord], bm25: BM25Index):
+        self.records = records
+        self._by_title = {title_key(r.title): i for i, r in enumerate(records) if title_key(r.title)}
+        self._by_deep_note = {r.deep_note: i for i, r in enumerate(records) if r.deep_note}
+        self.chunk_record: list[int | None] = [self.record_of(m) for m in bm25.metadatas]
+        self.chunks: dict[int, list[int]] = {}
+        for pos, rec in enumerate(self.chunk_record):
+            if rec is not None:
+                self.chunks.setdefault(rec, []).append(pos)
+        self._names: dict[str, _Name] = {}
+        skip = question_words() | stop_words()
+        for i, r in enumerate(records):
+            for name in _record_names(r):
+                key = "".join(word_parts(normalize(name)))
+                if len(key) < 2 or key.isdigit() or key in skip:
+                    continue
+                n = self._names.setdefault(key, _Name(display=name))
+                n.records.add(i)
+                n.single = n.single or len(name.split()) == 1
+        self._common = self._common_names(bm25)
+
+    def record_of(self, meta: dict[str, Any]) -> int | None:
+        """Catalog position of the paper a chunk is about (by its paper title, or as the paper's deep
+        note), or None for chunks about no one paper."""
+        src = str(meta.get("source") or "")
+        if src in self._by_deep_note:
+            return self._by_deep_note[src]
+        title = meta.get("paper_title")
+        return self._by_title.get(title_key(str(title))) if title else None
+
+    def _common_names(self, bm25: BM25Index) -> set[str]:
+        """One-word names found in more than :data:`COMMON_NAME_CHUNKS` chunks not about the paper(s)
+        of that name (chunks counted through the BM25 postings of the name's term)."""
+        common = set()
+        for key, n in self._names.items():
+            if not n.single:
+                continue
+            terms = lexical_terms(key)
+            if len(terms) != 1:
+                continue
+            others = sum(1 for pos in bm25.postings(terms[0]) if self.chunk_record[int(pos)] not in n.records)
+            if others > COMMON_NAME_CHUNKS:
+                common.add(key)
+        return common
+
+    def resolve(self, question: str, skip: Iterable[tuple[int, int]] = ()) -> list[PaperMention]:
+        """Papers the question names, longest names first, in question order, without overlaps; words
+        in the ``skip`` character spans (venue mentions) are not names.
+
+        >>> # "What's Mooncake's KV cache design?" → [PaperMention(records=[…], name="Mooncake", …)]
+        """
+        words = _words(question, skip)
+        taken = [False] * len(words)
+        found: list[PaperMention] = []
+        for size in range(min(MAX_NAME_WORDS, len(words)), 0, -1):
+            for i in range(len(words) - size + 1):
+                if any(taken[i : i + size]):
+                    continue
+                if not all(parts for _, parts in words[i : i + size]):
+                    continue
+                key = "".join(p for _, parts in words[i : i + size] for p in parts)
+                n = self._names.get(key)
+                if n is None:
+                    continue
+                raw = " ".join(w for w, _ in words[i : i + size])
+                if key in self._common and raw != n.display:
+                    continue  # an ordinary word ("flash attention"), not the paper "FLASH"
+                found.append(PaperMention(sorted(n.records), n.display, (i, i + size)))
+                for j in range(i, i + size):
+                    taken[j] = True
+        return sorted(found, key=lambda m: m.words)
+
+    def name_terms(
+        self, mentions: Iterable[PaperMention], question: str, skip: Iterable[tuple[int, int]] = ()
+    ) -> list[str]:
+        """The question's words that belong to the mentioned names (normalized parts)."""
+        words = _words(question, skip)
+        return [p for m in mentions for _, parts in words[m.words[0] : m.words[1]] for p in parts]
+
+
+#: A system name inside a title: a word with an inner capital or a capitalised acronym with lower-case
+#: letters ("CrystalLLM", "vAttention"), at the end of the title or after "with"/"via"/"using".
+_TITLE_NAME_RE = re.compile(
+    r"(?:^|\b(?:with|via|using)\s+)([A-Za-z]*[a-z][A-Z][A-Za-z0-9]*|[A-Z]{2,}[a-z][A-Za-z0-9]*)\W*$"
+)
+
+
+def _record_names(r: PaperRecord) -> list[str]:
+    """A record's names: system name, short title prefix before ":", a system name the title ends with
+    ("… Emulation with CrystalLLM"), full title."""
+    names = []
+    m = _TITLE_NAME_RE.search(r.title)
+    if m:
+        names.append(m.group(1))
+    if r.system:
+        names.append(r.system.strip())
+    if ":" in r.title:
+        prefix = r.title.split(":", 1)[0].strip()
+        if 0 < len(prefix.split()) <= 4:
+            names.append(prefix)
+    if len(r.title.split()) >= 3:
+        names.append(r.title.strip())
+    return list(dict.fromkeys(n for n in names if n))

@@ -1,0 +1,174 @@
+"""Sentence-level evidence: candidate sentences from the retrieved chunks and what each says about the
+question.
+
+Candidates are whole sentences (and list lines) of the top chunks and of the named (or best) papers'
+other chunks; a sentence a chunk split cut at its start is completed from its sibling chunk (same
+source and section) or dropped. Each candidate gets its lexical overlap with the question
+(idf-weighted, over the sentence and its section heading), the overlap with what is *asked* about the
+named papers, whether it holds a number, and — for the best few by overlap — its cosine similarity to
+the question under the embedder (computed at query time; sentence vectors are not stored).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
+
+import numpy as np
+
+from papernotes.corpus.papers import looks_like_affiliation, parse_title, title_key
+from papernotes.retrieval.search import Hit, SearchResult
+from papernotes.retrieval.terms import coverage, lexical_terms
+
+#: Sentences embedded per question (the best by lexical overlap, plus each named paper's first line):
+#: all-MiniLM-L6-v2 embeds about 100 short sentences a second on 2 CPU cores (bench/run.py), so 16
+#: keep the extractive answer within its latency budget.
+EMBEDDED_SENTENCES = 16
+#: Shorter lines are labels and headings ("Request Manager"), not sentences.
+MIN_WORDS = 4
+#: Chunks beyond the top k that answers may draw sentences from (more chunks of the leading papers).
+EXTRA_CHUNKS = 8
+
+_SENT_SPLIT_RE = re.compile(r"(?<=[.!?])\s+(?=[\"“(\[*]?[A-Z0-9$])|(?<=[。！？])|\n+")
+#: Abbreviations after which a period does not end a sentence.
+_ABBREV_RE = re.compile(
+    r"(?:\b(?:Dr|Prof|Mr|Ms|Mrs|St|vs|etc|Fig|Figs|Eq|Sec|No|al|e\.g|i\.e|cf|approx|Inc|Corp|Ltd)\.|\b[A-Z]\.)$"
+)
+_NUMBER_RE = re.compile(r"(?<![\w.])\d[\d,.]*\s*(?:%|×|x\b|[KMBT]\b|[KMGT]B\b|ms\b|s\b)?|\b\d+(?:\.\d+)?[KMB]\b")
+_YEAR_ONLY_RE = re.compile(r"^(?:19|20)\d\d$")
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences and list lines of a chunk body, bullets stripped ("Dr." and "e.g." do not end one)."""
+    out: list[str] = []
+    glue = False
+    for s in _SENT_SPLIT_RE.split(text):
+        s = (s or "").strip()
+        if not s:
+            continue
+        if glue and out:
+            out[-1] = f"{out[-1]} {s}"
+        elif len(s.lstrip("-*• ").strip()) >= 3:
+            out.append(s.lstrip("-*• ").strip())
+        glue = bool(_ABBREV_RE.search(s))
+    return out
+
+
+def has_number(sentence: str, known: AbstractSet[str] = frozenset()) -> bool:
+    """True when the sentence states an amount: a number that is not just a year and not one of the
+    ``known`` numbers (those the question itself states)."""
+    for m in _NUMBER_RE.finditer(sentence):
+        num = re.match(r"\d+(?:\.\d+)?", m.group(0).replace(",", ""))
+        if _YEAR_ONLY_RE.match(m.group(0).strip()) or (num and num.group(0) in known):
+            continue
+        return True
+    return False
+
+
+@dataclass
+class Sentence:
+    """A candidate sentence: its text, the hit (chunk) it comes from, its position in the chunk and its
+    features (see the module docstring). ``cos`` is None when the sentence was not embedded."""
+
+    text: str
+    hit: Hit
+    index: int
+    lexical: float = 0.0
+    asked: float = 0.0
+    number: bool = False
+    named: bool = False
+    is_title: bool = False
+    cos: float | None = None
+    score: float = 0.0
+
+
+def evidence_hits(result: SearchResult, extra: int = EXTRA_CHUNKS) -> list[Hit]:
+    """The chunks an answer may draw on: the top k hits, then up to ``extra`` more chunks of the named
+    papers (else of the two best papers/pages) from the fused candidate pool."""
+    q = result.question
+    named = {f"paper:{r}" for r in q.records} if q else set()
+    lead = named or {h.group for h in result.hits[:2]}
+    more = [h for h in result.pool if h.group in lead and h not in result.hits]
+    return list(result.hits) + more[:extra]
+
+
+def _context_terms(h: Hit) -> set[str]:
+    """Terms of what a sentence is said under: its chunk's first line (page title › section) and the
+    paper it is about."""
+    return set(lexical_terms(f"{h.text.split(chr(10), 1)[0]} {h.get('paper_title') or ''}"))
+
+
+def candidates(
+    result: SearchResult, idf: Callable[[str], float], siblings: Callable[[Hit], list[str]]
+) -> list[Sentence]:
+    """Candidate sentences of the evidence chunks with their lexical features.
+
+    ``siblings(hit)`` gives the texts of the other chunks of the same source and section, used to
+    complete a sentence the chunk split cut at its start (a candidate starting in lower case is
+    replaced by the sibling sentence that ends with it, or dropped)."""
+    q = result.question
+    terms = q.keys if q else lexical_terms(result.query)
+    asked = q.asked if q else terms
+    named = {f"paper:{r}" for r in q.records} if q else set()
+    out: list[Sentence] = []
+    seen: set[str] = set()
+    for h in evidence_hits(result):
+        heading = _context_terms(h)
+        title_keys = {title_key(str(h.get("paper_title") or "")), title_key(str(h.get("page_title") or ""))}
+        for j, sent in enumerate(split_sentences(h.body)):
+            if j == 0 and sent[:1].islower() and not re.match(r"^\S+:", sent):
+                sent = _complete(sent, siblings(h)) or ""
+            key = re.sub(r"\W+", "", sent.lower())
+            if len(key) < 6 or key in seen or len(sent.split()) < MIN_WORDS:
+                continue
+            seen.add(key)
+            st = set(lexical_terms(sent))
+            out.append(
+                Sentence(
+                    text=sent,
+                    hit=h,
+                    index=j,
+                    lexical=coverage(terms, st | heading, idf) if terms else 0.0,
+                    asked=coverage(asked, st | heading, idf) if asked else 0.0,
+                    number=has_number(sent, q.numbers if q else set()),
+                    named=h.group in named,
+                    is_title=title_key(parse_title(sent)[0]) in title_keys or looks_like_affiliation(sent),
+                )
+            )
+    return out
+
+
+def _complete(fragment: str, texts: list[str]) -> str | None:
+    """The whole sentence (from sibling chunk texts) that ends with ``fragment``, if any."""
+    probe = fragment[:60]
+    for t in texts:
+        i = t.find(probe)
+        if i <= 0:
+            continue
+        start = max(t.rfind(". ", 0, i), t.rfind("\n", 0, i))
+        whole = t[start + 1 : i].strip() + " " + fragment
+        return re.sub(r"^[-*•]\s*", "", whole.strip())
+    return None
+
+
+def embed_best(
+    sentences: list[Sentence],
+    query_vector: list[float] | None,
+    embed: Callable[[list[str]], list[list[float]]],
+    n: int = EMBEDDED_SENTENCES,
+) -> None:
+    """Set ``cos`` on the ``n`` best candidates by lexical overlap (and on each named paper's first
+    sentence): cosine similarity to the question vector (both unit-norm, so the dot product)."""
+    if not sentences or query_vector is None:
+        return
+    order = sorted(sentences, key=lambda s: (-(s.asked + s.lexical), s.hit.rank or 99, s.index))
+    chosen = order[:n]
+    for s in sentences:
+        if s.named and s.index == 0 and s not in chosen:
+            chosen.append(s)
+    vecs = np.asarray(embed([s.text for s in chosen]), dtype=np.float32)
+    q = np.asarray(query_vector, dtype=np.float32)
+    for s, v in zip(chosen, vecs @ q, strict=True):
+        s.cos = float(v)

@@ -1,0 +1,138 @@
+"""Extractive answers (the offline default): whole sentences quoted from the notes, each followed by the
+marker of the chunk it comes from.
+
+* A named paper leads with its catalog line — title (venue; affiliations) — then the sentences that
+  answer what is asked about it, best first; asked nothing more ("What is X?", "X paper?"), the notes'
+  own one-line description or TL;DR. A paper that is only a bullet on a conference page is answered
+  from that bullet.
+* Two or more named papers (a comparison) get that treatment each, so every side is cited.
+* Otherwise the best sentence decides the subject (a paper or a page) and the answer keeps to it: no
+  sentences about other papers.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from papernotes.corpus.models import PaperRecord
+from papernotes.corpus.normalize import normalize
+from papernotes.corpus.papers import looks_like_affiliation, title_key
+from papernotes.retrieval.evidence import Sentence, split_sentences
+from papernotes.retrieval.search import Hit, SearchResult
+
+#: Sentences quoted per paper at most, and the share of the best sentence's score a further sentence
+#: needs (weaker ones would read as part of the answer without answering).
+MAX_SENTENCES = 3
+KEEP_SHARE = 0.6
+#: A named paper yields to another paper's sentence only when that one covers this much more of what
+#: is asked ("Which paper improves the Chinese ability of Llama 3?" names Llama 3 but asks for another).
+SUBJECT_SWITCH_MARGIN = 0.34
+
+
+@dataclass
+class Composer:
+    """Builds the answer text and the cited chunks in marker order."""
+
+    cited: list[Hit] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+
+    def mark(self, h: Hit) -> str:
+        if h not in self.cited:
+            self.cited.append(h)
+        return f"[{self.cited.index(h) + 1}]"
+
+    def add(self, text: str, h: Hit) -> None:
+        self.lines.append(f"{text} {self.mark(h)}")
+
+
+def paper_line(r: PaperRecord) -> str:
+    """A paper's lead line: ``Title (venue; affiliations)``."""
+    bits = [x for x in (r.venue, ", ".join(r.affiliations[:6])) if x]
+    return r.title + (f" ({'; '.join(bits)})" if bits else "")
+
+
+def _best_chunk(hits: list[Hit], r: PaperRecord) -> Hit | None:
+    """The chunk that best stands for the paper: the one holding its one-line summary, else a listing
+    bullet, else its best-ranked chunk."""
+    if not hits:
+        return None
+    probe = normalize(r.summary)[:60]
+    for h in hits:
+        if probe and probe in normalize(h.body):
+            return h
+    entries = [h for h in hits if h.get("kind") == "paper_entry"]
+    return (entries or hits)[0]
+
+
+def compose(
+    result: SearchResult,
+    sentences: list[Sentence],
+    records: list[PaperRecord],
+    paper_hits: dict[int, list[Hit]],
+    asked: list[str],
+) -> tuple[str, list[Hit]]:
+    """The extractive answer for a non-list question. ``sentences`` are scored candidates;
+    ``paper_hits`` maps each named paper (catalog position) to its chunks, best first; ``asked`` is
+    what the question asks about them beyond framing words (empty: a lookup).
+    Returns ``(text, cited hits in marker order)``."""
+    q = result.question
+    c = Composer()
+    ranked = sorted((s for s in sentences if not s.is_title), key=lambda s: -s.score)
+    named = list(q.records) if q else []
+    if named and ranked:
+        best_named = max((s.asked for s in sentences if s.named), default=0.0)  # titles count here
+        if asked and q and not q.is_comparison and ranked[0].asked >= best_named + SUBJECT_SWITCH_MARGIN:
+            named = []  # the name is context, the answer is another paper
+    if named:
+        for rec in named[:3]:
+            _paper_answer(c, records[rec], paper_hits.get(rec, []), [s for s in ranked if s.hit.record == rec], asked)
+        if c.lines:
+            return "\n".join(c.lines), c.cited
+    if not ranked:
+        top = result.hits[0]
+        c.add(re.sub(r"\s+", " ", top.body).strip()[:400], top)
+        return "\n".join(c.lines), c.cited
+    subject = ranked[0].hit.group
+    own = [s for s in ranked if s.hit.group == subject]
+    rec = ranked[0].hit.record
+    if rec is not None:
+        chunk = _best_chunk([s.hit for s in own], records[rec]) or ranked[0].hit
+        c.add(paper_line(records[rec]), chunk)
+    _add_sentences(c, own)
+    return "\n".join(c.lines), c.cited
+
+
+def _paper_answer(c: Composer, r: PaperRecord, hits: list[Hit], own: list[Sentence], asked: list[str]) -> None:
+    chunk = _best_chunk(hits, r)
+    if chunk is None:
+        return
+    c.add(paper_line(r), chunk)
+    useful = [s for s in own if s.asked > 0] if asked else []
+    if useful:
+        _add_sentences(c, useful)
+        return
+    for line in description_sentences(chunk, r)[:2]:
+        c.add(line, chunk)
+
+
+def _add_sentences(c: Composer, ranked: list[Sentence]) -> None:
+    if not ranked:
+        return
+    best = ranked[0].score
+    for s in ranked[:MAX_SENTENCES]:
+        if s.score < KEEP_SHARE * best:
+            break
+        c.add(s.text, s.hit)
+
+
+def description_sentences(chunk: Hit, r: PaperRecord) -> list[str]:
+    """The sentences of ``chunk`` that describe the paper (not its title or affiliation lines)."""
+    out = []
+    for s in split_sentences(chunk.body):
+        if title_key(s) == title_key(r.title) or looks_like_affiliation(s):
+            continue
+        if title_key(s).startswith(title_key(r.title)[:30]) and len(title_key(r.title)) > 10:
+            continue
+        out.append(s)
+    return out

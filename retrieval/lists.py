@@ -1,0 +1,179 @@
+"""Complete list answers from the catalog: every paper that matches the question's venue (or series)
+and topic, not only the top-k passages.
+
+Candidates are the venue's papers when the question names a venue or series (listed there, or whose
+venue it is), else the papers of the chunks that match the topic by keyword or by embedding. Each
+candidate gets membership features — how much of the topic its own text covers (title, one-liner,
+affiliations, authors, headings it is listed under, its chunks), how much its headings cover, and
+its best chunk's cosine similarity to the question, each also relative to the best candidate — and
+how selective the topic is (the share of candidates that do *not* cover it as well as the best,
+for the candidates that do) — and the list keeps the papers whose membership probability (a logistic regression fitted by
+``eval/calibrate.py``, see :mod:`papernotes.retrieval.answerability`) reaches one half. A question
+that names a venue and no topic lists every paper of the venue.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from papernotes.corpus.models import PaperRecord
+from papernotes.corpus.venues import split_venue
+from papernotes.retrieval.answerability import Model, models, specific_asked
+from papernotes.retrieval.filters import Filters
+from papernotes.retrieval.search import Hit, HybridRetriever, SearchResult
+from papernotes.retrieval.terms import Key, coverage, lexical_terms
+
+MEMBERSHIP_FEATURES = ("cov_own", "cov", "head", "dense", "cov_rel", "dense_rel", "selective")
+#: Used until eval/calibrate.py has fitted the membership model (hand-set starting values).
+_DEFAULT_MEMBERSHIP = Model(
+    {"cov_own": 2.0, "cov": 2.0, "head": 2.0, "dense": 3.0, "cov_rel": 3.0, "dense_rel": 2.0, "selective": 2.0}, -6.5
+)
+#: Papers considered when the question names no venue: those of this many best chunks by keyword and
+#: by embedding.
+TOPIC_CANDIDATES = 60
+
+
+@dataclass
+class ListItem:
+    """A paper of a list answer: catalog position, record, membership probability and the chunk cited
+    for it (its bullet on the venue's page when there is one)."""
+
+    record: int
+    paper: PaperRecord
+    probability: float
+    chunk: Hit
+    features: dict[str, float]
+
+
+def membership_model() -> Model:
+    """The fitted membership model (or the starting values before the first fit)."""
+    return models().get("membership", _DEFAULT_MEMBERSHIP)
+
+
+def _at_venue(r: PaperRecord, f: Filters) -> bool:
+    venues = [r.venue or ""] + [t.split(" › ", 1)[0] for t in r.topics]
+    for v in venues:
+        if f.venue and v.lower() == f.venue.lower():
+            return True
+        if f.series and split_venue(v)[1] and split_venue(v)[0].lower() == f.series.lower():
+            return True
+    return False
+
+
+def candidates(retriever: HybridRetriever, result: SearchResult, topic: Sequence[Key | str]) -> list[int]:
+    """Catalog positions of the papers a list answer chooses from (see the module docstring)."""
+    f = result.filters
+    catalog = retriever.catalog
+    if f.venue or f.series:
+        return [i for i, r in enumerate(catalog) if _at_venue(r, f)]
+    out: dict[int, None] = {}
+    if topic:
+        terms = [t for k in topic for t in (k.terms if isinstance(k, Key) else {k})]
+        for pos, _ in retriever.bm25.search(terms, TOPIC_CANDIDATES):
+            rec = retriever.papers.chunk_record[pos]
+            if rec is not None:
+                out.setdefault(rec)
+    for h in result.pool[:TOPIC_CANDIDATES]:
+        if h.record is not None:
+            out.setdefault(h.record)
+    return list(out)
+
+
+def select(
+    retriever: HybridRetriever, result: SearchResult, idf: Callable[[str], float]
+) -> tuple[list[ListItem], list[ListItem]]:
+    """``(members, candidates scored)`` of a list question, members in the notes' order (catalog order)."""
+    q = result.question
+    topic: Sequence[Key | str] = q.asked if q else lexical_terms(result.query)
+    recs = candidates(retriever, result, topic)
+    if not recs:
+        return [], []
+    pos_of = {rec: retriever.papers.chunks.get(rec, []) for rec in recs}
+    all_pos = sorted({p for ps in pos_of.values() for p in ps})
+    vec = _vectors(retriever, [retriever.bm25.ids[p] for p in all_pos])
+    qv = np.asarray(result.query_vector, dtype=np.float32) if result.query_vector is not None else None
+    f = result.filters
+    scored: list[ListItem] = []
+    for rec in recs:
+        r = retriever.catalog[rec]
+        positions = pos_of[rec]
+        heads = " ".join(t for t in r.topics)
+        own = " ".join(
+            [r.title, r.system or "", r.summary, " ".join(r.affiliations), " ".join(r.authors), " ".join(r.tags)]
+        )
+        text = " ".join([own, heads] + [retriever.bm25.texts[p] for p in positions])
+        sims = [
+            float(vec[retriever.bm25.ids[p]] @ qv) for p in positions if qv is not None and retriever.bm25.ids[p] in vec
+        ]
+        hits = retriever.chunk_hits(positions)
+        chunk = _cited_chunk(hits, f) if hits else None
+        if chunk is None:
+            continue
+        feats = {
+            "cov_own": coverage(topic, set(lexical_terms(own)), idf) if topic else 1.0,
+            "cov": coverage(topic, set(lexical_terms(text)), idf) if topic else 1.0,
+            "head": coverage(topic, set(lexical_terms(heads)), idf) if topic else 1.0,
+            "dense": max(sims, default=0.0),
+        }
+        scored.append(ListItem(rec, r, 0.0, chunk, feats))
+    best_cov = max((x.features["cov"] for x in scored), default=0.0) or 1.0
+    # a topic few candidates cover fully is a keyword that singles papers out ("built on OpenFaaS")
+    full = sum(1 for x in scored if x.features["cov"] >= best_cov - 1e-9)
+    selective = 1.0 - full / len(scored) if scored else 0.0
+    best_dense = max((x.features["dense"] for x in scored), default=0.0) or 1.0
+    m = membership_model()
+    for x in scored:
+        x.features["cov_rel"] = x.features["cov"] / best_cov
+        x.features["dense_rel"] = x.features["dense"] / best_dense
+        x.features["selective"] = selective if x.features["cov"] >= best_cov - 1e-9 else 0.0
+        x.probability = 1.0 if not topic and (f.venue or f.series) else m.probability(x.features)
+    members = [x for x in scored if x.probability >= 0.5]
+    return members, scored
+
+
+def _cited_chunk(hits: list[Hit], f: Filters) -> Hit | None:
+    """The chunk to cite for a paper: its bullet on the venue's own page, else any listing bullet,
+    else its first chunk."""
+    for h in hits:
+        page = str(h.get("page_title") or "")
+        if (f.venue and page.lower() == f.venue.lower()) or (
+            f.series and page.lower().startswith(f.series.lower() + " ")
+        ):
+            return h
+    entries = [h for h in hits if h.get("kind") == "paper_entry"]
+    return (entries or hits)[0] if hits else None
+
+
+def _vectors(retriever: HybridRetriever, ids: list[str]) -> dict[str, np.ndarray]:
+    if not ids:
+        return {}
+    got = retriever.store.get(ids=ids, include=["embeddings"])
+    return {cid: np.asarray(v, dtype=np.float32) for cid, v in zip(got["ids"], got["embeddings"], strict=True)}
+
+
+def heading_list(retriever: HybridRetriever, result: SearchResult, idf: Callable[[str], float]) -> bool:
+    """True when a question that names a venue but asks no list words still asks for a list: what it
+    asks is a heading of that venue's page under which two or more papers are listed ("hotos25
+    'tiered storage' bucket - what's in it")."""
+    q = result.question
+    f = result.filters
+    if q is None or q.papers or not q.asked or not (f.venue or f.series):
+        return False
+    heads: dict[str, int] = {}
+    for r in retriever.catalog:
+        if not _at_venue(r, f):
+            continue
+        for t in r.topics:
+            parts = t.split(" › ")[1:]
+            for i in range(len(parts)):
+                key = " › ".join(parts[: i + 1])
+                heads[key] = heads.get(key, 0) + 1
+    asked = {t for k in specific_asked(q, retriever.bm25) for t in k.terms}
+    for head, n in heads.items():
+        words = lexical_terms(head.split(" › ")[-1])
+        if n >= 2 and words and coverage(words, asked, idf) >= 0.99:
+            return True
+    return False

@@ -1,0 +1,260 @@
+"""What a question asks, read once and shared by retrieval, answerability and answer composition.
+
+A :class:`Question` holds the question's content terms (normalized, stemmed, framing words and venue
+mentions removed), the venue filter it names, the papers it names (resolved through the catalog by
+:class:`~papernotes.retrieval.entities.PaperIndex`), the terms that ask something *about* those
+papers (``asked``: content terms minus the names), and its form: a list question (several papers
+wanted), a comparison (two or more named papers) or a question about one thing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from papernotes.corpus.normalize import CJK_CHARS, normalize, tokens, word_parts
+from papernotes.corpus.venues import VenueMention
+from papernotes.retrieval.entities import PaperIndex, PaperMention
+from papernotes.retrieval.filters import Filters, detect_filters, venue_mentions
+from papernotes.retrieval.terms import (
+    Key,
+    foreign_stop_words,
+    is_year,
+    lexical_terms,
+    question_terms,
+    question_words,
+    stem_term,
+    stop_words,
+    strip_foreign_framing,
+)
+
+#: Words that ask for several papers: a list verb, or a plural noun for papers ("which HPCA 2026 papers
+#: …", "list them", "any ones on …", "meta's osdi 24 papers?").
+LIST_VERBS = frozenset({"list", "enumerate"})
+LIST_NOUNS = frozenset(
+    {"papers", "works", "systems", "ones", "talks", "studies", "publications", "pubs", "entries", "projects"}
+)
+#: Pronouns that refer back to something named earlier ("How was *it* evaluated?"); closed-class
+#: English words.
+REFERRING = frozenset(
+    {"it", "its", "they", "their", "them", "this", "that", "these", "those", "he", "she", "his", "her"}
+)
+#: Interrogatives that ask for an amount (English closed-class words): the answer needs a number.
+_QUANTITY_RE = re.compile(
+    r"\bhow (?:many|much|big|large|long|fast|small|often|far|high|low)\b|"
+    r"\bwhat (?:share|fraction|percentage|percent|proportion|ratio|size|number)\b|\bby how much\b|"
+    r"\bspeed-?ups?\b|\bacceptance rate\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass
+class Question:
+    """One question, understood.
+
+    Attributes
+    ----------
+    text : the question as asked.
+    terms : content terms (stemmed; framing words, venue names and a named venue's year removed), with
+        every word's parts and joined form, for keyword retrieval.
+    keys : the same terms once per word, for measuring what evidence covers: a word with inner
+        boundaries counts as its joined form when the notes use that ("KV-cache" → ``kvcach``), else as
+        its parts (:func:`match_keys`).
+    filters : the venue / series / year the question names (empty when none or several).
+    venues : every venue mention (a comparison of two venues names two).
+    papers : the papers the question names, resolved through the catalog.
+    name_terms : the content terms that belong to those names.
+    asked : keys that are not names: what is asked about the papers (or the topic).
+    is_list : the question wants several papers.
+    asks_quantity : the question asks for an amount ("how many", "what share", "speedup").
+    numbers : the numbers the question itself states (a sentence repeating them states no new amount).
+    """
+
+    text: str
+    terms: list[str]
+    keys: list[Key] = field(default_factory=list)
+    filters: Filters = field(default_factory=Filters)
+    venues: list[VenueMention] = field(default_factory=list)
+    papers: list[PaperMention] = field(default_factory=list)
+    name_terms: set[str] = field(default_factory=set)
+    asked: list[Key] = field(default_factory=list)
+    is_list: bool = False
+    asks_quantity: bool = False
+    numbers: set[str] = field(default_factory=set)
+
+    @property
+    def dangling(self) -> bool:
+        """The question refers back to something it does not name ("How was it evaluated?"): a
+        referring pronoun, no paper, no venue, and at most two content words of its own."""
+        words = set(tokens(normalize(self.text), compounds=False))
+        return bool(words & REFERRING) and not self.papers and not self.venues and len(self.keys) <= 2
+
+    @property
+    def records(self) -> list[int]:
+        """Catalog positions of every named paper, in question order, without repeats."""
+        return list(dict.fromkeys(r for m in self.papers for r in m.records))
+
+    @property
+    def is_comparison(self) -> bool:
+        """Two or more distinct papers are named ("How does X differ from Y?")."""
+        return len(self.papers) >= 2
+
+    @property
+    def kind(self) -> str:
+        """``list`` | ``comparison`` | ``lookup`` (a named paper and nothing more specific asked) |
+        ``fact``."""
+        if self.is_list:
+            return "list"
+        if self.is_comparison:
+            return "comparison"
+        if self.papers and not self.asked:
+            return "lookup"
+        return "fact"
+
+
+#: Longest phrase whose initials are looked up as an acronym ("lines of code" → LoC); acronyms have at
+#: least three letters (two-letter initials match too many short tokens by chance).
+MAX_ACRONYM_WORDS = 3
+
+
+def _acronym(words: list[tuple[str, list[str]]], in_notes: Callable[[str], bool]) -> str | None:
+    """The stemmed acronym of a phrase when the notes use it: the initials of its words ("lines of
+    code" → ``loc``, "mixture of experts" → ``moe``), starting and ending with a content word. None
+    otherwise."""
+    if any(not parts or not parts[0][:1].isalpha() for _, parts in words):
+        return None
+    initials = "".join(parts[0][0] for _, parts in words)
+    content = [w for w, parts in words if lexical_terms(" ".join(parts))]
+    if len(initials) < 3 or len(content) < 2 or not (content[0] == words[0][0] and content[-1] == words[-1][0]):
+        return None
+    stemmed = lexical_terms(initials)
+    return stemmed[0] if len(stemmed) == 1 and in_notes(stemmed[0]) else None
+
+
+def match_keys(text: str, in_notes: Callable[[str], bool] | None) -> list[Key]:
+    """The :class:`~papernotes.retrieval.terms.Key` of each word of ``text`` (stop words skipped): a
+    word with several parts matches its joined form or its parts; two adjacent words whose joined form
+    the notes use (``in_notes``: "KV cache" / "KVCache") are one key, and so is a phrase of two to
+    :data:`MAX_ACRONYM_WORDS` words whose acronym the notes use ("lines of code" / "LoC")."""
+    parsed = [(w, word_parts(normalize(w))) for w in re.findall(r"\S+", text)]
+    out: list[Key] = []
+    i = 0
+    while i < len(parsed):
+        if in_notes is not None:
+            for size in range(min(MAX_ACRONYM_WORDS, len(parsed) - i), 1, -1):
+                acro = _acronym(parsed[i : i + size], in_notes)
+                if acro:
+                    phrase = parsed[i : i + size]
+                    split = tuple(lexical_terms(" ".join(p for _, parts in phrase for p in parts)))
+                    out.append(Key(normalize(" ".join(w for w, _ in phrase)), ((acro,), split)))
+                    i += size
+                    break
+            else:
+                acro = None
+            if acro:
+                continue
+        w, parts = parsed[i]
+        if i + 1 < len(parsed) and parts and parsed[i + 1][1] and in_notes is not None:
+            both = parts + parsed[i + 1][1]
+            joined = stem_term("".join(both))
+            split = tuple(lexical_terms(" ".join(both)))
+            if len(split) >= 2 and in_notes(joined):
+                out.append(Key(normalize(f"{w} {parsed[i + 1][0]}"), ((joined,), split)))
+                i += 2
+                continue
+        alts: list[tuple[str, ...]] = []
+        if len(parts) > 1:
+            alts.append((stem_term("".join(parts)),))
+        split = tuple(lexical_terms(" ".join(parts)))
+        if split:
+            alts.append(split)
+        if alts:
+            out.append(Key(normalize(w).strip("?!.,;:()[]{}\"'“”"), tuple(dict.fromkeys(alts))))
+        i += 1
+    return out
+
+
+def _keep(keys: list[Key], wanted: Callable[[str], bool]) -> list[Key]:
+    """Keys with the unwanted terms taken out of each alternative (keys left empty dropped)."""
+    out = []
+    for k in keys:
+        alts = tuple(dict.fromkeys(a for a in (tuple(t for t in alt if wanted(t)) for alt in k.alternatives) if a))
+        if alts:
+            out.append(Key(k.word, alts))
+    return list(dict.fromkeys(out))
+
+
+def foreign_language(text: str) -> bool:
+    """True for a question in CJK script, or with two or more stop words of another language and more
+    of those than English stop words ("Combien de soumissions NeurIPS a-t-il reçues ?")."""
+    if re.search(f"[{CJK_CHARS}]", text):
+        return True
+    foreign, _ = foreign_stop_words()
+    english = stop_words()
+    words = re.findall(r"[^\W\d_]+", normalize(text))
+    n_foreign = sum(1 for w in words if w in foreign and w not in english)
+    return n_foreign >= 2 and n_foreign > sum(1 for w in words if w in english)
+
+
+def understand(
+    text: str,
+    papers: PaperIndex | None = None,
+    known_venues: list[str] | None = None,
+    any_case: set[str] | None = None,
+    in_notes: Callable[[str], bool] | None = None,
+) -> Question:
+    """Read a question: its terms, venue filter, named papers and form (see :class:`Question`).
+
+    ``known_venues`` are the index's venues (their series are recognised too); ``any_case`` the series
+    that count in any casing (:func:`papernotes.corpus.venues.find_venue_mentions`); ``in_notes(term)``
+    tells whether the notes use a term. A question asked in another language than the notes keeps,
+    of the terms the notes lack, only the names (written with a capital or a digit): its other words
+    cannot be matched against the notes, so they count neither for nor against an answer.
+    """
+    known = known_venues or []
+    found = venue_mentions(text, {v.rsplit(" ", 1)[0] for v in known}, any_case or ())
+    filters = detect_filters(text, known, any_case or ())
+    # venue words and a named venue's year are filters, not topic terms
+    venue_terms: set[str] = set()
+    for m in found:
+        venue_terms |= set(lexical_terms(text[m.span[0] : m.span[1]]))
+        venue_terms |= set(lexical_terms(m.series))
+        if m.year:
+            venue_terms |= {str(m.year), str(m.year)[2:]}
+    qw = question_words()
+
+    def wanted(t: str) -> bool:
+        return t not in venue_terms and t not in qw and not (found and is_year(t))
+
+    keys = _keep(match_keys(strip_foreign_framing(text), in_notes), wanted)
+    # keyword retrieval also looks for the joined forms and acronyms the keys found in the notes
+    terms = [t for t in question_terms(text) if wanted(t)]
+    terms += [k.alternatives[0][0] for k in keys if len(k.alternatives[0]) == 1 and k.alternatives[0][0] not in terms]
+    if in_notes is not None and foreign_language(text):
+        capitalized = {t for w in re.findall(r"\S*[A-Z0-9]\S*", text) for t in lexical_terms(w)}
+        terms = [t for t in terms if in_notes(t) or t in capitalized]
+        keys = _keep(keys, lambda t: in_notes(t) or t in capitalized)
+    spans = [m.span for m in found]
+    mentions = papers.resolve(text, spans) if papers is not None else []
+    names: set[str] = set()
+    if papers is not None:
+        for m in mentions:
+            parts = papers.name_terms([m], text, spans)
+            names |= set(lexical_terms(" ".join(parts))) | set(lexical_terms("".join(parts)))
+    asked = [k for k in keys if not (k.terms <= names)]
+    words = set(tokens(normalize(text), compounds=False))
+    wants_list = bool(words & LIST_VERBS) or (bool(words & LIST_NOUNS) and len(mentions) < 2)
+    return Question(
+        text=text,
+        terms=terms,
+        keys=keys,
+        filters=filters,
+        venues=found,
+        papers=mentions,
+        name_terms=names & (set(terms) | {t for k in keys for t in k.terms}),
+        asked=asked,
+        is_list=wants_list,
+        asks_quantity=_QUANTITY_RE.search(text) is not None,
+        numbers=set(re.findall(r"\d+(?:\.\d+)?", normalize(text))),
+    )

