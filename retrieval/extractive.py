@@ -20,6 +20,7 @@ from papernotes.corpus.normalize import normalize
 from papernotes.corpus.papers import looks_like_affiliation, title_key
 from papernotes.retrieval.evidence import Sentence, split_sentences
 from papernotes.retrieval.search import Hit, SearchResult
+from papernotes.retrieval.terms import Key
 
 #: Sentences quoted per paper at most, and the share of the best sentence's score a further sentence
 #: needs (weaker ones would read as part of the answer without answering).
@@ -70,11 +71,11 @@ def compose(
     sentences: list[Sentence],
     records: list[PaperRecord],
     paper_hits: dict[int, list[Hit]],
-    asked: list[str],
+    asked: list[Key],
 ) -> tuple[str, list[Hit]]:
     """The extractive answer for a non-list question. ``sentences`` are scored candidates;
     ``paper_hits`` maps each named paper (catalog position) to its chunks, best first; ``asked`` is
-    what the question asks about them beyond framing words (empty: a lookup).
+    what the question asks about them (empty: a lookup, answered with the paper's description).
     Returns ``(text, cited hits in marker order)``."""
     q = result.question
     c = Composer()
@@ -95,15 +96,15 @@ def compose(
         return "\n".join(c.lines), c.cited
     subject = ranked[0].hit.group
     own = [s for s in ranked if s.hit.group == subject]
-    rec = ranked[0].hit.record
-    if rec is not None:
-        chunk = _best_chunk([s.hit for s in own], records[rec]) or ranked[0].hit
-        c.add(paper_line(records[rec]), chunk)
+    subject_rec = ranked[0].hit.record
+    if subject_rec is not None:
+        chunk = _best_chunk([s.hit for s in own], records[subject_rec]) or ranked[0].hit
+        c.add(paper_line(records[subject_rec]), chunk)
     _add_sentences(c, own)
     return "\n".join(c.lines), c.cited
 
 
-def _paper_answer(c: Composer, r: PaperRecord, hits: list[Hit], own: list[Sentence], asked: list[str]) -> None:
+def _paper_answer(c: Composer, r: PaperRecord, hits: list[Hit], own: list[Sentence], asked: list[Key]) -> None:
     chunk = _best_chunk(hits, r)
     if chunk is None:
         return

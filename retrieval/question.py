@@ -29,12 +29,28 @@ from papernotes.retrieval.terms import (
     strip_foreign_framing,
 )
 
-#: Words that ask for several papers: a list verb, or a plural noun for papers ("which HPCA 2026 papers
-#: …", "list them", "any ones on …", "meta's osdi 24 papers?").
+#: Words that ask for several papers: a list verb, or a plural noun for papers asked about with a
+#: quantifier or interrogative ("which HPCA 2026 papers …", "any ones on …", "all the talks") or
+#: ending the question ("meta's osdi 24 papers?"); closed-class English words.
 LIST_VERBS = frozenset({"list", "enumerate"})
 LIST_NOUNS = frozenset(
     {"papers", "works", "systems", "ones", "talks", "studies", "publications", "pubs", "entries", "projects"}
 )
+QUANTIFIERS = frozenset({"which", "what", "any", "all", "every", "some", "other", "list", "many"})
+
+
+def asks_for_list(text: str) -> bool:
+    """True when the question asks for several papers (see :data:`LIST_NOUNS`): "file systems" in
+    "the paper on LLM-generated file systems" does not."""
+    words = tokens(normalize(text), compounds=False)
+    if set(words) & LIST_VERBS:
+        return True
+    for i, w in enumerate(words):
+        if w in LIST_NOUNS and (i == len(words) - 1 or set(words[max(0, i - 4) : i]) & QUANTIFIERS):
+            return True
+    return False
+
+
 #: Pronouns that refer back to something named earlier ("How was *it* evaluated?"); closed-class
 #: English words.
 REFERRING = frozenset(
@@ -125,7 +141,7 @@ def _acronym(words: list[tuple[str, list[str]]], in_notes: Callable[[str], bool]
     if any(not parts or not parts[0][:1].isalpha() for _, parts in words):
         return None
     initials = "".join(parts[0][0] for _, parts in words)
-    content = [w for w, parts in words if lexical_terms(" ".join(parts))]
+    content = [w for w, parts in words if question_terms(" ".join(parts))]
     if len(initials) < 3 or len(content) < 2 or not (content[0] == words[0][0] and content[-1] == words[-1][0]):
         return None
     stemmed = lexical_terms(initials)
@@ -239,12 +255,11 @@ def understand(
     mentions = papers.resolve(text, spans) if papers is not None else []
     names: set[str] = set()
     if papers is not None:
-        for m in mentions:
-            parts = papers.name_terms([m], text, spans)
+        for pm in mentions:
+            parts = papers.name_terms([pm], text, spans)
             names |= set(lexical_terms(" ".join(parts))) | set(lexical_terms("".join(parts)))
     asked = [k for k in keys if not (k.terms <= names)]
-    words = set(tokens(normalize(text), compounds=False))
-    wants_list = bool(words & LIST_VERBS) or (bool(words & LIST_NOUNS) and len(mentions) < 2)
+    wants_list = asks_for_list(text) and len(mentions) < 2
     return Question(
         text=text,
         terms=terms,

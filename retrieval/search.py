@@ -329,9 +329,10 @@ def collapse(hits: list[Hit], k: int, per_group: int, leaders: Sequence[str] = (
         groups[h.group] = groups.get(h.group, 0) + 1
         kept.append(h)
     for lead in leaders:
-        h = next((x for x in pool if x.id == lead), None)
-        if h is None or any(x.group == h.group for x in kept):
+        found = next((x for x in pool if x.id == lead), None)
+        if found is None or any(x.group == found.group for x in kept):
             continue
+        h = found
         if len(kept) >= k:
             drop = next((x for x in reversed(kept) if x.id not in leaders), None)
             if drop is None:

@@ -18,7 +18,6 @@ from papernotes.retrieval.answerability import (
     answerability,
     question_features,
     score_sentences,
-    specific_asked,
 )
 from papernotes.retrieval.errors import ModelUnavailableError
 from papernotes.retrieval.evidence import Sentence, candidates, embed_best
@@ -134,7 +133,7 @@ class Notes:
                 return a
             except ModelUnavailableError as e:
                 note = _join(note, f"model not used: {e}")
-        text, cited = compose(result, an.sentences, self.catalog, an.paper_hits, specific_asked(q, self.retriever.bm25))
+        text, cited = compose(result, an.sentences, self.catalog, an.paper_hits, q.asked)
         return Answer(
             question=question,
             answer=text,

@@ -64,12 +64,6 @@ class Settings(BaseSettings):
     k: int = Field(default=5, ge=1, le=50, description="Chunks cited per answer (top k after fusion).")
     candidates: int = Field(default=40, ge=5, le=500, description="Candidates per retriever before fusion.")
     rrf_k: int = Field(default=60, ge=1, description="Reciprocal rank fusion constant (Cormack et al. 2009).")
-    min_relevance: float = Field(
-        default=0.30,
-        ge=0,
-        le=1,
-        description="Refusal threshold: below this relevance of the best chunk the answer is the refusal.",
-    )
 
     # --- LLM (any OpenAI-compatible endpoint) -----------------------------------------------------
     openai_api_key: SecretStr | None = Field(

