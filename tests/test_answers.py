@@ -220,10 +220,8 @@ def test_readme_retriever_example_runs_and_composes(notes, monkeypatch, capsys):
 
     retriever = scope["retriever"]
     prompt = ChatPromptTemplate.from_template("Sources: {context}\nQuestion: {question}")
-    seen = []
     llm = FakeListChatModel(responses=["ok"])
-    chain = (
-        {"context": retriever, "question": RunnablePassthrough()} | prompt | (lambda p: seen.append(p) or llm.invoke(p))
-    )
-    assert chain.invoke("Which systems disaggregate prefill and decode?").content == "ok"
-    assert "Splitwise" in seen[0].to_string() or "DistServe" in seen[0].to_string()
+    chain = {"context": retriever, "question": RunnablePassthrough()} | prompt
+    filled = chain.invoke("Which systems disaggregate prefill and decode?").to_string()
+    assert "DistServe" in filled or "Splitwise" in filled
+    assert (chain | llm).invoke("Which systems disaggregate prefill and decode?").content == "ok"
