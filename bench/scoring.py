@@ -25,7 +25,7 @@ from typing import Any
 from langchain_core.documents import Document
 
 from papernotes.corpus.papers import title_key
-from papernotes.retrieval.evaluate import aggregate, score_one
+from papernotes.retrieval.evaluate import aggregate, gold_keys, rank_scores, score_one
 
 #: Rank cut-off for both pipelines: the LangChain quickstart's ``similarity_search(k=5)``.
 K = 5
@@ -45,19 +45,14 @@ def score_by_text(row: dict[str, Any], docs: list[Document], k: int) -> dict[str
     ``{"id", "type", "answerable", "refused": False}`` plus, for a question with gold titles, ``hit``
     (1.0 or 0.0), ``recall`` (share of gold titles found, 0–1) and ``rr`` (1 / rank of the first found).
     """
-    gold = {key for t in row["gold_titles"] if (key := title_key(t))}
+    gold = gold_keys(row)
     ranks: dict[str, int] = {}
     for i, d in enumerate(docs[:k], 1):
         text_key = title_key(d.page_content)
         for g in gold:
             if g not in ranks and g in text_key:
                 ranks[g] = i
-    out: dict[str, Any] = {"id": row["id"], "type": row["type"], "answerable": bool(gold), "refused": False}
-    if gold:
-        out["hit"] = 1.0 if ranks else 0.0
-        out["recall"] = len(ranks) / len(gold)
-        out["rr"] = 1.0 / min(ranks.values()) if ranks else 0.0
-    return out
+    return rank_scores(row, ranks, refused=False)
 
 
 def score_by_title_metadata(row: dict[str, Any], docs: list[Document], k: int) -> dict[str, Any]:

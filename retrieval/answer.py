@@ -4,7 +4,7 @@ CLI and the bot, the question check, and the refusal."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from papernotes.corpus.errors import BadInputError
@@ -54,20 +54,12 @@ class Answer:
     model_text: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "question": self.question,
-            "answer": self.answer,
-            "mode": self.mode,
-            "citations": [c.as_dict() for c in self.citations],
-            "retrieved": self.retrieved,
-            "filters": self.filters,
-            "refused": self.refused,
-            "grounded": self.grounded,
-            "dropped_citations": self.dropped_citations,
-            "note": self.note,
-            "answerability": None if self.answerability is None else round(self.answerability, 4),
-            "kind": self.kind,
-        }
+        """The ``ask --json`` object: every field but ``model_text``."""
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "model_text"}
+        out["citations"] = [c.as_dict() for c in self.citations]
+        if self.answerability is not None:
+            out["answerability"] = round(self.answerability, 4)
+        return out
 
 
 def check_question(question: str) -> str:

@@ -79,6 +79,24 @@ def percentile(values: list[float], q: float) -> float:
     return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
 
 
+def gold_keys(row: dict[str, Any]) -> set[str]:
+    """The question's gold titles as :func:`~papernotes.corpus.papers.title_key` keys."""
+    return {key for t in row["gold_titles"] if (key := title_key(t))}
+
+
+def rank_scores(row: dict[str, Any], ranks: dict[str, int], refused: bool) -> dict[str, Any]:
+    """``{"id", "type", "answerable", "refused"}`` plus, for a question with gold titles, ``hit`` (1.0
+    or 0.0), ``recall`` (share of gold titles found, 0–1) and ``rr`` (1 / rank of the first found), from
+    ``ranks``: gold title key → rank (1-based) at which it was found."""
+    gold = gold_keys(row)
+    out: dict[str, Any] = {"id": row["id"], "type": row["type"], "answerable": bool(gold), "refused": refused}
+    if gold:
+        out["hit"] = 1.0 if ranks else 0.0
+        out["recall"] = len(ranks) / len(gold)
+        out["rr"] = 1.0 / min(ranks.values()) if ranks else 0.0
+    return out
+
+
 def score_one(
     row: dict[str, Any],
     retrieved: list[dict[str, Any]],
@@ -90,18 +108,14 @@ def score_one(
     """Per-question scores from the ranked ``retrieved`` rows (``paper_title``/``page_title``) and, for
     list questions (type ``list_query``), ``list_recall``: the share of gold titles among the answer's
     cited paper titles (``cited``)."""
-    gold = {title_key(t) for t in row["gold_titles"] if title_key(t)}
+    gold = gold_keys(row)
     ranks: dict[str, int] = {}
     for i, r in enumerate(retrieved[:k], 1):
         for t in (r.get("paper_title"), r.get("page_title")):
             key = title_key(t or "")
             if key in gold and key not in ranks:
                 ranks[key] = i
-    out: dict[str, Any] = {"id": row["id"], "type": row["type"], "answerable": bool(gold), "refused": refused}
-    if gold:
-        out["hit"] = 1.0 if ranks else 0.0
-        out["recall"] = len(ranks) / len(gold)
-        out["rr"] = 1.0 / min(ranks.values()) if ranks else 0.0
+    out = rank_scores(row, ranks, refused)
     if gold and row["type"] == "list_query":
         have = {title_key(t or "") for t in cited or []}
         out["list_recall"] = len(gold & have) / len(gold)
