@@ -74,7 +74,7 @@ def render_papers(con: Console, recs) -> None:
     for r in recs:
         t.add_row(r.title, r.venue or "", ", ".join(r.affiliations), "; ".join(r.topics[:2]))
     con.print(t)
-    con.print(f"{len(recs)} papers")
+    con.print(f"{len(recs)} paper{'' if len(recs) == 1 else 's'}")
 
 
 def render_stats(con: Console, st: dict[str, Any]) -> None:

@@ -27,7 +27,7 @@ _APOSTROPHES = "\u2019\u2018\u02bc\u2032\uff07`\u00b4"
 #: Characters that join the parts of one word: "Llama-3-8B", "v3.2", "C++", "I/O", "don't".
 _JOINERS = "-._+/'"
 _WORD_RE = re.compile(rf"[{CJK_CHARS}]+|[^\W_{CJK_CHARS}]+(?:[{re.escape(_JOINERS)}]+[^\W_{CJK_CHARS}]+)*[+]*")
-_PART_RE = re.compile(r"[^\W\d_]+|\d+")
+_PART_RE = re.compile(rf"[{CJK_CHARS}]+|[^\W\d_{CJK_CHARS}]+|\d+")
 _POSSESSIVE_RE = re.compile(r"(?<=\w)'s\b|(?<=s)'(?!\w)")
 
 

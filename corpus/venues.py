@@ -181,7 +181,23 @@ def find_venue_mentions(
             or _venue_position(text, m.start(), end)
         ):
             out.append(VenueMention(canon, None, (m.start(), end)))
-    return out
+    # a series unknown to us, written as people write venues with a year: "foocon'24", "FOOCON 2024"
+    taken = [m.span for m in out]
+    for u in _UNKNOWN_MENTION_RE.finditer(text):
+        word = u.group("series")
+        if word.lower() in series_map or any(a < u.end() and u.start() < b for a, b in taken):
+            continue
+        if u.group("short") or word.isupper():
+            year = _year(u.group("short") or u.group("long"))
+            out.append(VenueMention(word.upper() if word.islower() else word, year, (u.start(), u.end())))
+    return sorted(out, key=lambda m: m.span)
+
+
+#: A venue of a series nobody listed: a word glued to an apostrophe and a two-digit year ("foocon'24"),
+#: or an all-capitals word before a four-digit year ("FOOCON 2024").
+_UNKNOWN_MENTION_RE = re.compile(
+    r"(?<![\w'’])(?P<series>[A-Za-z][A-Za-z&+]{2,19})(?:['’](?P<short>\d\d)|\s+(?P<long>(?:19|20)\d\d))(?![\w'’])"
+)
 
 
 def split_venue(venue: str) -> tuple[str, int | None]:

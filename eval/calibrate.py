@@ -127,6 +127,8 @@ def main() -> None:
             out[name] = {"weights": model.weights, "bias": model.bias}
             stats[name] = st
         write_weights(args.set, len(fit_rows), stats, out)
+    if args.no_fit and am.WEIGHTS_FILE.is_file():
+        stats = json.loads(am.WEIGHTS_FILE.read_text(encoding="utf-8")).get("stats", {})
     report: dict[str, dict] = {"fit": {}, "models": stats}
     for name, subset in (("fit", fit_rows), ("held", held_rows)):
         report[name] = run_eval(subset, lambda q: notes.ask(q, use_llm=False), settings.k)

@@ -16,7 +16,7 @@ Question features (:func:`question_features`):
 ``cov_union``      the same share over the top 3 chunks together
 ``asked_cov``      share of what is asked about named papers (framing words aside, see
                    :func:`specific_asked`) found in those papers' own chunks; 1 when nothing specific is
-                   asked (a lookup); the best chunk's share when no paper is named
+                   asked (a lookup) or papers are compared; the best chunk's share when no paper is named
 ``oov``            idf-weighted share of the question's name-like terms (not common English words) that
                    occur nowhere in the notes
 ``named``          1 when the question names a paper of the catalog
@@ -167,7 +167,8 @@ def question_features(
         for h in named_chunks:
             own |= set(lexical_terms(h.text))
         asked = specific_asked(q, bm25)
-        asked_cov = coverage(asked, own, idf) if asked else 1.0
+        # a comparison of papers the notes hold is answered with what they say of each
+        asked_cov = coverage(asked, own, idf) if asked and not q.is_comparison else 1.0
     else:
         asked_cov = cov_best
     # words absent from the notes: a name that is not there says the notes do not cover the question; an

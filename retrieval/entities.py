@@ -7,7 +7,8 @@ before ":" and the full title — in the one normalized form of :mod:`papernotes
 
 A one-word name that is also an ordinary word of the notes ("Flash", "Echo", "Face") is only taken when
 the question writes it in the name's own casing, or when the word occurs in few chunks besides the
-paper's own (:data:`COMMON_NAME_CHUNKS`): a name has to single out a paper.
+paper's own (:data:`COMMON_NAME_CHUNKS`); one that is a term of the whole field ("LLMs", in more than
+:data:`FIELD_TERM_SHARE` of the chunks) never names a paper: a name has to single out a paper.
 """
 
 from __future__ import annotations
@@ -26,6 +27,11 @@ from papernotes.retrieval.terms import lexical_terms, question_words, stop_words
 #: A one-word name found in more than this many chunks that are not about the paper is an ordinary
 #: word of the notes; the question must then write it in the name's own casing ("FACE", "Echo").
 COMMON_NAME_CHUNKS = 3
+#: A one-word name found in more than this share of all chunks (and in more than
+#: :data:`FIELD_TERM_MIN_CHUNKS`, for small collections) is a term of the field ("LLMs", "PyTorch"), not a
+#: paper's name, whatever its casing.
+FIELD_TERM_SHARE = 0.02
+FIELD_TERM_MIN_CHUNKS = 10
 #: Longest name, in words, looked for in a question.
 MAX_NAME_WORDS = 8
 
@@ -106,14 +112,16 @@ class PaperIndex:
         """One-word names found in more than :data:`COMMON_NAME_CHUNKS` chunks not about the paper(s)
         of that name (chunks counted through the BM25 postings of the name's term)."""
         common = set()
-        for key, n in self._names.items():
+        for key, n in list(self._names.items()):
             if not n.single:
                 continue
             terms = lexical_terms(key)
             if len(terms) != 1:
                 continue
             others = sum(1 for pos in bm25.postings(terms[0]) if self.chunk_record[int(pos)] not in n.records)
-            if others > COMMON_NAME_CHUNKS:
+            if others > max(FIELD_TERM_SHARE * len(bm25), FIELD_TERM_MIN_CHUNKS):
+                del self._names[key]  # a term of the field, never a name
+            elif others > COMMON_NAME_CHUNKS:
                 common.add(key)
         return common
 

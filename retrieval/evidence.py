@@ -26,8 +26,9 @@ from papernotes.retrieval.terms import coverage, lexical_terms
 #: all-MiniLM-L6-v2 embeds about 100 short sentences a second on 2 CPU cores (bench/run.py), so 16
 #: keep the extractive answer within its latency budget.
 EMBEDDED_SENTENCES = 16
-#: Shorter lines are labels and headings ("Request Manager"), not sentences.
-MIN_WORDS = 4
+#: Shorter lines are labels ("Demo"), not sentences; two-word lines stay ("Best Paper Award" answers
+#: which paper won).
+MIN_WORDS = 2
 #: Chunks beyond the top k that answers may draw sentences from (more chunks of the leading papers).
 EXTRA_CHUNKS = 8
 

@@ -62,8 +62,9 @@ def _best_chunk(hits: list[Hit], r: PaperRecord) -> Hit | None:
     for h in hits:
         if probe and probe in normalize(h.body):
             return h
-    entries = [h for h in hits if h.get("kind") == "paper_entry"]
-    return (entries or hits)[0]
+    described = [h for h in hits if description_sentences(h, r)]
+    entries = [h for h in described if h.get("kind") == "paper_entry"]
+    return (entries or described or hits)[0]
 
 
 def compose(

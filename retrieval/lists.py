@@ -8,8 +8,10 @@ affiliations, authors, headings it is listed under, its chunks), how much its he
 its best chunk's cosine similarity to the question, each also relative to the best candidate — and
 how selective the topic is (the share of candidates that do *not* cover it as well as the best,
 for the candidates that do) — and the list keeps the papers whose membership probability (a logistic regression fitted by
-``eval/calibrate.py``, see :mod:`papernotes.retrieval.answerability`) reaches one half. A question
-that names a venue and no topic lists every paper of the venue.
+``eval/calibrate.py``, see :mod:`papernotes.retrieval.answerability`) reaches one half. Where the
+notes' headings name the whole topic for some candidates, the notes' own grouping decides instead (the
+papers under such a heading, or whose own title or one-liner names the topic), as for conference
+summaries. A question that names a venue and no topic lists every paper of the venue.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ MEMBERSHIP_FEATURES = ("cov_own", "cov", "head", "dense", "cov_rel", "dense_rel"
 _DEFAULT_MEMBERSHIP = Model(
     {"cov_own": 2.0, "cov": 2.0, "head": 2.0, "dense": 3.0, "cov_rel": 3.0, "dense_rel": 2.0, "selective": 2.0}, -6.5
 )
+#: Coverage counted as naming the whole topic (idf-weighted share, allowing rounding).
+FULL = 0.99
 #: Papers considered when the question names no venue: those of this many best chunks by keyword and
 #: by embedding.
 TOPIC_CANDIDATES = 60
@@ -130,6 +134,13 @@ def select(
         x.features["dense_rel"] = x.features["dense"] / best_dense
         x.features["selective"] = selective if x.features["cov"] >= best_cov - 1e-9 else 0.0
         x.probability = 1.0 if not topic and (f.venue or f.series) else m.probability(x.features)
+    # where the notes' own headings name the whole topic for some papers, the notes' grouping decides, as
+    # it does for summaries: the papers listed under such a heading, or whose own title or one-liner
+    # names the topic
+    if topic and any(x.features["head"] >= FULL for x in scored):
+        for x in scored:
+            named = x.features["head"] >= FULL or x.features["cov_own"] >= FULL
+            x.probability = max(x.probability, 1.0) if named else min(x.probability, 0.0)
     members = [x for x in scored if x.probability >= 0.5]
     return members, scored
 

@@ -10,7 +10,7 @@ wanted), a comparison (two or more named papers) or a question about one thing.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from papernotes.corpus.normalize import CJK_CHARS, normalize, tokens, word_parts
@@ -34,19 +34,23 @@ from papernotes.retrieval.terms import (
 #: ending the question ("meta's osdi 24 papers?"); closed-class English words.
 LIST_VERBS = frozenset({"list", "enumerate"})
 LIST_NOUNS = frozenset(
-    {"papers", "works", "systems", "ones", "talks", "studies", "publications", "pubs", "entries", "projects"}
+    {"papers", "works", "work", "systems", "ones", "talks", "studies", "publications", "pubs", "entries", "projects"}
 )
 QUANTIFIERS = frozenset({"which", "what", "any", "all", "every", "some", "other", "list", "many"})
 
 
-def asks_for_list(text: str) -> bool:
-    """True when the question asks for several papers (see :data:`LIST_NOUNS`): "file systems" in
-    "the paper on LLM-generated file systems" does not."""
+def asks_for_list(text: str, venues: Sequence[VenueMention] = ()) -> bool:
+    """True when the question asks for several papers (see :data:`LIST_NOUNS`), also right after a
+    named venue ("sosp24 papers on …", "OSDI papers"): "file systems" in "the paper on LLM-generated
+    file systems" does not."""
     words = tokens(normalize(text), compounds=False)
     if set(words) & LIST_VERBS:
         return True
+    venue_words = {t for m in venues for t in tokens(normalize(text[m.span[0] : m.span[1]]), compounds=False)}
     for i, w in enumerate(words):
-        if w in LIST_NOUNS and (i == len(words) - 1 or set(words[max(0, i - 4) : i]) & QUANTIFIERS):
+        before = set(words[max(0, i - 4) : i])
+        at_end = i == len(words) - 1 and w.endswith("s")  # "meta's osdi 24 papers?", not "how does X work?"
+        if w in LIST_NOUNS and (at_end or before & QUANTIFIERS or set(words[max(0, i - 2) : i]) & venue_words):
             return True
     return False
 
@@ -201,10 +205,14 @@ def _keep(keys: list[Key], wanted: Callable[[str], bool]) -> list[Key]:
     return list(dict.fromkeys(out))
 
 
+#: Letters of scripts the (English) notes do not use for words: Cyrillic, Hebrew, Arabic, Devanagari, Thai.
+OTHER_SCRIPTS = "\u0400-\u04ff\u0590-\u05ff\u0600-\u06ff\u0900-\u097f\u0e00-\u0e7f"
+
+
 def foreign_language(text: str) -> bool:
     """True for a question in CJK script, or with two or more stop words of another language and more
     of those than English stop words ("Combien de soumissions NeurIPS a-t-il reçues ?")."""
-    if re.search(f"[{CJK_CHARS}]", text):
+    if re.search(f"[{CJK_CHARS}{OTHER_SCRIPTS}]", text):
         return True
     foreign, _ = foreign_stop_words()
     english = stop_words()
@@ -259,7 +267,7 @@ def understand(
             parts = papers.name_terms([pm], text, spans)
             names |= set(lexical_terms(" ".join(parts))) | set(lexical_terms("".join(parts)))
     asked = [k for k in keys if not (k.terms <= names)]
-    wants_list = asks_for_list(text) and len(mentions) < 2
+    wants_list = asks_for_list(text, found) and len(mentions) < 2
     return Question(
         text=text,
         terms=terms,

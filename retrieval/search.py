@@ -254,9 +254,10 @@ class HybridRetriever(BaseRetriever):
         Given ``filters`` are applied as they are; otherwise the venue, series or year the question
         names is applied, falling back to unfiltered search when the filtered one finds nothing (the
         result then names the missing venue). Near-copies of one text collapse to the best-ranked one
-        (its ``also`` lists the others); at most two chunks per paper or page (one for list
-        questions) so that distinct papers reach the top k; the best BM25 hit and the best chunk of a
-        named paper always get a place in the top k.
+        (its ``also`` lists the others); one chunk per paper or page in the top k (the paper's other
+        places — its deep note, a topic page — are noted in ``also`` and stay in the pool answers draw
+        on), so that distinct papers reach the top k; the best BM25 hit and the best chunk of a named
+        paper always get a place in the top k.
         """
         q = query if isinstance(query, Question) else self.understand(query)
         k = k or self.settings.k
@@ -270,7 +271,7 @@ class HybridRetriever(BaseRetriever):
             if f and not hits and given is None:
                 hits, leaders = self._fused(q, qv, None, n)
                 fallback = True
-        kept, pool = collapse(hits, k, 1 if q.is_list else 2, leaders)
+        kept, pool = collapse(hits, k, 1, leaders)
         return SearchResult(
             query=q.text,
             hits=kept,
@@ -325,6 +326,10 @@ def collapse(hits: list[Hit], k: int, per_group: int, leaders: Sequence[str] = (
         if len(kept) >= k:
             break
         if groups.get(h.group, 0) >= per_group:
+            first = next(x for x in kept if x.group == h.group)
+            src = str(h.get("source") or "")
+            if src and src != first.get("source") and src not in first.also:
+                first.also.append(src)  # the same paper elsewhere in the notes (its deep note, a topic page)
             continue
         groups[h.group] = groups.get(h.group, 0) + 1
         kept.append(h)

@@ -7,8 +7,9 @@ from typing import Any
 
 from papernotes.corpus.catalog import filter_records, load_catalog
 from papernotes.corpus.models import PaperRecord
-from papernotes.corpus.venues import resolve_venue
+from papernotes.corpus.venues import resolve_venue, split_venue
 from papernotes.retrieval.bm25 import BM25Index
+from papernotes.retrieval.filters import normalize_filters
 from papernotes.retrieval.indexing import ensure_index, load_source_stats
 from papernotes.retrieval.settings import Settings
 
@@ -20,11 +21,27 @@ def list_papers(
     topic: str | None = None,
     search: str | None = None,
 ) -> list[PaperRecord]:
-    """Catalog records matching the filters. Raises IndexMissingError before the first ingest."""
+    """Catalog records matching the filters; a venue series without a year ("SOSP") matches every
+    year of it.
+
+    Raises
+    ------
+    IndexMissingError
+        before the first ingest.
+    BadInputError
+        for a venue the notes do not have (naming the closest known ones).
+    """
     ensure_index(settings)
     records = load_catalog(settings.catalog_path)
-    if venue:
-        venue = resolve_venue(venue, [r.venue for r in records if r.venue])
+    known = [r.venue for r in records if r.venue]
+    if venue and normalize_filters(venue).series:
+        series = str(normalize_filters(venue).series).lower()
+        if series not in {split_venue(v)[0].lower() for v in known}:
+            resolve_venue(f"{venue} 2000", known)  # raises, naming the closest known venues
+        records = [r for r in records if r.venue and split_venue(r.venue)[0].lower() == series]
+        venue = None
+    elif venue:
+        venue = resolve_venue(venue, known)
     return filter_records(records, venue, year, topic, search)
 
 

@@ -39,11 +39,17 @@ def _stop_and_stem():
 @lru_cache(maxsize=1)
 def foreign_stop_words() -> tuple[frozenset[str], tuple[str, ...]]:
     """Stop words of the other languages questions are asked in (bm25s's lists): Spanish, French,
-    German, Portuguese and Italian as words; Chinese as phrases, longest first (CJK has no spaces)."""
+    German, Portuguese, Italian, Russian and Korean as words; Chinese as phrases, longest first (CJK has no spaces)."""
     from bm25s import stopwords as sw
 
     words = frozenset().union(
-        sw.STOPWORDS_SPANISH, sw.STOPWORDS_FRENCH, sw.STOPWORDS_GERMAN, sw.STOPWORDS_PORTUGUESE, sw.STOPWORDS_ITALIAN
+        sw.STOPWORDS_SPANISH,
+        sw.STOPWORDS_FRENCH,
+        sw.STOPWORDS_GERMAN,
+        sw.STOPWORDS_PORTUGUESE,
+        sw.STOPWORDS_ITALIAN,
+        sw.STOPWORDS_RUSSIAN,
+        sw.STOPWORDS_KOREAN,
     )
     return frozenset(normalize(w) for w in words), tuple(sorted(sw.STOPWORDS_CHINESE, key=len, reverse=True))
 
