@@ -3,17 +3,18 @@
 The models (logistic regressions, scikit-learn; see :mod:`papernotes.retrieval.answerability`):
 
 * **question** (two fits: questions that name a catalog paper, and the others) — is the question
-  answered by the notes? One row per non-list question; label: it has gold titles. Class weights
-  balanced; the threshold (0.5) was fixed before fitting.
+  answered by the notes? One row per non-list question; label: it has gold titles. No class weights
+  (a probability under the set's mix of answerable and unanswerable questions); the threshold (0.5)
+  was fixed before fitting.
 * **sentence** — does a candidate sentence hold the answer? One row per candidate sentence of an
   answerable non-list question; label: the sentence contains one of its ``answer_must_contain``
   strings (questions with no such candidate are skipped).
 * **membership** — is a candidate paper in the answer to a list question? One row per candidate;
   label: its title is a gold title.
 
-The split is fixed in the set itself (``split``: ``fit`` | ``held``, from a hash of the id). After
-fitting, ``papernotes eval`` metrics are computed on both splits (and on any extra question files) and
-written to the report.
+The split is fixed in the set itself (``split``: ``fit`` when the SHA-1 of the id, as an integer, is
+even, else ``held``). After fitting, ``papernotes eval`` metrics are computed on both splits (and on any
+extra question files) and written to the report.
 
 Usage (from the repository root, with an index of the real notes in DATA_DIR)::
 
@@ -77,12 +78,17 @@ def collect(notes: Notes, rows: list[dict]) -> dict[str, list[tuple[dict[str, fl
     return data
 
 
-def fit(rows: list[tuple[dict[str, float], int]], names: tuple[str, ...]) -> tuple[am.Model, dict]:
-    """A class-balanced logistic regression on ``rows``, its L2 strength chosen by cross-validation
-    (:data:`CS` values, :data:`FOLDS` folds, log-loss); returns the model and fit statistics."""
+def fit(
+    rows: list[tuple[dict[str, float], int]], names: tuple[str, ...], balanced: bool = True
+) -> tuple[am.Model, dict]:
+    """A logistic regression on ``rows`` (class-balanced when ``balanced``), its L2 strength chosen by
+    cross-validation (:data:`CS` values, :data:`FOLDS` folds, log-loss); returns the model and fit
+    statistics."""
     x = np.array([[r[n] for n in names] for r, _ in rows], dtype=float)
     y = np.array([label for _, label in rows])
-    clf = LogisticRegressionCV(Cs=CS, cv=FOLDS, class_weight="balanced", scoring="neg_log_loss", max_iter=5000)
+    clf = LogisticRegressionCV(
+        Cs=CS, cv=FOLDS, class_weight="balanced" if balanced else None, scoring="neg_log_loss", max_iter=5000
+    )
     clf.fit(x, y)
     weights = {n: round(float(w), 4) for n, w in zip(names, clf.coef_[0], strict=True)}
     model = am.Model(weights, round(float(clf.intercept_[0]), 4))
@@ -123,7 +129,10 @@ def main() -> None:
             ("question_unnamed", am.QUESTION_FEATURES),
             ("membership", lists.MEMBERSHIP_FEATURES),
         ):
-            model, st = fit(data[name], feats)
+            # the question models see the set's own mix of answerable and unanswerable questions (no class
+            # weights), so they output a probability under that mix and 0.5 is the likelier side; list
+            # membership stays balanced (a list would rather hold a doubtful paper than drop one)
+            model, st = fit(data[name], feats, balanced=name == "membership")
             out[name] = {"weights": model.weights, "bias": model.bias}
             stats[name] = st
         write_weights(args.set, len(fit_rows), stats, out)

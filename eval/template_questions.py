@@ -217,8 +217,74 @@ def main(data_dir: Path, corpus: Path) -> None:
             [r.system or "" for r in recs],
             f"{venue} page, heading {head!r}: {len(recs)} papers",
         )
+    rows += lacking(catalog, json.loads((data_dir / "bm25" / "chunks.json").read_text(encoding="utf-8")), raw)
     for row in rows:
         print(json.dumps(row, ensure_ascii=False))
+
+
+#: Attributes a paper's notes often lack, each as (question templates, pattern that would state it in
+#: the paper's own chunks). A question is kept only when none of the paper's chunks match the pattern,
+#: so the notes do not answer it (its name resolves, what is asked is absent).
+LACKING = [
+    (
+        ["what GPUs did {S} run its experiments on?", "{s} eval hardware?"],
+        r"GPU|A100|H100|H800|H20|V100|A10G?|L40|L4|T4|B200|RTX|\d{4}\b|TPU|NPU|Ascend|MI\d|cluster|node|machine",
+    ),
+    (
+        ["which datasets did {S} evaluate on?", "{s}'s eval workloads/traces?"],
+        r"dataset|trace|benchmark|workload|ShareGPT|corpus|MMLU|GSM|HumanEval|LongBench|Azure|production|Criteo|ImageNet",
+    ),
+    (
+        ["what baselines does {S} compare against?", "{s} vs which baselines?"],
+        r"baseline|compar|\bvs\b|versus|\bover\b|outperform|than|state-of-the-art|SOTA|speedup|\d+(?:\.\d+)?\s*[x×]",
+    ),
+    (
+        ["is {S} open source - where's the code?", "{s} github repo?"],
+        r"github|gitlab|code|open[- ]source|artifact",
+    ),
+]
+
+
+def lacking(catalog: list, chunks: dict, raw: str) -> list[dict]:
+    """Unanswerable questions about papers the notes name: an attribute (:data:`LACKING`) none of the
+    paper's own chunks states. Ids ``tl001`` …; deterministic (seeded)."""
+    rng = random.Random(SEED + 1)
+    own: dict[str, list[str]] = defaultdict(list)
+    for text, meta in zip(chunks["texts"], chunks["metadatas"], strict=True):
+        if meta.get("paper_title"):
+            own[str(meta["paper_title"])].append(text)
+    papers = [
+        r
+        for r in catalog
+        if r.system and " " not in r.system and len(compact(r.system)) >= 4 and r.system in raw and own.get(r.title)
+    ]
+    rng.shuffle(papers)
+    out: list[dict] = []
+    for templates, pattern in LACKING:
+        kept = 0
+        for r in papers:
+            if kept >= 8:
+                break
+            if re.search(pattern, "\n".join(own[r.title]) + " " + " ".join(r.links), re.IGNORECASE):
+                continue
+            if r.deep_note or any(r.title in t and "Personal Notes" in t for t in own[r.title]):
+                continue  # a deep note says much more than its chunks' text shows here
+            t = rng.choice(templates)
+            out.append(
+                {
+                    "id": f"tl{len(out) + 1:03d}",
+                    "type": "unanswerable",
+                    "question": t.format(S=r.system, s=(r.system or "").lower()),
+                    "gold_titles": [],
+                    "answer_must_contain": [],
+                    "notes": f"{r.title!r} is in the notes, but none of its {len(own[r.title])} chunk(s) match "
+                    f"/{pattern}/ (case-insensitive), nor do its links",
+                    "writer": "template",
+                }
+            )
+            kept += 1
+            papers.remove(r)
+    return out
 
 
 if __name__ == "__main__":

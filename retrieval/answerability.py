@@ -15,7 +15,8 @@ Question features (:func:`question_features`):
                    the subject and what is asked about it must occur together
 ``cov_union``      the same share over the top 3 chunks together
 ``asked_cov``      share of what is asked about named papers (framing words aside, see
-                   :func:`specific_asked`) found in those papers' own chunks; 1 when nothing specific is
+                   :func:`specific_asked`) found in those papers' own chunks, or ``cov_best`` when
+                   higher (the name and what is asked in one passage); 1 when nothing specific is
                    asked (a lookup) or papers are compared; the best chunk's share when no paper is named
 ``oov``            idf-weighted share of the question's name-like terms (not common English words) that
                    occur nowhere in the notes
@@ -42,8 +43,8 @@ from papernotes.retrieval.question import Question
 from papernotes.retrieval.search import Hit, SearchResult
 from papernotes.retrieval.terms import Key, conversational, coverage, english_word, lexical_terms
 
-#: Probability at or above which a question is answered (fixed before fitting; the fit's class
-#: weights balance answerable and unanswerable questions, so 0.5 is the even point).
+#: Probability at or above which a question is answered (fixed before fitting: the question models are
+#: fitted without class weights, so their output is a probability and 0.5 the likelier side).
 ANSWERABLE_AT = 0.5
 
 QUESTION_FEATURES = (
@@ -167,8 +168,10 @@ def question_features(
         for h in named_chunks:
             own |= set(lexical_terms(h.text))
         asked = specific_asked(q, bm25)
-        # a comparison of papers the notes hold is answered with what they say of each
-        asked_cov = coverage(asked, own, idf) if asked and not q.is_comparison else 1.0
+        # a comparison of papers the notes hold is answered with what they say of each; a named paper can
+        # also be context for another one ("… beats torch.compile on KernelBench"): then one passage
+        # holds the name and what is asked together (cov_best)
+        asked_cov = max(coverage(asked, own, idf), cov_best) if asked and not q.is_comparison else 1.0
     else:
         asked_cov = cov_best
     # words absent from the notes: a name that is not there says the notes do not cover the question; an

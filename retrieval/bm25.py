@@ -4,6 +4,8 @@ LangChain retriever around it. Metadata filters use the same ``where`` dicts as 
 from __future__ import annotations
 
 import json
+import re
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +14,8 @@ import numpy as np
 
 from papernotes.retrieval.filters import matches_where
 from papernotes.retrieval.terms import lexical_terms
+
+_ACRONYM_RE = re.compile(r"\b(?=[A-Za-z]*[A-Z][a-z]*[A-Z])[A-Za-z]{3,8}\b")
 
 
 class BM25Index:
@@ -94,6 +98,15 @@ class BM25Index:
     def df(self, term: str) -> int:
         """Number of chunks containing ``term``."""
         return int(len(self.postings(term)))
+
+    @cached_property
+    def acronyms(self) -> frozenset[str]:
+        """Words of three to eight letters the notes write as acronyms (two or more capitals: "LoC",
+        "MoE", "TPC"), case-folded."""
+        found: set[str] = set()
+        for text in self.texts:
+            found.update(m.casefold() for m in _ACRONYM_RE.findall(text))
+        return frozenset(found)
 
     def has(self, term: str) -> bool:
         """True when some chunk contains ``term``."""

@@ -7,7 +7,8 @@ before ":" and the full title — in the one normalized form of :mod:`papernotes
 
 A one-word name that is also an ordinary word of the notes ("Flash", "Echo", "Face") is only taken when
 the question writes it in the name's own casing, or when the word occurs in few chunks besides the
-paper's own (:data:`COMMON_NAME_CHUNKS`); one that is a term of the whole field ("LLMs", in more than
+paper's own (:data:`COMMON_NAME_CHUNKS`), and so is a one-word name written as several ordinary words
+("serverless LLM" for "ServerlessLLM"); one that is a term of the whole field ("LLMs", in more than
 :data:`FIELD_TERM_SHARE` of the chunks) never names a paper: a name has to single out a paper.
 """
 
@@ -98,6 +99,7 @@ class PaperIndex:
                 n.records.add(i)
                 n.single = n.single or len(name.split()) == 1
         self._common = self._common_names(bm25)
+        self._bm25 = bm25
 
     def record_of(self, meta: dict[str, Any]) -> int | None:
         """Catalog position of the paper a chunk is about (by its paper title, or as the paper's deep
@@ -147,10 +149,27 @@ class PaperIndex:
                 raw = " ".join(w for w, _ in words[i : i + size])
                 if key in self._common and raw != n.display:
                     continue  # an ordinary word ("flash attention"), not the paper "FLASH"
+                if size > 1 and n.single and raw != n.display and self._ordinary_phrase(words[i : i + size], n):
+                    continue  # "serverless LLM serving" describes a field, it does not name "ServerlessLLM"
                 found.append(PaperMention(sorted(n.records), n.display, (i, i + size)))
                 for j in range(i, i + size):
                     taken[j] = True
         return sorted(found, key=lambda m: m.words)
+
+    def _ordinary_phrase(self, words: list[tuple[str, list[str]]], n: _Name) -> bool:
+        """True when separate words that join into a one-word name are each an ordinary word of the notes
+        (in more than :data:`COMMON_NAME_CHUNKS` chunks about other papers) and none holds a digit."""
+        for _, parts in words:
+            for part in parts:
+                if any(ch.isdigit() for ch in part):
+                    return False
+                terms = lexical_terms(part)
+                if not terms:
+                    continue
+                others = sum(1 for pos in self._bm25.postings(terms[0]) if self.chunk_record[int(pos)] not in n.records)
+                if others <= COMMON_NAME_CHUNKS:
+                    return False
+        return True
 
     def name_terms(
         self, mentions: Iterable[PaperMention], question: str, skip: Iterable[tuple[int, int]] = ()

@@ -5,14 +5,15 @@ Candidates are whole sentences (and list lines) of the top chunks and of the nam
 other chunks; a sentence a chunk split cut at its start is completed from its sibling chunk (same
 source and section) or dropped. Each candidate gets its lexical overlap with the question
 (idf-weighted, over the sentence and its section heading), the overlap with what is *asked* about the
-named papers, whether it holds a number, and — for the best few by overlap — its cosine similarity to
+named papers (for a question that names none, with the words of the sentence's own paper title
+taken out: they identify the subject, the rest is what is asked about it), whether it holds a number, and — for the best few by overlap — its cosine similarity to
 the question under the embedder (computed at query time; sentence vectors are not stored).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
@@ -20,7 +21,7 @@ import numpy as np
 
 from papernotes.corpus.papers import looks_like_affiliation, parse_title, title_key
 from papernotes.retrieval.search import Hit, SearchResult
-from papernotes.retrieval.terms import coverage, lexical_terms
+from papernotes.retrieval.terms import Key, coverage, lexical_terms
 
 #: Sentences embedded per question (the best by lexical overlap, plus each named paper's first line):
 #: all-MiniLM-L6-v2 embeds about 100 short sentences a second on 2 CPU cores (bench/run.py), so 16
@@ -102,13 +103,18 @@ def _context_terms(h: Hit) -> set[str]:
 
 
 def candidates(
-    result: SearchResult, idf: Callable[[str], float], siblings: Callable[[Hit], list[str]]
+    result: SearchResult,
+    idf: Callable[[str], float],
+    siblings: Callable[[Hit], list[str]],
+    identity: Callable[[Hit], AbstractSet[str]] | None = None,
 ) -> list[Sentence]:
     """Candidate sentences of the evidence chunks with their lexical features.
 
     ``siblings(hit)`` gives the texts of the other chunks of the same source and section, used to
     complete a sentence the chunk split cut at its start (a candidate starting in lower case is
-    replaced by the sibling sentence that ends with it, or dropped)."""
+    replaced by the sibling sentence that ends with it, or dropped). ``identity(hit)`` gives the terms
+    that identify the paper a chunk is about (title, system name, one-line summary); default: its
+    paper title."""
     q = result.question
     terms = q.keys if q else lexical_terms(result.query)
     asked = q.asked if q else terms
@@ -126,19 +132,30 @@ def candidates(
                 continue
             seen.add(key)
             st = set(lexical_terms(sent))
+            about: Sequence[Key | str] = asked
+            if not named and q and h.get("paper_title"):
+                # a question that describes its paper instead of naming it: the words that describe the
+                # paper identify the subject; what is asked about it is the rest
+                ident = identity(h) if identity else set(lexical_terms(str(h.get("paper_title"))))
+                about = [k for k in q.asked if not k.covered(ident)]
             out.append(
                 Sentence(
                     text=sent,
                     hit=h,
                     index=j,
                     lexical=coverage(terms, st | heading, idf) if terms else 0.0,
-                    asked=coverage(asked, st | heading, idf) if asked else 0.0,
+                    asked=coverage(about, st | heading, idf) if about else 0.0,
                     number=has_number(sent, q.numbers if q else set()),
                     named=h.group in named,
                     is_title=title_key(parse_title(sent)[0]) in title_keys or looks_like_affiliation(sent),
                 )
             )
     return out
+
+
+def _heading_line(h: Hit) -> str:
+    """What a chunk's sentences are said under: its first line (``page title › section``)."""
+    return h.text.split("\n", 1)[0].strip()
 
 
 def _complete(fragment: str, texts: list[str]) -> str | None:
@@ -161,7 +178,8 @@ def embed_best(
     n: int = EMBEDDED_SENTENCES,
 ) -> None:
     """Set ``cos`` on the ``n`` best candidates by lexical overlap (and on each named paper's first
-    sentence): cosine similarity to the question vector (both unit-norm, so the dot product)."""
+    sentence): cosine similarity of the sentence, read under its chunk's heading line ("SpotServe ›
+    Implementation: 5.6K LoC …"), to the question vector (both unit-norm, so the dot product)."""
     if not sentences or query_vector is None:
         return
     order = sorted(sentences, key=lambda s: (-(s.asked + s.lexical), s.hit.rank or 99, s.index))
@@ -169,7 +187,7 @@ def embed_best(
     for s in sentences:
         if s.named and s.index == 0 and s not in chosen:
             chosen.append(s)
-    vecs = np.asarray(embed([s.text for s in chosen]), dtype=np.float32)
+    vecs = np.asarray(embed([f"{_heading_line(s.hit)}: {s.text}" for s in chosen]), dtype=np.float32)
     q = np.asarray(query_vector, dtype=np.float32)
     for s, v in zip(chosen, vecs @ q, strict=True):
         s.cos = float(v)

@@ -20,7 +20,7 @@ from papernotes.corpus.normalize import normalize
 from papernotes.corpus.papers import looks_like_affiliation, title_key
 from papernotes.retrieval.evidence import Sentence, split_sentences
 from papernotes.retrieval.search import Hit, SearchResult
-from papernotes.retrieval.terms import Key
+from papernotes.retrieval.terms import Key, stop_words
 
 #: Sentences quoted per paper at most, and the share of the best sentence's score a further sentence
 #: needs (weaker ones would read as part of the answer without answering).
@@ -48,8 +48,10 @@ class Composer:
 
 
 def paper_line(r: PaperRecord) -> str:
-    """A paper's lead line: ``Title (venue; affiliations)``."""
-    bits = [x for x in (r.venue, ", ".join(r.affiliations[:6])) if x]
+    """A paper's lead line: ``Title (system; venue; affiliations)``, the system name only when the
+    title does not hold it ("Optimizing Resource Allocation in Hyperscale Datacenters …" is Rebalancer)."""
+    system = r.system if r.system and title_key(r.system) not in title_key(r.title) else None
+    bits = [x for x in (system, r.venue, ", ".join(r.affiliations[:6])) if x]
     return r.title + (f" ({'; '.join(bits)})" if bits else "")
 
 
@@ -88,7 +90,8 @@ def compose(
             named = []  # the name is context, the answer is another paper
     if named:
         for rec in named[:3]:
-            _paper_answer(c, records[rec], paper_hits.get(rec, []), [s for s in ranked if s.hit.record == rec], asked)
+            own = [s for s in ranked if s.hit.record == rec]
+            _paper_answer(c, records[rec], paper_hits.get(rec, []), own, asked, link=len(named) == 1)
         if c.lines:
             return "\n".join(c.lines), c.cited
     if not ranked:
@@ -105,7 +108,9 @@ def compose(
     return "\n".join(c.lines), c.cited
 
 
-def _paper_answer(c: Composer, r: PaperRecord, hits: list[Hit], own: list[Sentence], asked: list[Key]) -> None:
+def _paper_answer(
+    c: Composer, r: PaperRecord, hits: list[Hit], own: list[Sentence], asked: list[Key], link: bool = False
+) -> None:
     chunk = _best_chunk(hits, r)
     if chunk is None:
         return
@@ -114,8 +119,18 @@ def _paper_answer(c: Composer, r: PaperRecord, hits: list[Hit], own: list[Senten
     if useful:
         _add_sentences(c, useful)
         return
-    for line in description_sentences(chunk, r)[:2]:
+    for line in description_sentences(chunk, r)[:MAX_SENTENCES]:
         c.add(line, chunk)
+    if link and r.url:
+        c.add(f"Link: {r.url}", chunk)
+
+
+def paper_lookup(r: PaperRecord, hits: list[Hit]) -> tuple[str, list[Hit]]:
+    """The answer to "what is this paper": its catalog line, the notes' description of it (from
+    ``hits``, its chunks best first) and its link. Returns ``(text, cited hits in marker order)``."""
+    c = Composer()
+    _paper_answer(c, r, hits, [], [], link=True)
+    return "\n".join(c.lines), c.cited
 
 
 def _add_sentences(c: Composer, ranked: list[Sentence]) -> None:
@@ -129,12 +144,23 @@ def _add_sentences(c: Composer, ranked: list[Sentence]) -> None:
 
 
 def description_sentences(chunk: Hit, r: PaperRecord) -> list[str]:
-    """The sentences of ``chunk`` that describe the paper (not its title or affiliation lines)."""
+    """The sentences of ``chunk`` that describe the paper: not its title, nor the line stating its
+    affiliations (those of the catalog record; for a record without any, a line that looks like one)."""
     out = []
     for s in split_sentences(chunk.body):
-        if title_key(s) == title_key(r.title) or looks_like_affiliation(s):
+        if title_key(s) == title_key(r.title) or _states_affiliations(s, r):
             continue
         if title_key(s).startswith(title_key(r.title)[:30]) and len(title_key(r.title)) > 10:
             continue
         out.append(s)
     return out
+
+
+def _states_affiliations(line: str, r: PaperRecord) -> bool:
+    """True when ``line`` only names the record's affiliations ("UW & Microsoft"), so it repeats the
+    lead line; a short capitalised line that names something else ("Best Paper Award") is kept."""
+    if not r.affiliations:
+        return looks_like_affiliation(line)
+    have = set(normalize(" ".join(r.affiliations)).split())
+    words = [w for w in re.split(r"[\s&,;/]+", normalize(line)) if w and w not in stop_words()]
+    return bool(words) and sum(w in have for w in words) >= 0.6 * len(words)

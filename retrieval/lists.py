@@ -23,7 +23,7 @@ import numpy as np
 
 from papernotes.corpus.models import PaperRecord
 from papernotes.corpus.venues import split_venue
-from papernotes.retrieval.answerability import Model, models, specific_asked
+from papernotes.retrieval.answerability import Model, models
 from papernotes.retrieval.filters import Filters
 from papernotes.retrieval.search import Hit, HybridRetriever, SearchResult
 from papernotes.retrieval.terms import Key, coverage, lexical_terms
@@ -182,7 +182,7 @@ def heading_list(retriever: HybridRetriever, result: SearchResult, idf: Callable
             for i in range(len(parts)):
                 key = " › ".join(parts[: i + 1])
                 heads[key] = heads.get(key, 0) + 1
-    asked = {t for k in specific_asked(q, retriever.bm25) for t in k.terms}
+    asked = {t for k in q.asked for t in k.terms}  # every heading word must be in the question
     for head, n in heads.items():
         words = lexical_terms(head.split(" › ")[-1])
         if n >= 2 and words and coverage(words, asked, idf) >= 0.99:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from papernotes.corpus.normalize import CJK_CHARS, normalize, tokens, word_parts
@@ -50,6 +51,8 @@ def asks_for_list(text: str, venues: Sequence[VenueMention] = ()) -> bool:
     for i, w in enumerate(words):
         before = set(words[max(0, i - 4) : i])
         at_end = i == len(words) - 1 and w.endswith("s")  # "meta's osdi 24 papers?", not "how does X work?"
+        if w in LIST_NOUNS and words[max(0, i - 2) : i] == ["how", "many"]:
+            continue  # "how many papers did X accept?" asks for a count
         if w in LIST_NOUNS and (at_end or before & QUANTIFIERS or set(words[max(0, i - 2) : i]) & venue_words):
             return True
     return False
@@ -117,8 +120,9 @@ class Question:
 
     @property
     def is_comparison(self) -> bool:
-        """Two or more distinct papers are named ("How does X differ from Y?")."""
-        return len(self.papers) >= 2
+        """Two or more distinct papers are named ("How does X differ from Y?"), or one name that two
+        papers of the notes share ("the two FlexPipe papers")."""
+        return len(self.records) >= 2
 
     @property
     def kind(self) -> str:
@@ -138,36 +142,50 @@ class Question:
 MAX_ACRONYM_WORDS = 3
 
 
-def _acronym(words: list[tuple[str, list[str]]], in_notes: Callable[[str], bool]) -> str | None:
-    """The stemmed acronym of a phrase when the notes use it: the initials of its words ("lines of
-    code" → ``loc``, "mixture of experts" → ``moe``), starting and ending with a content word. None
-    otherwise."""
-    if any(not parts or not parts[0][:1].isalpha() for _, parts in words):
+def _acronym(
+    words: list[tuple[str, list[str]]], in_notes: Callable[[str], bool], acronyms: AbstractSet[str]
+) -> str | None:
+    """The stemmed acronym of a phrase when the notes write it as one (``acronyms``: case-folded words
+    the notes spell with two or more capitals): the initials of its plain words ("lines of code" →
+    ``loc``, "mixture of experts" → ``moe``), content words joined by a function word. None otherwise
+    ("how long is embedding extraction" has no "LIE", "scheduler long-running applications" no "SLA")."""
+    if any(not parts or not _PLAIN_WORD.fullmatch(w) for w, parts in words):
         return None
     initials = "".join(parts[0][0] for _, parts in words)
     content = [w for w, parts in words if question_terms(" ".join(parts))]
     if len(initials) < 3 or len(content) < 2 or not (content[0] == words[0][0] and content[-1] == words[-1][0]):
         return None
+    if len(content) == len(words):
+        return None  # the "X of Y" form only: three content words in a row are read as themselves
+    if initials not in acronyms:
+        return None
     stemmed = lexical_terms(initials)
     return stemmed[0] if len(stemmed) == 1 and in_notes(stemmed[0]) else None
 
 
-def match_keys(text: str, in_notes: Callable[[str], bool] | None) -> list[Key]:
+#: A word that can stand in an acronym's expansion: letters (and inner hyphens), nothing else.
+_PLAIN_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+
+
+def match_keys(
+    text: str, in_notes: Callable[[str], bool] | None, acronyms: AbstractSet[str] = frozenset()
+) -> list[Key]:
     """The :class:`~papernotes.retrieval.terms.Key` of each word of ``text`` (stop words skipped): a
     word with several parts matches its joined form or its parts; two adjacent words whose joined form
     the notes use (``in_notes``: "KV cache" / "KVCache") are one key, and so is a phrase of two to
-    :data:`MAX_ACRONYM_WORDS` words whose acronym the notes use ("lines of code" / "LoC")."""
+    :data:`MAX_ACRONYM_WORDS` words whose acronym the notes write (``acronyms``: "lines of code" /
+    "LoC")."""
     parsed = [(w, word_parts(normalize(w))) for w in re.findall(r"\S+", text)]
     out: list[Key] = []
     i = 0
     while i < len(parsed):
         if in_notes is not None:
             for size in range(min(MAX_ACRONYM_WORDS, len(parsed) - i), 1, -1):
-                acro = _acronym(parsed[i : i + size], in_notes)
+                acro = _acronym(parsed[i : i + size], in_notes, acronyms)
                 if acro:
                     phrase = parsed[i : i + size]
                     split = tuple(lexical_terms(" ".join(p for _, parts in phrase for p in parts)))
-                    out.append(Key(normalize(" ".join(w for w, _ in phrase)), ((acro,), split)))
+                    out.append(Key(_bare(" ".join(w for w, _ in phrase)), ((acro,), split)))
                     i += size
                     break
             else:
@@ -180,7 +198,7 @@ def match_keys(text: str, in_notes: Callable[[str], bool] | None) -> list[Key]:
             joined = stem_term("".join(both))
             split = tuple(lexical_terms(" ".join(both)))
             if len(split) >= 2 and in_notes(joined):
-                out.append(Key(normalize(f"{w} {parsed[i + 1][0]}"), ((joined,), split)))
+                out.append(Key(_bare(f"{w} {parsed[i + 1][0]}"), ((joined,), split)))
                 i += 2
                 continue
         alts: list[tuple[str, ...]] = []
@@ -190,9 +208,14 @@ def match_keys(text: str, in_notes: Callable[[str], bool] | None) -> list[Key]:
         if split:
             alts.append(split)
         if alts:
-            out.append(Key(normalize(w).strip("?!.,;:()[]{}\"'“”"), tuple(dict.fromkeys(alts))))
+            out.append(Key(_bare(w), tuple(dict.fromkeys(alts))))
         i += 1
     return out
+
+
+def _bare(words: str) -> str:
+    """Normalized words without the punctuation around them ("cold start," → "cold start")."""
+    return " ".join(w.strip("?!.,;:()[]{}\"'“”") for w in normalize(words).split()).strip()
 
 
 def _keep(keys: list[Key], wanted: Callable[[str], bool]) -> list[Key]:
@@ -221,18 +244,35 @@ def foreign_language(text: str) -> bool:
     return n_foreign >= 2 and n_foreign > sum(1 for w in words if w in english)
 
 
+_HOW_AMOUNT_RE = re.compile(
+    r"\b(how)\s+(?:many|much|big|large|long|fast|small|often|far|high|low|old|wide|deep)\b", re.IGNORECASE
+)
+
+
+def _framing_masked(text: str, venues: Sequence[VenueMention]) -> str:
+    """``text`` with each venue mention and each amount interrogative ("how long") replaced by a comma,
+    so no key is formed from them or across them."""
+    spans = [m.span for m in venues] + [mm.span() for mm in _HOW_AMOUNT_RE.finditer(text)]
+    for start, end in sorted(spans, reverse=True):
+        text = text[:start] + " , " + text[end:]
+    return text
+
+
 def understand(
     text: str,
     papers: PaperIndex | None = None,
     known_venues: list[str] | None = None,
     any_case: set[str] | None = None,
     in_notes: Callable[[str], bool] | None = None,
+    acronyms: AbstractSet[str] = frozenset(),
 ) -> Question:
     """Read a question: its terms, venue filter, named papers and form (see :class:`Question`).
 
     ``known_venues`` are the index's venues (their series are recognised too); ``any_case`` the series
     that count in any casing (:func:`papernotes.corpus.venues.find_venue_mentions`); ``in_notes(term)``
-    tells whether the notes use a term. A question asked in another language than the notes keeps,
+    tells whether the notes use a term; ``acronyms`` are the words the notes write as acronyms. Venue
+    mentions and the adjective of a "how many / how long / how big …" interrogative (it asks for an
+    amount, see ``asks_quantity``) are not keys. A question asked in another language than the notes keeps,
     of the terms the notes lack, only the names (written with a capital or a digit): its other words
     cannot be matched against the notes, so they count neither for nor against an answer.
     """
@@ -251,7 +291,7 @@ def understand(
     def wanted(t: str) -> bool:
         return t not in venue_terms and t not in qw and not (found and is_year(t))
 
-    keys = _keep(match_keys(strip_foreign_framing(text), in_notes), wanted)
+    keys = _keep(match_keys(strip_foreign_framing(_framing_masked(text, found)), in_notes, acronyms), wanted)
     # keyword retrieval also looks for the joined forms and acronyms the keys found in the notes
     terms = [t for t in question_terms(text) if wanted(t)]
     terms += [k.alternatives[0][0] for k in keys if len(k.alternatives[0]) == 1 and k.alternatives[0][0] not in terms]

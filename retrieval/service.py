@@ -21,11 +21,12 @@ from papernotes.retrieval.answerability import (
 )
 from papernotes.retrieval.errors import ModelUnavailableError
 from papernotes.retrieval.evidence import Sentence, candidates, embed_best
-from papernotes.retrieval.extractive import compose, paper_line
+from papernotes.retrieval.extractive import compose, paper_line, paper_lookup
 from papernotes.retrieval.filters import Filters
 from papernotes.retrieval.question import Question
 from papernotes.retrieval.search import Hit, HybridRetriever, SearchResult
 from papernotes.retrieval.settings import Settings
+from papernotes.retrieval.terms import lexical_terms
 
 log = logging.getLogger(__name__)
 
@@ -164,7 +165,7 @@ class Notes:
             return an
         if not result.hits:
             return an
-        an.sentences = candidates(result, idf, self.retriever.section_siblings)
+        an.sentences = candidates(result, idf, self.retriever.section_siblings, self._identity)
         embed_best(an.sentences, result.query_vector, self.retriever.embeddings.embed_documents)
         score_sentences(an.sentences, q.asks_quantity)
         an.paper_hits = self._paper_hits(q, result)
@@ -173,6 +174,13 @@ class Notes:
         an.answerability = answerability(an.features)
         log.debug("answerability of %r: %.3f %s", question, an.answerability, an.features)
         return an
+
+    def _identity(self, h: Hit) -> set[str]:
+        """Terms that identify the paper a chunk is about: its title, system name and one-line summary."""
+        if h.record is None:
+            return set(lexical_terms(str(h.get("paper_title") or "")))
+        r = self.catalog[h.record]
+        return set(lexical_terms(f"{r.title} {r.system or ''} {r.summary}"))
 
     def _paper_hits(self, q: Question, result: SearchResult) -> dict[int, list[Hit]]:
         """Chunks of each named paper, best first: those in the fused pool by rank, then the rest."""
@@ -193,7 +201,14 @@ class Notes:
             return a
         cited: list[Hit] = []
         lines = []
-        for item in an.members:
+        if len(an.members) == 1:  # one paper: what it is, not a one-line list
+            item = an.members[0]
+            rec = item.chunk.record
+            own = self.retriever.papers.chunks.get(rec, []) if rec is not None else []
+            hits = [item.chunk] + self.retriever.chunk_hits(own)
+            text, cited = paper_lookup(item.paper, hits)
+            lines = [text]
+        for item in an.members if len(an.members) > 1 else []:
             cited.append(item.chunk)
             lines.append(f"- {paper_line(item.paper)} [{len(cited)}]")
         return Answer(

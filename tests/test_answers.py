@@ -225,3 +225,96 @@ def test_readme_retriever_example_runs_and_composes(notes, monkeypatch, capsys):
     filled = chain.invoke("Which systems disaggregate prefill and decode?").to_string()
     assert "DistServe" in filled or "Splitwise" in filled
     assert (chain | llm).invoke("Which systems disaggregate prefill and decode?").content == "ok"
+
+
+# --- question understanding: framing words, acronyms, counts, names --------------------------------
+
+
+@pytest.mark.parametrize(
+    "q, framing",
+    [
+        ("How long does Mooncake keep a KVCache block?", "long"),
+        ("how big was the Mooncake deployment", "big"),
+        ("How often does Mooncake evict cache blocks?", "often"),
+    ],
+)
+def test_amount_interrogatives_ask_for_a_number_and_are_not_keys(notes, q, framing):
+    qq = notes.retriever.understand(q)
+    assert qq.asks_quantity
+    assert framing not in {k.word for k in qq.keys}
+    assert "mooncake" not in {k.word for k in qq.asked}  # the name is the subject, not what is asked
+
+
+def test_acronym_keys_need_the_x_of_y_form_and_the_notes_spelling():
+    from papernotes.retrieval.question import match_keys
+
+    stems = {"loc", "line", "code", "schedul", "long", "run", "applic", "sla", "distribut", "llm", "train", "dlt"}
+
+    def everywhere(term: str) -> bool:  # the notes use each word (and each acronym), no joined pair
+        return term in stems
+
+    loc = match_keys("lines of code", everywhere, frozenset({"loc"}))
+    assert [k.alternatives[0] for k in loc] == [("loc",)]
+    # an acronym the notes do not write in capitals ("lie", "sla" as words) forms no key
+    assert [k.word for k in match_keys("lines of code", everywhere, frozenset())] == ["lines", "code"]
+    # three content words in a row are read as themselves, whatever their initials spell
+    for phrase in ("scheduler long-running applications", "distributed llm training"):
+        initials = "".join(w[0] for w in phrase.split())
+        assert [k.word for k in match_keys(phrase, everywhere, frozenset({initials}))] == phrase.split()
+
+
+@pytest.mark.parametrize("q", ["How many papers did SOSP 2024 accept?", "how many papers at sosp24?"])
+def test_how_many_papers_asks_for_a_count_not_a_list(notes, q):
+    assert not notes.retriever.understand(q).is_list
+    a = ask(notes, q)
+    assert not a.refused and "248" in a.answer
+
+
+def test_one_word_name_written_as_ordinary_words_names_no_paper():
+    from papernotes.corpus.models import PaperRecord
+    from papernotes.retrieval.bm25 import BM25Index
+    from papernotes.retrieval.entities import PaperIndex
+
+    records = [
+        PaperRecord(title="ServerlessLLM: Low-Latency Serverless Inference for Large Language Models"),
+        PaperRecord(
+            title="Taming Throughput-Latency Tradeoff in LLM Inference with Sarathi-Serve", system="Sarathi-Serve"
+        ),
+    ]
+    texts = [f"Paper {i}: serverless LLM serving that scales model replicas" for i in range(8)]
+    texts += [records[0].title, records[1].title]
+    metas = [{"paper_title": f"Paper {i}"} for i in range(8)] + [{"paper_title": r.title} for r in records]
+    index = PaperIndex(records, BM25Index.build([str(i) for i in range(len(texts))], texts, metas))
+    for described in ("serverless LLM serving in public clouds?", "which serverless llm systems exist"):
+        assert index.resolve(described) == [], described
+    for named in ("what is ServerlessLLM?", "serverlessllm paper?"):
+        assert [m.records for m in index.resolve(named)] == [[0]], named
+    for named in ("sarathi serve?", "Sarathi-Serve's scheduler"):
+        assert [m.records for m in index.resolve(named)] == [[1]], named
+
+
+# --- answers: same-name papers, lookups, one-paper lists ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "q", ["there are two Burrow papers - what does each one do?", "burrow (fast 2026 and sosp 2024) - the difference?"]
+)
+def test_one_name_two_papers_is_answered_for_both(notes, q):
+    a = ask(notes, q)
+    assert not a.refused and a.kind == "comparison"
+    assert "atomic persistent-memory updates" in a.answer and "lossless tunnels" in a.answer
+
+
+def test_lookup_gives_link_and_system_name(notes):
+    a = ask(notes, "What is E3?")
+    assert not a.refused
+    assert "(E3; SOSP 2024" in a.answer  # the title does not hold the system name: the lead line does
+    assert "split and replicate" in a.answer
+    assert "https://dl.acm.org/doi/10.1145/3694715.3695978" in a.answer
+
+
+def test_a_list_of_one_paper_says_what_it_is(notes):
+    a = ask(notes, "fast 2026 journaling papers?")
+    assert not a.refused and a.kind == "list"
+    assert a.answer.startswith("Burrow: A Log-Free Journaling File System")
+    assert "Replace the journal" in a.answer

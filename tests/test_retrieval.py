@@ -499,9 +499,12 @@ def test_real_corpus_held_split_of_the_calibration_set(real_index):
     assert len(rows) >= 150
     rep = run_eval(rows, lambda q: notes.ask(q, k=5, use_llm=False), 5)
     assert rep["hit_at_k"] >= 0.95
-    assert rep["refusal_accuracy"] >= 0.8
-    assert rep["false_refusal_rate"] <= 0.2
-    assert rep["answer_contains"] >= 0.7
+    # the answer/refuse decision, gated on its balanced accuracy (the mean of the accuracy on answerable
+    # and on unanswerable questions), which does not move when the score trades one kind of error for
+    # the other, and on neither kind collapsing
+    assert (1 - rep["false_refusal_rate"] + rep["refusal_accuracy"]) / 2 >= 0.8
+    assert rep["refusal_accuracy"] >= 0.7 and rep["false_refusal_rate"] <= 0.2
+    assert rep["answer_contains"] >= 0.75
     assert rep["list_recall"] >= 0.85
     if DEV_QA.is_file():
         dev = run_eval(load_questions(DEV_QA), lambda q: notes.ask(q, k=5, use_llm=False), 5)
