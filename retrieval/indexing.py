@@ -364,18 +364,15 @@ def _ingest_locked(
     marker = settings.bm25_dir / "built-by"
     held = store.get(include=["metadatas"])
     held_origins = {str((m or {}).get("origin", "")) for m in held["metadatas"]}
-    if store_changed or not marker.is_file() or marker.read_text() != version:
+    bm25_ids = _bm25_ids(settings)
+    if bm25_ids is None and not rebuild and _manifest_path(settings).is_file():  # an index was built before
+        report.repaired.append("keyword index rebuilt (it was missing or unreadable)")
+    elif bm25_ids is not None and not store_changed and bm25_ids != set(held["ids"]):
+        report.repaired.append(
+            f"keyword index rebuilt (it held {len(bm25_ids)} chunks, the vector store {len(held['ids'])})"
+        )
+    if store_changed or report.repaired or not marker.is_file() or marker.read_text() != version:
         _rebuild_bm25(settings, store, version)
-    else:
-        bm25_ids = _bm25_ids(settings)
-        if bm25_ids != set(held["ids"]):
-            what = (
-                "was missing"
-                if bm25_ids is None
-                else f"held {len(bm25_ids)} chunks, the vector store {len(held['ids'])}"
-            )
-            report.repaired.append(f"keyword index rebuilt (it {what})")
-            _rebuild_bm25(settings, store, version)
     entries = dict(old_entries)
     stats = {} if rebuild else _load_json(_stats_path(settings), {})
     for origin in [o for o in entries if o not in origins_now and o not in held_origins]:
@@ -525,6 +522,9 @@ def ensure_index(settings: Settings) -> None:
     if not settings.chroma_url:
         parts["vector store"] = settings.chroma_dir / "chroma.sqlite3"
     present = {name: f.is_file() for name, f in parts.items()}
+    unfinished = unfinished_ingest(settings)
+    if unfinished and not all(present.values()):  # killed before it wrote every part: that is the cause
+        raise IndexDamagedError(unfinished)
     if not any(present.values()) and not _manifest_path(settings).is_file():
         raise IndexMissingError(f"no index in {settings.data_dir}: run `papernotes ingest PATH` first")
     for name, ok in present.items():

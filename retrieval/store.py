@@ -92,14 +92,15 @@ def _read_only_copy(settings: Settings) -> Path:
     DataDirReadOnlyError
         if the copy cannot be made (no room in the temp dir, an unreadable file).
     """
-    tmp = Path(tempfile.mkdtemp(prefix="papernotes-ro-"))
-    atexit.register(shutil.rmtree, tmp, True)
     try:
+        tmp = Path(tempfile.mkdtemp(prefix="papernotes-ro-"))
+        atexit.register(shutil.rmtree, tmp, True)
         shutil.copytree(settings.chroma_dir, tmp / "chroma")
-    except OSError as e:
+    except OSError as e:  # no usable temp dir, no room in it, an unreadable file
         raise DataDirReadOnlyError(
-            f"the data dir {settings.data_dir} is read-only and its vector store cannot be copied to "
-            f"{tempfile.gettempdir()} ({e.strerror or e}); make the data dir writable or free space in the temp dir"
+            f"the data dir {settings.data_dir} is read-only and its vector store cannot be copied to a temporary "
+            f"folder to be read ({e.strerror or e}); make the data dir writable, or point TMPDIR at a writable "
+            "folder with room for it"
         ) from None
     return tmp / "chroma"
 
