@@ -90,7 +90,8 @@ def decode_note(data: bytes, name: str) -> tuple[str, str | None]:
     -------
     ``(text, encoding)``: ``encoding`` is None for UTF-8, else the detected codec's name (e.g.
     ``"cp1252"``), for a warning. When several encodings are equally plausible (no more chaos, about
-    as coherent as the best), one of :data:`PREFERRED_ENCODINGS` is taken.
+    as coherent as the best), one of :data:`PREFERRED_ENCODINGS` is taken; a UTF-16/32 reading is
+    taken only with a byte order mark.
 
     Raises
     ------
@@ -106,13 +107,17 @@ def decode_note(data: bytes, name: str) -> tuple[str, str | None]:
         return data.decode("utf-8-sig"), None
     except UnicodeDecodeError:
         pass
-    matches = list(from_bytes(data))
+    # without a byte order mark, a "UTF-16/32" reading of NUL-free bytes is a misreading of a few
+    # 8-bit characters (e.g. "café" in cp1252 as one CJK character)
+    matches = [m for m in from_bytes(data) if data.startswith(_WIDE_BOMS) or not m.encoding.startswith("utf_")]
     if not matches:
         raise ValueError("not UTF-8 and no known text encoding fits; skipped — re-save it as UTF-8")
     best = min(matches, key=lambda m: (m.chaos, -m.coherence))
     tied = [m for m in matches if m.chaos <= best.chaos + 0.01 and m.coherence >= best.coherence - 0.1]
-    chosen = next((m for enc in PREFERRED_ENCODINGS for m in tied if m.encoding == enc), best)
-    return str(chosen).lstrip("\ufeff"), chosen.encoding
+    # a match stands for every encoding that decodes the bytes to the same text (could_be_from_charset)
+    preferred = ((m, enc) for enc in PREFERRED_ENCODINGS for m in tied if enc in m.could_be_from_charset)
+    chosen, name = next(preferred, (best, best.encoding))
+    return str(chosen).lstrip("\ufeff"), name
 
 
 def split_front_matter(text: str) -> tuple[dict[str, Any], str, str | None]:

@@ -331,17 +331,16 @@ def _ingest_locked(
     if progress:
         progress("chunk", len(docs), len(docs))
 
-    _save_json(
-        _marker_path(settings),
-        {"started": datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"), "pid": os.getpid(), "sources": sources},
-    )
     client = make_client(settings)
+    counting = _CountingEmbeddings(emb, len(docs), progress)
     if rebuild:
+        _start_marker(settings, sources)
         drop_collection(settings, client)
         rm = record_manager(settings)
         rm.delete_keys(rm.list_keys())
-    counting = _CountingEmbeddings(emb, len(docs), progress)
-    store = vector_store(settings, counting, client)
+    store = vector_store(settings, counting, client)  # raises before any write if the model differs
+    if not rebuild:
+        _start_marker(settings, sources)
     rm = record_manager(settings)
     origins_now = {r.origin for r in results}
     old_entries = {} if rebuild else _load_json(_entries_path(settings), {})
@@ -405,6 +404,14 @@ def _ingest_locked(
     _marker_path(settings).unlink(missing_ok=True)
     report.seconds = time.perf_counter() - t0
     return report
+
+
+def _start_marker(settings: Settings, sources: list[str]) -> None:
+    """Leave the in-progress marker (removed when the ingest completes; see :func:`unfinished_ingest`)."""
+    _save_json(
+        _marker_path(settings),
+        {"started": datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"), "pid": os.getpid(), "sources": sources},
+    )
 
 
 def _reconcile_records(store, rm, origins: set[str], report: IngestReport) -> dict[str, int]:
