@@ -47,9 +47,26 @@ def settings() -> Settings:
 
 
 def notes():
+    """The loaded notes; notices about the index (an unfinished ingest, parts that disagree) are
+    printed first, one line each."""
     from papernotes.retrieval.service import Notes
 
-    return Notes(settings())
+    n = Notes(settings())
+    show_notices(n.notices)
+    return n
+
+
+def show_notices(notices: list[str]) -> None:
+    """Print each notice as one ``notice: …`` line on stderr."""
+    for line in notices:
+        err.print(f"[yellow]notice[/]: {line}", markup=True, highlight=False)
+
+
+def _catalog_notices(s: Settings) -> None:
+    """Notices of the commands that read only the catalog and counts (``papers``, ``stats``)."""
+    from papernotes.retrieval.indexing import unfinished_ingest
+
+    show_notices([n for n in [unfinished_ingest(s)] if n])
 
 
 def print_json(obj) -> None:
@@ -68,9 +85,16 @@ def ingest(
         list[str] | None, typer.Argument(help="Paths or git URLs (default: PAPERNOTES_SOURCES).")
     ] = None,
     rebuild: Annotated[bool, typer.Option("--rebuild", help="Drop the index and re-embed everything.")] = False,
+    follow_external_links: Annotated[
+        bool,
+        typer.Option(
+            "--follow-external-links", help="Also read notes behind symbolic links that lead outside a source folder."
+        ),
+    ] = False,
     as_json: JSON = False,
 ) -> None:
-    """Read, chunk and index notes (incremental: unchanged chunks are not embedded again)."""
+    """Read, chunk and index notes (incremental: unchanged chunks are not embedded again); checks that
+    the index's parts agree and repairs them."""
     from papernotes.retrieval.indexing import ingest as run_ingest
 
     s = settings()
@@ -92,7 +116,7 @@ def ingest(
                 )
             bar.update(tasks[stage], completed=done, total=total)
 
-        rep = run_ingest(s, sources, rebuild=rebuild, progress=progress)
+        rep = run_ingest(s, sources, rebuild=rebuild, progress=progress, follow_external_links=follow_external_links)
     if as_json:
         print_json(rep.as_dict())
     else:
@@ -110,10 +134,13 @@ def ingest(
         raise BadSourceError(f"nothing was ingested: all {rep.files_skipped} files were skipped (see the warnings)")
     if as_json:
         return
+    hidden = f"; {rep.hidden_skipped} hidden folders/files skipped" if rep.hidden_skipped else ""
+    resumed = f"; completed the ingest started {rep.resumed}" if rep.resumed else ""
+    repaired = f"; repaired: {'; '.join(rep.repaired)}" if rep.repaired else ""
     out.print(
         f"{rep.files} files, {rep.pages} pages, {rep.chunks} chunks: {rep.added} added (embedded), "
         f"{rep.skipped} unchanged, {rep.deleted} deleted; {rep.papers} papers; "
-        f"{len(rep.warnings)} warnings; {rep.seconds:.1f} s",
+        f"{len(rep.warnings)} warnings{hidden}{resumed}{repaired}; {rep.seconds:.1f} s",
         markup=False,
     )
 
@@ -192,7 +219,9 @@ def papers(
     from papernotes.retrieval.stats import list_papers
 
     _filters(venue, year, None, None)  # validates the venue spelling and the year range
-    recs = list_papers(settings(), venue, year, topic, search_text)
+    s = settings()
+    recs = list_papers(s, venue, year, topic, search_text)
+    _catalog_notices(s)
     if as_json:
         print_json([r.to_dict() for r in recs])
     else:
@@ -205,7 +234,9 @@ def stats(as_json: JSON = False) -> None:
     from papernotes.bot.render import render_stats
     from papernotes.retrieval.stats import index_stats
 
-    st = index_stats(settings())
+    s = settings()
+    st = index_stats(s)
+    _catalog_notices(s)
     if as_json:
         print_json(st)
     else:

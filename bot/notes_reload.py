@@ -8,14 +8,13 @@ the notes are reopened (:class:`NotesIndex`).
 from __future__ import annotations
 
 import asyncio
-import fcntl
 import logging
-import os
 from pathlib import Path
 
 from papernotes.retrieval.search import HybridRetriever
 from papernotes.retrieval.service import Notes
 from papernotes.retrieval.settings import Settings
+from papernotes.retrieval.store import lock_held
 
 log = logging.getLogger("papernotes.discord")
 
@@ -32,19 +31,7 @@ def writer_active(settings: Settings) -> bool:
     bool
         True while an ingest runs; False when the lock file is free or does not exist.
     """
-    path = settings.data_dir / "write.lock"
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        return False
-    except BlockingIOError:
-        return True
-    finally:
-        os.close(fd)
+    return lock_held(settings)
 
 
 def forget_chroma_client(settings: Settings) -> None:

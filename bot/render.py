@@ -84,6 +84,11 @@ def render_stats(con: Console, st: dict[str, Any]) -> None:
         highlight=False,
     )
     con.print("chunks by kind: " + ", ".join(f"{k} {v}" for k, v in st["chunks_by_kind"].items()))
+    for origin, src in st.get("sources", {}).items():  # the last ingest's warnings of each source
+        warns = src.get("warnings", [])
+        con.print(f"{origin}: {len(warns)} warning{'' if len(warns) == 1 else 's'} at its last ingest", markup=False)
+        for w in warns:
+            con.print(f"  {w}", markup=False, highlight=False)
     t = Table("venue", "papers")
     for v, n in st["papers_by_venue"].items():
         t.add_row(v, str(n))

@@ -4,6 +4,7 @@ git URL) into :class:`~papernotes.corpus.models.Page` objects, reporting bad fil
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import subprocess
 from collections.abc import Iterable
@@ -34,6 +35,9 @@ class ReadResult:
     files_read: int = 0
     files_skipped: int = 0
     cache_used: set[str] = field(default_factory=set)
+    #: hidden folders and files (``.obsidian``, ``.trash``, ``.git``, ``.draft.md`` …) not read, as
+    #: ``"<path name>/<relative path>"``
+    hidden_skipped: list[str] = field(default_factory=list)
 
 
 def is_git_url(source: str) -> bool:
@@ -72,20 +76,48 @@ def _flatten_front_matter(meta: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def decode_note(data: bytes, name: str) -> str:
-    """Decode a note's bytes as UTF-8 (a BOM is dropped).
+#: Byte order marks of the UTF-16/32 encodings: such text holds NUL bytes and is still text.
+_WIDE_BOMS = (b"\xff\xfe", b"\xfe\xff")
+#: Encodings preferred when charset-normalizer finds several equally plausible ones (short Latin
+#: texts decode cleanly in many single-byte code pages): Windows-1252, what Windows editors save.
+PREFERRED_ENCODINGS = ("cp1252",)
+
+
+def decode_note(data: bytes, name: str) -> tuple[str, str | None]:
+    """Decode a note's bytes: UTF-8 (a BOM is dropped), else the encoding charset-normalizer detects.
+
+    Returns
+    -------
+    ``(text, encoding)``: ``encoding`` is None for UTF-8, else the detected codec's name (e.g.
+    ``"cp1252"``), for a warning. When several encodings are equally plausible (no more chaos, about
+    as coherent as the best), one of :data:`PREFERRED_ENCODINGS` is taken; a UTF-16/32 reading is
+    taken only with a byte order mark.
 
     Raises
     ------
     ValueError
-        with a user-facing reason if the bytes are binary (NUL bytes) or not UTF-8.
+        with a user-facing reason if the bytes are binary (NUL bytes without a UTF-16/32 byte order
+        mark) or are text in no encoding charset-normalizer knows.
     """
-    if b"\x00" in data[:8192]:
+    from charset_normalizer import from_bytes
+
+    if b"\x00" in data[:8192] and not data.startswith(_WIDE_BOMS):
         raise ValueError("binary file, not text; skipped")
     try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise ValueError(f"not UTF-8 (byte {e.start}); skipped — re-save it as UTF-8") from None
+        return data.decode("utf-8-sig"), None
+    except UnicodeDecodeError:
+        pass
+    # without a byte order mark, a "UTF-16/32" reading of NUL-free bytes is a misreading of a few
+    # 8-bit characters (e.g. "café" in cp1252 as one CJK character)
+    matches = [m for m in from_bytes(data) if data.startswith(_WIDE_BOMS) or not m.encoding.startswith("utf_")]
+    if not matches:
+        raise ValueError("not UTF-8 and no known text encoding fits; skipped — re-save it as UTF-8")
+    best = min(matches, key=lambda m: (m.chaos, -m.coherence))
+    tied = [m for m in matches if m.chaos <= best.chaos + 0.01 and m.coherence >= best.coherence - 0.1]
+    # a match stands for every encoding that decodes the bytes to the same text (could_be_from_charset)
+    preferred = ((m, enc) for enc in PREFERRED_ENCODINGS for m in tied if enc in m.could_be_from_charset)
+    chosen, name = next(preferred, (best, best.encoding))
+    return str(chosen).lstrip("\ufeff"), name
 
 
 def split_front_matter(text: str) -> tuple[dict[str, Any], str, str | None]:
@@ -231,7 +263,9 @@ def pages_from_text(
             )
         ], problems
     heads = heading_sections(body, 1, tokens)
-    if len(heads) >= 2:
+    raw_title = meta.get("title")
+    fm_title = raw_title.strip() if isinstance(raw_title, str) else ""
+    if len(heads) >= 2 and not fm_title:  # a front-matter title declares one page, whatever its headings
         paths = _dump_site_paths(body)
         pages: list[Page] = []
         seen: dict[str, int] = {}
@@ -254,8 +288,9 @@ def pages_from_text(
                 )
             )
         return pages, problems
-    fm_title = meta.get("title") if isinstance(meta.get("title"), str) else None
-    title = (heads[0][1] if heads else "") or (fm_title or "").strip() or title_hint or ""
+    # the front matter's title names the page; its first heading is then a section (and text before
+    # that heading, the preamble, is the page's own, not the section's)
+    title = fm_title or (heads[0][1] if heads else "") or title_hint or ""
     if not title:
         first = next((ln.strip() for ln in body.splitlines() if ln.strip()), "")
         title = first[:120] if first and not first.startswith(("#", "*", "-", "|", "`")) else Path(rel).stem
@@ -273,21 +308,106 @@ def pages_from_text(
     ], problems
 
 
-def _directory_files(path: Path) -> list[tuple[Path, str, Path | None]]:
-    """Note files under ``path`` as ``(file, source, gitbook_root)``, in reading order.
+@dataclass
+class _Walk:
+    """What :func:`_note_files` found: note files (paths under the source, links not resolved),
+    warnings about links, and the hidden folders/files not read (labelled like sources)."""
+
+    files: list[Path] = field(default_factory=list)
+    warnings: list[Warning_] = field(default_factory=list)
+    hidden: list[str] = field(default_factory=list)
+    links_skipped: int = 0
+
+
+def _note_files(path: Path, follow_external: bool = False) -> _Walk:
+    """Every note file under the folder ``path``, each real file once.
+
+    The folder tree is walked first without following links, then the symbolic links found in it (and
+    in the folders they lead to): a link to a file or folder inside ``path`` (resolved) is followed,
+    a link that leads outside it is skipped with a warning unless ``follow_external``, and a broken
+    link (a missing target, a loop) is skipped with a warning. A folder or file reached twice (a link
+    to a folder already read, a cycle) is read once, under the first path that reached it. Hidden
+    folders and files (``.obsidian``, ``.trash``, ``.git``, …) are not read; they are listed in
+    ``hidden``.
+    """
+    root = path.resolve()
+    out = _Walk()
+    seen_dirs: set[Path] = set()
+    seen_files: set[Path] = set()
+    links: list[Path] = []
+
+    def label(p: Path) -> str:
+        return f"{path.name}/{p.relative_to(path).as_posix()}"
+
+    def take(p: Path) -> None:
+        real = p.resolve()
+        if real not in seen_files:
+            seen_files.add(real)
+            out.files.append(p)
+
+    def walk(d: Path) -> None:
+        stack = [d]
+        while stack:
+            cur = stack.pop()
+            real = cur.resolve()
+            if real in seen_dirs:
+                continue
+            seen_dirs.add(real)
+            try:
+                entries = sorted(os.scandir(cur), key=lambda d: d.name)
+            except OSError as err:
+                where = label(cur) if cur != path else path.name
+                out.warnings.append(Warning_(where, f"cannot list ({err.strerror})"))
+                continue
+            subdirs = []
+            for entry in entries:
+                p = cur / entry.name
+                if entry.name.startswith("."):
+                    if entry.is_dir() or p.suffix.lower() in NOTE_SUFFIXES:
+                        out.hidden.append(label(p))
+                elif entry.is_symlink():
+                    links.append(p)
+                elif entry.is_dir(follow_symlinks=False):
+                    subdirs.append(p)
+                elif entry.is_file(follow_symlinks=False) and p.suffix.lower() in NOTE_SUFFIXES:
+                    take(p)
+            stack.extend(reversed(subdirs))
+
+    walk(path)
+    while links:  # links last, so a file or folder reached directly keeps its own path
+        link = links.pop(0)
+        try:
+            target = link.resolve(strict=True)
+        except (OSError, RuntimeError):  # missing target, or a loop (RuntimeError before Python 3.13)
+            out.warnings.append(Warning_(label(link), f"broken link (→ {os.readlink(link)}); skipped"))
+            out.links_skipped += 1
+            continue
+        if not target.is_relative_to(root) and not follow_external:
+            out.warnings.append(
+                Warning_(
+                    label(link),
+                    f"link leads outside {root} (→ {target}); skipped — pass --follow-external-links to read it",
+                )
+            )
+            out.links_skipped += 1
+            continue
+        if target.is_dir():
+            walk(link)
+        elif target.is_file() and (link.suffix.lower() in NOTE_SUFFIXES or target.suffix.lower() in NOTE_SUFFIXES):
+            take(link)
+    return out
+
+
+def _directory_files(path: Path, walk: _Walk) -> list[tuple[Path, str, Path | None]]:
+    """Note files under ``path`` (found by :func:`_note_files`) as ``(file, source, gitbook_root)``,
+    in reading order.
 
     A GitBook is any folder holding a ``SUMMARY.md`` (``path`` itself or one below it, e.g. a cloned
     notes repository next to other notes); its pages come in SUMMARY.md order (unlisted pages after,
-    by path) and its ``SUMMARY.md`` (the table of contents) is not a page. Hidden files and folders are
-    skipped. ``source`` is ``"<path name>/<relative path>"``; ``gitbook_root`` is None outside a GitBook.
+    by path) and its ``SUMMARY.md`` (the table of contents) is not a page. ``source`` is
+    ``"<path name>/<relative path>"``; ``gitbook_root`` is None outside a GitBook.
     """
-    found = [
-        p
-        for p in path.rglob("*")
-        if p.is_file()
-        and p.suffix.lower() in NOTE_SUFFIXES
-        and not any(part.startswith(".") for part in p.relative_to(path).parts)
-    ]
+    found = walk.files
     roots = sorted({p.parent for p in found if p.name == "SUMMARY.md"}, key=lambda r: len(r.parts), reverse=True)
     orders = {r: _summary_order(r) for r in roots}
 
@@ -309,10 +429,14 @@ def _directory_files(path: Path) -> list[tuple[Path, str, Path | None]]:
     return files
 
 
-def read_path(path: Path, origin: str | None = None, cache: dict | None = None) -> ReadResult:
-    """Read a directory (recursively; GitBooks in ``SUMMARY.md`` order, see :func:`_directory_files`)
-    or a single file. Files that cannot be used are reported in ``warnings`` and counted in
-    ``files_skipped``; the rest is read.
+def read_path(
+    path: Path, origin: str | None = None, cache: dict | None = None, follow_external_links: bool = False
+) -> ReadResult:
+    """Read a directory (recursively; GitBooks in ``SUMMARY.md`` order, see :func:`_directory_files`;
+    links and hidden folders as :func:`_note_files` says, ``follow_external_links`` allowing links
+    that leave ``path``) or a single file. Files that cannot be used are reported in ``warnings`` and
+    counted in ``files_skipped``; the rest is read. A file not in UTF-8 is decoded in the encoding
+    detected (see :func:`decode_note`), with a warning naming it.
 
     ``cache`` (optional, mutated): parsed pages by a hash of the file's bytes and reading context, so
     unchanged files are not parsed again; stale keys are the caller's to drop (see ``cache_used``).
@@ -331,9 +455,14 @@ def read_path(path: Path, origin: str | None = None, cache: dict | None = None) 
     if path.is_file():
         files = [(path, path.name, None)]
     else:
-        files = _directory_files(path)
+        walk = _note_files(path, follow_external_links)
+        files = _directory_files(path, walk)
+        result.warnings += walk.warnings
+        result.files_skipped += walk.links_skipped
+        result.hidden_skipped = walk.hidden
         if not files:
-            raise BadSourceError(f"no notes (.md, .markdown, .txt) found in {path}")
+            why = f" ({len(walk.warnings)} links skipped: see {walk.warnings[0]})" if walk.warnings else ""
+            raise BadSourceError(f"no notes (.md, .markdown, .txt) found in {path}{why}")
     orders = {root: _summary_order(root) for root in {r for _, _, r in files if r is not None}}
     for i, (file, rel, root) in enumerate(files):
         try:
@@ -349,7 +478,7 @@ def read_path(path: Path, origin: str | None = None, cache: dict | None = None) 
                 result.cache_used.add(key)
                 _collect(result, rel, pages, problems)
                 continue
-            text = decode_note(data, rel)
+            text, encoding = decode_note(data, rel)
         except OSError as e:
             result.warnings.append(Warning_(rel, f"cannot read ({e.strerror}); skipped"))
             result.files_skipped += 1
@@ -362,6 +491,8 @@ def read_path(path: Path, origin: str | None = None, cache: dict | None = None) 
             pages, problems = pages_from_text(text, rel, origin, i, hint, site)
         except ValueError as e:  # a publication page whose records cannot be parsed
             pages, problems = [], [f"{e}; skipped"]
+        if encoding:
+            problems = [f"not UTF-8: decoded as {encoding} (detected); re-save it as UTF-8 to be sure", *problems]
         if cache is not None:
             cache[key] = (pages, problems)
             result.cache_used.add(key)
@@ -421,12 +552,16 @@ def _path_env() -> str:
     return os.environ.get("PATH", "/usr/bin:/bin")
 
 
-def read_source(source: str, repos_dir: Path, cache: dict | None = None) -> ReadResult:
+def read_source(
+    source: str, repos_dir: Path, cache: dict | None = None, follow_external_links: bool = False
+) -> ReadResult:
     """Read one configured source: a git URL (cloned/pulled under ``repos_dir``) or a local path
-    (``cache``: see :func:`read_path`)."""
+    (``cache``, ``follow_external_links``: see :func:`read_path`)."""
     if is_git_url(source):
-        return read_path(clone_or_pull(source, repos_dir), origin=source, cache=cache)
-    return read_path(Path(source), cache=cache)
+        return read_path(
+            clone_or_pull(source, repos_dir), origin=source, cache=cache, follow_external_links=follow_external_links
+        )
+    return read_path(Path(source), cache=cache, follow_external_links=follow_external_links)
 
 
 def read_sources(sources: Iterable[str], repos_dir: Path) -> list[ReadResult]:

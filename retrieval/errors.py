@@ -28,3 +28,16 @@ class StoreUnavailableError(PapernotesError):
 
 class ModelUnavailableError(PapernotesError):
     """The embedding model files or the LLM endpoint cannot be used."""
+
+
+class IndexDamagedError(PapernotesError):
+    """A part of the index (the vector store, the keyword index, the catalog) is missing or disagrees
+    with the others; the message names the part and the command that repairs it."""
+
+
+class DataDirReadOnlyError(PapernotesError):
+    """The data dir cannot be written (a read-only mount, no permission) where writing is needed."""
+
+
+class DataDirFullError(PapernotesError):
+    """The data dir's disk (or quota, or file-size limit) is full; the previous index is kept."""

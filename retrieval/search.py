@@ -17,17 +17,19 @@ from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict, Field, PrivateAttr
 
 from papernotes.corpus.catalog import load_catalog
+from papernotes.corpus.errors import PapernotesError
 from papernotes.corpus.models import PaperRecord
 from papernotes.corpus.papers import title_key
 from papernotes.corpus.venues import ordinary_word_series, split_venue
 from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.embeddings import make_embeddings
 from papernotes.retrieval.entities import PaperIndex
+from papernotes.retrieval.errors import IndexDamagedError
 from papernotes.retrieval.filters import Filters, build_where, matches_where
-from papernotes.retrieval.indexing import ensure_index
+from papernotes.retrieval.indexing import ensure_index, repair_command, unfinished_ingest
 from papernotes.retrieval.question import Question, understand
 from papernotes.retrieval.settings import Settings
-from papernotes.retrieval.store import make_client, vector_store
+from papernotes.retrieval.store import make_client, storage_error, vector_store
 from papernotes.retrieval.terms import lexical_terms
 
 #: Two chunks whose term sets overlap this much (overlap coefficient |A ∩ B| / min(|A|, |B|)) are
@@ -84,6 +86,25 @@ class SearchResult:
         return bool(self.question and self.question.is_list)
 
 
+def _open_store(settings: Settings, emb: Embeddings, copy: bool) -> tuple[Chroma, int]:
+    """The vector store for reading (a temporary copy when the data dir cannot be written, or when
+    ``copy``) and the number of chunks it holds.
+
+    Raises
+    ------
+    IndexDamagedError
+        if the store has no collection of the configured name.
+    """
+    client = make_client(settings, read_only=True, copy=copy)
+    if settings.collection not in {getattr(c, "name", c) for c in client.list_collections()}:
+        raise IndexDamagedError(
+            f"the vector store of the index ({settings.chroma_url or settings.chroma_dir}) has no "
+            f"collection {settings.collection!r}; run `{repair_command(settings)}` to rebuild it"
+        )
+    store = vector_store(settings, emb, client, create=False)
+    return store, client.get_collection(settings.collection).count()
+
+
 class HybridRetriever(BaseRetriever):
     """The hybrid retriever: Chroma (dense, cosine) and BM25 rankings plus a ranking of the chunks about
     papers the question names, fused by reciprocal rank fusion; filters applied to every side;
@@ -106,6 +127,9 @@ class HybridRetriever(BaseRetriever):
     filters: Filters | None = None
 
     catalog: list[PaperRecord] = Field(default_factory=list)
+    #: one-line notices about the index found when it was opened (an unfinished ingest, parts that
+    #: disagree), each naming the command that repairs it
+    notices: list[str] = Field(default_factory=list)
 
     _papers: PaperIndex | None = PrivateAttr(default=None)
     _pos: dict[str, int] = PrivateAttr(default_factory=dict)
@@ -143,18 +167,48 @@ class HybridRetriever(BaseRetriever):
             when the index was built with another embedding model.
         StoreUnavailableError
             when the Chroma server cannot be reached.
+        IndexDamagedError
+            when a part of the index is missing (see :func:`~papernotes.retrieval.indexing.ensure_index`).
+        DataDirReadOnlyError
+            when the store of a read-only data dir cannot be read (it is read from a temporary copy).
+
+        Parts that disagree (the vector store and the keyword index hold different numbers of chunks)
+        and an unfinished ingest do not stop it: they are listed in ``notices``.
         """
         ensure_index(settings)
         emb = embeddings or make_embeddings(settings)
-        store = vector_store(settings, emb, make_client(settings), create=False)
+        try:
+            store, vectors = _open_store(settings, emb, copy=False)
+        except PapernotesError:
+            raise
+        except Exception as e:
+            # chromadb writes when it opens a store (pending logs are compacted): on a full disk that
+            # fails, so the store is read from a temporary copy; failing that, one line naming the cause
+            if settings.chroma_url:
+                raise
+            try:
+                store, vectors = _open_store(settings, emb, copy=True)
+            except Exception:
+                translated = storage_error(settings, e, "opening the index")
+                if translated is None:
+                    raise e from None
+                raise translated from e
+        bm25 = BM25Index.load(settings.bm25_dir)
+        notices = [n for n in [unfinished_ingest(settings)] if n]
+        if vectors != len(bm25) and not notices:
+            notices.append(
+                f"the index is inconsistent: the vector store holds {vectors} chunks, the keyword index "
+                f"{len(bm25)}; run `{repair_command(settings)}` to repair it"
+            )
         return cls(
             settings=settings,
             embeddings=emb,
             store=store,
-            bm25=BM25Index.load(settings.bm25_dir),
+            bm25=bm25,
             catalog=load_catalog(settings.catalog_path),
             k=k or settings.k,
             filters=filters,
+            notices=notices,
         )
 
     @property

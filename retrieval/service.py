@@ -58,6 +58,12 @@ class Notes:
         self.retriever = retriever or HybridRetriever.from_settings(settings)
 
     @property
+    def notices(self) -> list[str]:
+        """One-line notices about the index (an unfinished ingest, parts that disagree), each naming
+        the repair command; empty when all is well."""
+        return self.retriever.notices
+
+    @property
     def catalog(self) -> list[PaperRecord]:
         """The paper catalog the retriever loaded."""
         return self.retriever.catalog

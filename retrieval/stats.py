@@ -47,9 +47,16 @@ def list_papers(
 
 def index_stats(settings: Settings) -> dict[str, Any]:
     """``{"files", "files_skipped", "pages", "chunks", "chunks_by_kind", "papers", "papers_by_venue",
-    "sources"}`` for the whole index (all ingested origins)."""
+    "warnings", "sources"}`` for the whole index (all ingested origins). ``sources`` maps each origin
+    to the counts of its last ingest and that ingest's ``warnings`` (one line each); ``warnings`` is
+    their total (each source counted as of its last ingest, never accumulated).
+
+    Raises IndexMissingError / IndexDamagedError / IndexOutdatedError (see
+    :func:`~papernotes.retrieval.indexing.ensure_index`)."""
     ensure_index(settings)
-    per_source = load_source_stats(settings)
+    per_source: dict[str, dict[str, Any]] = dict(load_source_stats(settings))
+    for v in per_source.values():
+        v.setdefault("warnings", [])
     bm = BM25Index.load(settings.bm25_dir)
     recs = load_catalog(settings.catalog_path)
     by_venue = Counter(r.venue for r in recs if r.venue)
@@ -61,5 +68,6 @@ def index_stats(settings: Settings) -> dict[str, Any]:
         "chunks_by_kind": dict(Counter(m.get("kind", "?") for m in bm.metadatas)),
         "papers": len(recs),
         "papers_by_venue": dict(sorted(by_venue.items(), key=lambda kv: (-kv[1], kv[0]))),
+        "warnings": sum(len(v["warnings"]) for v in per_source.values()),
         "sources": per_source,
     }

@@ -4,9 +4,13 @@ single-writer lock of the embedded store."""
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import errno
 import fcntl
 import os
+import shutil
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,7 +19,14 @@ from urllib.parse import urlparse
 from langchain_chroma import Chroma
 from langchain_core.embeddings import Embeddings
 
-from papernotes.retrieval.errors import EmbeddingMismatchError, StoreBusyError, StoreUnavailableError
+from papernotes.corpus.errors import PapernotesError
+from papernotes.retrieval.errors import (
+    DataDirFullError,
+    DataDirReadOnlyError,
+    EmbeddingMismatchError,
+    StoreBusyError,
+    StoreUnavailableError,
+)
 from papernotes.retrieval.settings import Settings
 
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
@@ -29,13 +40,19 @@ def embedding_name(embeddings: Embeddings) -> str:
     return f"openai:{getattr(embeddings, 'model', type(embeddings).__name__)}"
 
 
-def make_client(settings: Settings):
+def make_client(settings: Settings, read_only: bool = False, copy: bool = False):
     """A chromadb client: HttpClient for ``chroma_url``, else PersistentClient at ``data_dir/chroma``.
+
+    ``read_only`` (queries): when the embedded store cannot be written (a read-only mount), a
+    temporary copy of it is opened instead (see :func:`_read_only_copy`); ``copy`` opens such a copy
+    in any case (a store on a full disk, which chromadb cannot open for reading either).
 
     Raises
     ------
     StoreUnavailableError
         if the Chroma server cannot be reached.
+    DataDirReadOnlyError
+        if a read-only store cannot be copied.
     """
     import chromadb
     from chromadb.config import Settings as ChromaSettings
@@ -52,7 +69,103 @@ def make_client(settings: Settings):
             raise StoreUnavailableError(f"cannot reach the Chroma server at {settings.chroma_url}: {e}") from None
         return client
     settings.chroma_dir.mkdir(parents=True, exist_ok=True)
-    return chromadb.PersistentClient(path=str(settings.chroma_dir), settings=cs)
+    path = settings.chroma_dir
+    if copy or (read_only and not writable(path)):
+        path = _read_only_copy(settings)
+    return chromadb.PersistentClient(path=str(path), settings=cs)
+
+
+def writable(directory: Path) -> bool:
+    """Whether ``directory`` and the files directly in it can be written (False on a read-only mount
+    or without permission)."""
+    if not os.access(directory, os.W_OK):
+        return False
+    return all(os.access(f, os.W_OK) for f in directory.iterdir() if f.is_file())
+
+
+def _read_only_copy(settings: Settings) -> Path:
+    """A temporary copy of the embedded store, for reading a store that cannot be written (chromadb
+    writes to its SQLite file whenever it opens it); removed when the process exits.
+
+    Raises
+    ------
+    DataDirReadOnlyError
+        if the copy cannot be made (no room in the temp dir, an unreadable file).
+    """
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix="papernotes-ro-"))
+        atexit.register(shutil.rmtree, tmp, True)
+        shutil.copytree(settings.chroma_dir, tmp / "chroma")
+    except OSError as e:  # no usable temp dir, no room in it, an unreadable file
+        raise DataDirReadOnlyError(
+            f"the data dir {settings.data_dir} is read-only and its vector store cannot be copied to a temporary "
+            f"folder to be read ({e.strerror or e}); make the data dir writable, or point TMPDIR at a writable "
+            "folder with room for it"
+        ) from None
+    return tmp / "chroma"
+
+
+#: errno values of a full disk, an exhausted quota and a file over the size limit (RLIMIT_FSIZE).
+_FULL_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
+_READ_ONLY_ERRNOS = {errno.EROFS, errno.EACCES, errno.EPERM}
+_FULL_WORDS = ("disk is full", "no space left", "quota exceeded", "file too large")
+_READ_ONLY_WORDS = ("readonly database", "read-only file system", "read-only database", "permission denied")
+
+
+def storage_error(settings: Settings, exc: BaseException, doing: str) -> PapernotesError | None:
+    """The user-facing error for a failed write to the data dir, or None if ``exc`` is something else.
+
+    ``exc`` and its causes/contexts are inspected: ``OSError`` errno values and the messages SQLite and
+    chromadb give ("database or disk is full", "attempt to write a readonly database"). ``doing`` says
+    what stopped (e.g. ``"ingest"``).
+
+    Returns
+    -------
+    DataDirFullError or DataDirReadOnlyError (messages name the data dir and the fix), or None.
+    """
+    seen: set[int] = set()
+    e: BaseException | None = exc
+    while e is not None and id(e) not in seen:
+        seen.add(id(e))
+        text = str(e).lower()
+        code = e.errno if isinstance(e, OSError) else None
+        if code in _FULL_ERRNOS or any(w in text for w in _FULL_WORDS):
+            return DataDirFullError(
+                f"{doing} stopped: the disk of the data dir {settings.data_dir} is full ({_reason(e)}); "
+                "the previous index is kept and still answers — free space and run `papernotes ingest` again"
+            )
+        if code in _READ_ONLY_ERRNOS or any(w in text for w in _READ_ONLY_WORDS):
+            return DataDirReadOnlyError(
+                f"{doing} stopped: the data dir {settings.data_dir} is read-only ({_reason(e)}); "
+                "make it writable, or set PAPERNOTES_DATA_DIR to a writable folder (queries can still read it)"
+            )
+        e = e.__cause__ or e.__context__
+    free = _free_bytes(settings.data_dir)
+    if free is not None and free < LOW_SPACE_BYTES:  # chromadb's own words for it vary ("compaction")
+        return DataDirFullError(
+            f"{doing} stopped: the disk of the data dir {settings.data_dir} is full ({free // 1024} KB free; "
+            f"{_reason(exc)}); the previous index is kept and still answers — free space and run "
+            "`papernotes ingest` again"
+        )
+    return None
+
+
+#: Free space below which a failed write is put down to a full disk (chromadb reports a full disk
+#: during compaction as "Failed to apply logs to the metadata segment").
+LOW_SPACE_BYTES = 64 * 1024 * 1024
+
+
+def _free_bytes(directory: Path) -> int | None:
+    try:
+        return shutil.disk_usage(directory).free
+    except OSError:
+        return None
+
+
+def _reason(e: BaseException) -> str:
+    if isinstance(e, OSError) and e.strerror:
+        return e.strerror
+    return str(e).strip().splitlines()[0][:160] if str(e).strip() else type(e).__name__
 
 
 def vector_store(settings: Settings, embeddings: Embeddings, client=None, create: bool = True) -> Chroma:
@@ -124,4 +237,24 @@ def write_lock(settings: Settings) -> Iterator[None]:
     finally:
         with contextlib.suppress(OSError):
             fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+
+
+def lock_held(settings: Settings) -> bool:
+    """Whether a writer (an ingest) holds the data dir's write lock now (see :func:`write_lock`).
+
+    Probes with a non-blocking shared ``flock`` released at once, so a starting ingest is never held
+    up for more than an instant. False when the lock file is free or does not exist.
+    """
+    try:
+        fd = os.open(settings.data_dir / "write.lock", os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return False
+    except BlockingIOError:
+        return True
+    finally:
         os.close(fd)

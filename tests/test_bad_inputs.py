@@ -45,15 +45,67 @@ def warned(rep, name: str) -> list[str]:
     return [w for w in rep.warnings if name in w]
 
 
-def test_non_utf8_file_is_skipped_with_a_warning(settings, tmp_path):
+#: Notes in legacy encodings: (file name, text, encoding). The detected encoding must decode the bytes
+#: back to exactly the text.
+LEGACY = [
+    ("short.md", "# Café\n\nCrème brûlée.\n", "cp1252"),
+    ("legacy.md", "# Café notes\n\nZürich – naïve “quotes” about the capybara allocator.\n", "cp1252"),
+    (
+        "windows.md",
+        "# Crème brûlée scheduling\n\nThe façade of the résumé service costs 5 € per request in Zürich.\n",
+        "cp1252",
+    ),
+    (
+        "cyrillic.md",
+        "# Заметки о планировщике\n\nПланировщик держит каждую видеокарту занятой и переносит работу между "
+        "узлами кластера, когда очередь пустеет.\n",
+        "cp1251",
+    ),
+    ("wide.md", "# UTF-16 note\n\nSaved by an editor as UTF-16 with a byte order mark: Zürich.\n", "utf-16"),
+]
+
+
+@pytest.mark.parametrize("name,text,encoding", LEGACY, ids=[x[0] for x in LEGACY])
+def test_non_utf8_note_is_decoded_with_a_warning_naming_the_encoding(settings, tmp_path, name, text, encoding):
     notes = tmp_path / "notes"
     write(notes, "good.md", GOOD)
-    write(notes, "legacy.md", "# Café notes\n\nZürich – naïve “quotes”.\n".encode("cp1252"))
+    write(notes, name, text.encode(encoding))
+    rep, texts, metas = run(settings, notes)
+    (w,) = warned(rep, name)
+    detected = w.split("decoded as ", 1)[1].split(" ", 1)[0]
+    assert text.encode(encoding).decode(detected).lstrip("\ufeff") == text  # the right code page
+    assert rep.files == 2 and rep.files_skipped == 0
+    title, body = text.split("\n\n")
+    (chunk,) = [t for t, m in zip(texts, metas, strict=True) if m["source"] == f"notes/{name}"]
+    assert chunk == f"{title.removeprefix('# ')}\n{body.strip()}"
+
+
+def test_cp1252_note_is_found_by_its_words(settings, tmp_path):
+    from papernotes.retrieval.service import Notes
+
+    notes = tmp_path / "notes"
+    write(notes, "good.md", GOOD)
+    for name, text, enc in LEGACY[1:3]:
+        write(notes, name, text.encode(enc))
+    run(settings, notes)
+    n = Notes(settings)
+    assert n.search("naïve capybara allocator in Zürich").hits[0].get("source") == "notes/legacy.md"
+    assert n.search("résumé service façade").hits[0].get("source") == "notes/windows.md"
+    a = n.ask("What does the résumé service cost per request?")
+    assert "5 € per request" in a.answer
+
+
+def test_bytes_in_no_encoding_are_skipped_by_name(settings, tmp_path):
+    import random
+
+    notes = tmp_path / "notes"
+    write(notes, "good.md", GOOD)
+    rnd = random.Random(7)
+    write(notes, "noise.md", bytes(rnd.randrange(128, 256) for _ in range(2048)))
     rep, texts, _ = run(settings, notes)
-    (w,) = warned(rep, "legacy.md")
-    assert "not UTF-8" in w
-    assert rep.files == 1 and rep.files_skipped == 1
-    assert any("wombat scheduler" in t for t in texts)
+    (w,) = warned(rep, "noise.md")
+    assert "skipped" in w and "encoding" in w
+    assert rep.files == 1 and rep.files_skipped == 1 and len(texts) == 1
 
 
 def test_utf8_bom_is_dropped_and_title_correct(settings, tmp_path):
@@ -178,16 +230,18 @@ def test_ingest_under_c_locale_keeps_non_ascii_text(tmp_path, models_cache):
     seed_models(models_cache, data)
     notes = tmp_path / "notes"
     write(notes, "zürich.md", "# Zürich — 東京 Notes\n\nKV caches in Zürich — résumé of 大模型推理.\n")
-    write(notes, "legacy.md", "# Café\n\nnaïve\n".encode("cp1252"))
+    write(notes, "legacy.md", "# Café Notes\n\nThe naïve façade.\n".encode("cp1252"))
     p = cli(["ingest", str(notes)], data, LANG="C", LC_ALL="C")
     assert p.returncode == 0, p.stderr
     assert "Traceback" not in p.stderr
-    assert "legacy.md" in p.stderr and "not UTF-8" in p.stderr  # the warning names the file
-    assert "1 files, 1 pages" in p.stdout
+    assert "legacy.md" in p.stderr and "cp1252" in p.stderr  # the warning names the file and encoding
+    assert "2 files, 2 pages" in p.stdout
     bm = BM25Index.load(make_settings(data).bm25_dir)
-    (text,) = bm.texts
-    assert text == "Zürich — 東京 Notes\nKV caches in Zürich — résumé of 大模型推理."
-    assert bm.metadatas[0]["source"] == "notes/zürich.md"
+    by_source = dict(zip((m["source"] for m in bm.metadatas), bm.texts, strict=True))
+    assert by_source == {
+        "notes/zürich.md": "Zürich — 東京 Notes\nKV caches in Zürich — résumé of 大模型推理.",
+        "notes/legacy.md": "Café Notes\nThe naïve façade.",
+    }
 
 
 def test_cli_nonexistent_source_is_a_one_line_error(tmp_path):

@@ -350,3 +350,109 @@ def test_git_url_that_cannot_be_cloned_is_a_one_line_error(tmp_path):
     with pytest.raises(BadSourceError) as e:
         read_source(url, tmp_path / "repos")
     assert "git could not fetch" in str(e.value) and "\n" not in str(e.value)
+
+
+# --- links and hidden folders -------------------------------------------------------------------------
+
+
+def make_linked_vault(tmp_path: Path) -> Path:
+    """A vault with links of every kind: inside the root (to a hidden folder, to a folder and a file
+    already read, a cycle), leaving the root (a shared-notes folder, a secrets folder), broken (a
+    missing file, a missing folder, a self-loop), and hidden folders and files."""
+    vault = tmp_path / "vault"
+    write(vault, "a.md", "# Alpha\n\nalpha text\n")
+    write(vault, "sub/in.md", "# Inner\n\ninner text\n")
+    write(vault, ".archive/papers/arch.md", "# Archived\n\narchived text\n")
+    write(vault, ".obsidian/workspace.md", "# Workspace\n\nobsidian state\n")
+    write(vault, ".trash/old.md", "# Old\n\ndeleted note\n")
+    write(vault, ".git/info.md", "# Git\n\ngit internals\n")
+    write(vault, ".draft.md", "# Draft\n\nhidden draft\n")
+    write(tmp_path, "shared-notes/s.md", "# Shared\n\nshared text\n")
+    write(tmp_path, "secrets/id.md", "# Key\n\nBEGIN PRIVATE KEY\n")
+    links = {
+        "papers": ".archive/papers",  # inside, to a hidden folder: read through the link
+        "again": "sub",  # inside, a folder already read
+        "sub/loop": "..",  # a cycle
+        "in-link.md": "sub/in.md",  # a file already read
+        "linked": "../shared-notes",  # leaves the root
+        "keys": "../secrets",  # leaves the root
+        "broken.md": "missing.md",
+        "gone": "no-such-folder",
+        "self.md": "self.md",
+    }
+    for name, target in links.items():
+        os.symlink(target, vault / name)
+    return vault
+
+
+def test_links_inside_the_root_are_followed_once_and_the_others_warned(tmp_path):
+    vault = make_linked_vault(tmp_path)
+    r = read_path(vault)
+    assert sorted(p.source for p in r.pages) == ["vault/a.md", "vault/papers/arch.md", "vault/sub/in.md"]
+    warnings = {w.source: w.message for w in r.warnings}
+    assert set(warnings) == {"vault/linked", "vault/keys", "vault/broken.md", "vault/gone", "vault/self.md"}
+    for name in ("linked", "keys"):
+        assert "outside" in warnings[f"vault/{name}"] and "--follow-external-links" in warnings[f"vault/{name}"]
+    for name in ("broken.md", "gone", "self.md"):
+        assert warnings[f"vault/{name}"].startswith("broken link")
+    assert "missing.md" in warnings["vault/broken.md"]
+    assert sorted(r.hidden_skipped) == [
+        "vault/.archive",
+        "vault/.draft.md",
+        "vault/.git",
+        "vault/.obsidian",
+        "vault/.trash",
+    ]
+    assert not any("PRIVATE KEY" in p.markdown or "obsidian" in p.markdown for p in r.pages)
+
+
+def test_follow_external_links_reads_notes_behind_links_leaving_the_root(tmp_path):
+    vault = make_linked_vault(tmp_path)
+    r = read_path(vault, follow_external_links=True)
+    assert sorted(p.source for p in r.pages) == [
+        "vault/a.md",
+        "vault/keys/id.md",
+        "vault/linked/s.md",
+        "vault/papers/arch.md",
+        "vault/sub/in.md",
+    ]
+    assert not any("outside" in w.message for w in r.warnings)
+    assert {w.source for w in r.warnings} == {"vault/broken.md", "vault/gone", "vault/self.md"}
+
+
+def test_a_folder_reached_twice_through_links_is_read_once(tmp_path):
+    """Two links to one folder outside the root, and a link back into the root from inside it."""
+    write(tmp_path, "shared/x.md", "# X\n\nx text\n")
+    write(tmp_path, "vault/v.md", "# V\n\nv text\n")
+    os.symlink("../shared", tmp_path / "vault" / "one")
+    os.symlink("../shared", tmp_path / "vault" / "two")
+    os.symlink("../vault", tmp_path / "shared" / "back")
+    r = read_path(tmp_path / "vault", follow_external_links=True)
+    assert sorted(p.source for p in r.pages) == ["vault/one/x.md", "vault/v.md"]
+    assert r.warnings == []
+
+
+# --- the preamble: text between the front matter and the first heading -----------------------------------
+
+PREAMBLE_NOTES = {
+    "one-heading": "---\ntitle: Long-context retrieval\n---\nTL;DR: retrieval heads copy the needle.\n\n"
+    "# Method\n\nWe probe attention heads.\n",
+    "two-headings": "---\ntitle: Long-context retrieval\ntags: [llm]\n---\n\nTL;DR: retrieval heads copy the needle.\n\n"
+    "# Method\n\nWe probe attention heads.\n\n# Results\n\nFive percent of heads retrieve.\n",
+    "two-paragraphs": "---\ntitle: Long-context retrieval\n---\nTL;DR: retrieval heads copy the needle.\n\n"
+    "Key idea: prune them and recall breaks.\n\n# Method\n\nWe probe attention heads.\n",
+}
+
+
+@pytest.mark.parametrize("name", list(PREAMBLE_NOTES))
+def test_preamble_is_the_pages_own_chunk_under_the_front_matter_title(tmp_path, name):
+    write(tmp_path / "notes", f"{name}.md", PREAMBLE_NOTES[name])
+    (page,) = read_path(tmp_path / "notes").pages
+    assert page.title == "Long-context retrieval"
+    chunks = analyze_page(page).chunks
+    pre = [c for c in chunks if "TL;DR" in c.text]
+    assert len(pre) == 1 and pre[0].metadata["section"] == ""
+    assert pre[0].text.startswith("Long-context retrieval\nTL;DR: retrieval heads copy the needle.")
+    assert "attention heads" not in pre[0].text
+    (method,) = [c for c in chunks if c.metadata["section"] == "Method"]
+    assert method.text == "Long-context retrieval › Method\nWe probe attention heads."

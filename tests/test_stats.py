@@ -78,7 +78,7 @@ def test_files_and_pages(stats):
     assert stats["files_skipped"] == 0
     assert stats["pages"] == len(files) + extra_pages
     (per_origin,) = stats["sources"].values()
-    assert per_origin == {"files": len(files), "files_skipped": 0, "pages": len(files) + extra_pages}
+    assert per_origin == {"files": len(files), "files_skipped": 0, "pages": len(files) + extra_pages, "warnings": []}
 
 
 def test_papers_and_venues(stats):
@@ -109,3 +109,39 @@ def test_chunks_by_kind(stats):
     sections = [s for s in re.split(r"^#{2,} .+$", FENCE_RE.sub("```", deep), flags=re.M)[1:] if s.strip()]
     assert kinds["deep_note"] == len(sections)
     assert set(kinds) == {"paper_entry", "publication", "table", "deep_note", "page_section"}
+
+
+def test_stats_reports_each_sources_last_ingest_warnings_not_a_running_total(tmp_path, models_cache):
+    """Warnings and skipped files of an ingest are those of the source's last ingest: a clean
+    re-ingest clears them; another source keeps its own."""
+    from conftest import make_settings, seed_models
+
+    from papernotes.retrieval.indexing import ingest
+    from papernotes.retrieval.stats import index_stats
+
+    data = tmp_path / "data"
+    seed_models(models_cache, data)
+    settings = make_settings(data)
+    a, b = tmp_path / "a", tmp_path / "b"
+    for root, word in ((a, "wombat"), (b, "capybara")):
+        root.mkdir()
+        (root / "good.md").write_text(f"# Good {word}\n\nThe {word} scheduler keeps every burrow busy.\n")
+    (a / "binary.md").write_bytes(b"\x00\x01\x02 not text")
+    (a / "empty.md").write_text("")
+    (b / "heading.md").write_text("# Only A Heading\n")
+    ingest(settings, [str(a), str(b)])
+    st = index_stats(settings)
+    src_a, src_b = st["sources"][str(a.resolve())], st["sources"][str(b.resolve())]
+    assert sorted(w.split(":")[0] for w in src_a["warnings"]) == ["a/binary.md", "a/empty.md"]
+    assert [w.split(":")[0] for w in src_b["warnings"]] == ["b/heading.md"]
+    assert st["warnings"] == 3 and st["files_skipped"] == 2
+
+    (a / "binary.md").unlink()
+    (a / "empty.md").unlink()
+    for _ in range(2):  # the same clean ingest twice: nothing accumulates
+        ingest(settings, [str(a)])
+        st = index_stats(settings)
+        assert st["sources"][str(a.resolve())]["warnings"] == []
+        assert st["sources"][str(a.resolve())]["files_skipped"] == 0
+        assert st["sources"][str(b.resolve())]["warnings"] == src_b["warnings"]  # not ingested: as it was
+        assert st["warnings"] == 1 and st["files_skipped"] == 0

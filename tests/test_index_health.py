@@ -1,0 +1,353 @@
+"""The notes, the index and the data dir agree — or a command says exactly why not.
+
+Each case damages a real index on disk (a copy of the fixture-notes index, or one ingested here) the way
+a user or the machine would — a part deleted, an ingest killed, the data dir read-only or its disk
+full — and runs the real ``papernotes`` commands in fresh processes, as a user would.
+
+Read-only and full data dirs are made with real mounts in a private mount namespace (``unshare -rm``:
+a read-only bind mount, a small tmpfs); the tests are skipped where the kernel does not allow that.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURE_NOTES, make_settings, seed_models
+
+QUESTION = "How much higher throughput does Quokka reach than the contiguous baseline?"
+ANSWER = "3.7x"
+
+
+def cli(args: list[str], data: Path, timeout: float = 180) -> subprocess.CompletedProcess:
+    """Run ``papernotes ARGS`` in a fresh process against the data dir ``data``."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERNOTES_", "OPENAI_"))}
+    env["PAPERNOTES_DATA_DIR"] = str(data)
+    return subprocess.run(
+        [sys.executable, "-m", "papernotes.bot.cli", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=timeout,
+    )
+
+
+def one_error_line(p: subprocess.CompletedProcess) -> str:
+    """The single ``error: …`` line of a failed command (asserting there is exactly one, no traceback)."""
+    assert p.returncode != 0, p.stdout
+    assert "Traceback" not in p.stderr
+    lines = [ln for ln in p.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), p.stderr
+    return lines[0]
+
+
+def snapshot(data: Path) -> dict:
+    """What each part of the index in ``data`` holds: vector-store ids, keyword-index ids, record
+    manager keys, the catalog and the per-source counts. (chromadb caches an opened store per path for
+    the life of a process: the cache is cleared so the store is read as it is on disk now.)"""
+    import chromadb
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    from papernotes.retrieval.indexing import record_manager
+
+    s = make_settings(data)
+    SharedSystemClient.clear_system_cache()
+    try:
+        coll = chromadb.PersistentClient(path=str(s.chroma_dir)).get_collection(s.collection)
+        vectors = sorted(coll.get(include=[])["ids"])
+    finally:
+        SharedSystemClient.clear_system_cache()
+    return {
+        "vectors": vectors,
+        "bm25": sorted(json.loads((s.bm25_dir / "chunks.json").read_text())["ids"]),
+        "records": sorted(record_manager(s).list_keys()),
+        "catalog": json.loads(s.catalog_path.read_text()),
+        "sources": json.loads((data / "sources.json").read_text()),
+    }
+
+
+@pytest.fixture
+def fixture_data(fixture_index, tmp_path) -> Path:
+    """A data dir of this test holding a clean build of the fixture notes' index."""
+    data = tmp_path / "data"
+    shutil.copytree(fixture_index.data_dir, data)
+    return data
+
+
+# --- a part of the index deleted ----------------------------------------------------------------------
+
+#: part → (what to delete, the query command that must name it, the word the repair line uses)
+DAMAGE = {
+    "vector store": ("chroma", ["ask", QUESTION], "vector store"),
+    "keyword index": ("bm25", ["search", "Quokka"], "keyword index"),
+    "paper catalog": ("catalog.json", ["papers"], "catalog"),
+}
+
+
+@pytest.mark.parametrize("part", list(DAMAGE))
+def test_a_deleted_part_is_named_by_queries_and_healed_by_the_next_ingest(fixture_data, part):
+    clean = snapshot(fixture_data)
+    name, query, word = DAMAGE[part]
+    target = fixture_data / name
+    shutil.rmtree(target) if target.is_dir() else target.unlink()
+
+    line = one_error_line(cli(query, fixture_data))
+    assert part in line and "missing" in line
+    assert f"run `papernotes ingest {FIXTURE_NOTES.resolve()}`" in line  # the repair command, runnable
+
+    p = cli(["ingest", str(FIXTURE_NOTES)], fixture_data)
+    assert p.returncode == 0, p.stderr
+    summary = p.stdout.strip().splitlines()[-1]
+    assert "repaired:" in summary and word in summary.split("repaired:", 1)[1]
+    assert snapshot(fixture_data) == clean  # every part as a clean build has it
+
+    a = cli(["ask", QUESTION, "--json"], fixture_data)
+    assert a.returncode == 0, a.stderr
+    assert ANSWER in json.loads(a.stdout)["answer"]
+    assert "notice" not in a.stderr
+
+
+def test_deleted_record_manager_is_re_recorded_without_re_embedding(fixture_data):
+    clean = snapshot(fixture_data)
+    (fixture_data / "records.sqlite").unlink()
+    p = cli(["ingest", str(FIXTURE_NOTES), "--json"], fixture_data)
+    assert p.returncode == 0, p.stderr
+    rep = json.loads(p.stdout)
+    assert rep["added"] == 0 and rep["deleted"] == 0  # the vectors were kept, not embedded again
+    assert any("record manager" in r for r in rep["repaired"])
+    assert snapshot(fixture_data) == clean
+
+
+def test_orphaned_vectors_and_stale_records_are_repaired(fixture_data):
+    """Vectors no record knows of (and that no source gives) are deleted; records whose vector is gone
+    are embedded again."""
+    clean = snapshot(fixture_data)
+    script = textwrap.dedent(
+        """
+        import sys
+        from pathlib import Path
+        import chromadb
+        from papernotes.retrieval.settings import Settings
+        s = Settings(data_dir=Path(sys.argv[1]), _env_file=None)
+        coll = chromadb.PersistentClient(path=str(s.chroma_dir)).get_collection(s.collection)
+        ids = sorted(coll.get(include=[])["ids"])
+        coll.delete(ids=ids[:3])
+        coll.add(ids=["orphan-1", "orphan-2"], embeddings=[[0.1] * 384, [0.2] * 384], documents=["a", "b"],
+                 metadatas=[{"source": "x"}, {"source": "y"}])
+        """
+    )
+    p = subprocess.run([sys.executable, "-c", script, str(fixture_data)], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    p = cli(["ingest", str(FIXTURE_NOTES), "--json"], fixture_data)
+    assert p.returncode == 0, p.stderr
+    rep = json.loads(p.stdout)
+    assert rep["added"] == 3
+    repaired = " ".join(rep["repaired"])
+    assert "missing 3 recorded chunks" in repaired and "2 orphaned vectors deleted" in repaired
+    assert snapshot(fixture_data) == clean
+
+
+# --- an ingest killed halfway ---------------------------------------------------------------------------
+
+
+KILL_SCRIPT = textwrap.dedent(
+    """
+    import os, signal, sys
+    from pathlib import Path
+    from papernotes.retrieval.indexing import ingest
+    from papernotes.retrieval.settings import Settings
+
+    def progress(stage, done, total):
+        if stage == "embed" and done > 256:  # the second batch is embedded, not yet written
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    ingest(Settings(data_dir=Path(sys.argv[1]), _env_file=None), sys.argv[2:], progress=progress)
+    """
+)
+
+
+def killed_ingest(data: Path, *sources: Path) -> None:
+    """Run an ingest of ``sources`` that is killed (SIGKILL) after its first batch of 256 chunks was
+    written and while the next one is being embedded."""
+    p = subprocess.run([sys.executable, "-c", KILL_SCRIPT, str(data), *map(str, sources)], capture_output=True)
+    assert p.returncode == -signal.SIGKILL, p.stderr
+
+
+def many_notes(root: Path, n: int) -> Path:
+    root.mkdir()
+    for i in range(n):
+        (root / f"n{i:03}.md").write_text(f"# Topic {i}\n\nNote {i} on the capybara allocator, chapter {i}.\n")
+    return root
+
+
+def test_killed_ingest_is_noticed_by_the_next_command_and_completed_by_the_next_ingest(tmp_path, models_cache):
+    data = tmp_path / "data"
+    seed_models(models_cache, data)
+    base = tmp_path / "base"
+    base.mkdir()
+    (base / "wombat.md").write_text("# Wombat\n\nThe wombat scheduler keeps every burrow busy.\n")
+    p = cli(["ingest", str(base)], data)
+    assert p.returncode == 0, p.stderr
+    n = 300  # more than one of index()'s batches (256 chunks)
+    notes = many_notes(tmp_path / "notes", n)
+    killed_ingest(data, base, notes)
+
+    a = cli(["ask", "What does the wombat scheduler do?"], data)
+    assert a.returncode == 0 and "keeps every burrow busy" in a.stdout, a.stderr
+    notice = [ln for ln in a.stderr.splitlines() if ln.strip()]
+    assert len(notice) == 1 and notice[0].startswith("notice: the last ingest did not finish (started ")
+    assert f"run `papernotes ingest {base} {notes}` to complete it" in notice[0]
+
+    p = cli(["ingest", str(base), str(notes), "--json"], data)
+    assert p.returncode == 0, p.stderr
+    rep = json.loads(p.stdout)
+    assert rep["resumed"] and rep["chunks"] == n + 1
+    assert rep["added"] == n + 1 - 256  # the batch written before the kill is not embedded again
+    after = snapshot(data)
+    assert len(after["vectors"]) == n + 1 and after["vectors"] == after["bm25"] == after["records"]
+
+    a = cli(["search", "capybara allocator chapter 7"], data)
+    assert a.returncode == 0 and "Note 7 on the capybara allocator" in a.stdout
+    assert a.stderr.strip() == ""  # no notice any more
+
+
+def test_first_ingest_killed_is_named_by_queries(tmp_path, models_cache):
+    data = tmp_path / "data"
+    seed_models(models_cache, data)
+    notes = many_notes(tmp_path / "notes", 300)
+    killed_ingest(data, notes)
+    line = one_error_line(cli(["search", "capybara"], data))
+    assert "the last ingest did not finish (started " in line
+    assert f"run `papernotes ingest {notes}` to complete it" in line
+
+
+def test_running_ingest_is_noticed_as_running(fixture_data):
+    """While an ingest holds the write lock, its marker means "running", not "did not finish"."""
+    import fcntl
+
+    settings = make_settings(fixture_data)
+    (fixture_data / "ingest-in-progress.json").write_text(json.dumps({"started": "2026-01-02 03:04:05 UTC"}))
+    fd = os.open(fixture_data / "write.lock", os.O_RDWR | os.O_CREAT)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        from papernotes.retrieval.indexing import unfinished_ingest
+
+        assert unfinished_ingest(settings) == (
+            "an ingest is running (started 2026-01-02 03:04:05 UTC); answers come from the index as it was before it"
+        )
+    finally:
+        os.close(fd)
+    assert "did not finish (started 2026-01-02 03:04:05 UTC)" in (unfinished_ingest(settings) or "")
+
+
+# --- read-only and full data dirs (real mounts in a private mount namespace) --------------------------
+
+
+def _namespaces_work() -> bool:
+    if not shutil.which("unshare"):
+        return False
+    p = subprocess.run(
+        ["unshare", "-rm", "sh", "-c", "mount -t tmpfs -o size=1m tmpfs /mnt 2>/dev/null || exit 3"],
+        capture_output=True,
+    )
+    return p.returncode == 0
+
+
+needs_mounts = pytest.mark.skipif(not _namespaces_work(), reason="no private mount namespaces (unshare -rm) here")
+
+
+def in_namespace(script: str, data: Path, timeout: float = 600) -> subprocess.CompletedProcess:
+    """Run a shell ``script`` in a private mount namespace with ``$P`` the papernotes command and
+    ``$D`` the data dir (``PAPERNOTES_DATA_DIR``)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERNOTES_", "OPENAI_"))}
+    env.update(PAPERNOTES_DATA_DIR=str(data), D=str(data), P=f"{sys.executable} -m papernotes.bot.cli")
+    return subprocess.run(
+        ["unshare", "-rm", "sh", "-c", script], capture_output=True, text=True, env=env, timeout=timeout
+    )
+
+
+def sections(out: str) -> dict[str, str]:
+    """Output of a namespace script split at its ``== name`` marker lines."""
+    parts: dict[str, str] = {}
+    name = ""
+    for line in out.splitlines():
+        if line.startswith("== "):
+            name = line[3:].strip()
+            parts[name] = ""
+        else:
+            parts[name] = parts.get(name, "") + line + "\n"
+    return parts
+
+
+@needs_mounts
+def test_queries_work_on_a_read_only_data_dir_and_ingest_names_it(fixture_data, tmp_path):
+    """Queries read a temporary copy of the store; ingest, and a query that cannot make that copy (every
+    temp dir read-only too), stop with one line naming the data dir and the fix."""
+    script = f"""
+    mount --bind -o ro "$D" "$D" || exit 99
+    echo "== ask"; $P ask "{QUESTION}" 2>&1; echo "rc=$?"
+    echo "== papers"; $P papers --json 2>&1 | head -c 200; echo
+    echo "== ingest"; $P ingest {FIXTURE_NOTES} 2>&1; echo "rc=$?"
+    ls -d /tmp/papernotes-ro-* 2>/dev/null | wc -l
+    for t in /tmp /var/tmp; do mount --bind -o ro $t $t || exit 99; done
+    echo "== no temp room"; $P ask "{QUESTION}" 2>&1; echo "rc=$?"
+    """
+    p = in_namespace(script, fixture_data)
+    assert p.returncode == 0, p.stdout + p.stderr
+    out = sections(p.stdout)
+    assert ANSWER in out["ask"] and "rc=0" in out["ask"] and "error" not in out["ask"]
+    assert out["papers"].startswith("[")
+    ingest_lines = [ln for ln in out["ingest"].splitlines() if ln.strip()]
+    assert ingest_lines[-1] == "0"  # the temporary copies were removed when the queries exited
+    for name, lines in (("ingest", ingest_lines[:-1]), ("no temp room", out["no temp room"].splitlines())):
+        lines = [ln for ln in lines if ln.strip()]
+        assert lines[-1] == "rc=1" and len(lines) == 2 and "Traceback" not in out[name], out[name]
+        assert lines[0].startswith("error: ") and str(fixture_data) in lines[0] and "read-only" in lines[0]
+    assert "PAPERNOTES_DATA_DIR" in out["ingest"]  # the fix
+
+
+@needs_mounts
+@pytest.mark.parametrize("free_kb", [0, 48])
+def test_full_disk_stops_ingest_clearly_keeps_the_old_index_and_the_next_ingest_completes(
+    tmp_path, models_cache, free_kb
+):
+    """The data dir is a 4 MB tmpfs (the model files linked in from outside it); after a first ingest
+    the disk is filled to ``free_kb`` KB free and a larger ingest runs."""
+    data = tmp_path / "data"
+    data.mkdir()
+    old, new = tmp_path / "old", tmp_path / "new"
+    old.mkdir()
+    new.mkdir()
+    (old / "wombat.md").write_text("# Wombat\n\nThe wombat scheduler keeps every burrow busy.\n")
+    for i in range(40):
+        (new / f"n{i}.md").write_text(f"# Topic {i}\n\nNote {i} on the capybara allocator, chapter {i}.\n")
+    script = f"""
+    mount -t tmpfs -o size=4m tmpfs "$D" || exit 99
+    ln -s {models_cache} "$D/models"
+    $P ingest {old} >/dev/null 2>&1 || exit 98
+    free=$(df -k "$D" | tail -1 | awk '{{print $4}}')
+    dd if=/dev/zero of="$D/filler" bs=1k count=$((free - {free_kb})) 2>/dev/null
+    echo "== full ingest"; $P ingest {new} {old} 2>&1; echo "rc=$?"
+    echo "== old answers"; $P ask "What does the wombat scheduler do?" 2>&1; echo "rc=$?"
+    rm "$D/filler"
+    echo "== next ingest"; $P ingest {new} {old} --json 2>/dev/null; echo "rc=$?"
+    echo "== new answers"; $P ask "What is note 7 on the capybara allocator about?" 2>&1; echo "rc=$?"
+    """
+    p = in_namespace(script, data)
+    assert p.returncode == 0, p.stdout + p.stderr
+    out = sections(p.stdout)
+    lines = [ln for ln in out["full ingest"].splitlines() if ln.strip()]
+    assert len(lines) == 2 and lines[1] == "rc=1" and "Traceback" not in out["full ingest"], out["full ingest"]
+    assert lines[0].startswith("error: ingest stopped: the disk of the data dir") and str(data) in lines[0]
+    assert "is full" in lines[0] and "previous index is kept" in lines[0]
+    assert "keeps every burrow busy" in out["old answers"] and "rc=0" in out["old answers"]
+    rep = json.loads(out["next ingest"].rsplit("rc=", 1)[0])
+    assert rep["chunks"] == 41 and rep["added"] == 40  # the old note was kept, the new ones embedded
+    assert "chapter 7" in out["new answers"] and "rc=0" in out["new answers"]
