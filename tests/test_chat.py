@@ -74,10 +74,12 @@ def test_chat_with_a_model_condenses_the_follow_up(fixture_index, tmp_path):
         assert len(reqs) == 3
         condense = reqs[1]["body"]["messages"]
         assert condense[0]["content"] == CONDENSE_SYSTEM
-        assert f"User: {FIRST}" in condense[1]["content"] and f"Last question: {FOLLOW_UP}" in condense[1]["content"]
+        assert f"User: {FIRST}" in condense[1]["content"]
+        assert f"<question>{FOLLOW_UP}</question>" in condense[1]["content"]
         answer = reqs[2]["body"]["messages"]
         assert answer[0]["content"] == ANSWER_SYSTEM
-        assert answer[1]["content"].rstrip().endswith("Question: How was Quokka evaluated?")
+        assert answer[1]["content"].rstrip().endswith("<question>How was Quokka evaluated?</question>")
+        assert "searched for: How was Quokka evaluated?" in out2
         assert "[1] Quokka" in out2
 
         turn(child, "/reset")
@@ -127,7 +129,7 @@ def test_chat_from_piped_stdin_reports_errors_and_goes_on(fixture_index, tmp_pat
     assert p.returncode == 0, p.stderr
     errors = p.stderr.strip().splitlines()
     assert len(errors) == 2 and errors[0].startswith("error: the question is empty")
-    assert errors[1] == "error: unknown command /bogus; commands are /reset, /help, /quit"
+    assert errors[1] == "error: unknown command /bogus; commands are /reset, /bad, /good, /help, /quit"
     assert "3.7x" in p.stdout and "Sources" in p.stdout and "/reset (forget the conversation)" in p.stdout
     assert "Traceback" not in p.stdout + p.stderr
 
