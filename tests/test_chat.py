@@ -13,7 +13,7 @@ import pytest
 from openai_server import OpenAICompatServer, Reply
 
 from papernotes.corpus.models import PaperRecord
-from papernotes.retrieval.prompts import ANSWER_SYSTEM, CONDENSE_SYSTEM, REFUSAL
+from papernotes.retrieval.prompts import ANSWER_SYSTEM, CLARIFY, CONDENSE_SYSTEM, REFUSAL
 from papernotes.retrieval.service import carry_over
 
 BIN = Path(sys.executable).parent
@@ -107,6 +107,7 @@ def test_chat_without_a_model_keeps_the_paper_for_follow_ups(fixture_index, tmp_
     assert "conversation cleared" in turn(child, "/reset")
     out3 = turn(child, FOLLOW_UP)  # the same words with no conversation behind them
     assert "Koala-100" not in out3
+    assert CLARIFY in " ".join(out3.split()) and "Sources" not in out3  # a short question back
 
     child.sendeof()  # Ctrl-D ends the session cleanly
     child.expect(pexpect.EOF)
@@ -132,6 +133,35 @@ def test_chat_from_piped_stdin_reports_errors_and_goes_on(fixture_index, tmp_pat
     assert errors[1] == "error: unknown command /bogus; commands are /reset, /bad, /good, /help, /quit"
     assert "3.7x" in p.stdout and "Sources" in p.stdout and "/reset (forget the conversation)" in p.stdout
     assert "Traceback" not in p.stdout + p.stderr
+
+
+def test_chat_bad_records_feedback_on_the_last_answer(fixture_index, tmp_path):
+    import shutil
+
+    from papernotes.retrieval.feedback import FeedbackStore
+
+    data = tmp_path / "data"
+    shutil.copytree(fixture_index.data_dir, data)
+    lines = ["/bad", FIRST, "/bad", "/good", "/bad", "What does Numbat spill to SSD?", "/bad"]
+    p = subprocess.run(
+        [str(BIN / "papernotes"), "chat", "--no-llm"],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        env=chat_env(data),
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert p.returncode == 0, p.stderr
+    assert p.stderr.strip() == "error: no answer yet to give feedback on"  # /bad before any answer
+    assert p.stdout.count("feedback recorded") == 4
+    votes = FeedbackStore(data / "feedback.sqlite").feedback()
+    # one vote per user per answer: /bad, /good, /bad on the first answer leave one 👎
+    assert [(f.question, f.vote, f.place) for f in votes] == [
+        (FIRST, -1, "chat"),
+        ("What does Numbat spill to SSD?", -1, "chat"),
+    ]
+    assert "3.7x" in votes[0].answer and votes[0].citations
 
 
 def test_chat_without_an_index_is_one_line(tmp_path):
