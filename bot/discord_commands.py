@@ -10,6 +10,7 @@ become one short ephemeral message while the details go to the log.
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import logging
 from collections.abc import Awaitable, Callable
@@ -22,6 +23,7 @@ from discord.ext import commands
 from papernotes.bot.discord_access import NotAllowed, can_post, may_ask
 from papernotes.bot.discord_format import (
     COOLDOWN_TEXT,
+    DAILY_CAP_NOTE,
     GENERIC_ERROR,
     MAX_CONTENT,
     NOT_ALLOWED_TEXT,
@@ -270,11 +272,17 @@ class NotesCommands(commands.Cog):
             await send_error(interaction, f"❌ {e}")
             return
         settings = self.bot.settings
+        # the overview is model-written too: it counts against the user's daily cap
+        capped = settings.llm_enabled and not await asyncio.to_thread(self.bot.usage.take, interaction.user.id)
 
         def work(_notes: Notes) -> Any:
             from papernotes.retrieval.summarize import summarize as run_summary
 
-            return run_summary(settings, venue, topic=topic or "llm")
+            out = run_summary(settings, venue, topic=topic or "llm", use_llm=False if capped else None)
+            if capped:
+                note = DAILY_CAP_NOTE.format(n=settings.discord_daily_model_answers)
+                out.note = f"{out.note}; {note}" if out.note else note
+            return out
 
         s = await self._run_interaction(interaction, "summarize", work)
         if s is not None:

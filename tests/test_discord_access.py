@@ -250,15 +250,17 @@ def test_the_daily_cap_switches_to_extractive_answers(fixture_index, tmp_path):
             await alice.send(ch, f"{env.bot.user.mention} {QUESTION}")
             out.append([m.content for m in ch.threads[0].history()])
             out.append(texts(await bob.slash(ch, "ask", question=QUESTION)))  # bob has his own count
+            out.append(texts(await alice.slash(ch, "summarize", venue="ToySys 2026")))  # model-written too
             return ["\n".join(t) for t in out]
 
-        a1, a2, a3, mention, b1 = run(bot, scenario)
+        a1, a2, a3, mention, b1, summary = run(bot, scenario)
         answer_calls = len(server.chat_requests())
     note = DAILY_CAP_NOTE.format(n=2)
     for t in (a1, a2, b1):
         assert "16-token blocks [1]." in t and EXTRACTIVE_LABEL not in t and note not in t
     for t in (a3, mention):
         assert EXTRACTIVE_LABEL in t and note in t
+    assert "mode: extractive" in summary and note in summary
     assert answer_calls == 3  # alice twice, bob once; the capped answers called no model
 
 
