@@ -145,10 +145,6 @@ def ingest(
     )
 
 
-def _print_token(tok: str) -> None:
-    out.print(tok, end="", markup=False)
-
-
 @app.command()
 def ask(
     question: Annotated[str, typer.Argument(help="Your question.")],
@@ -169,14 +165,12 @@ def ask(
     check_question(question)
     f = _filters(venue, year, topic, source)
     n = notes()
-    stream = None
-    if not as_json and n.settings.llm_enabled and not no_llm:
-        stream = _print_token
-    a = n.ask(question, k=k, filters=f if f else None, use_llm=False if no_llm else None, on_token=stream)
+    # not streamed: a model's reply is shown only after its citations and links are checked
+    a = n.ask(question, k=k, filters=f if f else None, use_llm=False if no_llm else None)
     if as_json:
         print_json(a.as_dict())
     else:
-        render_answer(out, a, streamed=stream is not None)
+        render_answer(out, a)
 
 
 @app.command()
@@ -275,6 +269,7 @@ def _register_optional() -> None:
         ("papernotes.bot.chat", "chat"),
         ("papernotes.bot.summarize_cmd", "summarize"),
         ("papernotes.bot.discord_cmd", "discord"),
+        ("papernotes.bot.feedback_cmd", "feedback"),
     ):
         try:
             m = importlib.import_module(mod)

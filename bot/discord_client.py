@@ -21,11 +21,16 @@ import discord
 from discord.ext import commands
 
 from papernotes.bot.discord_commands import NotesCommands, NotesTree
+from papernotes.bot.discord_feedback import ReactionFeedback
+from papernotes.bot.discord_format import DAILY_CAP_NOTE
 from papernotes.bot.discord_threads import MessageQuestions
 from papernotes.bot.notes_reload import NotesIndex
 from papernotes.corpus.errors import BadInputError, PapernotesError
+from papernotes.retrieval.answer import Answer
+from papernotes.retrieval.feedback import FeedbackStore
 from papernotes.retrieval.service import Notes
 from papernotes.retrieval.settings import Settings
+from papernotes.retrieval.usage import DailyCap
 
 log = logging.getLogger("papernotes.discord")
 T = TypeVar("T")
@@ -51,6 +56,10 @@ class PaperBot(commands.Bot):
         At most ``discord_max_concurrent`` answers computed at once (made in ``setup_hook``).
     cooldown_key : object
         Separates this bot's slash-command cooldown buckets from other instances'.
+    feedback : FeedbackStore
+        The answers the bot sent (by message id) and the 👍/👎 votes on them (``data_dir/feedback.sqlite``).
+    usage : DailyCap
+        Model-written answers per user per day (``discord_daily_model_answers``; ``data_dir/usage.sqlite``).
     """
 
     def __init__(self, settings: Settings, notes: Notes | None = None, **kwargs: Any):
@@ -69,6 +78,8 @@ class PaperBot(commands.Bot):
         self.index = NotesIndex(settings, notes)
         self.slots: asyncio.Semaphore | None = None
         self.cooldown_key = object()
+        self.feedback = FeedbackStore(settings.feedback_db)
+        self.usage = DailyCap(settings.usage_db, settings.discord_daily_model_answers)
 
     async def setup_hook(self) -> None:
         """Load the notes, add the cogs and sync the slash commands (to ``discord_guild_id`` at once
@@ -83,6 +94,7 @@ class PaperBot(commands.Bot):
         await self.index.load()
         await self.add_cog(NotesCommands(self))
         await self.add_cog(MessageQuestions(self))
+        await self.add_cog(ReactionFeedback(self))
         gid = self.settings.discord_guild_id
         if gid:
             guild = discord.Object(id=gid)
@@ -99,6 +111,49 @@ class PaperBot(commands.Bot):
     async def on_message(self, message: discord.Message) -> None:
         """No prefix commands: questions in messages are handled by :class:`MessageQuestions`."""
         return
+
+    async def answer(self, user_id: int, question: str, **kw: Any) -> Answer:
+        """Answer ``question`` for ``user_id`` off the event loop (:meth:`compute`), with a model only
+        while the user is under the daily cap (:class:`~papernotes.retrieval.usage.DailyCap`); past
+        it the answer is extractive with :data:`~papernotes.bot.discord_format.DAILY_CAP_NOTE`.
+
+        Parameters
+        ----------
+        user_id
+            Who asks (their count is kept under a hash).
+        question
+            The question as typed.
+        **kw
+            Passed on to :meth:`Notes.ask <papernotes.retrieval.service.Notes.ask>` (``filters``,
+            ``history``).
+
+        Returns
+        -------
+        Answer
+            The answer.
+
+        Raises
+        ------
+        TimeoutError, PapernotesError
+            As :meth:`compute` and ``Notes.ask``.
+        """
+        capped = False
+        if self.settings.llm_enabled:
+            capped = not await asyncio.to_thread(self.usage.take, user_id)
+        a = await self.compute(lambda n: n.ask(question, use_llm=False if capped else None, **kw))
+        if capped:
+            note = DAILY_CAP_NOTE.format(n=self.settings.discord_daily_model_answers)
+            a.note = f"{a.note}; {note}" if a.note else note
+        return a
+
+    async def remember(self, a: Answer, messages: list[discord.Message], place: str) -> None:
+        """Record an answer shown in ``messages`` for 👍/👎 feedback (a failure is logged, not raised)."""
+        if not messages or a.clarify:
+            return
+        try:
+            await asyncio.to_thread(self.feedback.record_answer, a, [m.id for m in messages], place)
+        except Exception as e:  # feedback is never worth failing an answer
+            log.warning("could not record the answer for feedback: %s", e)
 
     async def compute(self, fn: Callable[[Notes], T]) -> T:
         """Run ``fn(notes)`` in a worker thread, at most ``discord_max_concurrent`` at once.

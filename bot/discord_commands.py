@@ -3,24 +3,30 @@ their per-user cooldowns, and the command tree whose error handler answers with 
 
 Each command that computes is deferred at once (``defer(thinking=True)``; the interaction token lives
 15 minutes, https://discord.com/developers/docs/interactions/receiving-and-responding), then answered
-with follow-ups that each fit ``discord_max_chars``. Errors become one short message while the details
-go to the log.
+with follow-ups that each fit ``discord_max_chars`` — ephemerally in a channel where the bot may not
+post. Users the settings do not allow get one polite ephemeral line (:func:`allowed_to_ask`). Errors
+become one short ephemeral message while the details go to the log.
 """
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from papernotes.bot.discord_access import NotAllowed, can_post, may_ask
 from papernotes.bot.discord_format import (
     COOLDOWN_TEXT,
+    DAILY_CAP_NOTE,
     GENERIC_ERROR,
     MAX_CONTENT,
+    NOT_ALLOWED_TEXT,
     bracket_urls,
     clip,
     error_text,
@@ -30,6 +36,7 @@ from papernotes.bot.discord_format import (
 )
 from papernotes.bot.summary_render import summary_markdown
 from papernotes.corpus.errors import BadInputError, PapernotesError
+from papernotes.retrieval.answer import Answer
 from papernotes.retrieval.filters import Filters, normalize_filters
 from papernotes.retrieval.service import Notes
 
@@ -39,6 +46,18 @@ if TYPE_CHECKING:
 log = logging.getLogger("papernotes.discord")
 T = TypeVar("T")
 
+#: The invite the bot needs (shown by /help and in the README): OAuth2 scopes and bot permissions.
+INVITE_SCOPES = ("bot", "applications.commands")
+NEEDED_PERMISSIONS = (
+    "View Channels",
+    "Send Messages",
+    "Send Messages in Threads",
+    "Create Public Threads",
+    "Read Message History",
+    "Add Reactions",
+    "Embed Links",
+)
+
 HELP_TEXT = (
     "I answer questions from the research-paper reading notes, with numbered sources.\n\n"
     "**/ask** `question` `[venue]` — an answer with citations; `venue` narrows to one conference "
@@ -47,26 +66,52 @@ HELP_TEXT = (
     "**/papers** `venue` `[topic]` — the papers of a conference in the notes.\n"
     "**Mention me** with a question in a channel: I answer in a new thread, and everything you write "
     "in that thread is a follow-up (I remember the thread's earlier questions).\n"
-    "**DM me** a question to ask privately.\n\n"
-    "When the notes don't cover something I say so rather than guess."
+    "**DM me** a question to ask privately (I remember your earlier DM questions).\n"
+    "React 👍 or 👎 to an answer to tell the notes' owner whether it was right.\n\n"
+    "When the notes don't cover something I say so rather than guess.\n\n"
+    "**Setup** — invite scopes: "
+    + ", ".join(f"`{s}`" for s in INVITE_SCOPES)
+    + "; permissions: "
+    + ", ".join(NEEDED_PERMISSIONS)
+    + ". In a channel where I may not post but may open threads, I answer in a thread."
 )
 
 
 async def send_error(interaction: discord.Interaction, text: str) -> None:
-    """Answer an interaction with one short error line (clipped to :data:`MAX_CONTENT`).
+    """Answer an interaction with one short error line (clipped to :data:`MAX_CONTENT`), seen only by
+    the user.
 
-    Ephemeral (only the user sees it) when nothing was sent yet; after the public defer it replaces
-    the "thinking…" message (Discord fixes a deferred response's visibility at the defer, and the
-    first follow-up always completes that message). A failure to send is logged, not raised.
+    Before any response it is an ephemeral response. After an ephemeral defer it replaces the
+    "thinking…" message. After a public defer (whose visibility Discord fixed at the defer) the
+    "thinking…" message is completed, the error sent as an ephemeral follow-up, and the public message
+    deleted. A failure to send is logged, not raised.
     """
     text = clip(text, MAX_CONTENT)
     try:
         if not interaction.response.is_done():
             await interaction.response.send_message(text, ephemeral=True)
-        else:
+        elif interaction.extras.get("ephemeral", False):
             await interaction.edit_original_response(content=text, embed=None)
+        else:
+            await interaction.edit_original_response(content="…", embed=None)
+            await interaction.followup.send(text, ephemeral=True)
+            await interaction.delete_original_response()
     except discord.HTTPException as e:
         log.warning("could not send an error message to user %s: %s", interaction.user.id, e)
+
+
+async def allowed_to_ask(interaction: discord.Interaction[PaperBot]) -> bool:
+    """The ``app_commands.check`` of the commands that answer from the notes (see
+    :func:`~papernotes.bot.discord_access.may_ask`).
+
+    Raises
+    ------
+    NotAllowed
+        When the user may not ask here (the tree's error handler says so, ephemerally).
+    """
+    if not await may_ask(interaction.client, interaction.user, interaction.guild, interaction.channel):
+        raise NotAllowed("not allowed to ask here")
+    return True
 
 
 class NotesTree(app_commands.CommandTree):
@@ -77,6 +122,9 @@ class NotesTree(app_commands.CommandTree):
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         if isinstance(error, app_commands.CommandOnCooldown):
             text = COOLDOWN_TEXT.format(s=max(1.0, error.retry_after))
+        elif isinstance(error, NotAllowed):
+            log.info("/%s from user %s: not allowed", getattr(interaction.command, "name", "?"), interaction.user.id)
+            text = NOT_ALLOWED_TEXT
         elif isinstance(error, app_commands.CheckFailure):
             text = "You can't use this command here."
         else:
@@ -123,17 +171,42 @@ class NotesCommands(commands.Cog):
     def __init__(self, bot: PaperBot):
         self.bot = bot
 
-    async def _followup_text(self, interaction: discord.Interaction, text: str) -> None:
+    async def _followup_text(self, interaction: discord.Interaction, text: str) -> list[discord.Message]:
+        ephemeral = interaction.extras.get("ephemeral", False)
+        sent: list[discord.Message] = []
         for part in split_message(text, self.bot.settings.discord_max_chars):
-            await interaction.followup.send(part, suppress_embeds=True)
+            sent.append(await interaction.followup.send(part, suppress_embeds=True, ephemeral=ephemeral, wait=True))
+        return sent
 
-    async def _run_interaction(self, interaction: discord.Interaction, what: str, fn: Callable[[Notes], T]) -> T | None:
-        """Defer (thinking…), compute ``fn(notes)`` off the loop; on failure replace the "thinking…"
-        message with one short line and return None."""
-        await interaction.response.defer(thinking=True)
+    async def _defer(self, interaction: discord.Interaction) -> None:
+        """Defer (thinking…): publicly where the bot may post in the channel, else ephemerally (with
+        one warning line in the log)."""
+        perms = interaction.app_permissions
+        ephemeral = interaction.guild is not None and not can_post(
+            perms, isinstance(interaction.channel, discord.Thread)
+        )
+        if ephemeral:
+            log.warning(
+                "cannot post in channel %s (guild %s): answering /%s ephemerally",
+                interaction.channel_id,
+                interaction.guild_id,
+                getattr(interaction.command, "name", "?"),
+            )
+        interaction.extras["ephemeral"] = ephemeral
+        await interaction.response.defer(thinking=True, ephemeral=ephemeral)
+
+    async def _run_interaction(
+        self, interaction: discord.Interaction, what: str, fn: Callable[[Notes], T] | Callable[[], Awaitable[T]]
+    ) -> T | None:
+        """Defer (thinking…; ephemerally where the bot may not post), then compute: ``fn(notes)`` off
+        the loop, or ``await fn()`` for a coroutine function; on failure send one short ephemeral line
+        (:func:`send_error`) and return None."""
+        await self._defer(interaction)
         log.info("/%s from user %s in %s", what, interaction.user.id, interaction.channel_id)
         try:
-            return await self.bot.compute(fn)
+            if inspect.iscoroutinefunction(fn):
+                return await fn()
+            return await self.bot.compute(fn)  # type: ignore[arg-type]
         except Exception as e:
             if not isinstance(e, (TimeoutError, PapernotesError)):
                 log.error("/%s failed (user %s)", what, interaction.user.id, exc_info=e)
@@ -159,6 +232,7 @@ class NotesCommands(commands.Cog):
 
     @app_commands.command(name="ask", description="Ask the reading notes a question (answer with sources).")
     @app_commands.describe(question="Your question", venue="Only this venue, e.g. 'OSDI 2026'")
+    @app_commands.check(allowed_to_ask)
     @app_commands.checks.dynamic_cooldown(_cooldown, key=_cooldown_key)
     async def ask(
         self, interaction: discord.Interaction, question: app_commands.Range[str, 1, 2000], venue: str | None = None
@@ -171,14 +245,25 @@ class NotesCommands(commands.Cog):
         except BadInputError as e:
             await send_error(interaction, f"❌ {e}")
             return
-        a = await self._run_interaction(interaction, "ask", lambda n: n.ask(question, filters=filters))
+
+        async def work() -> Answer:
+            return await self.bot.answer(interaction.user.id, question, filters=filters)
+
+        a = await self._run_interaction(interaction, "ask", work)
         if a is not None:
-            await self._followup_text(interaction, format_answer(a))
+            sent = await self._followup_text(interaction, format_answer(a))
+            where = (
+                "dm"
+                if interaction.guild_id is None
+                else f"guild {interaction.guild_id} channel {interaction.channel_id}"
+            )
+            await self.bot.remember(a, sent, where)
 
     ask.autocomplete("venue")(venue_autocomplete)
 
     @app_commands.command(name="summarize", description="Overview of a conference's papers on a topic.")
     @app_commands.describe(venue="The venue, e.g. 'OSDI 2026'", topic="Topic (default: LLM)")
+    @app_commands.check(allowed_to_ask)
     @app_commands.checks.dynamic_cooldown(_cooldown, key=_cooldown_key)
     async def summarize(self, interaction: discord.Interaction, venue: str, topic: str | None = None) -> None:
         try:
@@ -187,11 +272,17 @@ class NotesCommands(commands.Cog):
             await send_error(interaction, f"❌ {e}")
             return
         settings = self.bot.settings
+        # the overview is model-written too: it counts against the user's daily cap
+        capped = settings.llm_enabled and not await asyncio.to_thread(self.bot.usage.take, interaction.user.id)
 
         def work(_notes: Notes) -> Any:
             from papernotes.retrieval.summarize import summarize as run_summary
 
-            return run_summary(settings, venue, topic=topic or "llm")
+            out = run_summary(settings, venue, topic=topic or "llm", use_llm=False if capped else None)
+            if capped:
+                note = DAILY_CAP_NOTE.format(n=settings.discord_daily_model_answers)
+                out.note = f"{out.note}; {note}" if out.note else note
+            return out
 
         s = await self._run_interaction(interaction, "summarize", work)
         if s is not None:
@@ -201,6 +292,7 @@ class NotesCommands(commands.Cog):
 
     @app_commands.command(name="papers", description="The papers of a venue in the notes (short list).")
     @app_commands.describe(venue="The venue, e.g. 'OSDI 2026'", topic="Only papers whose topic contains this")
+    @app_commands.check(allowed_to_ask)
     @app_commands.checks.dynamic_cooldown(_cooldown, key=_cooldown_key)
     async def papers(self, interaction: discord.Interaction, venue: str, topic: str | None = None) -> None:
         try:
@@ -213,10 +305,11 @@ class NotesCommands(commands.Cog):
         if recs is None:
             return
         what = f"{recs[0].venue if recs and recs[0].venue else v}" + (f" · {topic}" if topic else "")
+        ephemeral = interaction.extras.get("ephemeral", False)
         if not recs:
-            await interaction.followup.send(f"No papers for {what} in the notes.")
+            await interaction.followup.send(f"No papers for {what} in the notes.", ephemeral=ephemeral)
             return
-        await interaction.followup.send(embed=papers_embed(recs, what))
+        await interaction.followup.send(embed=papers_embed(recs, what), ephemeral=ephemeral)
 
     papers.autocomplete("venue")(venue_autocomplete)
 

@@ -40,6 +40,19 @@ TIMEOUT_TEXT = (
 )
 GENERIC_ERROR = "❌ Something went wrong while answering; the bot's log has the details. Please try again."
 COOLDOWN_TEXT = "⏳ Easy there: you can ask again in {s:.0f} s."
+#: Said (ephemerally where Discord allows) to someone the settings do not let ask
+#: (``discord_allowed_*``, ``discord_dms``).
+NOT_ALLOWED_TEXT = (
+    "🙏 Sorry, I can only answer questions from members with access to these notes, here or in an allowed "
+    "server; please ask the server's admins if you think you should have it."
+)
+#: Added to an answer once a user has had ``discord_daily_model_answers`` model answers today.
+DAILY_CAP_NOTE = (
+    "you reached today's limit of {n} model-written answers, so this one is extractive (quoted from the "
+    "notes); model answers resume tomorrow (UTC)"
+)
+#: Said ephemerally to a slash command in a channel where the bot may not post.
+CANNOT_POST_TEXT = "I can't post in this channel, so only you see this answer."
 
 #: The heading that starts the Sources list of a formatted answer (also used to cut it off when an
 #: earlier answer is read back as conversation history).
@@ -212,12 +225,15 @@ def source_line(c: Citation) -> str:
 
 
 def format_answer(a: Answer) -> str:
-    """The Discord text of an answer: the answer, a small label for an extractive answer, the note
-    (e.g. why the model was not used), then the Sources list (:func:`source_line` per citation).
+    """The Discord text of an answer: the answer, the standalone question searched for (when it
+    differs from what was typed), a small label for an extractive answer, the note (e.g. why the model
+    was not used), then the Sources list (:func:`source_line` per citation).
     A refusal is shown as-is (the shared REFUSAL phrase), without sources. The text may exceed one
     message: send it through :func:`split_message`."""
     lines = [a.answer.strip()]
-    if a.mode == "extractive" and not a.refused:
+    if a.searched:
+        lines.append(f"-# searched for: {_escape(clip(' '.join(a.searched.split()), 300))}")
+    if a.mode == "extractive" and not a.refused and not a.clarify:
         lines.append(f"-# {EXTRACTIVE_LABEL}")
     if a.note:
         lines.append(f"-# note: {a.note}")

@@ -1,9 +1,13 @@
 """Questions asked in messages (:class:`MessageQuestions`): a mention of the bot in a channel opens a
 thread for the answer, later messages in a thread the bot opened are follow-ups (the thread is the
-conversation history), and a DM is answered in the DM.
+conversation history), and a DM is answered in the DM (the DM's earlier questions are its history).
 
-Each user may ask by message once per ``discord_cooldown_s`` seconds; errors become a ❌ reaction and
-one short reply while the details go to the log.
+Only users the settings allow may ask (:mod:`~papernotes.bot.discord_access`); others get one polite
+line. The bot checks its permissions first: in a "threads only" channel (no Send Messages, but Create
+Public Threads and Send Messages in Threads) the answer goes to a new thread; where it may post nowhere
+it logs one warning line. The typing indicator is best-effort. Each user may ask by message once per
+``discord_cooldown_s`` seconds; errors become a ❌ reaction and one short reply while the details go to
+the log. Sent answers are recorded for 👍/👎 feedback (:mod:`~papernotes.bot.discord_feedback`).
 """
 
 from __future__ import annotations
@@ -16,9 +20,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from papernotes.bot.discord_access import answer_place, can_post, may_ask, missing_for, typing
 from papernotes.bot.discord_format import (
     COOLDOWN_TEXT,
     GENERIC_ERROR,
+    NOT_ALLOWED_TEXT,
     answer_body,
     clip,
     error_text,
@@ -101,21 +107,23 @@ class MessageQuestions(commands.Cog):
         return re.sub(r"\s+", " ", content).strip()
 
     async def _history(self, message: discord.Message, max_turns: int = 4) -> list[tuple[str, str]]:
-        """Earlier (question, answer) turns of the bot's thread the message is in: the thread's
-        starter message, then its messages before this one (users' messages are questions, the
-        bot's following messages their answer)."""
-        thread = message.channel
-        assert isinstance(thread, discord.Thread)
+        """Earlier (question, answer) turns of the conversation the message is in — the bot's thread
+        (its starter message, then its messages before this one) or the DM channel (its messages
+        before this one): users' messages are questions, the bot's following messages their answer.
+        Both read the last 40 messages and keep ``max_turns`` turns."""
+        channel = message.channel
         me = self.bot.user
         assert me is not None
-        msgs = [m async for m in thread.history(limit=40, before=message, oldest_first=False)]
+        msgs = [m async for m in channel.history(limit=40, before=message, oldest_first=False)]
         msgs.reverse()
-        starter = thread.starter_message
-        if starter is None and isinstance(thread.parent, discord.TextChannel):
-            try:
-                starter = await thread.parent.fetch_message(thread.id)
-            except discord.HTTPException:
-                starter = None
+        starter = None
+        if isinstance(channel, discord.Thread):
+            starter = channel.starter_message
+            if starter is None and isinstance(channel.parent, discord.TextChannel):
+                try:
+                    starter = await channel.parent.fetch_message(channel.id)
+                except discord.HTTPException:
+                    starter = None
         seq = ([starter] if starter is not None else []) + msgs
         turns: list[tuple[str, str]] = []
         q: str | None = None
@@ -132,43 +140,72 @@ class MessageQuestions(commands.Cog):
             turns.append((q, answer_body("\n".join(ans))[:1500]))
         return turns[-max_turns:]
 
+    async def _say(self, message: discord.Message, text: str, react: bool = False) -> None:
+        """Reply to ``message`` with one short line (and a ❌ reaction when ``react``), where the bot
+        may post; otherwise one warning line in the log."""
+        text = clip(text, self.bot.settings.discord_max_chars)
+        if react:
+            try:
+                await message.add_reaction(ERROR_EMOJI)
+            except discord.HTTPException:
+                pass
+        place = answer_place(message, new_thread=False)
+        try:
+            if place == "here":
+                await message.reply(text, mention_author=False)
+            elif place == "thread":
+                thread = await message.create_thread(name=thread_name(self._strip(message)), auto_archive_duration=60)
+                await thread.send(text)
+            else:
+                self._cannot_post(message)
+        except discord.HTTPException as e:
+            log.warning("could not reply in channel %s: %s", message.channel.id, e)
+
     async def _fail(self, message: discord.Message, text: str) -> None:
         """React with ❌ and reply with one short line."""
-        text = clip(text, self.bot.settings.discord_max_chars)
-        try:
-            await message.add_reaction(ERROR_EMOJI)
-        except discord.HTTPException:
-            pass
-        try:
-            await message.reply(text, mention_author=False)
-        except discord.HTTPException as e:
-            log.warning("could not reply with an error in channel %s: %s", message.channel.id, e)
+        await self._say(message, text, react=True)
+
+    def _cannot_post(self, message: discord.Message) -> None:
+        log.warning(
+            "cannot answer user %s in channel %s: the bot lacks %s there",
+            message.author.id,
+            message.channel.id,
+            ", ".join(missing_for(message)) or "the permissions to post",
+        )
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
-        """Answer a question by DM, by mention (in a new thread when the channel allows one) or in
-        the bot's thread (with the thread as history); other messages are ignored."""
+        """Answer a question by DM (with the DM's earlier questions as history), by mention (in a new
+        thread when the bot may open one, else in the channel) or in the bot's thread (with the thread
+        as history), for users allowed to ask (:func:`~papernotes.bot.discord_access.may_ask`); other
+        messages are ignored. Where the bot may post nowhere it logs one warning line."""
         if message.author.bot or message.type not in (discord.MessageType.default, discord.MessageType.reply):
             return
         kind = self._trigger(message)
         if kind is None:
             return
+        if not await may_ask(self.bot, message.author, message.guild, message.channel):
+            log.info("%s question from user %s in %s: not allowed", kind, message.author.id, message.channel.id)
+            await self._say(message, NOT_ALLOWED_TEXT)
+            return
+        place = answer_place(message, new_thread=kind == "mention")
+        if place == "nowhere":
+            self._cannot_post(message)
+            return
         question = self._strip(message)
         if not question or not re.search(r"\w", question):
             if kind != "thread":
-                await message.reply(
-                    EMPTY_MENTION.format(name=self.bot.user.name if self.bot.user else "bot"), mention_author=False
-                )
+                await self._say(message, EMPTY_MENTION.format(name=self.bot.user.name if self.bot.user else "bot"))
             return
         wait = self.message_cooldown(message.author.id)
         if wait is not None:
-            await message.reply(COOLDOWN_TEXT.format(s=max(1.0, wait)), mention_author=False)
+            await self._say(message, COOLDOWN_TEXT.format(s=max(1.0, wait)))
             return
         log.info("%s question from user %s in %s", kind, message.author.id, message.channel.id)
         try:
-            async with message.channel.typing():
-                history = await self._history(message) if kind == "thread" else None
-                a = await self.bot.compute(lambda n: n.ask(question, history=history))
+            async with typing(message.channel, allowed=place == "here"):
+                history = await self._history(message) if kind in ("thread", "dm") else None
+                a = await self.bot.answer(message.author.id, question, history=history)
         except Exception as e:
             if not isinstance(e, (TimeoutError, PapernotesError)):
                 log.error("message question failed (user %s)", message.author.id, exc_info=e)
@@ -177,18 +214,24 @@ class MessageQuestions(commands.Cog):
         parts = split_message(format_answer(a), self.bot.settings.discord_max_chars)
         target: discord.abc.Messageable = message.channel
         reply_to: discord.Message | None = message
-        if kind == "mention" and isinstance(message.channel, discord.TextChannel):
+        if place == "thread":
             try:
                 target = await message.create_thread(name=thread_name(question), auto_archive_duration=1440)
                 reply_to = None
             except discord.HTTPException as e:
+                if not can_post(message.channel.permissions_for(message.guild.me), False):  # type: ignore[union-attr]
+                    log.warning("could not open a thread in %s (%s) and may not post there", message.channel.id, e)
+                    return
                 log.info("could not open a thread in %s (%s); replying in the channel", message.channel.id, e)
+        sent: list[discord.Message] = []
         try:
             for i, part in enumerate(parts):
                 if i == 0 and reply_to is not None:
-                    await reply_to.reply(part, mention_author=False, suppress_embeds=True)
+                    sent.append(await reply_to.reply(part, mention_author=False, suppress_embeds=True))
                 else:
-                    await target.send(part, suppress_embeds=True)
+                    sent.append(await target.send(part, suppress_embeds=True))
         except discord.HTTPException as e:
             log.warning("could not send an answer in %s: %s", getattr(target, "id", "?"), e)
             await self._fail(message, GENERIC_ERROR)
+        where = "dm" if message.guild is None else f"guild {message.guild.id} channel {message.channel.id}"
+        await self.bot.remember(a, sent, where)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from papernotes.retrieval.answer import Answer
@@ -29,7 +30,9 @@ def render_answer(con: Console, a: Answer, streamed: bool = False) -> None:
     """
     if streamed:
         con.print()
-    if a.mode == "extractive" and not a.refused:
+    if a.searched:
+        con.print(f"[dim]searched for: {escape(a.searched)}[/]", highlight=False)
+    if a.mode == "extractive" and not a.refused and not a.clarify:
         con.print(f"[dim]{EXTRACTIVE_LABEL}[/]")
     if not streamed or a.mode != "llm" or a.model_text is None:  # (a refusal made before any model call)
         con.print(a.answer, markup=False)
@@ -40,6 +43,8 @@ def render_answer(con: Console, a: Answer, streamed: bool = False) -> None:
         con.print(
             f"[dim]{a.dropped_citations} citation marker(s) removed: they named no given source[/]", highlight=False
         )
+    if a.mode == "llm" and a.dropped_links:
+        con.print(f"[dim]{a.dropped_links} link(s) removed: no cited note contains them[/]", highlight=False)
     if a.mode == "llm" and not a.refused and not a.grounded:
         con.print(
             "[yellow]warning[/]: the model cited no sources; this answer is not grounded in the notes", highlight=False

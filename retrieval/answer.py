@@ -44,6 +44,9 @@ class Answer:
     refused: bool = False
     grounded: bool = True
     dropped_citations: int = 0
+    #: URLs removed from a model's answer because no cited note vouches for them
+    #: (:func:`~papernotes.retrieval.output_check.filter_links`).
+    dropped_links: int = 0
     note: str | None = None
     #: Calibrated probability (0–1) that the notes answer the question (None for lists and refusals
     #: decided before scoring) and the question's form (lookup | fact | list | comparison).
@@ -52,6 +55,12 @@ class Answer:
     #: The model's raw reply before citation checking (LLM answers only; not in ``as_dict``), so a
     #: renderer that streamed it can tell whether the checked ``answer`` differs.
     model_text: str | None = None
+    #: The standalone question that was searched for (a follow-up made self-contained); None when it
+    #: is the question as typed.
+    searched: str | None = None
+    #: True when the answer is a question back (:data:`~papernotes.retrieval.prompts.CLARIFY`): the
+    #: question referred to something it does not name and there was nothing earlier to take it from.
+    clarify: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         """The ``ask --json`` object: every field but ``model_text``."""

@@ -20,6 +20,7 @@ from papernotes.retrieval.answer import Answer, citation_for, retrieved_rows
 from papernotes.retrieval.chat_model import generate, make_chat_model
 from papernotes.retrieval.citations import validate_citations
 from papernotes.retrieval.errors import ModelUnavailableError
+from papernotes.retrieval.output_check import filter_links
 from papernotes.retrieval.prompt_builder import build_messages, condense_messages
 from papernotes.retrieval.prompts import REFUSAL
 from papernotes.retrieval.search import SearchResult
@@ -57,8 +58,10 @@ def llm_answer(
 
     The reply's citation markers are validated (:func:`~papernotes.retrieval.citations.validate_citations`):
     ``Answer.citations`` holds only the cited sources, renumbered in order of first use, and
-    ``dropped_citations`` counts removed markers. A reply without any valid marker is
-    ``grounded=False``; a reply that is (or starts with) the refusal phrase gives ``refused=True`` and
+    ``dropped_citations`` counts removed markers. URLs the cited notes do not vouch for are removed
+    (:func:`~papernotes.retrieval.output_check.filter_links`) and counted in ``dropped_links``. A
+    reply without any valid marker is ``grounded=False`` (:meth:`Notes.ask
+    <papernotes.retrieval.service.Notes.ask>` then shows the extractive answer instead); a reply that is (or starts with) the refusal phrase gives ``refused=True`` and
     no citations. ``on_token`` receives the reply's text pieces as they stream in. ``model`` replaces
     the configured ``ChatOpenAI`` (tests pass LangChain fake chat models).
 
@@ -82,8 +85,17 @@ def llm_answer(
     if is_refusal(raw):
         return Answer(answer=REFUSAL, citations=[], refused=True, **base)
     text, order, dropped = validate_citations(raw, len(prompt.hits))
-    citations = [citation_for(i + 1, prompt.hits[n - 1]) for i, n in enumerate(order)]
-    return Answer(answer=text, citations=citations, grounded=bool(citations), dropped_citations=dropped, **base)
+    cited = [prompt.hits[n - 1] for n in order]
+    text, dropped_links = filter_links(text, cited)
+    citations = [citation_for(i + 1, h) for i, h in enumerate(cited)]
+    return Answer(
+        answer=text,
+        citations=citations,
+        grounded=bool(citations),
+        dropped_citations=dropped,
+        dropped_links=dropped_links,
+        **base,
+    )
 
 
 def condense_question(

@@ -52,12 +52,33 @@ def prompt_budget(settings: Settings) -> int:
     return settings.llm_context_tokens - settings.llm_answer_tokens
 
 
+#: An opening or closing tag of the fences the prompts use (``<source id="3">``, ``</question>``,
+#: ``< / Turn >`` …), to be escaped when it appears inside quoted text.
+_FENCE_TAG_RE = re.compile(r"<(\s*/?\s*(?:sources?|question|turn|summary|system|user|assistant)\b)", re.IGNORECASE)
+
+
+def escape_tags(text: str) -> str:
+    """``text`` with every fence tag the prompts use (``<source …>``, ``</source>``, ``<question>``,
+    ``<turn>``, ``<summary>``, and ``<system>``/``<user>``/``<assistant>`` look-alikes, any case or
+    spacing) escaped as ``&lt;source …>``, so quoted note text can neither close its own fence nor
+    open a question or a rule. Other text is unchanged."""
+    return _FENCE_TAG_RE.sub(r"&lt;\1", text)
+
+
+def fence(n: int | str, text: str) -> str:
+    """A quoted item as ``<source id="n">…</source>`` with its tags escaped (:func:`escape_tags`);
+    the conference summary's map step fences paper entries with it."""
+    return f'<source id="{n}">\n{escape_tags(text.strip())}\n</source>'
+
+
 def source_block(n: int, h: Hit, text: str | None = None) -> str:
-    """One numbered source for the prompt (:data:`~papernotes.retrieval.prompts.SOURCE_TEMPLATE`):
-    ``[n] Page › Section (Venue)`` then the chunk text (``text`` overrides it, for truncation)."""
+    """One source for the prompt (:data:`~papernotes.retrieval.prompts.SOURCE_TEMPLATE`), fenced as
+    ``<source id="n">`` … ``</source>``: ``Page › Section (Venue)`` then the chunk text (``text``
+    overrides it, for truncation); fence tags inside the note text are escaped (:func:`escape_tags`)."""
     title = " › ".join(x for x in (h.get("page_title"), h.get("section")) if x) or h.get("paper_title") or "Notes"
     venue = f" ({h.get('venue')})" if h.get("venue") else ""
-    return SOURCE_TEMPLATE.format(n=n, title=title, venue=venue, text=(h.body if text is None else text).strip())
+    body = (h.body if text is None else text).strip()
+    return SOURCE_TEMPLATE.format(n=n, title=escape_tags(title), venue=escape_tags(venue), text=escape_tags(body))
 
 
 @dataclass
@@ -73,7 +94,7 @@ class Prompt:
 def _answer_messages(question: str, blocks: list[str]) -> list[BaseMessage]:
     return [
         SystemMessage(ANSWER_SYSTEM),
-        HumanMessage(ANSWER_USER.format(sources="\n\n".join(blocks), question=question)),
+        HumanMessage(ANSWER_USER.format(sources="\n\n".join(blocks), question=escape_tags(question))),
     ]
 
 
@@ -141,16 +162,16 @@ def _history_text(history: list[tuple[str, str]]) -> str:
         a = re.sub(r"\s+", " ", a or "").strip()
         if len(a) > CONDENSE_ANSWER_CHARS:
             a = a[: CONDENSE_ANSWER_CHARS - 1] + "…"
-        turns.append(HISTORY_TURN.format(question=q.strip(), answer=a))
+        turns.append(HISTORY_TURN.format(question=escape_tags(q.strip()), answer=escape_tags(a)))
     return "\n".join(turns)
 
 
 def condense_messages(question: str, history: list[tuple[str, str]]) -> list[BaseMessage]:
     """The request that rewrites ``question`` as a standalone question: prompts
     :data:`~papernotes.retrieval.prompts.CONDENSE_SYSTEM` / ``CONDENSE_USER`` with the last
-    :data:`CONDENSE_TURNS` ``(question, answer)`` turns of ``history``, answers on one line and cut to
-    :data:`CONDENSE_ANSWER_CHARS` characters."""
+    :data:`CONDENSE_TURNS` ``(question, answer)`` turns of ``history``, each fenced as ``<turn>`` (its
+    tags escaped), answers on one line and cut to :data:`CONDENSE_ANSWER_CHARS` characters."""
     return [
         SystemMessage(CONDENSE_SYSTEM),
-        HumanMessage(CONDENSE_USER.format(history=_history_text(history), question=question.strip())),
+        HumanMessage(CONDENSE_USER.format(history=_history_text(history), question=escape_tags(question.strip()))),
     ]

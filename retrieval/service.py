@@ -23,6 +23,7 @@ from papernotes.retrieval.errors import ModelUnavailableError
 from papernotes.retrieval.evidence import Sentence, candidates, embed_best
 from papernotes.retrieval.extractive import compose, paper_line, paper_lookup
 from papernotes.retrieval.filters import Filters
+from papernotes.retrieval.prompts import CLARIFY, UNGROUNDED_NOTE
 from papernotes.retrieval.question import Question
 from papernotes.retrieval.search import Hit, HybridRetriever, SearchResult
 from papernotes.retrieval.settings import Settings
@@ -102,9 +103,19 @@ class Notes:
         calibrated answerability (:mod:`~papernotes.retrieval.answerability`) reaches
         :data:`ANSWERABLE_AT`, else refused with the one refusal phrase. With an LLM endpoint
         configured (and ``use_llm`` not False) the model answers from the retrieved chunks; on any
-        model failure the extractive answer is returned with a ``note``. ``history`` is earlier
-        (question, answer) turns, used to make a follow-up standalone. ``on_token`` receives streamed
-        model text as it arrives.
+        model failure, and when the model's reply cites none of the sources (the refusal aside; see
+        :mod:`~papernotes.retrieval.output_check`), the extractive answer is returned with a ``note``.
+        ``history`` is earlier (question, answer) turns, used to make a follow-up standalone; the
+        standalone question searched for is ``Answer.searched`` when it differs from ``question``. A
+        question that refers to something it does not name ("how was it evaluated?") and that no
+        earlier turn resolves gets :data:`~papernotes.retrieval.prompts.CLARIFY` back
+        (``Answer.clarify``). ``on_token`` receives streamed model text as it arrives (unchecked:
+        front ends that show it to people must not use it).
+
+        Raises
+        ------
+        BadInputError
+            for an empty or too long question, or a venue the notes lack.
         """
         question = check_question(question)
         filters = self._known_venue(filters)
@@ -114,13 +125,31 @@ class Notes:
         standalone, note = question, None
         if history:
             standalone, note = self._standalone(question, history, llm)
+        searched = standalone if standalone.strip() != question.strip() else None
         an = self.analyze(standalone, k, filters)
         q, result = an.question, an.result
         if q.dangling and not filters:
-            note = _join(note, "the question refers to something it does not name; name the paper or venue")
             a = refusal_answer(question, mode, result, note)
-            a.kind = q.kind
+            a.answer, a.refused, a.clarify, a.kind, a.searched = CLARIFY, False, True, q.kind, searched
             return a
+        a = self._answer(question, standalone, an, k, filters, llm, mode, note, on_token)
+        a.searched = searched
+        return a
+
+    def _answer(
+        self,
+        question: str,
+        standalone: str,
+        an: Analysis,
+        k: int,
+        filters: Filters | None,
+        llm: bool,
+        mode: str,
+        note: str | None,
+        on_token: Callable[[str], None] | None,
+    ) -> Answer:
+        """The answer to an analysed question (see :meth:`ask`)."""
+        q, result = an.question, an.result
         if result.missing_venue:
             note = _join(note, f"the notes have nothing for {result.missing_venue}; searched all venues")
         if q.is_list:
@@ -135,9 +164,11 @@ class Notes:
                 from papernotes.retrieval.llm import llm_answer
 
                 a = llm_answer(question, standalone, result, self.settings, on_token=on_token)
-                a.note = _join(note, a.note)
-                a.answerability, a.kind = p, q.kind
-                return a
+                if a.refused or a.grounded:
+                    a.note = _join(note, a.note)
+                    a.answerability, a.kind = p, q.kind
+                    return a
+                note = _join(note, UNGROUNDED_NOTE)  # a reply citing nothing is never the answer
             except ModelUnavailableError as e:
                 note = _join(note, f"model not used: {e}")
         text, cited = compose(result, an.sentences, self.catalog, an.paper_hits, q.asked)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 from platformdirs import user_data_dir
 from pydantic import AliasChoices, Field, SecretStr, field_validator
@@ -110,12 +110,47 @@ class Settings(BaseSettings):
         gt=0,
         description="Give up on an answer after this many seconds (the interaction token lasts 900).",
     )
+    discord_allowed_guilds: Annotated[list[int], NoDecode] = Field(
+        default_factory=list,
+        description="Guild (server) ids whose members may ask, separated by commas. Empty: every guild the "
+        "bot was invited to.",
+    )
+    discord_allowed_channels: Annotated[list[int], NoDecode] = Field(
+        default_factory=list,
+        description="Channel ids where the bot answers (a thread counts as its parent channel), separated by "
+        "commas. Empty: every channel it can read.",
+    )
+    discord_allowed_roles: Annotated[list[int], NoDecode] = Field(
+        default_factory=list,
+        description="Role ids allowed to ask, separated by commas (a member needs one of them; in DMs, in one "
+        "of the allowed guilds). Empty: every member.",
+    )
+    discord_dms: Literal["members", "off"] = Field(
+        default="members",
+        description="Direct messages: 'members' answers users who are members of an allowed guild (with an "
+        "allowed role, when roles are set); 'off' answers no DMs.",
+    )
+    discord_daily_model_answers: int = Field(
+        default=50,
+        ge=0,
+        description="Model-written answers per user per UTC day in Discord (with a model configured); past it "
+        "answers are extractive with a note. 0: no cap.",
+    )
 
     @field_validator("sources", mode="before")
     @classmethod
     def _split_sources(cls, v: object) -> object:
         if isinstance(v, str):
             return [s.strip() for s in re.split(r"[,\n]", v) if s.strip()]
+        return v
+
+    @field_validator("discord_allowed_guilds", "discord_allowed_channels", "discord_allowed_roles", mode="before")
+    @classmethod
+    def _split_ids(cls, v: object) -> object:
+        if isinstance(v, int):
+            return [v]
+        if isinstance(v, str):
+            return [int(x) for x in re.split(r"[,\s]+", v) if x.strip()]
         return v
 
     @property
@@ -147,3 +182,11 @@ class Settings(BaseSettings):
     @property
     def models_dir(self) -> Path:
         return self.data_dir / "models"
+
+    @property
+    def feedback_db(self) -> Path:
+        return self.data_dir / "feedback.sqlite"
+
+    @property
+    def usage_db(self) -> Path:
+        return self.data_dir / "usage.sqlite"

@@ -13,7 +13,7 @@ import pytest
 from openai_server import OpenAICompatServer, Reply
 
 from papernotes.corpus.models import PaperRecord
-from papernotes.retrieval.prompts import ANSWER_SYSTEM, CONDENSE_SYSTEM, REFUSAL
+from papernotes.retrieval.prompts import ANSWER_SYSTEM, CLARIFY, CONDENSE_SYSTEM, REFUSAL
 from papernotes.retrieval.service import carry_over
 
 BIN = Path(sys.executable).parent
@@ -74,10 +74,12 @@ def test_chat_with_a_model_condenses_the_follow_up(fixture_index, tmp_path):
         assert len(reqs) == 3
         condense = reqs[1]["body"]["messages"]
         assert condense[0]["content"] == CONDENSE_SYSTEM
-        assert f"User: {FIRST}" in condense[1]["content"] and f"Last question: {FOLLOW_UP}" in condense[1]["content"]
+        assert f"User: {FIRST}" in condense[1]["content"]
+        assert f"<question>{FOLLOW_UP}</question>" in condense[1]["content"]
         answer = reqs[2]["body"]["messages"]
         assert answer[0]["content"] == ANSWER_SYSTEM
-        assert answer[1]["content"].rstrip().endswith("Question: How was Quokka evaluated?")
+        assert answer[1]["content"].rstrip().endswith("<question>How was Quokka evaluated?</question>")
+        assert "searched for: How was Quokka evaluated?" in out2
         assert "[1] Quokka" in out2
 
         turn(child, "/reset")
@@ -105,6 +107,7 @@ def test_chat_without_a_model_keeps_the_paper_for_follow_ups(fixture_index, tmp_
     assert "conversation cleared" in turn(child, "/reset")
     out3 = turn(child, FOLLOW_UP)  # the same words with no conversation behind them
     assert "Koala-100" not in out3
+    assert CLARIFY in " ".join(out3.split()) and "Sources" not in out3  # a short question back
 
     child.sendeof()  # Ctrl-D ends the session cleanly
     child.expect(pexpect.EOF)
@@ -127,9 +130,38 @@ def test_chat_from_piped_stdin_reports_errors_and_goes_on(fixture_index, tmp_pat
     assert p.returncode == 0, p.stderr
     errors = p.stderr.strip().splitlines()
     assert len(errors) == 2 and errors[0].startswith("error: the question is empty")
-    assert errors[1] == "error: unknown command /bogus; commands are /reset, /help, /quit"
+    assert errors[1] == "error: unknown command /bogus; commands are /reset, /bad, /good, /help, /quit"
     assert "3.7x" in p.stdout and "Sources" in p.stdout and "/reset (forget the conversation)" in p.stdout
     assert "Traceback" not in p.stdout + p.stderr
+
+
+def test_chat_bad_records_feedback_on_the_last_answer(fixture_index, tmp_path):
+    import shutil
+
+    from papernotes.retrieval.feedback import FeedbackStore
+
+    data = tmp_path / "data"
+    shutil.copytree(fixture_index.data_dir, data)
+    lines = ["/bad", FIRST, "/bad", "/good", "/bad", "What does Numbat spill to SSD?", "/bad"]
+    p = subprocess.run(
+        [str(BIN / "papernotes"), "chat", "--no-llm"],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        env=chat_env(data),
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert p.returncode == 0, p.stderr
+    assert p.stderr.strip() == "error: no answer yet to give feedback on"  # /bad before any answer
+    assert p.stdout.count("feedback recorded") == 4
+    votes = FeedbackStore(data / "feedback.sqlite").feedback()
+    # one vote per user per answer: /bad, /good, /bad on the first answer leave one 👎
+    assert [(f.question, f.vote, f.place) for f in votes] == [
+        (FIRST, -1, "chat"),
+        ("What does Numbat spill to SSD?", -1, "chat"),
+    ]
+    assert "3.7x" in votes[0].answer and votes[0].citations
 
 
 def test_chat_without_an_index_is_one_line(tmp_path):

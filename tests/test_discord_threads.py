@@ -106,9 +106,9 @@ def test_dm_question_is_answered_in_the_dm(fixture_index, notes):
     bot = PaperBot(bot_settings(fixture_index), notes)
 
     async def scenario(env):
-        world(env)
-        user = env.create_user("dora")
-        await user.send_dm(QUESTION)
+        _, _, (dora,) = world(env, "dora")  # DMs are answered for members of a guild the bot is in
+        await dora.send_dm(QUESTION)
+        user = dora.user
         return [(m.author.bot, m.content) for m in user.dm_channel.history()]
 
     msgs = run(bot, scenario)

@@ -37,7 +37,7 @@ from openai_server import (
 from papernotes.retrieval import llm, prompt_builder
 from papernotes.retrieval.errors import ModelUnavailableError
 from papernotes.retrieval.filters import Filters
-from papernotes.retrieval.prompts import ANSWER_SYSTEM, CONDENSE_SYSTEM, REFUSAL
+from papernotes.retrieval.prompts import ANSWER_SYSTEM, CONDENSE_SYSTEM, REFUSAL, UNGROUNDED_NOTE
 from papernotes.retrieval.search import Hit, SearchResult
 from papernotes.retrieval.tokens import count_tokens
 
@@ -122,9 +122,9 @@ def test_prompt_holds_numbered_sources_with_title_section_and_venue(settings):
     p = prompt_builder.build_messages(QUESTION, make_result(2).hits, settings)
     assert p.messages[0].content == ANSWER_SYSTEM
     user = str(p.messages[1].content)
-    assert "[1] Paper 1 › Evaluation (ToySys 2026)\nFact number 1" in user
-    assert "[2] Paper 2 › Evaluation (ToySys 2026)\nFact number 2" in user
-    assert user.rstrip().endswith(f"Question: {QUESTION}")
+    assert '<source id="1">\nPaper 1 › Evaluation (ToySys 2026)\nFact number 1 about system S1.\n</source>' in user
+    assert '<source id="2">\nPaper 2 › Evaluation (ToySys 2026)\nFact number 2 about system S2.\n</source>' in user
+    assert user.rstrip().endswith(f"<question>{QUESTION}</question>")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -145,7 +145,10 @@ def test_prompt_never_exceeds_the_budget(tmp_path, context, answer, k, chars):
         assert prompt_builder.messages_tokens(p.messages, count) <= budget
         assert 1 <= len(p.hits) <= k and p.hits == hits[: len(p.hits)]  # rank order, a prefix
         user = str(p.messages[1].content)
-        assert [int(n) for n in re.findall(r"^\[(\d+)\] Paper", user, re.M)] == list(range(1, len(p.hits) + 1))
+        assert [int(n) for n in re.findall(r'^<source id="(\d+)">\nPaper', user, re.M)] == list(
+            range(1, len(p.hits) + 1)
+        )
+        assert user.count("</source>") == len(p.hits)
         if len(p.hits) < k:  # something was left out: the budget is used up to the minimum source size
             assert (
                 prompt_builder.messages_tokens(p.messages, count)
@@ -213,8 +216,11 @@ def test_condense_question_prompt_has_the_history(tmp_path):
         msgs = server.chat_requests()[0]["body"]["messages"]
     assert out == "How was Quokka evaluated?"
     assert msgs[0]["content"] == CONDENSE_SYSTEM
-    assert "User: What throughput does Quokka reach?\nAssistant: Quokka reaches 3.7x [1]." in msgs[1]["content"]
-    assert "Last question: How was it evaluated?" in msgs[1]["content"]
+    assert (
+        "<turn>\nUser: What throughput does Quokka reach?\nAssistant: Quokka reaches 3.7x [1].\n</turn>"
+        in (msgs[1]["content"])
+    )
+    assert "<question>How was it evaluated?</question>" in msgs[1]["content"]
 
 
 def test_condense_question_rejects_an_empty_rewrite(settings):
@@ -229,13 +235,13 @@ def test_condense_question_rejects_an_empty_rewrite(settings):
 
 def _source2_fact(messages: list[dict]) -> str:
     """The model cites [1] for a fact that only source 2 states."""
-    m = re.search(r"^\[2\] .*\n(.+)$", messages[-1]["content"], re.M)
+    m = re.search(r'^<source id="2">\n.*\n(.+)$', messages[-1]["content"], re.M)
     assert m, messages[-1]["content"]
     return f"{m.group(1).strip(' -')} [1]"
 
 
 def _cite_1_and_4(messages: list[dict]) -> str:
-    assert "\n[3] " in messages[-1]["content"] and "\n[4] " not in messages[-1]["content"]
+    assert '<source id="3">' in messages[-1]["content"] and '<source id="4">' not in messages[-1]["content"]
     return "Quokka reaches 3.7x higher throughput [1]. It was evaluated on Koala GPUs [4]."
 
 
@@ -318,18 +324,19 @@ def test_cli_lists_only_the_cited_source(cli_runs):
     run = cli_runs["cites_1_for_source_2"]
     d = _ok(run)
     prompt = run["requests"][0]["body"]["messages"][-1]["content"]
-    assert d["mode"] == "llm" and len(d["retrieved"]) == 3 and prompt.count("\n[3] ") == 1
+    assert d["mode"] == "llm" and len(d["retrieved"]) == 3 and prompt.count('<source id="3">') == 1
     # the reply states source 2's fact but cites [1]: the Sources list holds source 1 only (what was cited)
     assert [c["n"] for c in d["citations"]] == [1]
     assert d["citations"][0]["section"] == d["retrieved"][0]["section"]
     fact = d["answer"][:-4]
-    source1, rest = prompt.split("\n[1] ", 1)[1].split("\n[2] ", 1)
-    assert d["answer"].endswith(" [1]") and fact in rest.split("\n[3] ", 1)[0] and fact not in source1
+    source1, rest = prompt.split('<source id="1">', 1)[1].split('<source id="2">', 1)
+    assert d["answer"].endswith(" [1]") and fact in rest.split('<source id="3">', 1)[0] and fact not in source1
 
 
-def test_cli_reply_without_markers_is_not_grounded(cli_runs):
+def test_cli_reply_without_markers_gives_the_extractive_answer_with_a_note(cli_runs):
     d = _ok(cli_runs["no_markers"])
-    assert d["mode"] == "llm" and d["grounded"] is False and d["citations"] == []
+    assert d["mode"] == "extractive" and d["note"] == UNGROUNDED_NOTE
+    assert "3.7x higher throughput." not in d["answer"] and d["citations"]
 
 
 def test_cli_model_refusal(cli_runs):
@@ -368,11 +375,13 @@ def test_cli_hang_times_out_to_fallback(cli_runs):
     assert run["written"] - run["requests"][0]["time"] < TIMEOUT + 1.5
 
 
-def test_cli_stalled_stream_ends_with_fallback(cli_runs):
+def test_cli_stalled_model_ends_with_fallback_and_prints_nothing_unchecked(cli_runs):
+    """The CLI does not stream a model's reply (it is shown once checked): a model that stalls halfway
+    through its reply ends in the extractive answer, and none of its partial text is printed."""
     run = cli_runs["stall_stream"]
     assert run["rc"] == 0 and "Traceback" not in run["stderr"]
     out = run["stdout"]
-    assert out.startswith("Quokka pages")  # streamed before the stall
-    assert "Extractive answer" in out and "Sources" in out
-    assert "note: model not used: the model's answer stream stalled (no data for 1 s)" in out
+    assert "Quokka pages its cache" not in out  # an unchecked reply is never printed
+    assert out.startswith("Extractive answer") and "Sources" in out
+    assert "note: model not used: the model did not respond within 1 s" in out
     assert run["written"] - run["requests"][0]["time"] < TIMEOUT + 1.5

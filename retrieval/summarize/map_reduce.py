@@ -1,5 +1,7 @@
 """The model-written overview of a conference summary: one summary per group (map), then one synthesis
-(reduce), every request packed to fit the model's context window."""
+(reduce), every request packed to fit the model's context window. Paper entries (note text) are fenced
+as ``<source id="n">`` and group summaries as ``<summary>`` with their tags escaped, under the
+data-only rule of :data:`~papernotes.retrieval.prompts.MAP_SYSTEM` / ``REDUCE_SYSTEM``."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from papernotes.retrieval.chat_model import generate
 from papernotes.retrieval.citations import clean_markers
 from papernotes.retrieval.errors import ModelUnavailableError
-from papernotes.retrieval.prompt_builder import messages_tokens, prompt_budget
+from papernotes.retrieval.prompt_builder import escape_tags, fence, messages_tokens, prompt_budget
 from papernotes.retrieval.prompts import MAP_SYSTEM, MAP_USER, REDUCE_SYSTEM, REDUCE_USER
 from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.summarize.results import ConferenceSummary, Group, PaperItem
@@ -78,7 +80,7 @@ class MapReduce:
 
     def pack_group(self, s: ConferenceSummary, g: Group) -> list[list[tuple[PaperItem, str]]]:
         """Split a group's papers into batches whose map request fits the budget (a paper line too
-        long on its own is shortened): ``[[(paper, prompt line), …], …]``.
+        long on its own is shortened): ``[[(paper, fenced prompt line), …], …]``.
 
         Raises
         ------
@@ -94,8 +96,9 @@ class MapReduce:
             )
         batches: list[list[tuple[PaperItem, str]]] = [[]]
         used = 0
+        wrap = self.count(fence(9999, "")) + 1  # the fence around each paper line
         for p in g.papers:
-            line = fit_tokens(paper_prompt_line(p), room - 2, self.count)
+            line = fence(p.n, fit_tokens(paper_prompt_line(p), max(8, room - 2 - wrap), self.count))
             cost = self.count(line) + 1  # + the newline joining it to the previous line
             if batches[-1] and used + cost > room:
                 batches.append([])
@@ -121,7 +124,9 @@ class MapReduce:
     # -- reduce -------------------------------------------------------------------------------------
 
     def _reduce_user(self, s: ConferenceSummary, items: list[tuple[str, str]]) -> str:
-        body = "\n\n".join(f"### {name}\n{text}" for name, text in items)
+        body = "\n\n".join(
+            f"<summary>\n### {escape_tags(name)}\n{escape_tags(text)}\n</summary>" for name, text in items
+        )
         return REDUCE_USER.format(venue=s.venue, topic=s.topic_label, summaries=body)
 
     def _fits(self, s: ConferenceSummary, items: list[tuple[str, str]]) -> bool:
