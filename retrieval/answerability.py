@@ -43,8 +43,8 @@ from papernotes.retrieval.question import Question
 from papernotes.retrieval.search import Hit, SearchResult
 from papernotes.retrieval.terms import Key, conversational, coverage, english_word, lexical_terms
 
-#: Probability at or above which a question is answered (fixed before fitting: the question models are
-#: fitted without class weights, so their output is a probability and 0.5 the likelier side).
+#: Probability at or above which a question is answered (fixed before fitting; the fit's class
+#: weights balance answerable and unanswerable questions, so 0.5 is the even point).
 ANSWERABLE_AT = 0.5
 
 QUESTION_FEATURES = (

@@ -18,6 +18,7 @@ from papernotes.retrieval.answerability import (
     answerability,
     question_features,
     score_sentences,
+    specific_asked,
 )
 from papernotes.retrieval.errors import ModelUnavailableError
 from papernotes.retrieval.evidence import Sentence, candidates, embed_best
@@ -155,7 +156,10 @@ class Notes:
         if q.is_list:
             return self._list_answer(question, an, mode, note)
         p = an.answerability
-        if not result.hits or p is None or p < ANSWERABLE_AT:
+        # a question that names papers of the catalog and asks nothing more specific about them ("what
+        # is X?", "X vs Y?") is a lookup: the catalog and the notes answer it whatever the score
+        lookup = bool(q.papers) and not specific_asked(q, self.retriever.bm25)
+        if not result.hits or p is None or (p < ANSWERABLE_AT and not lookup):
             a = refusal_answer(question, mode, result, note)
             a.answerability, a.kind = p, q.kind
             return a

@@ -11,11 +11,11 @@ import fcntl
 import os
 import shutil
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlparse
 
+from filelock import FileLock, Timeout
 from langchain_chroma import Chroma
 from langchain_core.embeddings import Embeddings
 
@@ -207,7 +207,8 @@ def drop_collection(settings: Settings, client=None) -> None:
 
 @contextlib.contextmanager
 def write_lock(settings: Settings) -> Iterator[None]:
-    """Hold the data dir's single-writer lock (an ``flock`` on ``data_dir/write.lock``).
+    """Hold the data dir's single-writer lock (``data_dir/write.lock``, an ``flock`` taken through the
+    filelock library; the holder's pid is written into the file for the busy message).
 
     Raises
     ------
@@ -216,28 +217,21 @@ def write_lock(settings: Settings) -> Iterator[None]:
     """
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     path = settings.data_dir / "write.lock"
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    deadline = time.monotonic() + settings.store_lock_timeout
+    lock = FileLock(path, timeout=settings.store_lock_timeout, is_singleton=False)
     try:
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    holder = Path(path).read_text(errors="replace").strip() or "another process"
-                    raise StoreBusyError(
-                        f"the store in {settings.data_dir} is being written by {holder}; wait for it to "
-                        "finish, or use a Chroma server (PAPERNOTES_CHROMA_URL) for several writers"
-                    ) from None
-                time.sleep(0.1)
-        os.ftruncate(fd, 0)
-        os.write(fd, f"pid {os.getpid()}".encode())
+        lock.acquire()
+    except Timeout:
+        holder = path.read_text(errors="replace").strip() or "another process"
+        raise StoreBusyError(
+            f"the store in {settings.data_dir} is being written by {holder}; wait for it to "
+            "finish, or use a Chroma server (PAPERNOTES_CHROMA_URL) for several writers"
+        ) from None
+    try:
+        with contextlib.suppress(OSError):
+            path.write_text(f"pid {os.getpid()}")
         yield
     finally:
-        with contextlib.suppress(OSError):
-            fcntl.flock(fd, fcntl.LOCK_UN)
-        os.close(fd)
+        lock.release()
 
 
 def lock_held(settings: Settings) -> bool:
