@@ -64,7 +64,7 @@ def show_notices(notices: list[str]) -> None:
 
 def _catalog_notices(s: Settings) -> None:
     """Notices of the commands that read only the catalog and counts (``papers``, ``stats``)."""
-    from papernotes.retrieval.indexing import unfinished_ingest
+    from papernotes.retrieval.index_health import unfinished_ingest
 
     show_notices([n for n in [unfinished_ingest(s)] if n])
 

@@ -15,12 +15,11 @@ from typing import Any
 import frontmatter
 
 from papernotes.corpus.errors import BadSourceError
+from papernotes.corpus.files import NoteFiles, decode_note, note_files
 from papernotes.corpus.markdown import heading_sections, markdown_parser, render_inline, unclosed_fence_line
 from papernotes.corpus.models import Page, Warning_
 from papernotes.corpus.publications import looks_like_publication_page, parse_publication_page
 
-#: File endings read as notes; everything else under a directory is ignored.
-NOTE_SUFFIXES = {".md", ".markdown", ".txt"}
 HASHTAG_RE = re.compile(r"(?<![\w/&#])\\?#([A-Za-z][\w\\-]*[A-Za-z0-9])")
 GIT_URL_RE = re.compile(r"^(?:https?://|ssh://|git://|file://|git@[^:]+:).+|.+\.git/?$")
 
@@ -74,50 +73,6 @@ def _flatten_front_matter(meta: dict[str, Any]) -> dict[str, Any]:
         else:
             out[str(k)] = str(v)
     return out
-
-
-#: Byte order marks of the UTF-16/32 encodings: such text holds NUL bytes and is still text.
-_WIDE_BOMS = (b"\xff\xfe", b"\xfe\xff")
-#: Encodings preferred when charset-normalizer finds several equally plausible ones (short Latin
-#: texts decode cleanly in many single-byte code pages): Windows-1252, what Windows editors save.
-PREFERRED_ENCODINGS = ("cp1252",)
-
-
-def decode_note(data: bytes, name: str) -> tuple[str, str | None]:
-    """Decode a note's bytes: UTF-8 (a BOM is dropped), else the encoding charset-normalizer detects.
-
-    Returns
-    -------
-    ``(text, encoding)``: ``encoding`` is None for UTF-8, else the detected codec's name (e.g.
-    ``"cp1252"``), for a warning. When several encodings are equally plausible (no more chaos, about
-    as coherent as the best), one of :data:`PREFERRED_ENCODINGS` is taken; a UTF-16/32 reading is
-    taken only with a byte order mark.
-
-    Raises
-    ------
-    ValueError
-        with a user-facing reason if the bytes are binary (NUL bytes without a UTF-16/32 byte order
-        mark) or are text in no encoding charset-normalizer knows.
-    """
-    from charset_normalizer import from_bytes
-
-    if b"\x00" in data[:8192] and not data.startswith(_WIDE_BOMS):
-        raise ValueError("binary file, not text; skipped")
-    try:
-        return data.decode("utf-8-sig"), None
-    except UnicodeDecodeError:
-        pass
-    # without a byte order mark, a "UTF-16/32" reading of NUL-free bytes is a misreading of a few
-    # 8-bit characters (e.g. "café" in cp1252 as one CJK character)
-    matches = [m for m in from_bytes(data) if data.startswith(_WIDE_BOMS) or not m.encoding.startswith("utf_")]
-    if not matches:
-        raise ValueError("not UTF-8 and no known text encoding fits; skipped — re-save it as UTF-8")
-    best = min(matches, key=lambda m: (m.chaos, -m.coherence))
-    tied = [m for m in matches if m.chaos <= best.chaos + 0.01 and m.coherence >= best.coherence - 0.1]
-    # a match stands for every encoding that decodes the bytes to the same text (could_be_from_charset)
-    preferred = ((m, enc) for enc in PREFERRED_ENCODINGS for m in tied if enc in m.could_be_from_charset)
-    chosen, name = next(preferred, (best, best.encoding))
-    return str(chosen).lstrip("\ufeff"), name
 
 
 def split_front_matter(text: str) -> tuple[dict[str, Any], str, str | None]:
@@ -308,98 +263,8 @@ def pages_from_text(
     ], problems
 
 
-@dataclass
-class _Walk:
-    """What :func:`_note_files` found: note files (paths under the source, links not resolved),
-    warnings about links, and the hidden folders/files not read (labelled like sources)."""
-
-    files: list[Path] = field(default_factory=list)
-    warnings: list[Warning_] = field(default_factory=list)
-    hidden: list[str] = field(default_factory=list)
-    links_skipped: int = 0
-
-
-def _note_files(path: Path, follow_external: bool = False) -> _Walk:
-    """Every note file under the folder ``path``, each real file once.
-
-    The folder tree is walked first without following links, then the symbolic links found in it (and
-    in the folders they lead to): a link to a file or folder inside ``path`` (resolved) is followed,
-    a link that leads outside it is skipped with a warning unless ``follow_external``, and a broken
-    link (a missing target, a loop) is skipped with a warning. A folder or file reached twice (a link
-    to a folder already read, a cycle) is read once, under the first path that reached it. Hidden
-    folders and files (``.obsidian``, ``.trash``, ``.git``, …) are not read; they are listed in
-    ``hidden``.
-    """
-    root = path.resolve()
-    out = _Walk()
-    seen_dirs: set[Path] = set()
-    seen_files: set[Path] = set()
-    links: list[Path] = []
-
-    def label(p: Path) -> str:
-        return f"{path.name}/{p.relative_to(path).as_posix()}"
-
-    def take(p: Path) -> None:
-        real = p.resolve()
-        if real not in seen_files:
-            seen_files.add(real)
-            out.files.append(p)
-
-    def walk(d: Path) -> None:
-        stack = [d]
-        while stack:
-            cur = stack.pop()
-            real = cur.resolve()
-            if real in seen_dirs:
-                continue
-            seen_dirs.add(real)
-            try:
-                entries = sorted(os.scandir(cur), key=lambda d: d.name)
-            except OSError as err:
-                where = label(cur) if cur != path else path.name
-                out.warnings.append(Warning_(where, f"cannot list ({err.strerror})"))
-                continue
-            subdirs = []
-            for entry in entries:
-                p = cur / entry.name
-                if entry.name.startswith("."):
-                    if entry.is_dir() or p.suffix.lower() in NOTE_SUFFIXES:
-                        out.hidden.append(label(p))
-                elif entry.is_symlink():
-                    links.append(p)
-                elif entry.is_dir(follow_symlinks=False):
-                    subdirs.append(p)
-                elif entry.is_file(follow_symlinks=False) and p.suffix.lower() in NOTE_SUFFIXES:
-                    take(p)
-            stack.extend(reversed(subdirs))
-
-    walk(path)
-    while links:  # links last, so a file or folder reached directly keeps its own path
-        link = links.pop(0)
-        try:
-            target = link.resolve(strict=True)
-        except (OSError, RuntimeError):  # missing target, or a loop (RuntimeError before Python 3.13)
-            out.warnings.append(Warning_(label(link), f"broken link (→ {os.readlink(link)}); skipped"))
-            out.links_skipped += 1
-            continue
-        if not target.is_relative_to(root) and not follow_external:
-            out.warnings.append(
-                Warning_(
-                    label(link),
-                    f"link leads outside {root} (→ {target}); skipped — pass --follow-external-links to read it",
-                )
-            )
-            out.links_skipped += 1
-            continue
-        if target.is_dir():
-            walk(link)
-        elif target.is_file() and (link.suffix.lower() in NOTE_SUFFIXES or target.suffix.lower() in NOTE_SUFFIXES):
-            take(link)
-    return out
-
-
-def _directory_files(path: Path, walk: _Walk) -> list[tuple[Path, str, Path | None]]:
-    """Note files under ``path`` (found by :func:`_note_files`) as ``(file, source, gitbook_root)``,
+def _directory_files(path: Path, walk: NoteFiles) -> list[tuple[Path, str, Path | None]]:
+    """Note files under ``path`` (found by :func:`note_files`) as ``(file, source, gitbook_root)``,
     in reading order.
 
     A GitBook is any folder holding a ``SUMMARY.md`` (``path`` itself or one below it, e.g. a cloned
@@ -433,7 +298,7 @@ def read_path(
     path: Path, origin: str | None = None, cache: dict | None = None, follow_external_links: bool = False
 ) -> ReadResult:
     """Read a directory (recursively; GitBooks in ``SUMMARY.md`` order, see :func:`_directory_files`;
-    links and hidden folders as :func:`_note_files` says, ``follow_external_links`` allowing links
+    links and hidden folders as :func:`note_files` says, ``follow_external_links`` allowing links
     that leave ``path``) or a single file. Files that cannot be used are reported in ``warnings`` and
     counted in ``files_skipped``; the rest is read. A file not in UTF-8 is decoded in the encoding
     detected (see :func:`decode_note`), with a warning naming it.
@@ -455,7 +320,7 @@ def read_path(
     if path.is_file():
         files = [(path, path.name, None)]
     else:
-        walk = _note_files(path, follow_external_links)
+        walk = note_files(path, follow_external_links)
         files = _directory_files(path, walk)
         result.warnings += walk.warnings
         result.files_skipped += walk.links_skipped
@@ -547,7 +412,6 @@ def clone_or_pull(url: str, repos_dir: Path, timeout: float = 300.0) -> Path:
 
 
 def _path_env() -> str:
-    import os
 
     return os.environ.get("PATH", "/usr/bin:/bin")
 

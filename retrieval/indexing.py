@@ -7,13 +7,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import pickle
-import shlex
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -29,11 +26,26 @@ from papernotes.corpus.models import Page, PaperEntry
 from papernotes.corpus.readers import ReadResult, read_source
 from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.embeddings import make_embeddings, token_counter
+from papernotes.retrieval.index_health import (
+    bm25_ids,
+    catalog_readable,
+    ensure_index,
+    load_json,
+    load_json_safe,
+    load_source_stats,
+    manifest_path,
+    marker_path,
+    reconcile_records,
+    repair_command,
+    save_json,
+    start_marker,
+    stats_path,
+    unfinished_ingest,
+)
 from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.store import (
     drop_collection,
     embedding_name,
-    lock_held,
     make_client,
     storage_error,
     vector_store,
@@ -192,22 +204,6 @@ def _entries_path(settings: Settings) -> Path:
     return settings.data_dir / "entries.json"
 
 
-def _stats_path(settings: Settings) -> Path:
-    return settings.data_dir / "sources.json"
-
-
-def _load_json(path: Path, default):
-    if path.is_file():
-        return json.loads(path.read_text(encoding="utf-8"))
-    return default
-
-
-def _save_json(path: Path, data) -> None:
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-    tmp.replace(path)
-
-
 def ingest(
     settings: Settings,
     sources: list[str] | None = None,
@@ -260,33 +256,6 @@ def ingest(
         raise translated from e
 
 
-def _marker_path(settings: Settings) -> Path:
-    return settings.data_dir / "ingest-in-progress.json"
-
-
-def unfinished_ingest(settings: Settings) -> str | None:
-    """The notice for an ingest that started and did not finish (killed, or stopped by an error after
-    it began writing), or None. While an ingest is running (it holds the write lock) the notice says
-    so instead: answers come from the index as it was before."""
-    data = _load_json_safe(_marker_path(settings))
-    if data is None:
-        return None
-    started = str(data.get("started", "at an unknown time"))
-    if lock_held(settings):
-        return f"an ingest is running (started {started}); answers come from the index as it was before it"
-    sources = [str(x) for x in data.get("sources", []) if x]
-    cmd = "papernotes ingest" + ("" if settings.sources or not sources else " " + " ".join(map(shlex.quote, sources)))
-    return f"the last ingest did not finish (started {started}); run `{cmd}` to complete it"
-
-
-def _load_json_safe(path: Path) -> dict | None:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None if not path.exists() else {}
-    return data if isinstance(data, dict) else {}
-
-
 def _ingest_locked(
     settings: Settings,
     sources: list[str],
@@ -297,7 +266,7 @@ def _ingest_locked(
 ) -> IngestReport:
     t0 = time.perf_counter()
     report = IngestReport(sources=sources)
-    previous = _load_json_safe(_marker_path(settings))
+    previous = load_json_safe(marker_path(settings))
     if previous is not None:
         report.resumed = str(previous.get("started", "")) or None
     results: list[ReadResult] = []
@@ -334,17 +303,17 @@ def _ingest_locked(
     client = make_client(settings)
     counting = _CountingEmbeddings(emb, len(docs), progress)
     if rebuild:
-        _start_marker(settings, sources)
+        start_marker(settings, sources)
         drop_collection(settings, client)
         rm = record_manager(settings)
         rm.delete_keys(rm.list_keys())
     store = vector_store(settings, counting, client)  # raises before any write if the model differs
     if not rebuild:
-        _start_marker(settings, sources)
+        start_marker(settings, sources)
     rm = record_manager(settings)
     origins_now = {r.origin for r in results}
-    old_entries = {} if rebuild else _load_json(_entries_path(settings), {})
-    lost = _reconcile_records(store, rm, origins_now | set(old_entries), report)
+    old_entries = {} if rebuild else load_json(_entries_path(settings), {})
+    lost = reconcile_records(store, rm, origins_now | set(old_entries), report)
     res = index(docs, rm, store, cleanup="scoped_full", source_id_key="origin", key_encoder="sha256", batch_size=256)
     report.added, report.updated = res["num_added"], res["num_updated"]
     report.skipped, report.deleted = res["num_skipped"], res["num_deleted"]
@@ -363,17 +332,17 @@ def _ingest_locked(
     marker = settings.bm25_dir / "built-by"
     held = store.get(include=["metadatas"])
     held_origins = {str((m or {}).get("origin", "")) for m in held["metadatas"]}
-    bm25_ids = _bm25_ids(settings)
-    if bm25_ids is None and not rebuild and _manifest_path(settings).is_file():  # an index was built before
+    held_bm25 = bm25_ids(settings)
+    if held_bm25 is None and not rebuild and manifest_path(settings).is_file():  # an index was built before
         report.repaired.append("keyword index rebuilt (it was missing or unreadable)")
-    elif bm25_ids is not None and not store_changed and bm25_ids != set(held["ids"]):
+    elif held_bm25 is not None and not store_changed and held_bm25 != set(held["ids"]):
         report.repaired.append(
-            f"keyword index rebuilt (it held {len(bm25_ids)} chunks, the vector store {len(held['ids'])})"
+            f"keyword index rebuilt (it held {len(held_bm25)} chunks, the vector store {len(held['ids'])})"
         )
     if store_changed or report.repaired or not marker.is_file() or marker.read_text() != version:
         _rebuild_bm25(settings, store, version)
     entries = dict(old_entries)
-    stats = {} if rebuild else _load_json(_stats_path(settings), {})
+    stats = {} if rebuild else load_json(stats_path(settings), {})
     for origin in [o for o in entries if o not in origins_now and o not in held_origins]:
         del entries[origin]  # nothing of it is left in the store (the warning above says how to restore it)
         stats.pop(origin, None)
@@ -389,71 +358,21 @@ def _ingest_locked(
         entries[a.page.origin] += [asdict(e) for e in a.entries]
         if not a.chunks:
             stats[a.page.origin]["warnings"].append(f"{a.page.source}: page {a.page.title!r} has no text to index")
-    _save_json(_stats_path(settings), stats)
-    catalog_ok = _catalog_readable(settings)
+    save_json(stats_path(settings), stats)
+    catalog_ok = catalog_readable(settings)
     if not catalog_ok and not rebuild and old_entries:
         report.repaired.append("paper catalog rebuilt (it was missing or unreadable)")
     if entries != old_entries or not catalog_ok or store_changed:
-        _save_json(_entries_path(settings), entries)
+        save_json(_entries_path(settings), entries)
         records = build_catalog(PaperEntry(**e) for es in entries.values() for e in es)
         save_catalog(records, settings.catalog_path)
         report.papers = len(records)
     else:
         report.papers = _catalog_size(settings)
-    _save_json(_manifest_path(settings), {"terms_version": TERMS_VERSION})
-    _marker_path(settings).unlink(missing_ok=True)
+    save_json(manifest_path(settings), {"terms_version": TERMS_VERSION})
+    marker_path(settings).unlink(missing_ok=True)
     report.seconds = time.perf_counter() - t0
     return report
-
-
-def _start_marker(settings: Settings, sources: list[str]) -> None:
-    """Leave the in-progress marker (removed when the ingest completes; see :func:`unfinished_ingest`)."""
-    _save_json(
-        _marker_path(settings),
-        {"started": datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"), "pid": os.getpid(), "sources": sources},
-    )
-
-
-def _reconcile_records(store, rm, origins: set[str], report: IngestReport) -> dict[str, int]:
-    """Make the record manager agree with the vector store before indexing (appends to
-    ``report.repaired``).
-
-    Records whose vector is missing (the store deleted or restored from an older backup) are
-    dropped, so :func:`index` embeds them again. Vectors without a record (the record manager deleted)
-    are recorded again under their ``origin`` (no re-embedding; ``index``'s cleanup then deletes
-    those its sources no longer give); vectors without an origin are orphans and are deleted.
-
-    Returns
-    -------
-    dict origin → number of its recorded chunks that were missing from the store (the origins asked
-    about: ``origins``).
-    """
-    held = store.get(include=["metadatas"])
-    held_ids = {i: str((m or {}).get("origin", "")) for i, m in zip(held["ids"], held["metadatas"], strict=True)}
-    recorded = set(rm.list_keys())
-    missing = recorded - held_ids.keys()
-    lost: dict[str, int] = {}
-    if missing:
-        for origin in origins:
-            n = len(missing.intersection(rm.list_keys(group_ids=[origin])))
-            if n:
-                lost[origin] = n
-        rm.delete_keys(sorted(missing))
-        report.repaired.append(
-            f"vector store was missing {len(missing)} recorded chunks ("
-            + ", ".join(f"{n} of {o}" for o, n in sorted(lost.items()))
-            + "; those of the sources ingested now were embedded again)"
-        )
-    unrecorded = [i for i in held_ids if i not in recorded]
-    adopt = [i for i in unrecorded if held_ids[i]]
-    orphans = [i for i in unrecorded if not held_ids[i]]
-    if adopt:
-        rm.update(adopt, group_ids=[held_ids[i] for i in adopt])
-        report.repaired.append(f"record manager was missing {len(adopt)} chunks held by the vector store (re-recorded)")
-    if orphans:
-        store.delete(orphans)
-        report.repaired.append(f"{len(orphans)} orphaned vectors deleted")
-    return lost
 
 
 def _rebuild_bm25(settings: Settings, store, version: str) -> None:
@@ -462,91 +381,9 @@ def _rebuild_bm25(settings: Settings, store, version: str) -> None:
     (settings.bm25_dir / "built-by").write_text(version)
 
 
-def _bm25_ids(settings: Settings) -> set[str] | None:
-    """The chunk ids the saved keyword index holds (None when it is missing or unreadable)."""
-    data = _load_json_safe(settings.bm25_dir / "chunks.json")
-    return set(data["ids"]) if data and isinstance(data.get("ids"), list) else None
-
-
-def _catalog_readable(settings: Settings) -> bool:
-    try:
-        return isinstance(json.loads(settings.catalog_path.read_text(encoding="utf-8")), list)
-    except (OSError, ValueError):
-        return False
-
-
 def load_entries(settings: Settings) -> dict[str, list[dict[str, Any]]]:
     """Paper entries per origin, each list in page order (``PaperEntry`` fields as dicts)."""
-    return _load_json(_entries_path(settings), {})
-
-
-def load_source_stats(settings: Settings) -> dict[str, dict[str, Any]]:
-    """Per-origin file/page counts and warnings (``files``, ``files_skipped``, ``pages``, ``warnings``:
-    a list of lines) recorded by the last ingest of each origin."""
-    return _load_json(_stats_path(settings), {})
-
-
-def _manifest_path(settings: Settings) -> Path:
-    return settings.data_dir / "index.json"
-
-
-def repair_command(settings: Settings) -> str:
-    """The ingest command that rebuilds this data dir's index: ``papernotes ingest`` with the sources
-    it was built from (as recorded by the last ingest of each), else with ``PATH``."""
-    if settings.sources:  # a bare `papernotes ingest` reads them
-        return "papernotes ingest"
-    origins = sorted(load_source_stats_safe(settings))
-    return "papernotes ingest " + (" ".join(shlex.quote(o) for o in origins) if origins else "PATH")
-
-
-def load_source_stats_safe(settings: Settings) -> dict[str, dict[str, Any]]:
-    """:func:`load_source_stats`, empty when the file is missing or unreadable."""
-    return _load_json_safe(_stats_path(settings)) or {}
-
-
-def ensure_index(settings: Settings) -> None:
-    """Check that the data dir holds a complete index this version of papernotes can query.
-
-    Raises
-    ------
-    IndexMissingError
-        when there is no index yet.
-    IndexDamagedError
-        when a part of it is missing or unreadable (the keyword index, the paper catalog, the
-        embedded vector store): the message names the part and the ``papernotes ingest`` command that
-        rebuilds it (only what is missing is embedded again).
-    IndexOutdatedError
-        when the index was built with other term rules (:data:`~papernotes.retrieval.terms.TERMS_VERSION`,
-        recorded in ``index.json`` by :func:`ingest`): its keyword side would not match the questions'
-        terms. The next ``papernotes ingest`` rebuilds it (nothing is re-embedded).
-    """
-    from papernotes.retrieval.errors import IndexDamagedError, IndexMissingError, IndexOutdatedError
-
-    parts = {
-        "keyword index": settings.bm25_dir / "chunks.json",
-        "paper catalog": settings.catalog_path,
-    }
-    if not settings.chroma_url:
-        parts["vector store"] = settings.chroma_dir / "chroma.sqlite3"
-    present = {name: f.is_file() for name, f in parts.items()}
-    unfinished = unfinished_ingest(settings)
-    if unfinished and not all(present.values()):  # killed before it wrote every part: that is the cause
-        raise IndexDamagedError(unfinished)
-    if not any(present.values()) and not _manifest_path(settings).is_file():
-        raise IndexMissingError(f"no index in {settings.data_dir}: run `papernotes ingest PATH` first")
-    for name, ok in present.items():
-        if not ok:
-            where = parts[name] if name != "vector store" else settings.chroma_dir
-            raise IndexDamagedError(
-                f"the {name} of the index ({where}) is missing; run `{repair_command(settings)}` to rebuild it"
-            )
-    built = _load_json(_manifest_path(settings), {}).get("terms_version")
-    if built != TERMS_VERSION:
-        was = f"term rules v{built}" if built else "older term rules"
-        raise IndexOutdatedError(
-            f"the index in {settings.data_dir} was built with {was} (this papernotes uses v{TERMS_VERSION}); "
-            "run `papernotes ingest` to update it (nothing is re-embedded)"
-        )
+    return load_json(_entries_path(settings), {})
 
 
 __all__ = [

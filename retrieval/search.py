@@ -26,7 +26,7 @@ from papernotes.retrieval.embeddings import make_embeddings
 from papernotes.retrieval.entities import PaperIndex
 from papernotes.retrieval.errors import IndexDamagedError
 from papernotes.retrieval.filters import Filters, build_where, matches_where
-from papernotes.retrieval.indexing import ensure_index, repair_command, unfinished_ingest
+from papernotes.retrieval.index_health import ensure_index, repair_command, unfinished_ingest
 from papernotes.retrieval.question import Question, understand
 from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.store import make_client, storage_error, vector_store

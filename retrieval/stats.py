@@ -10,7 +10,7 @@ from papernotes.corpus.models import PaperRecord
 from papernotes.corpus.venues import resolve_venue, split_venue
 from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.filters import normalize_filters
-from papernotes.retrieval.indexing import ensure_index, load_source_stats
+from papernotes.retrieval.index_health import ensure_index, load_source_stats
 from papernotes.retrieval.settings import Settings
 
 

@@ -90,7 +90,7 @@ def summarize(
         for an unknown venue (listing the closest known ones) or an empty topic.
     """
     from papernotes.retrieval.bm25 import BM25Index
-    from papernotes.retrieval.indexing import ensure_index
+    from papernotes.retrieval.index_health import ensure_index
 
     ensure_index(settings)
     t = resolve_topic(topic)

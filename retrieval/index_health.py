@@ -1,0 +1,202 @@
+"""The health of a data dir's index: which parts it holds and whether they agree, an ingest that did
+not finish, the command that repairs it, and the JSON files ingest keeps beside the stores
+(``sources.json`` per-source stats, ``index.json`` manifest, ``ingest-in-progress.json`` marker).
+Used by :mod:`~papernotes.retrieval.indexing` (which repairs) and by every query (which checks)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from papernotes.retrieval.settings import Settings
+from papernotes.retrieval.store import lock_held
+from papernotes.retrieval.terms import TERMS_VERSION
+
+if TYPE_CHECKING:
+    from papernotes.retrieval.indexing import IngestReport
+
+
+def stats_path(settings: Settings) -> Path:
+    """``sources.json``: per-source stats and warnings of the last ingest of each source."""
+    return settings.data_dir / "sources.json"
+
+
+def load_json(path: Path, default):
+    """The JSON document at ``path``, or ``default`` when the file is missing."""
+    if path.is_file():
+        return json.loads(path.read_text(encoding="utf-8"))
+    return default
+
+
+def save_json(path: Path, data) -> None:
+    """Write ``data`` as JSON to ``path`` (through a temporary file, replaced atomically)."""
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    tmp.replace(path)
+
+
+def marker_path(settings: Settings) -> Path:
+    """``ingest-in-progress.json``: written when an ingest starts writing, removed when it ends."""
+    return settings.data_dir / "ingest-in-progress.json"
+
+
+def unfinished_ingest(settings: Settings) -> str | None:
+    """The notice for an ingest that started and did not finish (killed, or stopped by an error after
+    it began writing), or None. While an ingest is running (it holds the write lock) the notice says
+    so instead: answers come from the index as it was before."""
+    data = load_json_safe(marker_path(settings))
+    if data is None:
+        return None
+    started = str(data.get("started", "at an unknown time"))
+    if lock_held(settings):
+        return f"an ingest is running (started {started}); answers come from the index as it was before it"
+    sources = [str(x) for x in data.get("sources", []) if x]
+    cmd = "papernotes ingest" + ("" if settings.sources or not sources else " " + " ".join(map(shlex.quote, sources)))
+    return f"the last ingest did not finish (started {started}); run `{cmd}` to complete it"
+
+
+def load_json_safe(path: Path) -> dict | None:
+    """The JSON object at ``path``: None when the file is missing, ``{}`` when it is unreadable."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None if not path.exists() else {}
+    return data if isinstance(data, dict) else {}
+
+
+def start_marker(settings: Settings, sources: list[str]) -> None:
+    """Leave the in-progress marker (removed when the ingest completes; see :func:`unfinished_ingest`)."""
+    save_json(
+        marker_path(settings),
+        {"started": datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"), "pid": os.getpid(), "sources": sources},
+    )
+
+
+def reconcile_records(store, rm, origins: set[str], report: IngestReport) -> dict[str, int]:
+    """Make the record manager agree with the vector store before indexing (appends to
+    ``report.repaired``).
+
+    Records whose vector is missing (the store deleted or restored from an older backup) are
+    dropped, so :func:`index` embeds them again. Vectors without a record (the record manager deleted)
+    are recorded again under their ``origin`` (no re-embedding; ``index``'s cleanup then deletes
+    those its sources no longer give); vectors without an origin are orphans and are deleted.
+
+    Returns
+    -------
+    dict origin → number of its recorded chunks that were missing from the store (the origins asked
+    about: ``origins``).
+    """
+    held = store.get(include=["metadatas"])
+    held_ids = {i: str((m or {}).get("origin", "")) for i, m in zip(held["ids"], held["metadatas"], strict=True)}
+    recorded = set(rm.list_keys())
+    missing = recorded - held_ids.keys()
+    lost: dict[str, int] = {}
+    if missing:
+        for origin in origins:
+            n = len(missing.intersection(rm.list_keys(group_ids=[origin])))
+            if n:
+                lost[origin] = n
+        rm.delete_keys(sorted(missing))
+        report.repaired.append(
+            f"vector store was missing {len(missing)} recorded chunks ("
+            + ", ".join(f"{n} of {o}" for o, n in sorted(lost.items()))
+            + "; those of the sources ingested now were embedded again)"
+        )
+    unrecorded = [i for i in held_ids if i not in recorded]
+    adopt = [i for i in unrecorded if held_ids[i]]
+    orphans = [i for i in unrecorded if not held_ids[i]]
+    if adopt:
+        rm.update(adopt, group_ids=[held_ids[i] for i in adopt])
+        report.repaired.append(f"record manager was missing {len(adopt)} chunks held by the vector store (re-recorded)")
+    if orphans:
+        store.delete(orphans)
+        report.repaired.append(f"{len(orphans)} orphaned vectors deleted")
+    return lost
+
+
+def bm25_ids(settings: Settings) -> set[str] | None:
+    """The chunk ids the saved keyword index holds (None when it is missing or unreadable)."""
+    data = load_json_safe(settings.bm25_dir / "chunks.json")
+    return set(data["ids"]) if data and isinstance(data.get("ids"), list) else None
+
+
+def catalog_readable(settings: Settings) -> bool:
+    """Whether the paper catalog file exists and holds a JSON list."""
+    try:
+        return isinstance(json.loads(settings.catalog_path.read_text(encoding="utf-8")), list)
+    except (OSError, ValueError):
+        return False
+
+
+def load_source_stats(settings: Settings) -> dict[str, dict[str, Any]]:
+    """Per-origin file/page counts and warnings (``files``, ``files_skipped``, ``pages``, ``warnings``:
+    a list of lines) recorded by the last ingest of each origin."""
+    return load_json(stats_path(settings), {})
+
+
+def manifest_path(settings: Settings) -> Path:
+    """``index.json``: the term rules version (and model) the index was built with."""
+    return settings.data_dir / "index.json"
+
+
+def repair_command(settings: Settings) -> str:
+    """The ingest command that rebuilds this data dir's index: ``papernotes ingest`` with the sources
+    it was built from (as recorded by the last ingest of each), else with ``PATH``."""
+    if settings.sources:  # a bare `papernotes ingest` reads them
+        return "papernotes ingest"
+    origins = sorted(load_source_stats_safe(settings))
+    return "papernotes ingest " + (" ".join(shlex.quote(o) for o in origins) if origins else "PATH")
+
+
+def load_source_stats_safe(settings: Settings) -> dict[str, dict[str, Any]]:
+    """:func:`load_source_stats`, empty when the file is missing or unreadable."""
+    return load_json_safe(stats_path(settings)) or {}
+
+
+def ensure_index(settings: Settings) -> None:
+    """Check that the data dir holds a complete index this version of papernotes can query.
+
+    Raises
+    ------
+    IndexMissingError
+        when there is no index yet.
+    IndexDamagedError
+        when a part of it is missing or unreadable (the keyword index, the paper catalog, the
+        embedded vector store): the message names the part and the ``papernotes ingest`` command that
+        rebuilds it (only what is missing is embedded again).
+    IndexOutdatedError
+        when the index was built with other term rules (:data:`~papernotes.retrieval.terms.TERMS_VERSION`,
+        recorded in ``index.json`` by :func:`ingest`): its keyword side would not match the questions'
+        terms. The next ``papernotes ingest`` rebuilds it (nothing is re-embedded).
+    """
+    from papernotes.retrieval.errors import IndexDamagedError, IndexMissingError, IndexOutdatedError
+
+    parts = {
+        "keyword index": settings.bm25_dir / "chunks.json",
+        "paper catalog": settings.catalog_path,
+    }
+    if not settings.chroma_url:
+        parts["vector store"] = settings.chroma_dir / "chroma.sqlite3"
+    present = {name: f.is_file() for name, f in parts.items()}
+    unfinished = unfinished_ingest(settings)
+    if unfinished and not all(present.values()):  # killed before it wrote every part: that is the cause
+        raise IndexDamagedError(unfinished)
+    if not any(present.values()) and not manifest_path(settings).is_file():
+        raise IndexMissingError(f"no index in {settings.data_dir}: run `papernotes ingest PATH` first")
+    for name, ok in present.items():
+        if not ok:
+            where = parts[name] if name != "vector store" else settings.chroma_dir
+            raise IndexDamagedError(
+                f"the {name} of the index ({where}) is missing; run `{repair_command(settings)}` to rebuild it"
+            )
+    built = load_json(manifest_path(settings), {}).get("terms_version")
+    if built != TERMS_VERSION:
+        was = f"term rules v{built}" if built else "older term rules"
+        raise IndexOutdatedError(
+            f"the index in {settings.data_dir} was built with {was} (this papernotes uses v{TERMS_VERSION}); "
+            "run `papernotes ingest` to update it (nothing is re-embedded)"
+        )
