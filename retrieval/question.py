@@ -58,6 +58,13 @@ def asks_for_list(text: str, venues: Sequence[VenueMention] = ()) -> bool:
     return False
 
 
+#: Words that make a question about two named papers a comparison ("X vs Y", "how does X differ from
+#: Y"): they ask for the two papers side by side, nothing more specific; closed-class English words.
+COMPARING = frozenset(
+    {"differ", "differs", "difference", "differences", "different", "compare", "compared", "comparison"}
+    | {"vs", "vs.", "versus", "same", "contrast", "distinguish", "between"}
+)
+
 #: Pronouns that refer back to something named earlier ("How was *it* evaluated?"); closed-class
 #: English words.
 REFERRING = frozenset(
@@ -307,6 +314,9 @@ def understand(
             parts = papers.name_terms([pm], text, spans)
             names |= set(lexical_terms(" ".join(parts))) | set(lexical_terms("".join(parts)))
     asked = [k for k in keys if not (k.terms <= names)]
+    if len({r for m in mentions for r in m.records}) >= 2:
+        # "how does X differ from Y?", "X vs Y": the comparison itself is the question's form
+        asked = [k for k in asked if k.word not in COMPARING]
     wants_list = asks_for_list(text, found) and len(mentions) < 2
     return Question(
         text=text,

@@ -318,3 +318,19 @@ def test_a_list_of_one_paper_says_what_it_is(notes):
     assert not a.refused and a.kind == "list"
     assert a.answer.startswith("Burrow: A Log-Free Journaling File System")
     assert "Replace the journal" in a.answer
+
+
+@pytest.mark.parametrize(
+    "q",
+    [
+        "How does E3 differ from Apparate?",
+        "E3 vs Apparate?",
+        "what's the difference between apparate and E3",
+        "compare Apparate and E3",
+    ],
+)
+def test_comparisons_typed_any_way_answer_both(notes, q):
+    a = ask(notes, q)
+    assert not a.refused and a.kind == "comparison", q
+    titles = " ".join(cited_titles(a))
+    assert "Apparate" in titles and "Per-Input Compute Adaptation" in titles, q

@@ -35,10 +35,15 @@ notes = discord_sim.notes
 
 def test_slow_asks_do_not_block_help(fixture_index, notes, monkeypatch):
     orig = notes.ask
+    spans: list[tuple[float, float]] = []
 
     def slow(*a, **kw):
+        start = time.perf_counter()
         time.sleep(2)
-        return orig(*a, **kw)
+        try:
+            return orig(*a, **kw)
+        finally:
+            spans.append((start, time.perf_counter()))
 
     monkeypatch.setattr(notes, "ask", slow)
     bot = PaperBot(bot_settings(fixture_index), notes)
@@ -59,7 +64,9 @@ def test_slow_asks_do_not_block_help(fixture_index, notes, monkeypatch):
     help_s, busy, total, a1, a2 = run(bot, scenario)
     assert help_s < 1.0 and busy  # /help answered while both asks were still thinking
     assert "16-token" in "\n".join(texts(a1)) and SOURCES_HEADING in "\n".join(texts(a2))
-    assert total < 3.9  # the two 2-second asks ran side by side
+    # the two 2-second asks ran side by side: each started before the other ended (wall-clock totals
+    # depend on the machine's load; the overlap does not)
+    assert len(spans) == 2 and max(s for s, _ in spans) < min(e for _, e in spans)
 
 
 def test_concurrent_answers_are_capped(fixture_index, notes, monkeypatch):
@@ -109,14 +116,17 @@ def test_timeout_gives_up_and_keeps_the_slot_until_the_worker_ends(fixture_index
         waited = time.perf_counter() - t0
         held = bot.slots.locked()  # the worker still runs: its slot is not given away
         release.set()
-        await asyncio.sleep(0.2)
-        answer = await bot.compute(lambda n: n.ask(QUESTION))
-        return ex.value, waited, held, answer
+        for _ in range(100):  # the worker ends and gives its slot back
+            if not bot.slots.locked():
+                break
+            await asyncio.sleep(0.05)
+        freed = not bot.slots.locked()
+        again = await bot.compute(lambda n: n is notes)  # the slot serves the next question
+        return ex.value, waited, held, freed, again
 
-    err, waited, held, answer = asyncio.run(main())
-    assert 0.25 < waited < 1.5 and held
+    err, waited, held, freed, again = asyncio.run(main())
+    assert 0.25 < waited < 1.5 and held and freed and again
     assert error_text(err, s) == TIMEOUT_TEXT.format(s=0.3) and "over 0.3 s" in error_text(err, s)
-    assert "16-token blocks" in answer.answer
 
 
 # ----------------------------------------------------------------------------------------------
