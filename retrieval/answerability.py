@@ -19,7 +19,7 @@ Question features (:func:`question_features`):
                    higher (the name and what is asked in one passage); 1 when nothing specific is
                    asked (a lookup) or papers are compared; the best chunk's share when no paper is named
 ``oov``            idf-weighted share of the question's name-like terms (not common English words) that
-                   occur nowhere in the notes
+                   occur nowhere in the notes (a versioned name such as "GPT-2" by its joined form)
 ``named``          1 when the question names a paper of the catalog
 ``quantity_support`` for a question asking an amount, the best share of what is asked that one candidate
                    sentence stating a new amount (not a number of the question) covers; 1 otherwise
@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -176,7 +177,9 @@ def question_features(
         asked_cov = cov_best
     # words absent from the notes: a name that is not there says the notes do not cover the question; an
     # absent common English word ("wrote", "gist") says nothing
-    named_like = [k for k in (q.keys if q else []) if not english_word(k.word)]
+    # a versioned name ("GPT-2", "Llama-3.1") is in the notes only as itself (its joined form): its parts
+    # ("gpt", "2") are everywhere
+    named_like = [_as_written(k) for k in (q.keys if q else []) if not english_word(k.word)]
     vocab = {t for k in named_like for t in k.terms if bm25.has(t)}
     oov = 1.0 - coverage(named_like, vocab, idf) if named_like else 0.0
     cos = [s.cos for s in sentences if s.cos is not None]
@@ -193,6 +196,14 @@ def question_features(
         "venue_missing": 1.0 if result.missing_venue else 0.0,
         "best_sentence": max((s.score for s in sentences if s.named or not (q and q.papers)), default=0.0),
     }
+
+
+def _as_written(k: Key) -> Key:
+    """``k`` matched only by its joined form when it is a name with a version number (letters and
+    digits in several parts, e.g. "GPT-2" → ``gpt2``); other keys unchanged."""
+    if len(k.alternatives) > 1 and len(k.alternatives[0]) == 1 and re.search(r"[^\W\d_].*\d|\d.*[^\W\d_]", k.word):
+        return Key(k.word, k.alternatives[:1])
+    return k
 
 
 def question_model_name(features: dict[str, float]) -> str:

@@ -148,8 +148,8 @@ def description_sentences(chunk: Hit, r: PaperRecord) -> list[str]:
     affiliations (those of the catalog record; for a record without any, a line that looks like one)."""
     out = []
     for s in split_sentences(chunk.body):
-        if title_key(s) == title_key(r.title) or _states_affiliations(s, r):
-            continue
+        if title_key(s) in (title_key(r.title), title_key(r.system or "")) or _states_affiliations(s, r):
+            continue  # the title, the bare system name ("**Sarathi-Serve**"), the affiliations line
         if title_key(s).startswith(title_key(r.title)[:30]) and len(title_key(r.title)) > 10:
             continue
         out.append(s)
