@@ -81,17 +81,12 @@ def collect(notes: Notes, rows: list[dict]) -> dict[str, list[tuple[dict[str, fl
     return data
 
 
-def fit(
-    rows: list[tuple[dict[str, float], int]], names: tuple[str, ...], balanced: bool = True
-) -> tuple[am.Model, dict]:
-    """A logistic regression on ``rows`` (class-balanced when ``balanced``), its L2 strength chosen by
-    cross-validation (:data:`CS` values, :data:`FOLDS` folds, log-loss); returns the model and fit
-    statistics."""
+def fit(rows: list[tuple[dict[str, float], int]], names: tuple[str, ...]) -> tuple[am.Model, dict]:
+    """A class-balanced logistic regression on ``rows``, its L2 strength chosen by cross-validation
+    (:data:`CS` values, :data:`FOLDS` folds, log-loss); returns the model and fit statistics."""
     x = np.array([[r[n] for n in names] for r, _ in rows], dtype=float)
     y = np.array([label for _, label in rows])
-    clf = LogisticRegressionCV(
-        Cs=list(CS), cv=FOLDS, class_weight="balanced" if balanced else None, scoring="neg_log_loss", max_iter=5000
-    )
+    clf = LogisticRegressionCV(Cs=list(CS), cv=FOLDS, class_weight="balanced", scoring="neg_log_loss", max_iter=5000)
     clf.fit(x, y)
     weights = {n: round(float(w), 4) for n, w in zip(names, clf.coef_[0], strict=True)}
     model = am.Model(weights, round(float(clf.intercept_[0]), 4))

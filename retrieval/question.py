@@ -314,7 +314,7 @@ def understand(
             parts = papers.name_terms([pm], text, spans)
             names |= set(lexical_terms(" ".join(parts))) | set(lexical_terms("".join(parts)))
     asked = [k for k in keys if not (k.terms <= names)]
-    if len({r for m in mentions for r in m.records}) >= 2:
+    if len(Question(text, [], papers=mentions).records) >= 2:
         # "how does X differ from Y?", "X vs Y": the comparison itself is the question's form
         asked = [k for k in asked if k.word not in COMPARING]
     wants_list = asks_for_list(text, found) and len(mentions) < 2
