@@ -22,7 +22,8 @@ Question features (:func:`question_features`):
                    occur nowhere in the notes (a versioned name such as "GPT-2" by its joined form)
 ``named``          1 when the question names a paper of the catalog
 ``quantity_support`` for a question asking an amount, the best share of what is asked that one candidate
-                   sentence stating a new amount (not a number of the question) covers; 1 otherwise
+                   sentence stating a new amount (not a number of the question) covers, relative to the
+                   best share any candidate sentence covers (0 when none covers any); 1 otherwise
 ``venue_missing``  1 when the question names a venue the notes lack
 ``best_sentence``  the sentence model's best score (the probability that a candidate sentence — of the
                    named papers, when the question names some — holds the answer)
@@ -183,7 +184,9 @@ def question_features(
     vocab = {t for k in named_like for t in k.terms if bm25.has(t)}
     oov = 1.0 - coverage(named_like, vocab, idf) if named_like else 0.0
     cos = [s.cos for s in sentences if s.cos is not None]
-    with_number = [s.asked for s in sentences if s.number and (s.named or not (q and q.papers))]
+    of_subject = [s for s in sentences if s.named or not (q and q.papers)]
+    best_asked = max((s.asked for s in of_subject), default=0.0)
+    with_number = max((s.asked for s in of_subject if s.number), default=0.0)
     return {
         "top_dense": max((h.dense for h in top), default=0.0),
         "best_cos": max(cos, default=max((h.dense for h in top), default=0.0)),
@@ -192,7 +195,7 @@ def question_features(
         "asked_cov": asked_cov,
         "oov": oov,
         "named": 1.0 if (q and q.papers) else 0.0,
-        "quantity_support": max(with_number, default=0.0) if (q and q.asks_quantity) else 1.0,
+        "quantity_support": (with_number / best_asked if best_asked else 0.0) if (q and q.asks_quantity) else 1.0,
         "venue_missing": 1.0 if result.missing_venue else 0.0,
         "best_sentence": max((s.score for s in sentences if s.named or not (q and q.papers)), default=0.0),
     }

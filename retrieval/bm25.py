@@ -13,7 +13,8 @@ import bm25s
 import numpy as np
 
 from papernotes.retrieval.filters import matches_where
-from papernotes.retrieval.terms import lexical_terms
+from papernotes.retrieval.spelling import Vocabulary
+from papernotes.retrieval.terms import english_word, lexical_terms
 
 _ACRONYM_RE = re.compile(r"\b(?=[A-Za-z]*[A-Z][a-z]*[A-Z])[A-Za-z]{3,8}\b")
 
@@ -107,6 +108,11 @@ class BM25Index:
         for text in self.texts:
             found.update(m.casefold() for m in _ACRONYM_RE.findall(text))
         return frozenset(found)
+
+    @cached_property
+    def vocabulary(self) -> Vocabulary:
+        """The notes' words with their chunk counts, to read a question's misspellings and abbreviations."""
+        return Vocabulary(self.texts, english_word)
 
     def has(self, term: str) -> bool:
         """True when some chunk contains ``term``."""

@@ -38,7 +38,17 @@ _SENT_SPLIT_RE = re.compile(r"(?<=[.!?])\s+(?=[\"“(\[*]?[A-Z0-9$])|(?<=[。！
 _ABBREV_RE = re.compile(
     r"(?:\b(?:Dr|Prof|Mr|Ms|Mrs|St|vs|etc|Fig|Figs|Eq|Sec|No|al|e\.g|i\.e|cf|approx|Inc|Corp|Ltd)\.|\b[A-Z]\.)$"
 )
-_NUMBER_RE = re.compile(r"(?<![\w.])\d[\d,.]*\s*(?:%|×|x\b|[KMBT]\b|[KMGT]B\b|ms\b|s\b)?|\b\d+(?:\.\d+)?[KMB]\b")
+#: English cardinal number words (an amount written out: "nine low-level metrics", "two orders of
+#: magnitude"); "one" is left out, it is mostly a pronoun.
+_NUMBER_WORDS = (
+    r"(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+    r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundreds?|"
+    r"thousands?|millions?|billions?|trillions?|dozens?)"
+)
+_NUMBER_RE = re.compile(
+    r"(?<![\w.])\d[\d,.]*\s*(?:%|×|x\b|[KMBT]\b|[KMGT]B\b|ms\b|s\b)?|\b\d+(?:\.\d+)?[KMB]\b|\b" + _NUMBER_WORDS + r"\b",
+    re.IGNORECASE,
+)
 _YEAR_ONLY_RE = re.compile(r"^(?:19|20)\d\d$")
 
 

@@ -175,13 +175,17 @@ _PLAIN_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 
 
 def match_keys(
-    text: str, in_notes: Callable[[str], bool] | None, acronyms: AbstractSet[str] = frozenset()
+    text: str,
+    in_notes: Callable[[str], bool] | None,
+    acronyms: AbstractSet[str] = frozenset(),
+    variant: Callable[[str], str | None] | None = None,
 ) -> list[Key]:
     """The :class:`~papernotes.retrieval.terms.Key` of each word of ``text`` (stop words skipped): a
     word with several parts matches its joined form or its parts; two adjacent words whose joined form
     the notes use (``in_notes``: "KV cache" / "KVCache") are one key, and so is a phrase of two to
     :data:`MAX_ACRONYM_WORDS` words whose acronym the notes write (``acronyms``: "lines of code" /
-    "LoC")."""
+    "LoC"); a word the notes lack also matches the notes' word it misspells or abbreviates
+    (``variant``, see :mod:`papernotes.retrieval.spelling`: "databse" / "database")."""
     parsed = [(w, word_parts(normalize(w))) for w in re.findall(r"\S+", text)]
     out: list[Key] = []
     i = 0
@@ -214,6 +218,10 @@ def match_keys(
         split = tuple(lexical_terms(" ".join(parts)))
         if split:
             alts.append(split)
+        if variant is not None and in_notes is not None and len(split) == 1 and not in_notes(split[0]):
+            meant = variant(parts[0])
+            if meant and lexical_terms(meant):
+                alts.append(tuple(lexical_terms(meant)))
         if alts:
             out.append(Key(_bare(w), tuple(dict.fromkeys(alts))))
         i += 1
@@ -272,12 +280,15 @@ def understand(
     any_case: set[str] | None = None,
     in_notes: Callable[[str], bool] | None = None,
     acronyms: AbstractSet[str] = frozenset(),
+    variant: Callable[[str], str | None] | None = None,
 ) -> Question:
     """Read a question: its terms, venue filter, named papers and form (see :class:`Question`).
 
     ``known_venues`` are the index's venues (their series are recognised too); ``any_case`` the series
     that count in any casing (:func:`papernotes.corpus.venues.find_venue_mentions`); ``in_notes(term)``
-    tells whether the notes use a term; ``acronyms`` are the words the notes write as acronyms. Venue
+    tells whether the notes use a term; ``acronyms`` are the words the notes write as acronyms;
+    ``variant(word)`` is the notes' word that a word typed in lower case misspells or abbreviates
+    (:meth:`papernotes.retrieval.spelling.Vocabulary.variant`), matched and searched beside it. Venue
     mentions and the adjective of a "how many / how long / how big …" interrogative (it asks for an
     amount, see ``asks_quantity``) are not keys. A question asked in another language than the notes keeps,
     of the terms the notes lack, only the names (written with a capital or a digit): its other words
@@ -298,10 +309,16 @@ def understand(
     def wanted(t: str) -> bool:
         return t not in venue_terms and t not in qw and not (found and is_year(t))
 
-    keys = _keep(match_keys(strip_foreign_framing(_framing_masked(text, found)), in_notes, acronyms), wanted)
-    # keyword retrieval also looks for the joined forms and acronyms the keys found in the notes
+    # the text is case-folded before keys are formed: only words typed in lower case may be read as a
+    # misspelling or abbreviation, a capitalized one is a name
+    lower = {normalize(w) for w in re.findall(r"[^\W\d_]+", text) if w.islower()}
+    meant = (lambda w: variant(w) if w in lower else None) if variant is not None else None
+    keys = _keep(match_keys(strip_foreign_framing(_framing_masked(text, found)), in_notes, acronyms, meant), wanted)
+    # keyword retrieval also looks for the joined forms, acronyms and spellings the keys found in the notes
     terms = [t for t in question_terms(text) if wanted(t)]
-    terms += [k.alternatives[0][0] for k in keys if len(k.alternatives[0]) == 1 and k.alternatives[0][0] not in terms]
+    terms += [
+        t for t in dict.fromkeys(alt[0] for k in keys for alt in k.alternatives if len(alt) == 1) if t not in terms
+    ]
     if in_notes is not None and foreign_language(text):
         capitalized = {t for w in re.findall(r"\S*[A-Z0-9]\S*", text) for t in lexical_terms(w)}
         terms = [t for t in terms if in_notes(t) or t in capitalized]

@@ -241,7 +241,15 @@ class HybridRetriever(BaseRetriever):
 
     def understand(self, text: str) -> Question:
         """The question read against this index: its terms, venue filter and the papers it names."""
-        return understand(text, self.papers, self.venues, self._any_case, self.bm25.has, self.bm25.acronyms)
+        return understand(
+            text,
+            self.papers,
+            self.venues,
+            self._any_case,
+            self.bm25.has,
+            self.bm25.acronyms,
+            self.bm25.vocabulary.variant,
+        )
 
     def _dense(self, query_vec: list[float], n: int, where: dict[str, Any] | None) -> list[tuple[float, Document]]:
         """``(cosine similarity, Document)`` of the ``n`` nearest chunks, best first."""

@@ -334,3 +334,22 @@ def test_comparisons_typed_any_way_answer_both(notes, q):
     assert not a.refused and a.kind == "comparison", q
     titles = " ".join(cited_titles(a))
     assert "Apparate" in titles and "Per-Input Compute Adaptation" in titles, q
+
+
+@pytest.mark.parametrize(
+    "q",
+    [
+        "mooncake's distribued kv cache desgin?",
+        "mooncake kv cache archtecture?",
+        "what does mooncake pool in its kv cache desgn",
+    ],
+)
+def test_misspelt_or_abbreviated_words_are_read_as_the_notes_words(notes, q):
+    a = ask(notes, q)
+    assert not a.refused, q
+    assert "multi-layer KVCache pool" in a.answer, q
+
+
+@pytest.mark.parametrize("q", ["What is Moonfake's KV cache design?", "How does Moonkake Serve pool KV caches?"])
+def test_an_unknown_capitalized_name_near_a_known_one_is_not_corrected(notes, q):
+    assert ask(notes, q).refused, q

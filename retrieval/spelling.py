@@ -1,0 +1,105 @@
+"""Question words the notes never use, read as the notes' word they misspell or abbreviate.
+
+People type questions quickly: "databse", "distribued", "attn", "univ", "impl". Such a word matches no
+chunk, so it would count as a name the notes lack and push the question towards a refusal. A
+:class:`Vocabulary` of the notes' own words (normalized, unstemmed, with the number of chunks each occurs
+in) gives such a word the one word of the notes it most plausibly stands for:
+
+- a **misspelling**: a word of the notes within one edit (two for words of nine letters or more) in the
+  Damerau–Levenshtein distance (insertion, deletion, substitution, transposition; computed by
+  rapidfuzz), the closest first and then the most frequent;
+- an **abbreviation**: for a word of four or five letters that is not a common English word, the most
+  frequent common English word of the notes at least three letters longer that the word abbreviates in
+  one of the two usual ways: a truncation (its beginning: "univ" → "university", "impl" →
+  "implementation") or a contraction (its first letter, then only consonants found in it in order:
+  "attn" → "attention", "mgmt" → "management"). A short unknown name ("orca", "vidur") is neither.
+
+Only words typed in lower case are read this way: a capitalized word not in the notes is taken as the
+name it looks like (an unknown name is a reason to refuse, never to be "corrected" into a known one).
+Words of fewer than four letters are never read this way (too many words of the notes are near them).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from functools import lru_cache
+
+from rapidfuzz import process
+from rapidfuzz.distance import DamerauLevenshtein
+
+from papernotes.corpus.normalize import tokens
+
+#: Shortest word read as a misspelling or an abbreviation.
+MIN_LETTERS = 4
+#: Longest word read as an abbreviation.
+MAX_ABBREVIATION = 5
+
+
+def max_edits(word: str) -> int:
+    """Edits allowed between a misspelt word and the notes' word: 0 under 5 letters, 1 up to 8, 2 from 9."""
+    return 0 if len(word) < 5 else 1 if len(word) < 9 else 2
+
+
+_VOWELS = frozenset("aeiouy")
+
+
+def abbreviates(short: str, word: str) -> bool:
+    """True when ``short`` is a truncation of ``word`` (its beginning) or a contraction (its first letter
+    followed by consonants of ``word`` in order): "univ"/"university", "attn"/"attention"."""
+    if word.startswith(short):
+        return True
+    if short[0] != word[0] or any(c in _VOWELS for c in short[1:]):
+        return False
+    rest = iter(word[1:])
+    return all(c in rest for c in short[1:])
+
+
+class Vocabulary:
+    """The words of the notes with their document frequency.
+
+    Parameters
+    ----------
+    texts
+        The chunk texts; each counts a word once.
+    is_english
+        Tells whether a word is a common English word (an abbreviation expands only to one).
+    """
+
+    def __init__(self, texts: Iterable[str], is_english: Callable[[str], bool]) -> None:
+        df: Counter[str] = Counter()
+        for text in texts:
+            df.update({t for t in tokens(text, compounds=False) if t.isalpha()})
+        self.df = df
+        self._words = list(df)
+        self._is_english = is_english
+
+    def __contains__(self, word: str) -> bool:
+        return word in self.df
+
+    def variant(self, typed: str) -> str | None:
+        """The notes' word that ``typed`` (one word as written in a question) misspells or abbreviates,
+        or None: when ``typed`` is in the notes, is not all lower-case letters, is shorter than
+        :data:`MIN_LETTERS`, or nothing is close enough (see the module docstring)."""
+        if not typed.isalpha() or not typed.islower() or len(typed) < MIN_LETTERS:
+            return None
+        return self._variant(typed)
+
+    @lru_cache(maxsize=4096)  # noqa: B019 - one Vocabulary per loaded index; it lives as long as the index
+    def _variant(self, word: str) -> str | None:
+        if word in self.df:
+            return None
+        edits = max_edits(word)
+        if edits:
+            near = process.extract(
+                word, self._words, scorer=DamerauLevenshtein.distance, score_cutoff=edits, limit=None
+            )
+            if near:
+                return min(near, key=lambda m: (m[1], -self.df[m[0]], m[0]))[0]
+        if len(word) <= MAX_ABBREVIATION and not self._is_english(word):
+            longer = [
+                w for w in self._words if len(w) >= len(word) + 3 and abbreviates(word, w) and self._is_english(w)
+            ]
+            if longer:
+                return max(longer, key=lambda w: (self.df[w], w))
+        return None

@@ -1,0 +1,63 @@
+"""Question words the notes never use read as the notes' word they misspell or abbreviate
+(retrieval/spelling.py), and what that changes for answers."""
+
+from __future__ import annotations
+
+import pytest
+
+from papernotes.retrieval.spelling import Vocabulary
+from papernotes.retrieval.terms import english_word
+
+TEXTS = [
+    "Mooncake pools DRAM into a distributed KVCache for disaggregated serving.",
+    "The implementation uses a distributed database; attention kernels are fused.",
+    "Authors from the university of Washington measure latency and throughput of attention.",
+    "Orchestration of serverless functions; the orchestrator keeps latency low.",
+    "Kairox schedules quantization jobs.",
+]
+
+
+@pytest.fixture(scope="module")
+def vocab():
+    return Vocabulary(TEXTS, english_word)
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("databse", "database"),  # a letter left out
+        ("distribued", "distributed"),
+        ("latnecy", "latency"),  # two letters swapped
+        ("throughtput", "throughput"),  # a letter added
+        ("quantisation", "quantization"),  # a letter replaced
+    ],
+)
+def test_misspellings_read_as_the_notes_word(vocab, typed, meant):
+    assert vocab.variant(typed) == meant
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"), [("attn", "attention"), ("univ", "university"), ("impl", "implementation")]
+)
+def test_abbreviations_read_as_the_notes_word(vocab, typed, meant):
+    assert vocab.variant(typed) == meant
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "Databse",  # capitalized: taken as a name, never corrected
+        "Orca",  # an unknown name, even though "orchestration" holds its letters
+        "latency",  # in the notes already
+        "dbs",  # too short to tell
+        "fooserve",  # nothing close
+        "kv3",  # not a word
+    ],
+)
+def test_names_and_known_words_are_left_alone(vocab, typed):
+    assert vocab.variant(typed) is None
+
+
+def test_an_english_word_is_not_read_as_an_abbreviation(vocab):
+    # "orca" is an English word: it is not short for "orchestration"/"orchestrator"
+    assert vocab.variant("orca") is None
