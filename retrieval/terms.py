@@ -56,9 +56,15 @@ def foreign_stop_words() -> tuple[frozenset[str], tuple[str, ...]]:
 
 def lexical_terms(text: str) -> list[str]:
     """Stemmed, stop-word-free terms of ``text`` in order, compounds and CJK bigrams included
-    (``"Schedulers' KV-caching"`` → ``["schedul", "kv", "cach", "kvcach"]``)."""
+    (``"Schedulers' KV-caching"`` → ``["schedul", "kv", "cach", "kvcach"]``). A fresh list each call;
+    the terms of recent texts are cached (answers read the same chunks' terms again and again)."""
+    return list(_lexical_terms(text))
+
+
+@lru_cache(maxsize=8192)
+def _lexical_terms(text: str) -> tuple[str, ...]:
     stop, stemmer = _stop_and_stem()
-    return [s for s in stemmer.stemWords([t for t in tokens(text) if t not in stop]) if s not in stop]
+    return tuple(s for s in stemmer.stemWords([t for t in tokens(text) if t not in stop]) if s not in stop)
 
 
 @lru_cache(maxsize=1)
