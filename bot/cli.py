@@ -15,6 +15,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
+from papernotes.bot.exports import PaperFormat
 from papernotes.corpus.errors import BadInputError, BadSourceError, PapernotesError
 from papernotes.retrieval.settings import Settings
 
@@ -206,9 +207,14 @@ def papers(
     search_text: Annotated[
         str | None, typer.Option("--search", help="Text in title, system, summary or affiliations.")
     ] = None,
-    as_json: JSON = False,
+    fmt: Annotated[
+        PaperFormat,
+        typer.Option("--format", help="table (the terminal view), json, csv (UTF-8 with BOM), bibtex or markdown."),
+    ] = PaperFormat.table,
+    as_json: Annotated[bool, typer.Option("--json", help="The same as --format json.")] = False,
 ) -> None:
-    """List papers from the catalog."""
+    """List papers from the catalog, or export them as a reading list (BibTeX, CSV, Markdown, JSON)."""
+    from papernotes.bot.exports import export_papers
     from papernotes.bot.render import render_papers
     from papernotes.retrieval.stats import list_papers
 
@@ -216,10 +222,12 @@ def papers(
     s = settings()
     recs = list_papers(s, venue, year, topic, search_text)
     _catalog_notices(s)
-    if as_json:
-        print_json([r.to_dict() for r in recs])
-    else:
+    fmt = PaperFormat.json if as_json else fmt
+    if fmt == PaperFormat.table:
         render_papers(out, recs)
+    else:
+        what = " · ".join(str(x) for x in (venue, year, topic, search_text) if x)
+        sys.stdout.write(export_papers(recs, fmt, what))
 
 
 @app.command()
