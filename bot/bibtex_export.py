@@ -7,13 +7,15 @@ one-line summary, then the affiliations).
 
 How text becomes LaTeX, in this order (so the file compiles):
 
-1. the characters special to LaTeX — ``\\ { } & % $ # _ ~ ^`` — are escapped (``\\&``, ``\\%``, …);
+1. the characters special to LaTeX — ``\\ { } & % $ # _ ~ ^`` — are escaped (``\\&``, ``\\%``, …);
 2. **accent policy**: every non-ASCII character is written as its LaTeX command via pylatexenc
    (``é`` → ``{\\'e}``, ``–`` → ``{\\textendash}``), so the file works with classic BibTeX and pdfLaTeX
    as well as biber; a character with no LaTeX form (CJK, emoji) is kept as UTF-8, never dropped;
 3. in titles and booktitles, words whose case a style must keep — a capital after the first letter
    or a digit with a capital (``LLM``, ``GANs``, ``vLLM``, ``H100``) — are wrapped in protective
    braces ``{LLM}``; these braces are added after step 1 and so never escaped.
+
+Dashes stay as written (``--`` prints as an en dash, as LaTeX always does); URLs are written verbatim.
 
 Keys are ``name`` + ``year`` in lower-case ASCII (``name``: the first author's surname, else the
 system's name, else the title's first word); papers sharing a key all get ``a``, ``b``, … suffixes in

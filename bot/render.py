@@ -78,11 +78,11 @@ def render_papers(con: Console, recs) -> None:
     affiliations, topic and the paper's link (clickable where the terminal supports links; folded,
     never cut, when the column is narrow), then the count."""
     t = Table(show_lines=False, expand=False)
-    t.add_column("title", overflow="fold", ratio=4, min_width=16)
-    t.add_column("venue", overflow="fold", ratio=1, min_width=6)
+    t.add_column("title", overflow="fold", ratio=4)
+    t.add_column("venue", overflow="fold", ratio=1)
     t.add_column("affiliations", overflow="fold", ratio=2)
     t.add_column("topics", overflow="fold", ratio=2)
-    t.add_column("link", overflow="fold", ratio=3, min_width=12)
+    t.add_column("link", overflow="fold", ratio=3)
     for r in recs:
         title = f"{r.system}: {r.title}" if r.system and not r.title.lower().startswith(r.system.lower()) else r.title
         link = Text(r.url, style=f"link {r.url}") if r.url else Text("")
