@@ -270,7 +270,7 @@ def evaluate(
 
 
 def _register_optional() -> None:
-    """Commands living in their own modules (chat, summarize, discord)."""
+    """Commands living in their own modules (chat, summarize, discord, feedback, mcp)."""
     import importlib
 
     for mod, name in (
@@ -278,6 +278,7 @@ def _register_optional() -> None:
         ("papernotes.bot.summarize_cmd", "summarize"),
         ("papernotes.bot.discord_cmd", "discord"),
         ("papernotes.bot.feedback_cmd", "feedback"),
+        ("papernotes.bot.mcp_cmd", "mcp"),
     ):
         try:
             m = importlib.import_module(mod)
