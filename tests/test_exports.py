@@ -15,7 +15,6 @@ import sys
 from pathlib import Path
 
 import bibtexparser
-import pytest
 from pylatexenc.latex2text import LatexNodes2Text
 from rich.console import Console
 
@@ -88,7 +87,7 @@ def test_specials_are_escaped_and_protective_braces_are_not():
             assert depth == 0, f.value
     first = lib.entries[0]["title"]
     assert first.startswith("{GANs} \\& {LLMs:} 100\\% of \\$5 budgets\\_for \\#1 rank")
-    assert "{vLLM} on {H100:} {KV-Cache} paging" == lib.entries[2]["title"]
+    assert lib.entries[2]["title"] == "{vLLM} on {H100:} {KV-Cache} paging"
     assert latex_title("Efficient Serving") == "Efficient Serving"  # ordinary words are left to the style
     assert latex_text("x^2 ~ y") == "x\\textasciicircum{}2 \\textasciitilde{} y"
 

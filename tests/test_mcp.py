@@ -115,7 +115,7 @@ def test_stdout_carries_only_the_protocol(fixture_index):
         assert proc.stdin and proc.stdout
         proc.stdin.write("".join(json.dumps(m) + "\n" for m in msgs))
         proc.stdin.flush()
-        lines = []
+        lines: list[str] = []
         while not any('"id":2' in ln.replace(" ", "") for ln in lines):
             line = proc.stdout.readline()
             assert line, "the server closed stdout before answering"
