@@ -63,6 +63,23 @@ def show_notices(notices: list[str]) -> None:
         err.print(f"[yellow]notice[/]: {line}", markup=True, highlight=False)
 
 
+#: The end of the warning of a page with nothing to index but its title (GitBook section index pages).
+EMPTY_PAGE = "has no text to index"
+
+
+def show_warnings(warnings: list[str]) -> None:
+    """Print an ingest's warnings on stderr, one per line under a count: ``warnings (N):`` then one
+    ``  path: problem`` line each; the pages with only a heading (GitBook section index pages, many and
+    harmless) under ``pages with only a heading, nothing to index (N):``, one path per line."""
+    empty = [w.split(": page ", 1)[0] for w in warnings if w.endswith(EMPTY_PAGE)]
+    other = [w for w in warnings if not w.endswith(EMPTY_PAGE)]
+    for lines, head in ((other, "warnings"), (empty, "pages with only a heading, nothing to index")):
+        if lines:
+            err.print(f"[yellow]{head}[/] ({len(lines)}):", markup=True, highlight=False)
+            for line in lines:
+                err.print(f"  {line}", markup=False, highlight=False)
+
+
 def _catalog_notices(s: Settings) -> None:
     """Notices of the commands that read only the catalog and counts (``papers``, ``stats``)."""
     from papernotes.retrieval.index_health import unfinished_ingest
@@ -121,16 +138,7 @@ def ingest(
     if as_json:
         print_json(rep.as_dict())
     else:
-        empty = [w.split(": page ", 1)[0] for w in rep.warnings if w.endswith("has no text to index")]
-        for w in rep.warnings:
-            if not w.endswith("has no text to index"):
-                err.print(f"[yellow]warning[/]: {w}", markup=True, highlight=False)
-        if empty:  # GitBook section index pages with only a heading: one line, every file named
-            err.print(
-                f"[yellow]warning[/]: {len(empty)} pages have only a heading, nothing to index: " + ", ".join(empty),
-                markup=True,
-                highlight=False,
-            )
+        show_warnings(rep.warnings)
     if rep.files == 0:
         raise BadSourceError(f"nothing was ingested: all {rep.files_skipped} files were skipped (see the warnings)")
     if as_json:
