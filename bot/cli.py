@@ -15,6 +15,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
+from papernotes.bot.exports import PaperFormat
 from papernotes.corpus.errors import BadInputError, BadSourceError, PapernotesError
 from papernotes.retrieval.settings import Settings
 
@@ -60,6 +61,23 @@ def show_notices(notices: list[str]) -> None:
     """Print each notice as one ``notice: …`` line on stderr."""
     for line in notices:
         err.print(f"[yellow]notice[/]: {line}", markup=True, highlight=False)
+
+
+#: The end of the warning of a page with nothing to index but its title (GitBook section index pages).
+EMPTY_PAGE = "has no text to index"
+
+
+def show_warnings(warnings: list[str]) -> None:
+    """Print an ingest's warnings on stderr, one per line under a count: ``warnings (N):`` then one
+    ``  path: problem`` line each; the pages with only a heading (GitBook section index pages, many and
+    harmless) under ``pages with only a heading, nothing to index (N):``, one path per line."""
+    empty = [w.split(": page ", 1)[0] for w in warnings if w.endswith(EMPTY_PAGE)]
+    other = [w for w in warnings if not w.endswith(EMPTY_PAGE)]
+    for lines, head in ((other, "warnings"), (empty, "pages with only a heading, nothing to index")):
+        if lines:
+            err.print(f"[yellow]{head}[/] ({len(lines)}):", markup=True, highlight=False)
+            for line in lines:
+                err.print(f"  {line}", markup=False, highlight=False)
 
 
 def _catalog_notices(s: Settings) -> None:
@@ -120,16 +138,7 @@ def ingest(
     if as_json:
         print_json(rep.as_dict())
     else:
-        empty = [w.split(": page ", 1)[0] for w in rep.warnings if w.endswith("has no text to index")]
-        for w in rep.warnings:
-            if not w.endswith("has no text to index"):
-                err.print(f"[yellow]warning[/]: {w}", markup=True, highlight=False)
-        if empty:  # GitBook section index pages with only a heading: one line, every file named
-            err.print(
-                f"[yellow]warning[/]: {len(empty)} pages have only a heading, nothing to index: " + ", ".join(empty),
-                markup=True,
-                highlight=False,
-            )
+        show_warnings(rep.warnings)
     if rep.files == 0:
         raise BadSourceError(f"nothing was ingested: all {rep.files_skipped} files were skipped (see the warnings)")
     if as_json:
@@ -206,9 +215,14 @@ def papers(
     search_text: Annotated[
         str | None, typer.Option("--search", help="Text in title, system, summary or affiliations.")
     ] = None,
-    as_json: JSON = False,
+    fmt: Annotated[
+        PaperFormat,
+        typer.Option("--format", help="table (the terminal view), json, csv (UTF-8 with BOM), bibtex or markdown."),
+    ] = PaperFormat.table,
+    as_json: Annotated[bool, typer.Option("--json", help="The same as --format json.")] = False,
 ) -> None:
-    """List papers from the catalog."""
+    """List papers from the catalog, or export them as a reading list (BibTeX, CSV, Markdown, JSON)."""
+    from papernotes.bot.exports import export_papers
     from papernotes.bot.render import render_papers
     from papernotes.retrieval.stats import list_papers
 
@@ -216,10 +230,12 @@ def papers(
     s = settings()
     recs = list_papers(s, venue, year, topic, search_text)
     _catalog_notices(s)
-    if as_json:
-        print_json([r.to_dict() for r in recs])
-    else:
+    fmt = PaperFormat.json if as_json else fmt
+    if fmt == PaperFormat.table:
         render_papers(out, recs)
+    else:
+        what = " · ".join(str(x) for x in (venue, year, topic, search_text) if x)
+        sys.stdout.write(export_papers(recs, fmt, what))
 
 
 @app.command()
@@ -262,7 +278,7 @@ def evaluate(
 
 
 def _register_optional() -> None:
-    """Commands living in their own modules (chat, summarize, discord)."""
+    """Commands living in their own modules (chat, summarize, discord, feedback, mcp)."""
     import importlib
 
     for mod, name in (
@@ -270,6 +286,7 @@ def _register_optional() -> None:
         ("papernotes.bot.summarize_cmd", "summarize"),
         ("papernotes.bot.discord_cmd", "discord"),
         ("papernotes.bot.feedback_cmd", "feedback"),
+        ("papernotes.bot.mcp_cmd", "mcp"),
     ):
         try:
             m = importlib.import_module(mod)

@@ -9,7 +9,7 @@
 
 Permissions from https://discord.com/developers/docs/topics/permissions: posting in a channel needs
 View Channel and Send Messages; in a thread, Send Messages in Threads; opening a thread from a message,
-Create Public Threads; a reply (a message reference) needs Read Message History.
+Create Public Threads; a reply (a message reference) needs Read Message History; a file, Attach Files.
 """
 
 from __future__ import annotations
@@ -124,6 +124,12 @@ def can_post(perms: discord.Permissions, in_thread: bool) -> bool:
     if not perms.view_channel:
         return False
     return perms.send_messages_in_threads if in_thread else perms.send_messages
+
+
+def can_attach(perms: discord.Permissions, in_dm: bool) -> bool:
+    """Whether the bot may attach a file to a reply (``perms``: its permissions in the channel; in a
+    DM, always)."""
+    return in_dm or perms.attach_files
 
 
 def answer_place(message: discord.Message, new_thread: bool) -> Place:

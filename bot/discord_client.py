@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TextIO, TypeVar
 
 import aiohttp
 import discord
@@ -227,7 +228,7 @@ def run_bot(settings: Settings, notes: Notes | None = None) -> None:
         )
     token = settings.discord_token.get_secret_value().strip()
     if not logging.getLogger().handlers:  # keep an application's (or pytest's) logging as it is
-        discord.utils.setup_logging(level=logging.INFO)
+        setup_logging(sys.stderr)
 
     async def main() -> None:
         async with PaperBot(settings, notes) as bot:
@@ -239,6 +240,22 @@ def run_bot(settings: Settings, notes: Notes | None = None) -> None:
         raise startup_error(e) from None
     except aiohttp.ClientError as e:
         raise PapernotesError(f"cannot reach Discord ({type(e).__name__}: {e}); check the network") from None
+
+
+#: The log line format when the log is not a terminal (discord.py's own plain format).
+LOG_FORMAT = "[{asctime}] [{levelname:<8}] {name}: {message}"
+
+
+def setup_logging(stream: TextIO) -> None:
+    """Log INFO and up to ``stream`` through discord.py's ``setup_logging``: in colour only when
+    ``stream`` is a terminal, plain lines otherwise. (discord.py alone also colours a file or pipe
+    inside a container, so a log redirected to a file would carry ANSI codes.)"""
+    handler = logging.StreamHandler(stream)
+    if stream.isatty():
+        discord.utils.setup_logging(handler=handler, level=logging.INFO)
+    else:
+        plain = logging.Formatter(LOG_FORMAT, "%Y-%m-%d %H:%M:%S", style="{")
+        discord.utils.setup_logging(handler=handler, formatter=plain, level=logging.INFO)
 
 
 def startup_error(e: discord.DiscordException) -> PapernotesError:

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import io
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -20,12 +22,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from papernotes.bot.discord_access import NotAllowed, can_post, may_ask
+from papernotes.bot.discord_access import NotAllowed, can_attach, can_post, may_ask
 from papernotes.bot.discord_format import (
+    ATTACHED_TEXT,
     COOLDOWN_TEXT,
     DAILY_CAP_NOTE,
     GENERIC_ERROR,
     MAX_CONTENT,
+    MAX_REPLY_MESSAGES,
     NOT_ALLOWED_TEXT,
     bracket_urls,
     clip,
@@ -34,11 +38,13 @@ from papernotes.bot.discord_format import (
     papers_embed,
     split_message,
 )
-from papernotes.bot.summary_render import summary_markdown
+from papernotes.bot.exports import papers_markdown, summary_text
+from papernotes.bot.summary_render import header_lines, summary_markdown
 from papernotes.corpus.errors import BadInputError, PapernotesError
 from papernotes.retrieval.answer import Answer
 from papernotes.retrieval.filters import Filters, normalize_filters
 from papernotes.retrieval.service import Notes
+from papernotes.retrieval.summarize.results import plural
 
 if TYPE_CHECKING:
     from papernotes.bot.discord_client import PaperBot
@@ -56,6 +62,7 @@ NEEDED_PERMISSIONS = (
     "Read Message History",
     "Add Reactions",
     "Embed Links",
+    "Attach Files",
 )
 
 HELP_TEXT = (
@@ -148,6 +155,12 @@ def _cooldown_key(interaction: discord.Interaction[PaperBot]) -> tuple[object, i
     return (interaction.client.cooldown_key, interaction.user.id)
 
 
+def file_slug(*parts: str) -> str:
+    """A file name stem from ``parts``: lower-case letters and digits joined by ``-`` (``"MLSys 2026",
+    "llm"`` → ``"mlsys-2026-llm"``)."""
+    return "-".join(w for p in parts for w in re.findall(r"[a-z0-9]+", p.lower())) or "notes"
+
+
 def _venue_filter(venue: str | None) -> Filters | None:
     """The filter for a venue as typed (None for none).
 
@@ -177,6 +190,37 @@ class NotesCommands(commands.Cog):
         for part in split_message(text, self.bot.settings.discord_max_chars):
             sent.append(await interaction.followup.send(part, suppress_embeds=True, ephemeral=ephemeral, wait=True))
         return sent
+
+    def _attach_allowed(self, interaction: discord.Interaction) -> bool:
+        """Whether a file may go with the reply here (Attach Files; one warning line in the log when not)."""
+        if can_attach(interaction.app_permissions, interaction.guild is None):
+            return True
+        log.warning(
+            "cannot attach files in channel %s (guild %s): /%s sent as messages",
+            interaction.channel_id,
+            interaction.guild_id,
+            getattr(interaction.command, "name", "?"),
+        )
+        return False
+
+    def _too_long(self, text: str) -> bool:
+        """Whether ``text`` would take more than :data:`MAX_REPLY_MESSAGES` messages."""
+        return len(split_message(text, self.bot.settings.discord_max_chars)) > MAX_REPLY_MESSAGES
+
+    async def _send_file(
+        self, interaction: discord.Interaction, note: str, context: str, markdown: str, name: str, **kw: Any
+    ) -> None:
+        """One follow-up: ``note`` (saying what is attached), then ``context`` clipped to fit the message,
+        with ``markdown`` attached as the file ``name``."""
+        limit = self.bot.settings.discord_max_chars
+        content = f"{note}\n{clip(context, limit - len(note) - 1)}" if context else clip(note, limit)
+        await interaction.followup.send(
+            content,
+            file=discord.File(io.BytesIO(markdown.encode("utf-8")), filename=name),
+            suppress_embeds=True,
+            ephemeral=interaction.extras.get("ephemeral", False),
+            **kw,
+        )
 
     async def _defer(self, interaction: discord.Interaction) -> None:
         """Defer (thinking…): publicly where the bot may post in the channel, else ephemerally (with
@@ -285,8 +329,17 @@ class NotesCommands(commands.Cog):
             return out
 
         s = await self._run_interaction(interaction, "summarize", work)
-        if s is not None:
-            await self._followup_text(interaction, bracket_urls(summary_markdown(s)))
+        if s is None:
+            return
+        text = bracket_urls(summary_markdown(s))
+        if self._too_long(text) and self._attach_allowed(interaction):
+            name = f"{file_slug(s.venue, s.topic)}.md"
+            note = f"**{s.topic_label} at {s.venue}** — " + ATTACHED_TEXT.format(
+                n=plural(s.paper_count, "paper"), name=name
+            )
+            await self._send_file(interaction, note, "\n".join(header_lines(s)), summary_text(s, "markdown"), name)
+        else:
+            await self._followup_text(interaction, text)
 
     summarize.autocomplete("venue")(venue_autocomplete)
 
@@ -309,7 +362,14 @@ class NotesCommands(commands.Cog):
         if not recs:
             await interaction.followup.send(f"No papers for {what} in the notes.", ephemeral=ephemeral)
             return
-        await interaction.followup.send(embed=papers_embed(recs, what), ephemeral=ephemeral)
+        embed = papers_embed(recs, what)
+        listing = papers_markdown(recs, what)
+        if self._too_long(listing) and self._attach_allowed(interaction):
+            name = f"papers-{file_slug(what)}.md"
+            note = ATTACHED_TEXT.format(n=plural(len(recs), "paper"), name=name)
+            await self._send_file(interaction, note, "", listing, name, embed=embed)
+        else:
+            await interaction.followup.send(embed=embed, ephemeral=ephemeral)
 
     papers.autocomplete("venue")(venue_autocomplete)
 

@@ -33,6 +33,11 @@ EMBED_FOOTER = 2048
 EMBED_AUTHOR = 256
 EMBED_TOTAL = 6000
 
+#: A reply that would take more than this many messages is sent as a short message with the whole
+#: reply attached as a Markdown file (``/summarize``, ``/papers``), where the bot may attach files.
+MAX_REPLY_MESSAGES = 3
+ATTACHED_TEXT = "The full list ({n}) is in the attached file `{name}`."
+
 #: User-facing texts (short; the details go to the log).
 TIMEOUT_TEXT = (
     "⏳ Sorry, that took too long (over {s:g} s): the notes or the model are busy. "

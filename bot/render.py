@@ -7,6 +7,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from papernotes.retrieval.answer import Answer
 from papernotes.retrieval.prompts import EXTRACTIVE_LABEL
@@ -73,11 +74,25 @@ def render_search(con: Console, res) -> None:
 
 
 def render_papers(con: Console, recs) -> None:
-    t = Table(show_lines=False)
-    for col in ("title", "venue", "affiliations", "topics"):
-        t.add_column(col, overflow="fold")
+    """The catalog records as a table that fits ``con``'s width: title (with the system), venue,
+    affiliations, topic and the paper's link (clickable where the terminal supports links; folded,
+    never cut, when the column is narrow), then the count."""
+    t = Table(show_lines=False, expand=False)
+    t.add_column("title", overflow="fold", ratio=4)
+    t.add_column("venue", overflow="fold", ratio=1)
+    t.add_column("affiliations", overflow="fold", ratio=2)
+    t.add_column("topics", overflow="fold", ratio=2)
+    t.add_column("link", overflow="fold", ratio=3)
     for r in recs:
-        t.add_row(r.title, r.venue or "", ", ".join(r.affiliations), "; ".join(r.topics[:2]))
+        title = f"{r.system}: {r.title}" if r.system and not r.title.lower().startswith(r.system.lower()) else r.title
+        link = Text(r.url, style=f"link {r.url}") if r.url else Text("")
+        t.add_row(
+            Text(title),
+            Text(r.venue or ""),
+            Text(", ".join(r.affiliations)),
+            Text(r.topics[0] if r.topics else ""),
+            link,
+        )
     con.print(t)
     con.print(f"{len(recs)} paper{'' if len(recs) == 1 else 's'}")
 

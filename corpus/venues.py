@@ -8,7 +8,6 @@ publication pages upper-case it (``"FOOCONF 2021"``, see :mod:`~papernotes.corpu
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -221,8 +220,11 @@ def resolve_venue(text: str, known: Iterable[str]) -> str:
     """Canonical venue for ``text`` ("mlsys26" → "MLSys 2026") if it is one of ``known`` (given most
     important first, e.g. by paper count).
 
-    Raises BadInputError with the closest known venues (same series, newest first, then difflib's
-    closest spellings) otherwise, or a few examples when nothing is close.
+    Raises
+    ------
+    BadInputError
+        When the notes lack it, with the suggestions of :func:`suggest_venues` (see
+        :func:`unknown_venue`); when ``text`` is empty or names no venue.
     """
     known = list(dict.fromkeys(known))
     raw = (text or "").strip()
@@ -239,14 +241,47 @@ def resolve_venue(text: str, known: Iterable[str]) -> str:
             forms = {re.sub(r"[^a-z0-9]", "", f"{series}{y}".lower()) for y in (year, (year or 0) % 100)}
             if year and compact in forms:
                 return k
-    probe = v or raw
-    series = split_venue(probe)[0].lower()
-    same = sorted(
-        (k for k in known if split_venue(k)[0].lower() == series), key=lambda k: split_venue(k)[1] or 0, reverse=True
-    )
-    close = [by_lower[c] for c in difflib.get_close_matches(probe.lower(), list(by_lower), n=6, cutoff=0.5)]
-    near = list(dict.fromkeys(same[:5] + close))[:6]
-    what = f"unknown venue {probe!r}" if v else f"{raw!r} is not a venue name (e.g. 'MLSys 2026' or 'osdi26')"
+        raise BadInputError(f"{raw!r} is not a venue name (e.g. 'MLSys 2026' or 'osdi26')")
+    raise unknown_venue(v, known)
+
+
+#: Most venues a suggestion names.
+MAX_SUGGESTIONS = 6
+
+
+def suggest_venues(series: str, year: int | None, known: Iterable[str]) -> list[str]:
+    """Venues of ``known`` (most important first) to suggest for a venue the notes lack: the same
+    series' other years (nearest year first, the newer of two equally near), else the other series of
+    that year (in ``known``'s order), else nothing — never a venue chosen by how its name is spelled.
+    At most :data:`MAX_SUGGESTIONS`.
+
+    >>> suggest_venues("OSDI", 2030, ["MLSys 2026", "OSDI 2024", "OSDI 2026", "SIGMOD 2030"])
+    ['OSDI 2026', 'OSDI 2024']
+    >>> suggest_venues("SIGGRAPH", 2026, ["MLSys 2026", "SIGMOD 2025", "OSDI 2026"])
+    ['MLSys 2026', 'OSDI 2026']
+    """
+    parts = [(k, *split_venue(k)) for k in dict.fromkeys(known)]
+    same = [(k, y) for k, s, y in parts if s.lower() == series.lower()]
+    if same:
+        target = year or max((y or 0) for _, y in same)
+        same.sort(key=lambda ky: (abs((ky[1] or 0) - target), -(ky[1] or 0)))
+        return [k for k, _ in same][:MAX_SUGGESTIONS]
+    if year is None:
+        return []
+    return [k for k, _, y in parts if y == year][:MAX_SUGGESTIONS]
+
+
+def unknown_venue(venue: str, known: Iterable[str]) -> BadInputError:
+    """The one-line error for a venue (``"OSDI 2030"``) or series (``"SIGGRAPH"``) the notes lack,
+    naming :func:`suggest_venues`' suggestions: ``unknown venue 'OSDI 2030'; the notes have OSDI 2026,
+    …``, ``…; the notes have no FOO papers; their 2026 venues: …``, or, with nothing to suggest,
+    ``…; the notes have no FOO papers and none of 1999``."""
+    series, year = split_venue(venue)
+    near = suggest_venues(series, year, known)
+    what = f"unknown venue {venue!r}"
+    if near and split_venue(near[0])[0].lower() == series.lower():
+        return BadInputError(f"{what}; the notes have {', '.join(near)}")
     if near:
-        raise BadInputError(f"{what}; closest known venues: {', '.join(near)}")
-    raise BadInputError(f"{what}; the notes have {len(known)} venues, e.g. {', '.join(known[:5])}")
+        return BadInputError(f"{what}; the notes have no {series} papers; their {year} venues: {', '.join(near)}")
+    of_year = f" and none of {year}" if year else ""
+    return BadInputError(f"{what}; the notes have no {series} papers{of_year} (`papernotes stats` lists every venue)")

@@ -8,9 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from papernotes.corpus.catalog import filter_records
-from papernotes.corpus.errors import BadInputError
 from papernotes.corpus.models import PaperRecord
-from papernotes.corpus.venues import resolve_venue, split_venue
+from papernotes.corpus.venues import resolve_venue, split_venue, unknown_venue
 from papernotes.retrieval import lists
 from papernotes.retrieval.answer import Answer, check_question, citation_for, refusal_answer, retrieved_rows
 from papernotes.retrieval.answerability import (
@@ -73,14 +72,14 @@ class Notes:
     def _known_venue(self, filters: Filters | None) -> Filters | None:
         """Filters with the venue (or series) resolved against the index's venues.
 
-        Raises BadInputError naming the closest known venues when the notes do not have it."""
+        Raises BadInputError with suggestions (:func:`~papernotes.corpus.venues.unknown_venue`) when the
+        notes do not have it."""
         if filters and filters.venue:
             filters.venue = resolve_venue(filters.venue, self.retriever.venues)
         if filters and filters.series:
             by_series = {split_venue(v)[0].lower(): split_venue(v)[0] for v in self.retriever.venues}
             if filters.series.lower() not in by_series:
-                resolve_venue(f"{filters.series} 2000", self.retriever.venues)  # raises with the closest
-                raise BadInputError(f"the notes have no {filters.series} papers")
+                raise unknown_venue(filters.series, self.retriever.venues)
             filters.series = by_series[filters.series.lower()]
         return filters
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from papernotes.corpus.catalog import filter_records, load_catalog
 from papernotes.corpus.models import PaperRecord
-from papernotes.corpus.venues import resolve_venue, split_venue
+from papernotes.corpus.venues import resolve_venue, split_venue, unknown_venue
 from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.filters import normalize_filters
 from papernotes.retrieval.index_health import ensure_index, load_source_stats
@@ -29,15 +29,15 @@ def list_papers(
     IndexMissingError
         before the first ingest.
     BadInputError
-        for a venue the notes do not have (naming the closest known ones).
+        for a venue the notes do not have (with suggestions, see :func:`~papernotes.corpus.venues.unknown_venue`).
     """
     ensure_index(settings)
     records = load_catalog(settings.catalog_path)
-    known = [r.venue for r in records if r.venue]
+    known = [v for v, _ in Counter(r.venue for r in records if r.venue).most_common()]
     if venue and normalize_filters(venue).series:
         series = str(normalize_filters(venue).series).lower()
         if series not in {split_venue(v)[0].lower() for v in known}:
-            resolve_venue(f"{venue} 2000", known)  # raises, naming the closest known venues
+            raise unknown_venue(str(normalize_filters(venue).series), known)
         records = [r for r in records if r.venue and split_venue(r.venue)[0].lower() == series]
         venue = None
     elif venue:

@@ -385,3 +385,15 @@ def test_context_free_follow_up_gets_the_clarifying_question(fixture_index, note
     mention, slash, dm = run(fresh_bot(bot_settings(fixture_index), notes, tmp_path), scenario)
     for body in (mention[-1], "\n".join(slash), dm):
         assert body.startswith(CLARIFY) and "Koala-100" not in body and SOURCES_HEADING not in body
+
+
+def test_readme_invite_integer_is_the_needed_permissions():
+    """The README's permissions integer is exactly :data:`NEEDED_PERMISSIONS` (Attach Files included)."""
+    perms = discord.Permissions.none()
+    for name in NEEDED_PERMISSIONS:
+        attr = name.lower().replace(" ", "_")
+        attr = attr if hasattr(perms, attr) else attr.removesuffix("s")  # "View Channels" → view_channel
+        setattr(perms, attr, True)
+    assert perms.attach_files
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    assert f"permissions integer {perms.value})" in readme

@@ -3,6 +3,7 @@ discord.py's real objects against SimCord's offline Discord (see ``discord_sim``
 
 from __future__ import annotations
 
+import logging
 import re
 import socket
 
@@ -10,6 +11,7 @@ import discord
 import discord_sim
 from discord_sim import QUESTION, bot_settings, run, stored, texts, world
 
+from papernotes.bot import discord_format
 from papernotes.bot.discord_client import PaperBot
 from papernotes.bot.discord_format import COOLDOWN_TEXT, SOURCES_HEADING, bracket_urls
 from papernotes.retrieval.prompts import EXTRACTIVE_LABEL, REFUSAL
@@ -244,3 +246,56 @@ def test_refusal_is_the_shared_phrase(fixture_index, notes):
 
     r = run(bot, scenario)
     assert texts(r) == [REFUSAL]
+
+
+# ----------------------------------------------------------------------------------------------
+# long /summarize and /papers replies: a Markdown file instead of many messages
+# ----------------------------------------------------------------------------------------------
+
+
+def sent(result) -> list:
+    """The messages of an interaction: its response (the deferred message, once edited) and follow-ups."""
+    return ([result.response] if result.response is not None else []) + list(result.followups)
+
+
+def test_long_summary_and_paper_list_come_as_a_markdown_file(fixture_index, notes, caplog):
+    """With messages of at most 200 characters the fixture's summary would take more than three: it
+    comes as one message with the whole summary attached; where the bot may not attach files it is
+    split into messages as before (one warning in the log)."""
+    from papernotes.bot.exports import papers_markdown
+    from papernotes.bot.summary_render import summary_markdown
+    from papernotes.retrieval.summarize import summarize
+
+    bot = PaperBot(bot_settings(fixture_index, discord_max_chars=200), notes)
+
+    async def scenario(env):
+        guild, ch, (alice,) = world(env)
+        no_files = guild.create_text_channel(
+            "no-files", overwrites={guild.me: discord.PermissionOverwrite(attach_files=False)}
+        )
+        s = await alice.slash(ch, "summarize", venue="ToySys 2026")
+        p = await alice.slash(ch, "papers", venue="ToySys 2026")
+        files = {}
+        for r in (s, p):
+            for f in sent(r):
+                for a in f.attachments:
+                    files[a.filename] = (await a.read()).decode("utf-8")
+        split = await alice.slash(no_files, "summarize", venue="ToySys 2026")
+        return s, p, files, split
+
+    with caplog.at_level(logging.WARNING, logger="papernotes.discord"):
+        s, p, files, split = run(bot, scenario)
+    expected = summary_markdown(summarize(fixture_index, "ToySys 2026", topic="llm"))
+    assert len(discord_format.split_message(bracket_urls(expected), 200)) > 3  # the case being tested
+    (reply,) = sent(s)
+    assert [a.filename for a in reply.attachments] == ["toysys-2026-llm.md"]
+    assert "attached" in reply.content and len(reply.content) <= 200
+    assert files["toysys-2026-llm.md"] == expected + "\n"
+    recs = notes.papers(venue="ToySys 2026")
+    (listing,) = sent(p)
+    assert listing.embeds and listing.embeds[0].title == "Papers — ToySys 2026"
+    assert files["papers-toysys-2026.md"] == papers_markdown(recs, "ToySys 2026")
+    assert all(not f.attachments for f in sent(split)) and len(sent(split)) > 3
+    assert re.sub(r"\s", "", "".join(texts(split))) == re.sub(r"\s", "", bracket_urls(expected))
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1 and "cannot attach files" in warnings[0]

@@ -416,7 +416,7 @@ def test_cli_unknown_but_well_formed_venue_is_an_error(fixture_index):
     ):
         r = run_cli(*args, env=env)
         assert r.returncode == 2 and "Traceback" not in r.stderr, (args, r.stderr)
-        assert r.stderr.startswith("error: unknown venue") and "closest known venues" in r.stderr
+        assert r.stderr.startswith("error: unknown venue") and "the notes have" in r.stderr
 
 
 def test_question_about_a_venue_the_notes_lack_says_so(fixture_index):

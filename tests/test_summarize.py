@@ -169,7 +169,7 @@ def test_rich_rendering_has_papers_markers_sources(fixture_index):
 
 
 @pytest.mark.parametrize("venue, close", [("ToySys 2025", "ToySys 2026"), ("mlsys24", "MLSys 2025")])
-def test_unknown_venue_lists_closest(fixture_index, venue, close):
+def test_unknown_venue_suggests_the_series_other_years(fixture_index, venue, close):
     from papernotes.retrieval.summarize import summarize
 
     with pytest.raises(BadInputError) as e:

@@ -87,7 +87,8 @@ def summarize(
     IndexMissingError
         without an index.
     BadInputError
-        for an unknown venue (listing the closest known ones) or an empty topic.
+        for an unknown venue (with suggestions, see :func:`~papernotes.corpus.venues.unknown_venue`) or an
+        empty topic.
     """
     from papernotes.retrieval.bm25 import BM25Index
     from papernotes.retrieval.index_health import ensure_index

@@ -35,6 +35,11 @@ class PaperItem:
             "sources": self.sources,
         }
 
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> PaperItem:
+        """The item :meth:`as_dict` gave (``section`` is not in it and stays empty)."""
+        return cls(**{k: d[k] for k in ("n", "title", "system", "affiliations", "summary", "url", "sources")})
+
 
 @dataclass
 class Group:
@@ -46,6 +51,11 @@ class Group:
 
     def as_dict(self) -> dict[str, Any]:
         return {"name": self.name, "papers": [p.as_dict() for p in self.papers], "summary": self.summary}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Group:
+        """The group :meth:`as_dict` gave."""
+        return cls(d["name"], [PaperItem.from_dict(p) for p in d["papers"]], d.get("summary"))
 
 
 @dataclass
@@ -100,3 +110,28 @@ class ConferenceSummary:
             "dropped_citations": self.dropped_citations,
             "model_calls": self.model_calls,
         }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> ConferenceSummary:
+        """The summary :meth:`as_dict` gave (a ``summarize --json`` object or file): ``from_dict(d).as_dict()
+        == d``.
+
+        Raises
+        ------
+        KeyError
+            When a field of the contract is missing.
+        """
+        groups = [Group.from_dict(g) for g in d["groups"]]
+        fields = ("venue", "topic", "topic_label", "overview", "mode")
+        extras = (
+            "total_papers",
+            "when",
+            "where",
+            "acceptance_rate",
+            "homepage",
+            "message",
+            "note",
+            "dropped_citations",
+            "model_calls",
+        )
+        return cls(groups=groups, **{k: d[k] for k in fields}, **{k: d[k] for k in extras if k in d})
