@@ -77,7 +77,8 @@ def render_papers(con: Console, recs) -> None:
     for col in ("title", "venue", "affiliations", "topics"):
         t.add_column(col, overflow="fold")
     for r in recs:
-        t.add_row(r.title, r.venue or "", ", ".join(r.affiliations), "; ".join(r.topics[:2]))
+        venue = " → ".join(r.history) if r.history else r.venue or ""
+        t.add_row(r.title, venue, ", ".join(r.affiliations), "; ".join(r.topics[:2] or r.tags[:3]))
     con.print(t)
     con.print(f"{len(recs)} paper{'' if len(recs) == 1 else 's'}")
 

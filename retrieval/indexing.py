@@ -364,7 +364,9 @@ def _ingest_locked(
         report.repaired.append("paper catalog rebuilt (it was missing or unreadable)")
     if entries != old_entries or not catalog_ok or store_changed:
         save_json(_entries_path(settings), entries)
-        records = build_catalog(PaperEntry(**e) for es in entries.values() for e in es)
+        catalog_warnings: list[str] = []
+        records = build_catalog((PaperEntry(**e) for es in entries.values() for e in es), catalog_warnings)
+        report.warnings += [f"catalog: {w}" for w in catalog_warnings]
         save_catalog(records, settings.catalog_path)
         report.papers = len(records)
     else:
