@@ -18,7 +18,7 @@ from typing import Any
 
 from papernotes.corpus.markdown import Block, Item, parse_blocks
 from papernotes.corpus.models import Chunk, Page, PaperEntry
-from papernotes.corpus.paper_notes import paper_note_entry
+from papernotes.corpus.paper_notes import complete_entry, paper_note_entry
 from papernotes.corpus.papers import (
     deep_note_entry,
     is_deep_note,
@@ -370,17 +370,21 @@ def analyze_page(
             b.add_pieces("publication", "Publications", pieces, meta, disc=title_key(pub.title))
 
     deep = is_deep_note(page, blocks)
-    note = deep_note_entry(page, blocks) if deep else None
     listing = listing_page(blocks, venue)
-    if note is None and not page.publications and not venue:  # a conference page is no paper note
-        bullets = sum(
-            what == "paper"
-            for blk in blocks
-            if blk.kind == "list"
-            for what, *_ in walk_list(blk.items, page, [], venue, listing)
-        )
+    note: PaperEntry | None = None
+    if not page.publications and not venue:  # a conference page is no paper note
+        bullets = 0
+        if not deep:
+            bullets = sum(
+                what == "paper"
+                for blk in blocks
+                if blk.kind == "list"
+                for what, *_ in walk_list(blk.items, page, [], venue, listing)
+            )
         note = paper_note_entry(page, blocks, bullets)
-        deep = note is not None
+    if deep:  # the notes' own "Presented in" convention; evidence read generally fills what it lacks
+        note = complete_entry(deep_note_entry(page, blocks), note)
+    deep = note is not None
     out.is_deep_note = deep
     deep_meta: dict[str, Any] = {}
     if note is not None:

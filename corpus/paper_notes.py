@@ -23,7 +23,15 @@ from typing import Any
 from papernotes.corpus.markdown import Block, Inline, markdown_parser, render_inline
 from papernotes.corpus.models import Page, PaperEntry
 from papernotes.corpus.paper_links import arxiv_url, arxiv_year, doi_url, is_paper_link, paper_id
-from papernotes.corpus.papers import join_lines, parse_title, split_authors, strong_in, system_name
+from papernotes.corpus.papers import (
+    PAPER_LINK_LABELS,
+    join_lines,
+    parse_title,
+    split_authors,
+    strong_in,
+    system_name,
+    title_key,
+)
 from papernotes.corpus.venues import SERIES, find_venues, normalize_venue, split_venue
 
 #: Front-matter keys (case-insensitive) of the notes tools (Obsidian, Jekyll, Hugo, GitBook, Zotero).
@@ -41,6 +49,19 @@ _ACCEPTED_RE = re.compile(
 )
 _PAREN_VENUE_RE = re.compile(r"\(([^()]{2,40})\)")
 _DATE_YEAR_RE = re.compile(r"^((?:19|20)\d\d)\b")
+_BARE_URL_RE = re.compile(r"(?<![(<\[])https?://[^\s)>\]]+")
+
+
+def _primary_label(label: str, title: str) -> bool:
+    """A link label that presents the note's own paper: a link kind ("Paper", "arXiv", "PDF", "Link"),
+    the URL itself, or the paper's title; "this survey" or "the ResNet paper" cite another."""
+    low = label.strip().lower()
+    return (
+        low in PAPER_LINK_LABELS
+        or low in ("link", "url", "pdf link", "paper link", "full paper", "preprint")
+        or low.startswith("http")
+        or (bool(title_key(label)) and title_key(label) == title_key(title))
+    )
 
 
 def _fm(meta: dict[str, Any], keys: tuple[str, ...]) -> Any:
@@ -154,7 +175,11 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     ids = _fm(meta, ID_KEYS)
     head_links = _distinct([h for _, h in head[1].links if is_paper_link(h)]) if head else []
     opening = _first_section(blocks)
-    open_links = _distinct([h for b in opening if b.kind == "text" for _, h in b.links if is_paper_link(h)])
+    open_links = _distinct(
+        [h for b in opening if b.kind == "text" for _, h in b.links if is_paper_link(h)]
+        + [u for b in opening if b.kind == "text" for u in _BARE_URL_RE.findall(b.text) if is_paper_link(u)]
+    )
+    primary = [h for b in opening if b.kind == "text" for label, h in b.links if _primary_label(label, page.title)]
     tag_venues, bare_series = _venues_in_tags(page.tags)
     fm_venue_raw = _fm(meta, VENUE_KEYS)
     fm_venue = _venue_of(str(fm_venue_raw)) if isinstance(fm_venue_raw, (str, int)) else None
@@ -168,7 +193,7 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         link = fm_links.get("doi") or fm_links.get("paper") or fm_links.get("arxiv")
     is_note = bool(ids) or link is not None
     if not is_note and paper_bullets < 2 and not head_links:
-        if len(open_links) == 1:
+        if len(open_links) == 1 and open_links[0] in primary:
             link = open_links[0]
             is_note = True
         elif not open_links and (fm_venue or len(tag_venues) == 1) and isinstance(meta.get("title"), str):
@@ -240,6 +265,23 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     )
 
 
+def complete_entry(entry: PaperEntry, other: PaperEntry | None) -> PaperEntry:
+    """``entry`` with its empty fields (paper link, venue and year, authors, affiliations, summary,
+    aliases) filled from ``other``, another reading of the same note; ``entry`` itself when None."""
+    if other is None:
+        return entry
+    if other.links.get("paper") and not any(k in entry.links for k in ("paper", "arxiv", "doi", "pdf")):
+        entry.links = {"paper": other.links["paper"], **entry.links}
+    if not entry.venue and other.venue:
+        entry.venue, entry.year = other.venue, other.year
+    entry.authors = entry.authors or other.authors
+    entry.affiliations = entry.affiliations or other.affiliations
+    if other.summary and (not entry.summary or _ACCEPTED_RE.match(entry.summary)):
+        entry.summary = other.summary  # a "Published in …" line is no summary
+    entry.aliases = entry.aliases or other.aliases
+    return entry
+
+
 def _title(page: Page, head: tuple[int, Inline] | None) -> str:
     """Front-matter title, else the title heading's paper-link label (the heading is that link), else
     the heading's text, else the page title (the file name as a last resort)."""
@@ -288,4 +330,14 @@ def _summary(meta: dict[str, Any], blocks: list[Block]) -> str:
     v = _fm(meta, SUMMARY_KEYS)
     if isinstance(v, str) and v.strip():
         return re.sub(r"(?<!\w)\\?#[\w-]+", "", v).strip()
-    return next((b.text for b in blocks if b.kind == "text" and not b.text.startswith(("```", "> "))), "")
+    return next((b.text for b in blocks if b.kind == "text" and _prose(b)), "")
+
+
+def _prose(b: Block) -> bool:
+    """A paragraph that says something: not code, a quote, a venue statement or mostly link labels."""
+    if b.text.startswith(("```", "> ")) or _ACCEPTED_RE.match(b.text):
+        return False
+    rest = b.text
+    for label, _ in b.links:
+        rest = rest.replace(label, " ")
+    return len(_BARE_URL_RE.sub(" ", rest).split()) >= 5
