@@ -247,22 +247,46 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     authors, affs = _people(meta, blocks)
     aliases = [a for a in _as_list(_fm(meta, ("aliases", "alias"))) if a.casefold() != title.casefold()]
     strong = [s for b in opening for s in strong_in(b)]
+    summary = _summary(meta, blocks)[:600]
+    system = system_name(title, strong[:3]) or title_acronym(
+        title, " ".join([summary, *(_block_text(b) for b in blocks[:12])])
+    )
     return PaperEntry(
         title=title,
         kind="deep_note",
         source=page.source,
         page_title=page.title,
         site_path=page.site_path,
-        system=system_name(title, strong[:3]),
+        system=system,
         venue=venue,
         year=year,
         authors=authors,
         affiliations=affs,
         links=links,
-        summary=_summary(meta, blocks)[:600],
+        summary=summary,
         tags=list(page.tags),
         aliases=aliases,
     )
+
+
+def _block_text(b: Block) -> str:
+    return "\n".join(it.render() for it in b.items) if b.kind == "list" else b.text
+
+
+def title_acronym(title: str, text: str) -> str | None:
+    """The acronym of the title's leading capitalised words ("Adaptive Computation Time for …" → "ACT",
+    "Neural Turing Machines" → "NTM") when ``text`` (the note) uses it as a word; else None."""
+    words = re.findall(r"[A-Za-z][\w-]*", title)
+    caps: list[str] = []
+    for w in words:
+        if not w[0].isupper():
+            break
+        caps += [p for p in w.split("-") if p]
+    for n in range(len(caps), 1, -1):
+        acro = "".join(p[0].upper() for p in caps[:n])
+        if re.search(rf"(?<![\w-]){acro}(?![\w-])", text):
+            return acro
+    return None
 
 
 def complete_entry(entry: PaperEntry, other: PaperEntry | None) -> PaperEntry:
