@@ -8,8 +8,7 @@ import tomllib
 from typing import Any
 
 import frontmatter
-import yaml
-from frontmatter.default_handlers import BaseHandler
+from frontmatter.default_handlers import BaseHandler, YAMLHandler
 
 
 class TomlHandler(BaseHandler):
@@ -27,6 +26,7 @@ class TomlHandler(BaseHandler):
 #: Handlers tried in order: python-frontmatter's defaults (YAML, JSON), then TOML.
 HANDLERS = [*frontmatter.handlers, TomlHandler()]
 
+_YAML = YAMLHandler()  # python-frontmatter's YAML reading (PyYAML's safe loader)
 _KEY_LINE_RE = re.compile(r"^([A-Za-z_][\w-]*)\s*:(?:\s+(.*))?$")
 
 
@@ -64,8 +64,8 @@ def recover_keys(fm: str) -> dict[str, Any]:
     for key, lines in groups:
         first, rest = lines[0], lines[1:]
         try:
-            value = yaml.safe_load("\n".join([f"v: {first}", *rest]))["v"]
-        except (yaml.YAMLError, TypeError, KeyError):
+            value = _YAML.load("\n".join([f"v: {first}", *rest]))["v"]
+        except Exception:  # noqa: BLE001 — any YAML error: the value's text is kept
             value = " ".join(x.strip() for x in [first, *rest] if x.strip()).strip("'\"")
         out[key] = value
     return out
@@ -92,7 +92,7 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str, str | None]:
     try:
         data = handler.load(fm)
     except Exception as e:  # noqa: BLE001 — yaml/toml parser errors of any kind
-        data = recover_keys(fm) if isinstance(handler, frontmatter.YAMLHandler) else {}
+        data = recover_keys(fm) if isinstance(handler, YAMLHandler) else {}
         kind = "TOML" if isinstance(handler, TomlHandler) else "YAML"
         if not data:
             return {}, text, f"front matter is not valid {kind} ({type(e).__name__}); kept as text"

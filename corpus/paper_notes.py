@@ -236,13 +236,13 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     links: dict[str, str] = {}
     if link:
         links["paper"] = link
-    for k, v in fm_links.items():
-        if v not in links.values():
-            links.setdefault(k, v)
+    for k, url in fm_links.items():
+        if url not in links.values():
+            links.setdefault(k, url)
     for k in ("code", "github", "repo", "repository", "project", "slides", "video"):
-        v = _fm(meta, (k,))
-        if isinstance(v, str) and v.startswith("http"):
-            links.setdefault("code" if k in ("github", "repo", "repository") else k, v)
+        value = _fm(meta, (k,))
+        if isinstance(value, str) and value.startswith("http"):
+            links.setdefault("code" if k in ("github", "repo", "repository") else k, value)
 
     authors, affs = _people(meta, blocks)
     aliases = [a for a in _as_list(_fm(meta, ("aliases", "alias"))) if a.casefold() != title.casefold()]
