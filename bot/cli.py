@@ -204,7 +204,7 @@ def papers(
     year: YEAR = None,
     topic: TOPIC = None,
     search_text: Annotated[
-        str | None, typer.Option("--search", help="Text in title, system, summary or affiliations.")
+        str | None, typer.Option("--search", help="Text in title, system, summary, affiliations or aliases.")
     ] = None,
     as_json: JSON = False,
 ) -> None:
