@@ -149,8 +149,13 @@ _JEKYLL_NAME_RE = re.compile(r"^((?:19|20)\d\d-\d\d-\d\d)-(.+)$")
 
 
 def file_title(rel: str) -> str:
-    """A page title from its file name, the last resort: the stem without a Jekyll date prefix."""
-    stem = Path(rel.split("#", 1)[0]).stem
+    """A page title from its file name, the last resort: the stem without a Jekyll date prefix; for a
+    folder's own page (``index.md``, ``_index.md``, ``README.md``: Hugo page bundles, GitBook) the
+    folder's name."""
+    path = Path(rel.split("#", 1)[0])
+    stem = path.stem
+    if stem.lower() in ("index", "_index", "readme") and path.parent.name:
+        stem = path.parent.name
     m = _JEKYLL_NAME_RE.match(stem)
     return m.group(2) if m else stem
 
