@@ -162,7 +162,7 @@ def _first_section(blocks: list[Block]) -> list[Block]:
     if not blocks:
         return []
     first = blocks[0].heading_line
-    return [b for b in blocks if b.heading_line == first or b.heading_line < 0][:8]
+    return [b for b in blocks if b.heading_line == first][:8]
 
 
 def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> PaperEntry | None:

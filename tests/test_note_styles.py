@@ -134,3 +134,39 @@ def test_a_venue_in_tags_filters_lists(style_indexes):
         "Ordered Neurons: Integrating Tree Structures into Recurrent Neural Networks",
         "The Lottery Ticket Hypothesis: Finding Sparse, Trainable Neural Networks",
     ]
+
+
+BLIND = TESTS / "fixtures" / "blind_style"
+BLIND_EXPECTED = TESTS / "fixtures" / "blind_style_expected"
+
+
+def test_blind_fixture_catalog_as_measured_untuned():
+    """A Hugo blog written with its expected records by someone who had not seen the catalog code,
+    measured once the code was done and never tuned on (blind_style_expected/README.md describes it).
+    16 of its 18 paper notes become records with the right title and link; two bullets of a task list
+    ("[x] FlashAttention-2 → notes") are taken for papers; missed are a post titled "Paper notes: QLoRA"
+    whose paper title is only in a "**Paper:** [Title](link)" line, and a post with an empty paper
+    link and no venue. Below the targets (0.95 / 0.98): recorded here as it stands."""
+    expected = json.loads((BLIND_EXPECTED / "expected_records.json").read_text())
+    records, _ = catalog_of(BLIND)
+    precision, recall = precision_recall(records, expected)
+    assert precision >= 16 / 18 - 1e-9 and recall >= 16 / 18 - 1e-9, (precision, recall)
+
+
+def test_blind_fixture_questions_as_measured_untuned(tmp_path, models_cache):
+    """The blind fixture's own question set, untuned: hit@5 0.94, answer-contains 0.65, refusal
+    accuracy 0.5 (2 of 4), list recall 0.61 — below the targets; asserted as floors so a change that
+    loses ground shows."""
+    from papernotes.retrieval.evaluate import load_questions, run_eval
+    from papernotes.retrieval.indexing import ingest
+    from papernotes.retrieval.service import Notes
+
+    data = tmp_path / "blind"
+    seed_models(models_cache, data)
+    s = make_settings(data)
+    ingest(s, [str(BLIND)])
+    notes = Notes(s)
+    rep = run_eval(load_questions(BLIND_EXPECTED / "questions.jsonl"), lambda q: notes.ask(q, use_llm=False), 5)
+    floors = {"hit_at_k": 0.93, "answer_contains": 0.64, "refusal_accuracy": 0.5, "list_recall": 0.61}
+    for metric, floor in floors.items():
+        assert rep[metric] >= floor, (metric, rep[metric], rep["misses"])
