@@ -213,7 +213,7 @@ def papers(
     year: YEAR = None,
     topic: TOPIC = None,
     search_text: Annotated[
-        str | None, typer.Option("--search", help="Text in title, system, summary or affiliations.")
+        str | None, typer.Option("--search", help="Text in title, system, summary, affiliations or aliases.")
     ] = None,
     fmt: Annotated[
         PaperFormat,

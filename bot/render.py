@@ -74,9 +74,9 @@ def render_search(con: Console, res) -> None:
 
 
 def render_papers(con: Console, recs) -> None:
-    """The catalog records as a table that fits ``con``'s width: title (with the system), venue,
-    affiliations, topic and the paper's link (clickable where the terminal supports links; folded,
-    never cut, when the column is narrow), then the count."""
+    """The catalog records as a table that fits ``con``'s width: title (with the system), venue (its
+    history when the notes moved it), affiliations, topics (else tags) and the paper's link (clickable
+    where the terminal supports links; folded, never cut, when the column is narrow), then the count."""
     t = Table(show_lines=False, expand=False)
     t.add_column("title", overflow="fold", ratio=4)
     t.add_column("venue", overflow="fold", ratio=1)
@@ -85,12 +85,13 @@ def render_papers(con: Console, recs) -> None:
     t.add_column("link", overflow="fold", ratio=3)
     for r in recs:
         title = f"{r.system}: {r.title}" if r.system and not r.title.lower().startswith(r.system.lower()) else r.title
+        venue = " → ".join(r.history) if r.history else r.venue or ""
         link = Text(r.url, style=f"link {r.url}") if r.url else Text("")
         t.add_row(
             Text(title),
-            Text(r.venue or ""),
+            Text(venue),
             Text(", ".join(r.affiliations)),
-            Text(r.topics[0] if r.topics else ""),
+            Text("; ".join(r.topics[:2] or r.tags[:3])),
             link,
         )
     con.print(t)

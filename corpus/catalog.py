@@ -3,14 +3,16 @@ notes mention it (topic lists, conference pages, deep notes, publication pages).
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from collections.abc import Iterable
 from pathlib import Path
 
 from papernotes.corpus.models import PaperEntry, PaperRecord
+from papernotes.corpus.paper_links import is_paper_link, paper_id
 from papernotes.corpus.papers import title_key
-from papernotes.corpus.venues import normalize_venue
+from papernotes.corpus.venues import normalize_venue, split_venue
 
 #: Which entry kind's title/venue wins when places disagree (a listing's title keeps its casing).
 _KIND_RANK = {"paper_entry": 0, "deep_note": 1, "publication": 2}
@@ -62,16 +64,43 @@ def _deep_note_aliases(entries: list[PaperEntry]) -> dict[int, str]:
     return out
 
 
-def build_catalog(entries: Iterable[PaperEntry]) -> list[PaperRecord]:
-    """Merge paper entries into records keyed by :func:`~papernotes.corpus.papers.title_key`.
+#: Venue series of preprint servers: a peer-reviewed venue is preferred over these.
+PREPRINT_SERIES = frozenset({"arxiv", "biorxiv", "medrxiv", "ssrn", "corr"})
+#: Link labels that identify the paper itself (not its code, slides or project page).
+_IDENTITY_LABELS = ("paper", "arxiv", "pdf", "doi", "openreview")
+#: Two titles whose letters after the system name agree this closely (difflib ratio) name one paper.
+SAME_TITLE_RATIO = 0.9
 
-    Venue and year come from the first place that names a (non-arXiv) venue; affiliations, authors,
-    links, topics, tags and sources are unions in order of appearance; the summary is the first
-    listing's one-liner (else the deep note's TL;DR, else the abstract). Records keep first-seen order.
+
+def is_preprint(venue: str) -> bool:
+    """True for a preprint server's venue ("arXiv 2023", "bioRxiv")."""
+    return split_venue(venue)[0].strip().lower() in PREPRINT_SERIES
+
+
+def build_catalog(entries: Iterable[PaperEntry], warnings: list[str] | None = None) -> list[PaperRecord]:
+    """Merge paper entries (in ingest order) into one record per paper.
+
+    Entries are keyed by :func:`~papernotes.corpus.papers.title_key` (a deep note whose title differs
+    a little from its listing's joins the listing's record). Records that then share a paper's identity
+    (the same arXiv id, DOI or paper link, :func:`~papernotes.corpus.paper_links.paper_id`) and whose
+    titles agree apart from the system name ("PrefillOnly: X" / "LMPrefill: X") are one paper: the
+    title of the later place in ingest order is kept and the others become ``aliases``. Records with
+    clearly different titles sharing a link stay apart, and a message naming both is appended to
+    ``warnings``.
+
+    The venue is the last peer-reviewed venue in ingest order, else the last preprint venue; when the
+    places give different venues, ``history`` lists them (preprints first, the kept venue last).
+    Affiliations, authors, links, topics, tags, aliases and sources are unions in order of appearance;
+    the summary is the first listing's one-liner (else the deep note's TL;DR, else the abstract).
+    Records keep first-seen order.
     """
+    entries = list(entries)
+    order = {id(e): i for i, e in enumerate(entries)}
     entries = sorted(entries, key=lambda e: _KIND_RANK.get(e.kind, 3))
     alias = _deep_note_aliases(entries)
     records: dict[str, PaperRecord] = {}
+    venues: dict[int, list[tuple[int, str, int | None]]] = {}  # id(record) → (order, venue, year)
+    last: dict[int, int] = {}  # id(record) → latest ingest position of its entries
     for e in entries:
         key = alias.get(id(e)) or title_key(e.title)
         if not key:
@@ -83,10 +112,12 @@ def build_catalog(entries: Iterable[PaperEntry]) -> list[PaperRecord]:
             r.system = e.system
         venue = normalize_venue(e.venue) if e.venue else None
         venue = venue or e.venue
-        if venue and (r.venue is None or (r.venue.startswith("arXiv") and not venue.startswith("arXiv"))):
-            r.venue, r.year = venue, e.year
+        if venue:
+            venues.setdefault(id(r), []).append((order[id(e)], venue, e.year))
+        last[id(r)] = max(last.get(id(r), -1), order[id(e)])
         _add_unique(r.affiliations, e.affiliations)
         _add_unique(r.authors, e.authors)
+        _add_unique(r.aliases, e.aliases)
         for k, v in e.links.items():
             if v and k not in r.links:
                 r.links[k] = v
@@ -98,8 +129,97 @@ def build_catalog(entries: Iterable[PaperEntry]) -> list[PaperRecord]:
         _add_unique(r.sources, [e.source])
         if e.kind == "deep_note" and not r.deep_note:
             r.deep_note = e.source
-    _one_spelling_per_venue(list(records.values()))
-    return list(records.values())
+    merged = _merge_by_identity(list(records.values()), venues, last, warnings)
+    for r in merged:
+        _choose_venue(r, venues.get(id(r), []))
+    _one_spelling_per_venue(merged)
+    return merged
+
+
+def _choose_venue(r: PaperRecord, said: list[tuple[int, str, int | None]]) -> None:
+    """Set ``r.venue``/``r.year``/``r.history`` from the venues its places give (see build_catalog)."""
+    if not said:
+        return
+    said = sorted(said)
+    reviewed = [x for x in said if not is_preprint(x[1])]
+    _, r.venue, r.year = (reviewed or said)[-1]
+    distinct: list[str] = []
+    for _, v, _ in [x for x in said if is_preprint(x[1])] + reviewed:
+        if v in distinct:
+            distinct.remove(v)
+        distinct.append(v)
+    if r.venue in distinct:
+        distinct.remove(r.venue)
+    r.history = distinct + [r.venue] if distinct else []
+
+
+def _identities(r: PaperRecord) -> set[str]:
+    return {paper_id(u) for k, u in r.links.items() if k in _IDENTITY_LABELS and u and is_paper_link(u)}
+
+
+def _rest_key(title: str) -> str:
+    """Title key without a leading system name ("PrefillOnly: An Inference Engine…" → the rest)."""
+    head, sep, rest = title.partition(":")
+    return title_key(rest) if sep and len(head.split()) <= 4 and title_key(rest) else title_key(title)
+
+
+def same_paper_titles(a: str, b: str) -> bool:
+    """True when two titles agree apart from the system name: the same words after ``"Name:"`` (or
+    one is the other's rest), or nearly the same letters (:data:`SAME_TITLE_RATIO`)."""
+    ra, rb = _rest_key(a), _rest_key(b)
+    if ra == rb or ra == title_key(b) or rb == title_key(a):
+        return True
+    return difflib.SequenceMatcher(None, ra, rb).ratio() >= SAME_TITLE_RATIO
+
+
+def _merge_by_identity(
+    records: list[PaperRecord],
+    venues: dict[int, list[tuple[int, str, int | None]]],
+    last: dict[int, int],
+    warnings: list[str] | None,
+) -> list[PaperRecord]:
+    """Merge records that share a paper identity and agree on the title (see :func:`build_catalog`)."""
+    by_id: dict[str, list[PaperRecord]] = {}
+    for r in records:
+        for pid in _identities(r):
+            by_id.setdefault(pid, []).append(r)
+    gone: set[int] = set()
+    warned: set[tuple[str, str]] = set()
+    for pid, group in by_id.items():
+        group = [r for r in group if id(r) not in gone]
+        if len(group) < 2:
+            continue
+        keep = max(group, key=lambda r: last.get(id(r), -1))
+        for other in group:
+            if other is keep:
+                continue
+            if not same_paper_titles(keep.title, other.title):
+                pair = tuple(sorted((keep.title, other.title)))
+                if warnings is not None and pair not in warned:
+                    warned.add(pair)  # type: ignore[arg-type]
+                    link = next(u for u in keep.links.values() if u and paper_id(u) == pid)
+                    warnings.append(f"'{other.title}' and '{keep.title}' share the link {link}; kept as two papers")
+                continue
+            _absorb(keep, other)
+            venues.setdefault(id(keep), []).extend(venues.get(id(other), []))
+            gone.add(id(other))
+    return [r for r in records if id(r) not in gone]
+
+
+def _absorb(keep: PaperRecord, other: PaperRecord) -> None:
+    """Fold ``other`` (the same paper under another name) into ``keep``."""
+    _add_unique(keep.aliases, [other.title, *other.aliases])
+    keep.aliases = [a for a in keep.aliases if title_key(a) != title_key(keep.title)]
+    keep.system = keep.system or other.system
+    _add_unique(keep.affiliations, other.affiliations)
+    _add_unique(keep.authors, other.authors)
+    for k, v in other.links.items():
+        keep.links.setdefault(k, v)
+    keep.summary = keep.summary or other.summary
+    _add_unique(keep.topics, other.topics)
+    _add_unique(keep.tags, other.tags)
+    _add_unique(keep.sources, other.sources)
+    keep.deep_note = keep.deep_note or other.deep_note
 
 
 def _one_spelling_per_venue(records: list[PaperRecord]) -> None:
@@ -141,7 +261,8 @@ def filter_records(
     search: str | None = None,
 ) -> list[PaperRecord]:
     """Records matching every given filter: venue (any spelling), year, topic (case-insensitive
-    substring of a topic path or tag), search (substring of title, system, summary or affiliations)."""
+    substring of a topic path or tag), search (substring of title, system, summary, affiliations or
+    aliases)."""
     v = normalize_venue(venue) if venue else None
     out = []
     for r in records:
@@ -152,7 +273,7 @@ def filter_records(
         if topic and not any(topic.lower() in t.lower() for t in r.topics + r.tags):
             continue
         if search:
-            hay = " ".join([r.title, r.system or "", r.summary, " ".join(r.affiliations)]).lower()
+            hay = " ".join([r.title, r.system or "", r.summary, " ".join(r.affiliations), " ".join(r.aliases)]).lower()
             if search.lower() not in hay:
                 continue
         out.append(r)

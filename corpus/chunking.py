@@ -18,9 +18,11 @@ from typing import Any
 
 from papernotes.corpus.markdown import Block, Item, parse_blocks
 from papernotes.corpus.models import Chunk, Page, PaperEntry
+from papernotes.corpus.paper_notes import complete_entry, paper_note_entry
 from papernotes.corpus.papers import (
     deep_note_entry,
     is_deep_note,
+    listing_page,
     page_venue,
     publication_entry,
     title_key,
@@ -368,10 +370,25 @@ def analyze_page(
             b.add_pieces("publication", "Publications", pieces, meta, disc=title_key(pub.title))
 
     deep = is_deep_note(page, blocks)
+    listing = listing_page(blocks, venue)
+    note: PaperEntry | None = None
+    if not page.publications and not venue:  # a conference page is no paper note
+        bullets = 0
+        if not deep:
+            bullets = sum(
+                what == "paper"
+                for blk in blocks
+                if blk.kind == "list"
+                for what, *_ in walk_list(blk.items, page, [], venue, listing)
+            )
+        note = paper_note_entry(page, blocks, bullets)
+    if deep:  # the notes' own "Presented in" convention; evidence read generally fills what it lacks
+        note = complete_entry(deep_note_entry(page, blocks), note)
+    deep = note is not None
     out.is_deep_note = deep
     deep_meta: dict[str, Any] = {}
-    if deep:
-        e = deep_note_entry(page, blocks)
+    if note is not None:
+        e = note
         out.entries.append(e)
         deep_meta = {**_entry_meta(e), "authors": e.authors}
         if e.venue:
@@ -405,7 +422,9 @@ def analyze_page(
             elif deep:
                 buf.append("\n".join(it.render() for it in blk.items))
             else:
-                for what, item, path, entry in walk_list(blk.items, page, _section_of(page, blk.headings), venue):
+                for what, item, path, entry in walk_list(
+                    blk.items, page, _section_of(page, blk.headings), venue, listing
+                ):
                     if what == "other":
                         buf.append(item.render())
                         continue

@@ -73,7 +73,8 @@ URL_PREFERENCE = ("paper", "arxiv", "pdf", "doi", "openreview", "homepage", "pro
 @dataclass
 class Paper:
     """What is known about one paper: the fields a listing bullet, a deep note, a publication record and
-    the merged catalog record all have. ``links`` maps a lower-case label ("paper", "code") to a URL."""
+    the merged catalog record all have. ``links`` maps a lower-case label ("paper", "code") to a URL;
+    ``aliases`` are further names the paper is known by (searchable like its title)."""
 
     title: str
     system: str | None = None
@@ -84,6 +85,8 @@ class Paper:
     links: dict[str, str] = field(default_factory=dict)
     summary: str = ""
     tags: list[str] = field(default_factory=list)
+    #: other names of the paper: front-matter ``aliases``, a renamed system's earlier title
+    aliases: list[str] = field(default_factory=list)
 
     @property
     def url(self) -> str | None:
@@ -104,7 +107,8 @@ class Paper:
 class PaperEntry(Paper):
     """What one place in the notes says about one paper: a :class:`Paper` plus where it was said.
 
-    ``kind`` is ``paper_entry`` (a listing bullet), ``deep_note`` or ``publication``; ``topic`` the
+    ``kind`` is ``paper_entry`` (a listing bullet), ``deep_note`` (a note about one paper) or
+    ``publication``; ``topic`` the
     heading path of the bullet on its page; ``site_path`` the page's GitBook site path (deep notes), for
     "Personal Notes" links."""
 
@@ -119,11 +123,13 @@ class PaperEntry(Paper):
 class PaperRecord(Paper):
     """One paper in the catalog, merged over every place the notes mention it: ``topics`` are the
     places' heading paths ("Page › heading"), ``sources`` their files, ``deep_note`` the per-paper
-    note's source if there is one."""
+    note's source if there is one; ``history`` the venues the notes give it when they differ, preprint
+    first and the venue kept last (``["arXiv 2023", "SOSP 2024"]``), else empty."""
 
     topics: list[str] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
     deep_note: str | None = None
+    history: list[str] = field(default_factory=list)
 
 
 @dataclass

@@ -70,21 +70,51 @@ def looks_like_affiliation(text: str) -> bool:
     return caps == len(words) and len(words) <= 8
 
 
-def _is_paper_item(item: Item) -> bool:
+def _title_words(item: Item) -> list[str]:
+    """Words of a bullet's text that are not its paper-link labels or a trailing venue."""
+    title, _ = parse_title(item.text)
+    for label, _href in item.inline.links:
+        if label.lower() in PAPER_LINK_LABELS:
+            title = re.sub(rf"(?<!\w){re.escape(label)}(?!\w)", " ", title)
+    return re.sub(r"[\[\]()|,;]+", " ", title).split()
+
+
+def _is_paper_item(item: Item, affiliation_rule: bool = True) -> bool:
+    """A listing bullet that reads as a paper: a title (words that are not link labels, not a lead-in
+    ending with ":" or a sentence ending with ".") plus a paper-link label, or a title of two or more
+    words with a trailing venue, an arXiv identifier, or (``affiliation_rule``: on a listing page, see
+    :func:`listing_page`) an affiliation line below it."""
+    words = _title_words(item)
+    text = item.text.strip()
+    if not words or text.endswith(":") or " ".join(words).endswith(".") or len(words) > 40:
+        return False
     labels = {lbl.lower() for lbl, _ in item.inline.links}
     if labels & PAPER_LINK_LABELS:
-        return True
-    text = item.text
-    if len(text.split()) < 2:
+        return True  # a name beside the labels is enough ("Mixtral [Paper]"); a bare "[Code]" is not
+    if len(words) < 2:
         return False
     if re.search(r"\((?:[^()]*\b(?:19|20)\d\d\b[^()]*|arXiv[^()]*)\)\s*$", text) and find_venues(text):
         return True
     if _ARXIV_ID_RE.search(text):
         return True
-    if item.children and not item.children[0].children and looks_like_affiliation(item.children[0].text):
+    children = item.children
+    if affiliation_rule and children and not children[0].children and looks_like_affiliation(children[0].text):
         # a title, then an affiliation line; topic bullets ("LLM Training") have items below instead
-        return len(text.split()) >= 3 or ":" in text
+        return len(words) >= 3 or ":" in text
     return False
+
+
+def listing_page(blocks: list[Block], venue: str | None) -> bool:
+    """True for a page that lists papers: a conference page (``venue``), or one with a bullet that is a
+    paper by a link label, venue or arXiv id. Only there does a title with an affiliation line below
+    it (and no link) read as a paper; elsewhere such bullets are ordinary notes."""
+    if venue:
+        return True
+
+    def strong(items: list[Item]) -> bool:
+        return any(_is_paper_item(i, affiliation_rule=False) or strong(i.children) for i in items)
+
+    return any(b.kind == "list" and strong(b.items) for b in blocks)
 
 
 def _internal_only(item: Item) -> bool:
@@ -201,21 +231,22 @@ def entry_from_item(item: Item, page: Page, topic: str, venue_default: str | Non
     )
 
 
-def walk_list(items: list[Item], page: Page, path: list[str], venue_default: str | None):
+def walk_list(items: list[Item], page: Page, path: list[str], venue_default: str | None, affiliation_rule: bool = True):
     """Yield ``("paper", item, topic_path, entry)`` for paper bullets and ``("other", item, topic_path,
-    None)`` for bullets that are not papers and have no paper below them (kept as plain text)."""
+    None)`` for bullets that are not papers and have no paper below them (kept as plain text);
+    ``affiliation_rule``: see :func:`listing_page`."""
     for it in items:
-        if _is_paper_item(it):
+        if _is_paper_item(it, affiliation_rule):
             topic = " › ".join(path)
             yield "paper", it, path, entry_from_item(it, page, topic, venue_default)
-        elif it.children and not _internal_only(it) and _has_paper(it.children):
-            yield from walk_list(it.children, page, path + [it.text], venue_default)
+        elif it.children and not _internal_only(it) and _has_paper(it.children, affiliation_rule):
+            yield from walk_list(it.children, page, path + [it.text], venue_default, affiliation_rule)
         else:
             yield "other", it, path, None
 
 
-def _has_paper(items: list[Item]) -> bool:
-    return any(_is_paper_item(i) or _has_paper(i.children) for i in items)
+def _has_paper(items: list[Item], affiliation_rule: bool) -> bool:
+    return any(_is_paper_item(i, affiliation_rule) or _has_paper(i.children, affiliation_rule) for i in items)
 
 
 # --- deep notes ---------------------------------------------------------------------------------
@@ -231,7 +262,7 @@ def is_deep_note(page: Page, blocks: list[Block]) -> bool:
     )
 
 
-def _split_authors(line: str) -> tuple[list[str], list[str]]:
+def split_authors(line: str) -> tuple[list[str], list[str]]:
     """``"A, B (X & Y), C (Z)"`` or ``"A, B, C (X, Y)"`` → (authors, affiliations)."""
     affs: list[str] = []
     for m in re.finditer(r"\(([^()]*)\)", line):
@@ -261,7 +292,7 @@ def deep_note_entry(page: Page, blocks: list[Block]) -> PaperEntry:
                     if href.startswith("http"):
                         links.setdefault("paper", href)
             elif b.text.lower().startswith("authors:"):
-                authors, affs = _split_authors(b.text.split(":", 1)[1])
+                authors, affs = split_authors(b.text.split(":", 1)[1])
             elif re.match(r"^(Resources|Code|Links?):", b.text):
                 for label, href in b.links:
                     key = label.lower().strip()
@@ -282,7 +313,7 @@ def deep_note_entry(page: Page, blocks: list[Block]) -> PaperEntry:
         )
     venue = venue or (venue_from_site_path(page.site_path) if page.site_path else None)
     _, year = split_venue(venue) if venue else (None, None)
-    strong = [s for b in blocks if "tl;dr" in " ".join(b.headings).lower() for s in _strong_in(b)]
+    strong = [s for b in blocks if "tl;dr" in " ".join(b.headings).lower() for s in strong_in(b)]
     return PaperEntry(
         title=page.title,
         kind="deep_note",
@@ -314,7 +345,7 @@ def _meta_venue(b: Block) -> str | None:
     return normalize_venue(re.split(r"[.,;(]", rest)[0].strip())
 
 
-def _strong_in(b: Block) -> list[str]:
+def strong_in(b: Block) -> list[str]:
     if b.kind == "list":
         return _strong_all(b.items)
     return list(b.strong)

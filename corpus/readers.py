@@ -7,19 +7,21 @@ import hashlib
 import os
 import re
 import subprocess
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import frontmatter
-
 from papernotes.corpus.errors import BadSourceError
 from papernotes.corpus.files import NoteFiles, decode_note, note_files
+from papernotes.corpus.front_matter import split_front_matter
 from papernotes.corpus.markdown import heading_sections, markdown_parser, render_inline, unclosed_fence_line
 from papernotes.corpus.models import Page, Warning_
+from papernotes.corpus.note_syntax import normalize_note_syntax
 from papernotes.corpus.publications import looks_like_publication_page, parse_publication_page
 
+#: Title of the note an ``![[name]]`` embed names, or None when there is none.
+EmbedTitle = Callable[[str], str | None]
 HASHTAG_RE = re.compile(r"(?<![\w/&#])\\?#([A-Za-z][\w\\-]*[A-Za-z0-9])")
 GIT_URL_RE = re.compile(r"^(?:https?://|ssh://|git://|file://|git@[^:]+:).+|.+\.git/?$")
 
@@ -58,47 +60,6 @@ def hashtags(text: str) -> list[str]:
         if tag not in tags:
             tags.append(tag)
     return tags
-
-
-def _flatten_front_matter(meta: dict[str, Any]) -> dict[str, Any]:
-    """Keep YAML front matter JSON-friendly: dates → ISO strings, other odd values → str."""
-    out: dict[str, Any] = {}
-    for k, v in meta.items():
-        if isinstance(v, (str, int, float, bool)) or v is None:
-            out[str(k)] = v
-        elif isinstance(v, (list, tuple)):
-            out[str(k)] = [x if isinstance(x, (str, int, float, bool)) else str(x) for x in v]
-        elif isinstance(v, dict):
-            out[str(k)] = _flatten_front_matter(v)
-        else:
-            out[str(k)] = str(v)
-    return out
-
-
-def split_front_matter(text: str) -> tuple[dict[str, Any], str, str | None]:
-    """``(front_matter, body, problem)`` via python-frontmatter (YAML between ``---`` lines).
-
-    Front matter that is not valid YAML, or that is YAML but not a ``key: value`` map (a list, a
-    sentence — e.g. a page that merely starts with a ``---`` rule), keeps the whole text as the body
-    and returns a one-line problem message; otherwise ``problem`` is None. Nested maps and lists are
-    kept (dates become ISO strings).
-    """
-    handler = frontmatter.detect_format(text.lstrip("\ufeff"), frontmatter.handlers)
-    if handler is None:
-        return {}, text, None
-    try:
-        fm, content = handler.split(text.lstrip("\ufeff").strip())
-    except ValueError:  # an opening delimiter without a closing one: not front matter
-        return {}, text, None
-    try:
-        data = handler.load(fm)
-    except Exception as e:  # noqa: BLE001 — yaml/toml parser errors of any kind: keep the text
-        return {}, text, f"front matter is not valid YAML ({type(e).__name__}); kept as text"
-    if data is None:  # an empty block
-        data = {}
-    if not isinstance(data, dict):
-        return {}, text, "front matter is not a 'key: value' map; kept as text"
-    return _flatten_front_matter(data), content.strip(), None
 
 
 def _tags_from(meta: dict[str, Any], body: str) -> list[str]:
@@ -183,10 +144,44 @@ def _dump_site_paths(text: str) -> dict[str, str]:
     return out
 
 
+#: A Jekyll post's file name: ``2018-03-18-some-title.md`` (the date is the post's).
+_JEKYLL_NAME_RE = re.compile(r"^((?:19|20)\d\d-\d\d-\d\d)-(.+)$")
+
+
+def file_title(rel: str) -> str:
+    """A page title from its file name, the last resort: the stem without a Jekyll date prefix; for a
+    folder's own page (``index.md``, ``_index.md``, ``README.md``: Hugo page bundles, GitBook) the
+    folder's name."""
+    path = Path(rel.split("#", 1)[0])
+    stem = path.stem
+    if stem.lower() in ("index", "_index", "readme") and path.parent.name:
+        stem = path.parent.name
+    m = _JEKYLL_NAME_RE.match(stem)
+    return m.group(2) if m else stem
+
+
+def _first_heading_any(tokens: list) -> str:
+    """Text of the first heading of any level (links read as their labels), or ""."""
+    for i, t in enumerate(tokens):
+        if t.type == "heading_open":
+            return render_inline(tokens[i + 1]).text
+    return ""
+
+
 def pages_from_text(
-    text: str, rel: str, origin: str, order: int, title_hint: str | None = None, site_path: str = ""
+    text: str,
+    rel: str,
+    origin: str,
+    order: int,
+    title_hint: str | None = None,
+    site_path: str = "",
+    embed_title: EmbedTitle | None = None,
 ) -> tuple[list[Page], list[str]]:
     """Pages in one decoded file: a publication page, a dump (≥ 2 level-1 headings) or a single page.
+
+    Notes-tool syntax (Obsidian links, embeds and callouts, Liquid and Hugo blocks) is rewritten first
+    (:func:`~papernotes.corpus.note_syntax.normalize_note_syntax`; ``embed_title`` gives an embedded
+    note's title). A Jekyll post's file date becomes its front matter's ``date`` when that is unset.
 
     Returns ``(pages, problems)``; problems are per-file messages (the file is still used if it has
     content).
@@ -195,6 +190,11 @@ def pages_from_text(
     meta, body, problem = split_front_matter(text)
     if problem:
         problems.append(problem)
+    body, syntax_problems = normalize_note_syntax(body, embed_title)
+    problems += syntax_problems
+    jekyll = _JEKYLL_NAME_RE.match(Path(rel).stem)
+    if jekyll and not meta.get("date"):
+        meta["date"] = jekyll.group(1)
     if not body.strip():
         problems.append("only front matter, no content; skipped" if meta else "empty file; skipped")
         return [], problems
@@ -225,7 +225,7 @@ def pages_from_text(
         pages: list[Page] = []
         seen: dict[str, int] = {}
         for i, (title, md) in enumerate(split_dump(body, heads)):
-            title = title or title_hint or Path(rel).stem
+            title = title or title_hint or file_title(rel)
             slug = slugify(title)
             seen[slug] = seen.get(slug, 0) + 1
             anchor = slug if seen[slug] == 1 else f"{slug}~{seen[slug]}"
@@ -245,10 +245,10 @@ def pages_from_text(
         return pages, problems
     # the front matter's title names the page; its first heading is then a section (and text before
     # that heading, the preamble, is the page's own, not the section's)
-    title = fm_title or (heads[0][1] if heads else "") or title_hint or ""
+    title = fm_title or (heads[0][1] if heads else "") or title_hint or _first_heading_any(tokens)
     if not title:
         first = next((ln.strip() for ln in body.splitlines() if ln.strip()), "")
-        title = first[:120] if first and not first.startswith(("#", "*", "-", "|", "`")) else Path(rel).stem
+        title = first[:120] if first and not first.startswith(("#", "*", "-", "|", "`")) else file_title(rel)
     return [
         Page(
             title=title,
@@ -329,6 +329,7 @@ def read_path(
             why = f" ({len(walk.warnings)} links skipped: see {walk.warnings[0]})" if walk.warnings else ""
             raise BadSourceError(f"no notes (.md, .markdown, .txt) found in {path}{why}")
     orders = {root: _summary_order(root) for root in {r for _, _, r in files if r is not None}}
+    embed_title = _embed_titles(path, [f for f, _, _ in files])
     for i, (file, rel, root) in enumerate(files):
         try:
             data = file.read_bytes()
@@ -353,7 +354,7 @@ def read_path(
             result.files_skipped += 1
             continue
         try:
-            pages, problems = pages_from_text(text, rel, origin, i, hint, site)
+            pages, problems = pages_from_text(text, rel, origin, i, hint, site, embed_title)
         except ValueError as e:  # a publication page whose records cannot be parsed
             pages, problems = [], [f"{e}; skipped"]
         if encoding:
@@ -363,6 +364,42 @@ def read_path(
             result.cache_used.add(key)
         _collect(result, rel, pages, problems)
     return result
+
+
+def _embed_titles(path: Path, files: list[Path]) -> EmbedTitle:
+    """Title of the note an Obsidian ``![[name]]`` embed names, found among ``files`` by file name
+    (``name`` or ``name.md``) or by path inside ``path`` (``folder/name``), case-insensitively: its
+    front-matter title, else its first heading, else its file name; None when no note has that name."""
+    by_name: dict[str, Path] = {}
+    for f in files:
+        by_name.setdefault(f.stem.lower(), f)
+        by_name.setdefault(f.name.lower(), f)
+        if path.is_dir():
+            rel = f.relative_to(path).as_posix().lower()
+            by_name.setdefault(rel, f)
+            by_name.setdefault(rel.rsplit(".", 1)[0], f)
+    titles: dict[Path, str] = {}
+
+    def title(target: str) -> str | None:
+        f = by_name.get(target.strip().lower())
+        if f is None:
+            return None
+        if f not in titles:
+            try:
+                text, _ = decode_note(f.read_bytes(), f.name)
+            except (OSError, ValueError):
+                return None
+            meta, body, _ = split_front_matter(text)
+            fm_title = meta.get("title")
+            heads = markdown_parser().parse(body)
+            titles[f] = (
+                (fm_title.strip() if isinstance(fm_title, str) and fm_title.strip() else "")
+                or _first_heading_any(heads)
+                or file_title(f.name)
+            )
+        return titles[f]
+
+    return title
 
 
 def _collect(result: ReadResult, rel: str, pages: list[Page], problems: list[str]) -> None:

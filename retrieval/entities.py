@@ -82,6 +82,9 @@ class PaperIndex:
     def __init__(self, records: list[PaperRecord], bm25: BM25Index):
         self.records = records
         self._by_title = {title_key(r.title): i for i, r in enumerate(records) if title_key(r.title)}
+        for i, r in enumerate(records):  # a chunk written under another of the paper's names
+            for a in r.aliases:
+                self._by_title.setdefault(title_key(a), i)
         self._by_deep_note = {r.deep_note: i for i, r in enumerate(records) if r.deep_note}
         self.chunk_record: list[int | None] = [self.record_of(m) for m in bm25.metadatas]
         self.chunks: dict[int, list[int]] = {}
@@ -188,7 +191,7 @@ _TITLE_NAME_RE = re.compile(
 
 def _record_names(r: PaperRecord) -> list[str]:
     """A record's names: system name, short title prefix before ":", a system name the title ends with
-    ("… Emulation with CrystalLLM"), full title."""
+    ("… Emulation with CrystalLLM"), full title, and its aliases (with their prefixes)."""
     names = []
     m = _TITLE_NAME_RE.search(r.title)
     if m:
@@ -201,4 +204,7 @@ def _record_names(r: PaperRecord) -> list[str]:
             names.append(prefix)
     if len(r.title.split()) >= 3:
         names.append(r.title.strip())
+    for a in r.aliases:  # front-matter aliases, a renamed system's other title
+        prefix = a.split(":", 1)[0].strip() if ":" in a else ""
+        names += [x for x in (prefix, a.strip()) if x and len(x.split()) <= MAX_NAME_WORDS]
     return list(dict.fromkeys(n for n in names if n))

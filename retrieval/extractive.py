@@ -48,10 +48,12 @@ class Composer:
 
 
 def paper_line(r: PaperRecord) -> str:
-    """A paper's lead line: ``Title (system; venue; affiliations)``, the system name only when the
+    """A paper's lead line: ``Title (system; venue; affiliations)`` (the venue with its history, "arXiv
+    2023 → SOSP 2024", when the notes give several), the system name only when the
     title does not hold it ("Optimizing Resource Allocation in Hyperscale Datacenters …" is Rebalancer)."""
     system = r.system if r.system and title_key(r.system) not in title_key(r.title) else None
-    bits = [x for x in (system, r.venue, ", ".join(r.affiliations[:6])) if x]
+    venue = " → ".join(r.history) if r.history else r.venue
+    bits = [x for x in (system, venue, ", ".join(r.affiliations[:6])) if x]
     return r.title + (f" ({'; '.join(bits)})" if bits else "")
 
 

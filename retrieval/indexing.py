@@ -161,10 +161,6 @@ def _bm25_version() -> str:
     return h.hexdigest()[:16]
 
 
-def _catalog_size(settings: Settings) -> int:
-    return len(json.loads(settings.catalog_path.read_text(encoding="utf-8")))
-
-
 @lru_cache(maxsize=1)
 def _parser_version() -> str:
     """Hash of the corpus package's source: a new parser invalidates cached pages and analyses."""
@@ -362,13 +358,15 @@ def _ingest_locked(
     catalog_ok = catalog_readable(settings)
     if not catalog_ok and not rebuild and old_entries:
         report.repaired.append("paper catalog rebuilt (it was missing or unreadable)")
+    # the catalog is merged every time (a fraction of a second), so its warnings (papers sharing a link)
+    # are reported by every ingest; it is written only when it changed
+    catalog_warnings: list[str] = []
+    records = build_catalog((PaperEntry(**e) for es in entries.values() for e in es), catalog_warnings)
+    report.warnings += [f"catalog: {w}" for w in catalog_warnings]
+    report.papers = len(records)
     if entries != old_entries or not catalog_ok or store_changed:
         save_json(_entries_path(settings), entries)
-        records = build_catalog(PaperEntry(**e) for es in entries.values() for e in es)
         save_catalog(records, settings.catalog_path)
-        report.papers = len(records)
-    else:
-        report.papers = _catalog_size(settings)
     save_json(manifest_path(settings), {"terms_version": TERMS_VERSION})
     marker_path(settings).unlink(missing_ok=True)
     report.seconds = time.perf_counter() - t0

@@ -58,6 +58,16 @@ def asks_for_list(text: str, venues: Sequence[VenueMention] = ()) -> bool:
     return False
 
 
+#: Questions about the collection itself ("do I have notes on X?", "what have I read about X?", "have I
+#: read anything on X?"): unless they name a paper, they ask for every paper of the notes on a topic;
+#: closed-class English phrasings.
+MY_NOTES_RE = re.compile(
+    r"\b(?:do|did)\s+i\s+have\s+(?:any\s+)?(?:notes?|papers?|anything|something)\b"
+    r"|\bwhat\s+(?:have|did)\s+i\s+(?:read|noted|written)\b"
+    r"|\bhave\s+i\s+(?:read|noted)\s+(?:anything|any|something)\b",
+    re.IGNORECASE,
+)
+
 #: Words that make a question about two named papers a comparison ("X vs Y", "how does X differ from
 #: Y"): they ask for the two papers side by side, nothing more specific; closed-class English words.
 COMPARING = frozenset(
@@ -334,7 +344,8 @@ def understand(
     if len(Question(text, [], papers=mentions).records) >= 2:
         # "how does X differ from Y?", "X vs Y": the comparison itself is the question's form
         asked = [k for k in asked if k.word not in COMPARING]
-    wants_list = asks_for_list(text, found) and len(mentions) < 2
+    about_notes = MY_NOTES_RE.search(text) is not None and not mentions
+    wants_list = (asks_for_list(text, found) or about_notes) and len(mentions) < 2
     return Question(
         text=text,
         terms=terms,

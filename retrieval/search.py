@@ -261,7 +261,10 @@ class HybridRetriever(BaseRetriever):
         rec = self.papers.chunk_record[pos]
         meta = self.bm25.metadatas[pos]
         group = f"paper:{rec}" if rec is not None else f"page:{title_key(str(meta.get('page_title') or pos))}"
-        return Hit(self.bm25.ids[pos], self.bm25.texts[pos], dict(meta), 0.0, record=rec, group=group)
+        meta = dict(meta)
+        if rec is not None and self.catalog[rec].venue and meta.get("paper_title"):
+            meta["venue"] = self.catalog[rec].venue  # the paper's venue over all its places, not this bullet's
+        return Hit(self.bm25.ids[pos], self.bm25.texts[pos], meta, 0.0, record=rec, group=group)
 
     def _fused(self, q: Question, qv: list[float], where: dict[str, Any] | None, n: int) -> tuple[list[Hit], list[str]]:
         """Reciprocal rank fusion (Cormack et al. 2009, constant ``settings.rrf_k``) of the dense,

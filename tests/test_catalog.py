@@ -232,3 +232,65 @@ def test_deep_note_with_a_differently_worded_title_joins_its_listing():
     assert flex.deep_note == "flexgen.md" and set(flex.sources) == {"topics.md", "flexgen.md"}
     ev = next(r for r in recs if r.venue == "ASPLOS 2023")
     assert ev.deep_note == "evstore.md" and len(ev.sources) == 2
+
+
+def _entry(title: str, source: str, venue: str | None = None, **links: str):
+    from papernotes.corpus.models import PaperEntry
+    from papernotes.corpus.venues import split_venue
+
+    return PaperEntry(
+        title=title,
+        kind="paper_entry",
+        source=source,
+        page_title=source,
+        venue=venue,
+        year=split_venue(venue)[1] if venue else None,
+        links=dict(links),
+    )
+
+
+def test_one_paper_under_two_system_names_is_one_record_named_by_the_later_place():
+    doi = "https://dl.acm.org/doi/10.1145/1234567.7654321"
+    early = _entry("OldName: Serving Many Adapters Cheaply", "topic.md", "arXiv 2024", paper=doi)
+    late = _entry(
+        "NewName: Serving Many Adapters Cheaply",
+        "conf.md",
+        "OSDI 2025",
+        paper="https://doi.org/10.1145/1234567.7654321",
+    )
+    warnings: list[str] = []
+    (r,) = build_catalog([early, late], warnings)
+    assert r.title.startswith("NewName") and r.aliases == ["OldName: Serving Many Adapters Cheaply"]
+    assert (r.venue, r.history, warnings) == ("OSDI 2025", ["arXiv 2024", "OSDI 2025"], [])
+    assert filter_records([r], search="oldname") == [r]
+
+
+def test_different_titles_sharing_a_link_stay_two_papers_with_a_warning():
+    link = "https://arxiv.org/abs/2401.00001"
+    warnings: list[str] = []
+    recs = build_catalog(
+        [
+            _entry("Checkpointing GPU Programs Quickly", "a.md", arxiv=link),
+            _entry("A GAN Training Framework", "b.md", paper=link),
+        ],
+        warnings,
+    )
+    assert len(recs) == 2 and len(warnings) == 1
+    assert "Checkpointing GPU Programs Quickly" in warnings[0] and "A GAN Training Framework" in warnings[0]
+
+
+def test_code_links_shared_by_a_project_do_not_merge_papers():
+    code = "https://github.com/org/project"
+    recs = build_catalog([_entry("Alpha: One Thing", "a.md", code=code), _entry("Beta: One Thing", "b.md", code=code)])
+    assert len(recs) == 2
+
+
+def test_later_peer_reviewed_venue_wins_and_preprints_never_do():
+    recs = build_catalog(
+        [
+            _entry("Some Study", "a.md", "HotOS 2023"),
+            _entry("Some Study", "b.md", "OSDI 2024"),
+            _entry("Some Study", "c.md", "arXiv 2025"),
+        ]
+    )
+    assert (recs[0].venue, recs[0].history) == ("OSDI 2024", ["arXiv 2025", "HotOS 2023", "OSDI 2024"])

@@ -1,0 +1,104 @@
+"""Front matter of a note: YAML (``---``, Jekyll, Obsidian, GitBook, Zotero exports) or TOML (``+++``,
+Hugo), read with python-frontmatter's handlers; YAML that does not parse is recovered key by key."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from typing import Any
+
+import frontmatter
+from frontmatter.default_handlers import BaseHandler, YAMLHandler
+
+
+class TomlHandler(BaseHandler):
+    """python-frontmatter handler for Hugo's TOML front matter between ``+++`` lines, parsed with the
+    standard library's ``tomllib`` (python-frontmatter's own TOML handler needs the ``toml`` package)."""
+
+    FM_BOUNDARY = re.compile(r"^\+{3,}\s*$", re.MULTILINE)
+    START_DELIMITER = END_DELIMITER = "+++"
+
+    def load(self, fm: str, **kwargs: object) -> Any:
+        """Parse TOML text into a dict (raises ``tomllib.TOMLDecodeError`` on bad TOML)."""
+        return tomllib.loads(fm)
+
+
+#: Handlers tried in order: python-frontmatter's defaults (YAML, JSON), then TOML.
+HANDLERS = [*frontmatter.handlers, TomlHandler()]
+
+_YAML = YAMLHandler()  # python-frontmatter's YAML reading (PyYAML's safe loader)
+_KEY_LINE_RE = re.compile(r"^([A-Za-z_][\w-]*)\s*:(?:\s+(.*))?$")
+
+
+def flatten(meta: dict[str, Any]) -> dict[str, Any]:
+    """Keep front matter JSON-friendly: dates → ISO strings, other odd values → str (nested maps and
+    lists kept)."""
+    out: dict[str, Any] = {}
+    for k, v in meta.items():
+        if isinstance(v, (str, int, float, bool)) or v is None:
+            out[str(k)] = v
+        elif isinstance(v, (list, tuple)):
+            out[str(k)] = [x if isinstance(x, (str, int, float, bool)) else str(x) for x in v]
+        elif isinstance(v, dict):
+            out[str(k)] = flatten(v)
+        elif hasattr(v, "isoformat"):
+            out[str(k)] = v.isoformat()
+        else:
+            out[str(k)] = str(v)
+    return out
+
+
+def recover_keys(fm: str) -> dict[str, Any]:
+    """``key: value`` pairs of YAML-like text that does not parse as a whole (``title: X++: a study``,
+    a stray tab or quote): each top-level key with its indented or ``- item`` continuation lines is
+    parsed on its own; a value that still does not parse is kept as its text (quotes stripped).
+    Lines before the first key are ignored. Returns ``{}`` when no line looks like ``key: value``."""
+    groups: list[tuple[str, list[str]]] = []
+    for line in fm.splitlines():
+        m = _KEY_LINE_RE.match(line)
+        if m and not line[:1].isspace():
+            groups.append((m.group(1), [m.group(2) or ""]))
+        elif groups and (line[:1].isspace() or line.lstrip().startswith("- ")):
+            groups[-1][1].append(line)
+    out: dict[str, Any] = {}
+    for key, lines in groups:
+        first, rest = lines[0], lines[1:]
+        try:
+            value = _YAML.load("\n".join([f"v: {first}", *rest]))["v"]
+        except Exception:  # noqa: BLE001 — any YAML error: the value's text is kept
+            value = " ".join(x.strip() for x in [first, *rest] if x.strip()).strip("'\"")
+        out[key] = value
+    return out
+
+
+def split_front_matter(text: str) -> tuple[dict[str, Any], str, str | None]:
+    """``(front_matter, body, problem)`` of a note's text.
+
+    YAML between ``---`` lines and TOML between ``+++`` lines are read (python-frontmatter with
+    :class:`TomlHandler`). YAML that does not parse is recovered key by key (:func:`recover_keys`),
+    with a problem message saying so; front matter that is not a ``key: value`` map at all (a list, a
+    sentence — e.g. a page that merely starts with a ``---`` rule) keeps the whole text as the body,
+    also with a problem message. ``problem`` is None otherwise. Dates become ISO strings.
+    """
+    src = text.lstrip("\ufeff")
+    handler = frontmatter.detect_format(src, HANDLERS)
+    if handler is None:
+        return {}, text, None
+    try:
+        fm, content = handler.split(src.strip())
+    except ValueError:  # an opening delimiter without a closing one: not front matter
+        return {}, text, None
+    problem = None
+    try:
+        data = handler.load(fm)
+    except Exception as e:  # noqa: BLE001 — yaml/toml parser errors of any kind
+        data = recover_keys(fm) if isinstance(handler, YAMLHandler) else {}
+        kind = "TOML" if isinstance(handler, TomlHandler) else "YAML"
+        if not data:
+            return {}, text, f"front matter is not valid {kind} ({type(e).__name__}); kept as text"
+        problem = f"front matter is not valid {kind} ({type(e).__name__}); read key by key: {', '.join(data)}"
+    if data is None:  # an empty block
+        data = {}
+    if not isinstance(data, dict):
+        return {}, text, "front matter is not a 'key: value' map; kept as text"
+    return flatten(data), content.strip(), problem

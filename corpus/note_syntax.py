@@ -1,0 +1,171 @@
+"""Notes-tool syntax turned into plain Markdown before parsing: Obsidian wiki links, embeds and callouts,
+Jekyll's Liquid ``{% highlight %}`` / ``{% raw %}`` blocks and Hugo shortcodes.
+
+* ``[[target|label]]`` → ``[label](<target>)`` (read as its label; the target stays as the link's
+  address), ``[[target]]`` → ``[target](<target>)`` (``note#heading`` reads ``note › heading``).
+* ``![[figure.png]]`` (an attachment) is dropped; ``![[other note]]`` becomes that note's title (from
+  ``embed_title``); a target that is not found is dropped and reported.
+* ``> [!note] Title`` callouts become a section: a heading one level below the heading in force (never
+  level 1), then the callout's text unquoted.
+* ``{% highlight lang %}…{% endhighlight %}`` and Hugo's ``{{< highlight lang >}}…{{< /highlight >}}``
+  become fenced code, so ``#`` lines inside are code, not headings; ``{% raw %}…{% endraw %}`` is code
+  too (only its tags are dropped when it wraps a fence already); other ``{{< … >}}`` / ``{{% … %}}``
+  shortcodes are removed and the text between them kept.
+
+Syntax documentation: Obsidian (https://help.obsidian.md/Linking+notes+and+files/Internal+links,
+https://help.obsidian.md/Editing+and+formatting/Callouts), Jekyll (https://jekyllrb.com/docs/liquid/tags/),
+Hugo (https://gohugo.io/content-management/shortcodes/).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+#: File endings of Obsidian attachments: an embed of one shows a file, not text to index.
+ATTACHMENT_SUFFIXES = (
+    "png jpg jpeg gif svg webp bmp tif tiff avif heic pdf mp3 mp4 m4a wav ogg webm mov mkv excalidraw canvas"
+).split()
+
+_FENCE_RE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+_HEADING_RE = re.compile(r"^\s{0,3}(#{1,6})\s")
+_HIGHLIGHT_OPEN_RE = re.compile(
+    r"^\s*(?:\{%-?\s*highlight\s*([\w+#.-]*)[^%]*-?%\}|\{\{[<%]\s*highlight\s*([\w+#.-]*)[^>%]*[>%]\}\})\s*(.*)$"
+)
+_HIGHLIGHT_CLOSE_RE = re.compile(r"^(.*?)\s*(?:\{%-?\s*endhighlight\s*-?%\}|\{\{[<%]\s*/\s*highlight\s*[>%]\}\})\s*$")
+_RAW_OPEN_RE = re.compile(r"^\s*\{%-?\s*raw\s*-?%\}\s*$")
+_RAW_CLOSE_RE = re.compile(r"^\s*\{%-?\s*endraw\s*-?%\}\s*$")
+_RAW_TAG_RE = re.compile(r"\{%-?\s*(?:end)?raw\s*-?%\}")
+_SHORTCODE_RE = re.compile(r"\{\{[<%].*?[>%]\}\}")
+_CALLOUT_RE = re.compile(r"^\s{0,3}>\s*\[!([\w-]+)\][+-]?\s*(.*)$")
+_EMBED_RE = re.compile(r"!\[\[([^\[\]|#^]+)(?:[#^][^\[\]|]*)?(?:\|[^\[\]]*)?\]\]")
+_WIKI_RE = re.compile(r"(?<!!)\[\[([^\[\]|]+?)(?:\|([^\[\]]+))?\]\]")
+
+
+def _wiki_link(m: re.Match[str]) -> str:
+    target = m.group(1).strip()
+    label = (m.group(2) or "").strip() or " › ".join(p.strip() for p in target.split("#") if p.strip())
+    return f"[{label}](<{target.replace('>', '')}>)"
+
+
+def is_attachment(target: str) -> bool:
+    """True for an embed target that is a file (image, PDF, media), not a note."""
+    return target.rsplit(".", 1)[-1].lower() in ATTACHMENT_SUFFIXES if "." in target else False
+
+
+def normalize_note_syntax(
+    markdown: str, embed_title: Callable[[str], str | None] | None = None
+) -> tuple[str, list[str]]:
+    """Rewrite notes-tool syntax (see the module docstring) outside code fences.
+
+    Parameters
+    ----------
+    markdown : a note's body (front matter removed).
+    embed_title : the title of the note an ``![[note]]`` embed names, or None when there is no such
+        note; without it every note embed is reported missing.
+
+    Returns
+    -------
+    ``(markdown, problems)``: the rewritten text and one-line messages (embeds whose note is missing).
+    """
+    if not any(s in markdown for s in ("[[", "{%", "{{", "[!")):
+        return markdown, []
+    lines = markdown.split("\n")
+    out: list[str] = []
+    problems: list[str] = []
+    fence: str | None = None  # the open fence's marker, when inside one
+    level = 1  # level of the heading in force
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if fence is not None:
+            if fence == "liquid":
+                close = _HIGHLIGHT_CLOSE_RE.match(line)
+                if close:
+                    out += [close.group(1)] if close.group(1).strip() else []
+                    out.append("```")
+                    fence = None
+                else:
+                    out.append(line)
+            else:
+                out.append(line)
+                m = _FENCE_RE.match(line)
+                if (
+                    m
+                    and m.group(1)[0] == fence[0]
+                    and len(m.group(1)) >= len(fence)
+                    and not line.strip()[len(m.group(1)) :]
+                ):
+                    fence = None
+            i += 1
+            continue
+        m = _FENCE_RE.match(line)
+        if m:
+            fence = m.group(1)
+            out.append(line)
+            i += 1
+            continue
+        hl = _HIGHLIGHT_OPEN_RE.match(line)
+        if hl:
+            out.append("```" + (hl.group(1) or hl.group(2) or ""))
+            rest = hl.group(3)
+            close = _HIGHLIGHT_CLOSE_RE.match(rest) if rest else None
+            if close:  # a one-line block
+                out += [close.group(1), "```"] if close.group(1).strip() else ["```"]
+            else:
+                out += [rest] if rest.strip() else []
+                fence = "liquid"
+            i += 1
+            continue
+        if _RAW_OPEN_RE.match(line):
+            end = next((j for j in range(i + 1, len(lines)) if _RAW_CLOSE_RE.match(lines[j])), None)
+            if end is not None:
+                inner = lines[i + 1 : end]
+                if any(_FENCE_RE.match(x) for x in inner):
+                    lines[end] = ""  # it wraps a fence already: only the tags go
+                else:
+                    out += ["```", *inner, "```"]
+                    i = end + 1
+                    continue
+            i += 1
+            continue
+        h = _HEADING_RE.match(line)
+        if h:
+            level = len(h.group(1))
+        c = _CALLOUT_RE.match(line)
+        if c:
+            title = _inline(c.group(2).strip(), embed_title, problems) or c.group(1).replace("-", " ").capitalize()
+            out.append(f"{'#' * min(6, max(2, level + 1))} {title}")
+            out.append("")
+            i += 1
+            while i < len(lines) and re.match(r"^\s{0,3}>", lines[i]):
+                out.append(_inline(re.sub(r"^\s{0,3}>\s?", "", lines[i]), embed_title, problems))
+                i += 1
+            out.append("")
+            continue
+        out.append(_inline(line, embed_title, problems))
+        i += 1
+    return "\n".join(out), problems
+
+
+def _inline(line: str, embed_title: Callable[[str], str | None] | None, problems: list[str]) -> str:
+    """One line outside code: embeds, wiki links, raw tags and shortcodes rewritten."""
+    if "{%" in line:
+        line = _RAW_TAG_RE.sub("", line)
+    if "{{" in line:
+        line = _SHORTCODE_RE.sub("", line)
+    if "[[" not in line:
+        return line
+
+    def embed(m: re.Match[str]) -> str:
+        target = m.group(1).strip()
+        if is_attachment(target):
+            return ""
+        title = embed_title(target) if embed_title else None
+        if title is None:
+            problems.append(f"embedded note '{target}' not found; dropped")
+            return ""
+        return title
+
+    line = _EMBED_RE.sub(embed, line)
+    return _WIKI_RE.sub(_wiki_link, line)

@@ -1,0 +1,113 @@
+"""Links that stand for a paper (arXiv, DOI, a PDF, the ACL Anthology, OpenReview, USENIX, ACM, IEEE and
+other proceedings sites) and the identity of the paper behind one: two links to one paper (its arXiv
+abstract and PDF, ``doi.org`` and ``dl.acm.org/doi``) give one identity."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs, urlsplit
+
+#: Hosts whose pages are papers (publishers, proceedings and preprint servers), matched as the host or a
+#: subdomain of it; USENIX only for its presentation pages and files.
+PAPER_HOSTS = (
+    "arxiv.org",
+    "doi.org",
+    "dl.acm.org",
+    "ieeexplore.ieee.org",
+    "aclanthology.org",
+    "aclweb.org",
+    "openreview.net",
+    "proceedings.neurips.cc",
+    "papers.nips.cc",
+    "neurips.cc",
+    "proceedings.mlr.press",
+    "openaccess.thecvf.com",
+    "link.springer.com",
+    "sciencedirect.com",
+    "ojs.aaai.org",
+    "ijcai.org",
+    "vldb.org",
+    "jmlr.org",
+    "biorxiv.org",
+    "medrxiv.org",
+    "semanticscholar.org",
+)
+_ARXIV_RE = re.compile(r"arxiv\.org/(?:abs|pdf|html)/([a-z-]+(?:\.[A-Z]{2})?/\d{7}|\d{4}\.\d{4,5})(?:v\d+)?", re.I)
+_DOI_RE = re.compile(r"(?:doi\.org/|dl\.acm\.org/doi/(?:abs/|pdf/|full/|epdf/)?)(10\.\d{4,9}/[^\s?#]+)", re.I)
+#: A bare arXiv identifier (``2312.12456``, ``arXiv:2312.12456v2``, ``cs/0501001``).
+ARXIV_ID_RE = re.compile(r"^(?:arxiv:\s*)?(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?$", re.I)
+
+
+def _host(url: str) -> str:
+    try:
+        return (urlsplit(url).hostname or "").lower()
+    except ValueError:
+        return ""
+
+
+def is_paper_link(url: str) -> bool:
+    """True when ``url`` (http/https) points at one paper: an arXiv abstract/PDF, a DOI (doi.org, the ACM
+    Digital Library; not a proceedings' table of contents), an IEEE Xplore document, an OpenReview
+    forum, a USENIX presentation page or file, a page on another host of :data:`PAPER_HOSTS`, or any
+    ``.pdf`` (not a whole proceedings volume)."""
+    if not re.match(r"^https?://", url or "", re.I):
+        return False
+    host = _host(url).removeprefix("www.")
+    parts = urlsplit(url)
+    path = parts.path.lower()
+    if path.endswith(".pdf"):
+        return "proceedings" not in path.rsplit("/", 1)[-1]  # a whole proceedings volume is no one paper
+    if host == "usenix.org" or host.endswith(".usenix.org"):
+        return "/presentation/" in path or "/system/files/" in path
+    if host == "arxiv.org":
+        return bool(_ARXIV_RE.search(url))
+    if host in ("dl.acm.org", "doi.org"):
+        return bool(_DOI_RE.search(url)) and "/proceedings/" not in path and "/toc/" not in path
+    if host == "ieeexplore.ieee.org":
+        return "/document/" in path
+    if host == "openreview.net":
+        return "id=" in parts.query
+    return len(path.strip("/")) > 1 and any(host == h or host.endswith("." + h) for h in PAPER_HOSTS)
+
+
+def paper_id(url: str) -> str:
+    """Identity of the paper a link points at: ``"arxiv:2312.12456"`` (abstract, PDF or HTML, any
+    version), ``"doi:10.1145/…"`` (doi.org or the ACM Digital Library, lower-cased), ``"openreview:ID"``,
+    else the URL without scheme, ``www.``, query of tracking, fragment and trailing slash."""
+    m = _ARXIV_RE.search(url)
+    if m:
+        return f"arxiv:{m.group(1).lower()}"
+    m = _DOI_RE.search(url)
+    if m:
+        return f"doi:{m.group(1).rstrip('/.').lower()}"
+    parts = urlsplit(url.strip())
+    host = (parts.hostname or "").lower().removeprefix("www.")
+    if host == "openreview.net":
+        ids = parse_qs(parts.query).get("id")
+        if ids:
+            return f"openreview:{ids[0]}"
+    return f"{host}{parts.path.rstrip('/')}".lower()
+
+
+def arxiv_url(value: str) -> str | None:
+    """``https://arxiv.org/abs/ID`` for a bare arXiv identifier or an arXiv URL; None otherwise."""
+    v = str(value).strip()
+    if _ARXIV_RE.search(v):
+        return v
+    m = ARXIV_ID_RE.match(v)
+    return f"https://arxiv.org/abs/{m.group(1)}" if m else None
+
+
+def doi_url(value: str) -> str | None:
+    """``https://doi.org/10.…`` for a DOI (bare, ``doi:``-prefixed or a DOI URL); None otherwise."""
+    v = str(value).strip()
+    m = re.search(r"(10\.\d{4,9}/\S+)", v)
+    return f"https://doi.org/{m.group(1)}" if m else None
+
+
+def arxiv_year(url: str) -> int | None:
+    """Year an arXiv identifier of the new scheme was issued (``2312.12456`` → 2023); None otherwise."""
+    m = _ARXIV_RE.search(url)
+    if not m or "/" in m.group(1):
+        return None
+    return 2000 + int(m.group(1)[:2])

@@ -1,0 +1,367 @@
+"""Notes about one paper, recognised by evidence rather than by one site's layout, and the catalog entry
+each gives.
+
+A page is a paper note when
+
+* its front matter identifies a paper (``citekey``, ``doi`` or ``arxiv``: Zotero and Obsidian literature
+  notes), or
+* its title heading (the page's first heading) or its front matter holds exactly one paper's link
+  (:mod:`~papernotes.corpus.paper_links`: arXiv, DOI, PDF, ACL Anthology, OpenReview, USENIX, ACM, IEEE …),
+  or
+* it is not a listing (fewer than two paper bullets) and its opening paragraphs link exactly one paper,
+  or its front matter or tags name exactly one venue with a year.
+
+A note whose opening links several different papers (a reading list, a survey) is not a paper note.
+Fields the note states in conflicting ways (two venues) are left empty rather than guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from papernotes.corpus.markdown import Block, Inline, markdown_parser, render_inline
+from papernotes.corpus.models import Page, PaperEntry
+from papernotes.corpus.paper_links import arxiv_url, arxiv_year, doi_url, is_paper_link, paper_id
+from papernotes.corpus.papers import (
+    PAPER_LINK_LABELS,
+    join_lines,
+    parse_title,
+    split_authors,
+    strong_in,
+    system_name,
+    title_key,
+)
+from papernotes.corpus.venues import SERIES, find_venues, normalize_venue, split_venue
+
+#: Front-matter keys (case-insensitive) of the notes tools (Obsidian, Jekyll, Hugo, GitBook, Zotero).
+VENUE_KEYS = ("venue", "conference", "booktitle", "journal", "publication", "proceedings", "event", "published")
+LINK_KEYS = ("paper", "url", "link", "pdf", "paper_url", "paperurl", "paper_link", "arxiv_url", "doi_url")
+SUMMARY_KEYS = ("tldr", "tl;dr", "summary", "excerpt", "description", "abstract")
+AUTHOR_KEYS = ("authors", "author", "creators")
+AFFILIATION_KEYS = ("affiliations", "affiliation", "institution", "institutions", "organization")
+ID_KEYS = ("citekey", "citationkey", "citation_key", "doi", "arxiv", "arxiv_id", "zotero")
+
+_TLDR_RE = re.compile(r"^\W{0,3}(?:TL;?\s?DR|TLDR)\W{0,3}[:;.,—–-]?\s*", re.IGNORECASE)
+_ACCEPTED_RE = re.compile(
+    r"\b(?:accepted|published|presented|appear(?:s|ed|ing)?)\s+(?:(?:as|at|in|to|by)\s+)+(?:the\s+)?([^.;\n]{2,60})",
+    re.IGNORECASE,
+)
+_PAREN_VENUE_RE = re.compile(r"\(([^()]{2,40})\)")
+_DATE_YEAR_RE = re.compile(r"^((?:19|20)\d\d)\b")
+_BARE_URL_RE = re.compile(r"(?<![(<\[])https?://[^\s)>\]]+")
+
+
+def _primary_label(label: str, title: str) -> bool:
+    """A link label that presents the note's own paper: a link kind ("Paper", "arXiv", "PDF", "Link"),
+    the URL itself, or the paper's title; "this survey" or "the ResNet paper" cite another."""
+    low = label.strip().lower()
+    return (
+        low in PAPER_LINK_LABELS
+        or low in ("link", "url", "pdf link", "paper link", "full paper", "preprint")
+        or low.startswith("http")
+        or (bool(title_key(label)) and title_key(label) == title_key(title))
+    )
+
+
+def _fm(meta: dict[str, Any], keys: tuple[str, ...]) -> Any:
+    low = {str(k).lower(): v for k, v in meta.items()}
+    for k in keys:
+        v = low.get(k)
+        if v not in (None, "", []):
+            return v
+    return None
+
+
+def _as_list(v: Any) -> list[str]:
+    if v is None:
+        return []
+    if isinstance(v, list):
+        return [str(x).strip() for x in v if str(x).strip()]
+    s = str(v).strip()
+    parts = re.split(r"\s*;\s*|\s+and\s+", s) if (";" in s or " and " in s) else re.split(r"\s*,\s*", s)
+    return [p.strip() for p in parts if p.strip()]
+
+
+def title_heading(markdown: str) -> tuple[int, Inline] | None:
+    """The page's first heading outside code: ``(level, rendered inline)``, or None."""
+    tokens = markdown_parser().parse(markdown)
+    for i, t in enumerate(tokens):
+        if t.type == "heading_open":
+            return int(t.tag[1:]), render_inline(tokens[i + 1])
+    return None
+
+
+def _distinct(links: list[str]) -> list[str]:
+    seen: dict[str, str] = {}
+    for u in links:
+        seen.setdefault(paper_id(u), u)
+    return list(seen.values())
+
+
+def _front_matter_links(meta: dict[str, Any]) -> dict[str, str]:
+    """Paper links the front matter gives: ``{"paper"|"arxiv"|"doi": url}``."""
+    out: dict[str, str] = {}
+    low = {str(k).lower(): v for k, v in meta.items()}
+    if low.get("doi"):
+        u = doi_url(str(low["doi"]))
+        if u:
+            out["doi"] = u
+    for k in ("arxiv", "arxiv_id"):
+        if low.get(k):
+            u = arxiv_url(str(low[k]))
+            if u:
+                out["arxiv"] = u
+    for k in LINK_KEYS:
+        v = low.get(k)
+        if isinstance(v, str) and is_paper_link(v.strip()):
+            out.setdefault("paper", v.strip())
+    return out
+
+
+def _venue_of(text: str) -> str | None:
+    vs = find_venues(text)
+    if len(vs) == 1:
+        return vs[0]
+    return None if vs else normalize_venue(text.strip()) if re.search(r"\d{4}\s*$", text.strip()) else None
+
+
+def _venues_in_tags(tags: list[str]) -> tuple[list[str], list[str]]:
+    """``(venues with a year, bare series)`` named by tags ("WACV 2017" / "ICLR")."""
+    full: list[str] = []
+    bare: list[str] = []
+    for t in tags:
+        s = t.strip().replace("_", " ").replace("-", " ")
+        v = find_venues(s)
+        if v and len(s) <= 24:
+            full += [x for x in v if x not in full]
+        elif s.lower() in SERIES and not s.isdigit() and SERIES[s.lower()] not in bare:
+            bare.append(SERIES[s.lower()])
+    return full, bare
+
+
+def _one(values: list[str]) -> tuple[str | None, bool]:
+    """``(the value, conflicting)``: one distinct value, or None and whether several disagree."""
+    distinct = list(dict.fromkeys(values))
+    if len(distinct) == 1:
+        return distinct[0], False
+    return None, len(distinct) > 1
+
+
+def _year_of(meta: dict[str, Any]) -> int | None:
+    y = _fm(meta, ("year",))
+    if y is not None and re.fullmatch(r"(?:19|20)\d\d", str(y).strip()):
+        return int(str(y).strip())
+    d = _fm(meta, ("date",))
+    m = _DATE_YEAR_RE.match(str(d or "").strip())
+    return int(m.group(1)) if m else None
+
+
+def _first_section(blocks: list[Block]) -> list[Block]:
+    """Blocks before the page's second heading (its title heading's own text, or the preamble)."""
+    if not blocks:
+        return []
+    first = blocks[0].heading_line
+    return [b for b in blocks if b.heading_line == first][:8]
+
+
+def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> PaperEntry | None:
+    """The :class:`PaperEntry` of a paper note (see the module docstring), or None when the page is
+    not about one paper. ``paper_bullets``: how many listing bullets of the page read as papers (a
+    listing is a paper note only by a linked title heading or identifying front matter)."""
+    meta = page.front_matter
+    head = title_heading(page.markdown)
+    fm_links = _front_matter_links(meta)
+    ids = _fm(meta, ID_KEYS)
+    head_links = _distinct([h for _, h in head[1].links if is_paper_link(h)]) if head else []
+    opening = _first_section(blocks)
+    open_links = _distinct(
+        [h for b in opening if b.kind == "text" for _, h in b.links if is_paper_link(h)]
+        + [u for b in opening if b.kind == "text" for u in _BARE_URL_RE.findall(b.text) if is_paper_link(u)]
+    )
+    primary = [h for b in opening if b.kind == "text" for label, h in b.links if _primary_label(label, page.title)]
+    tag_venues, bare_series = _venues_in_tags(page.tags)
+    fm_venue_raw = _fm(meta, VENUE_KEYS)
+    fm_venue = _venue_of(str(fm_venue_raw)) if isinstance(fm_venue_raw, (str, int)) else None
+
+    link: str | None = None
+    if len(head_links) == 1:
+        link = head_links[0]
+    elif len(_distinct(list(fm_links.values()))) == 1:
+        link = next(iter(fm_links.values()))
+    elif fm_links:
+        link = fm_links.get("doi") or fm_links.get("paper") or fm_links.get("arxiv")
+    is_note = bool(ids) or link is not None
+    if not is_note and paper_bullets < 2 and not head_links:
+        if len(open_links) == 1 and open_links[0] in primary:
+            link = open_links[0]
+            is_note = True
+        elif not open_links and (fm_venue or len(tag_venues) == 1) and isinstance(meta.get("title"), str):
+            is_note = True
+    if not is_note:
+        return None
+
+    title = _title(page, head)
+    if not title:
+        return None
+    title, title_venue = parse_title(title)
+
+    # venue: front matter, else tags, else the note's own words; conflicting statements leave it empty
+    venue, conflict = (fm_venue, False) if fm_venue else _one(tag_venues)
+    if venue is None and not conflict:
+        said = [title_venue] if title_venue else []
+        for b in opening + [b for b in blocks[:12] if b.kind == "text"]:
+            if b.kind != "text":
+                continue
+            for m in _ACCEPTED_RE.finditer(b.text):
+                said += find_venues(m.group(1))[:1]
+            for m in _PAREN_VENUE_RE.finditer(b.text):
+                v = find_venues(m.group(1))
+                if len(v) == 1 and not re.search(r"\bet al\b", m.group(1)):
+                    said.append(v[0])
+        if head:
+            said += [v for m in _PAREN_VENUE_RE.finditer(head[1].text) for v in find_venues(m.group(1))[:1]]
+        venue, conflict = _one([normalize_venue(v) or v for v in said])
+    year = split_venue(venue)[1] if venue else None
+    if venue is None and not conflict:
+        series, _ = _one(bare_series)
+        y = _year_of(meta)
+        if series and y:
+            venue, year = f"{series} {y}", y
+        elif link and arxiv_year(link) and not bare_series:
+            venue, year = f"arXiv {arxiv_year(link)}", arxiv_year(link)
+    if year is None and not conflict:
+        year = _year_of(meta)
+
+    links: dict[str, str] = {}
+    if link:
+        links["paper"] = link
+    for k, url in fm_links.items():
+        if url not in links.values():
+            links.setdefault(k, url)
+    for k in ("code", "github", "repo", "repository", "project", "slides", "video"):
+        value = _fm(meta, (k,))
+        if isinstance(value, str) and value.startswith("http"):
+            links.setdefault("code" if k in ("github", "repo", "repository") else k, value)
+
+    authors, affs = _people(meta, blocks)
+    aliases = [a for a in _as_list(_fm(meta, ("aliases", "alias"))) if a.casefold() != title.casefold()]
+    strong = [s for b in opening for s in strong_in(b)]
+    summary = _summary(meta, blocks)[:600]
+    system = system_name(title, strong[:3]) or title_acronym(
+        title, " ".join([summary, *(_block_text(b) for b in blocks[:12])])
+    )
+    return PaperEntry(
+        title=title,
+        kind="deep_note",
+        source=page.source,
+        page_title=page.title,
+        site_path=page.site_path,
+        system=system,
+        venue=venue,
+        year=year,
+        authors=authors,
+        affiliations=affs,
+        links=links,
+        summary=summary,
+        tags=list(page.tags),
+        aliases=aliases,
+    )
+
+
+def _block_text(b: Block) -> str:
+    return "\n".join(it.render() for it in b.items) if b.kind == "list" else b.text
+
+
+def title_acronym(title: str, text: str) -> str | None:
+    """The acronym of the title's leading capitalised words ("Adaptive Computation Time for …" → "ACT",
+    "Neural Turing Machines" → "NTM") when ``text`` (the note) uses it as a word; else None."""
+    words = re.findall(r"[A-Za-z][\w-]*", title)
+    caps: list[str] = []
+    for w in words:
+        if not w[0].isupper():
+            break
+        caps += [p for p in w.split("-") if p]
+    for n in range(len(caps), 1, -1):
+        acro = "".join(p[0].upper() for p in caps[:n])
+        if re.search(rf"(?<![\w-]){acro}(?![\w-])", text):
+            return acro
+    return None
+
+
+def complete_entry(entry: PaperEntry, other: PaperEntry | None) -> PaperEntry:
+    """``entry`` with its empty fields (paper link, venue and year, authors, affiliations, summary,
+    aliases) filled from ``other``, another reading of the same note; ``entry`` itself when None."""
+    if other is None:
+        return entry
+    if other.links.get("paper") and not any(k in entry.links for k in ("paper", "arxiv", "doi", "pdf")):
+        entry.links = {"paper": other.links["paper"], **entry.links}
+    if not entry.venue and other.venue:
+        entry.venue, entry.year = other.venue, other.year
+    entry.authors = entry.authors or other.authors
+    entry.affiliations = entry.affiliations or other.affiliations
+    if other.summary and (not entry.summary or _ACCEPTED_RE.match(entry.summary)):
+        entry.summary = other.summary  # a "Published in …" line is no summary
+    entry.aliases = entry.aliases or other.aliases
+    return entry
+
+
+def _title(page: Page, head: tuple[int, Inline] | None) -> str:
+    """Front-matter title, else the title heading's paper-link label (the heading is that link), else
+    the heading's text, else the page title (the file name as a last resort)."""
+    fm_title = page.front_matter.get("title")
+    if isinstance(fm_title, str) and fm_title.strip():
+        return fm_title.strip()
+    if head:
+        inline = head[1]
+        for label, href in inline.links:
+            if is_paper_link(href) and len(label) >= 0.6 * len(inline.text) and len(label.split()) >= 2:
+                return label.strip()
+        if inline.text.strip():
+            return inline.text.strip()
+    return page.title.strip()
+
+
+def _people(meta: dict[str, Any], blocks: list[Block]) -> tuple[list[str], list[str]]:
+    authors = _as_list(_fm(meta, AUTHOR_KEYS))
+    affs = _as_list(_fm(meta, AFFILIATION_KEYS))
+    if not authors:
+        for b in blocks[:12]:
+            if b.kind == "text" and re.match(r"^(?:\*\*)?authors?\s*[:：]", b.text, re.IGNORECASE):
+                names, found = split_authors(b.text.split(":", 1)[1] if ":" in b.text else b.text.split("：", 1)[1])
+                authors = names
+                affs = affs or found
+                break
+    return authors, affs
+
+
+def _summary(meta: dict[str, Any], blocks: list[Block]) -> str:
+    """The note's one-liner: a TL;DR (front matter, a ``TL;DR`` paragraph or section), else the front
+    matter's excerpt/description/abstract, else the first paragraph."""
+    v = _fm(meta, ("tldr", "tl;dr"))
+    if isinstance(v, str) and v.strip():
+        return v.strip()
+    for b in blocks:
+        if b.kind == "text" and _TLDR_RE.match(b.text) and len(_TLDR_RE.sub("", b.text)) > 10:
+            return _TLDR_RE.sub("", b.text).strip()
+    for b in blocks:
+        sec = " ".join(b.headings[-1:]).lower()
+        if re.search(r"tl;?\s?dr|summary|abstract", sec):
+            if b.kind == "text":
+                return b.text
+            if b.kind == "list":
+                return join_lines([it.text for it in b.items])
+    v = _fm(meta, SUMMARY_KEYS)
+    if isinstance(v, str) and v.strip():
+        return re.sub(r"(?<!\w)\\?#[\w-]+", "", v).strip()
+    return next((b.text for b in blocks if b.kind == "text" and _prose(b)), "")
+
+
+def _prose(b: Block) -> bool:
+    """A paragraph that says something: not code, a quote, a venue statement or mostly link labels."""
+    if b.text.startswith(("```", "> ")) or _ACCEPTED_RE.match(b.text):
+        return False
+    rest = b.text
+    for label, _ in b.links:
+        rest = rest.replace(label, " ")
+    return len(_BARE_URL_RE.sub(" ", rest).split()) >= 5

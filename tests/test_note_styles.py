@@ -1,0 +1,172 @@
+"""Notes collections in common styles (tests/fixtures/styles/: a Jekyll blog, one note per paper, an
+Obsidian vault with a Zotero literature note, a plain folder with no papers): the catalog's precision
+and recall against the records listed by hand in each fixture's expected_records.json, ``papernotes
+papers`` listing exactly those papers, and each fixture's question set scored as ``papernotes eval``
+scores it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import TESTS, make_settings, seed_models
+from typer.testing import CliRunner
+
+from papernotes.corpus.catalog import build_catalog
+from papernotes.corpus.chunking import analyze_page
+from papernotes.corpus.models import PaperRecord
+from papernotes.corpus.paper_links import paper_id
+from papernotes.corpus.papers import title_key
+from papernotes.corpus.readers import read_path
+
+STYLES = TESTS / "fixtures" / "styles"
+#: Every style's notes folder (the one folder beside expected_records.json and questions.jsonl).
+NOTES = {p.name: next(d for d in p.iterdir() if d.is_dir()) for p in sorted(STYLES.iterdir()) if p.is_dir()}
+
+#: What each question set achieves (``papernotes eval`` figures, extractive answers). The one-note
+#: fixture's two misses are the answer layer's, not the catalog's: a paraphrase ("pondering forever")
+#: of the sentence that answers it is refused, and a detail the NTM note lacks is answered with the
+#: note's other sentences.
+EVAL_FLOORS = {
+    "jekyll": {"hit_at_k": 1.0, "answer_contains": 1.0, "refusal_accuracy": 1.0},
+    "one_note": {"hit_at_k": 1.0, "answer_contains": 0.83, "refusal_accuracy": 0.0},
+    "obsidian": {"hit_at_k": 1.0, "answer_contains": 1.0, "refusal_accuracy": 1.0},
+    "plain": {"hit_at_k": 1.0, "answer_contains": 1.0, "refusal_accuracy": 1.0},
+}
+
+
+def catalog_of(folder: Path) -> tuple[list[PaperRecord], list[str]]:
+    """The catalog of a notes folder (read, analysed and merged as ingest does) and its warnings."""
+    pages = read_path(folder).pages
+    warnings: list[str] = []
+    return build_catalog([e for p in pages for e in analyze_page(p).entries], warnings), warnings
+
+
+def _link_id(url: str | None) -> str | None:
+    return paper_id(url) if url else None
+
+
+def precision_recall(records: list[PaperRecord], expected: list[dict]) -> tuple[float, float]:
+    """``(precision, recall)`` of catalog records against expected ``{"title", "link"}`` records: a
+    record is right when its title (letters and digits) and its paper link (the paper's identity) are."""
+    want = {(title_key(e["title"]), _link_id(e.get("link"))) for e in expected}
+    got = {(title_key(r.title), _link_id(r.url)) for r in records}
+    right = len(want & got)
+    return (right / len(got) if got else 1.0), (right / len(want) if want else 1.0)
+
+
+@pytest.mark.parametrize("style", sorted(NOTES))
+def test_catalog_precision_and_recall(style):
+    expected = json.loads((STYLES / style / "expected_records.json").read_text())
+    records, _ = catalog_of(NOTES[style])
+    precision, recall = precision_recall(records, expected)
+    assert precision >= 0.98 and recall >= 0.95, (style, precision, recall, [r.title for r in records])
+    venues = {title_key(e["title"]): e["venue"] for e in expected}
+    for r in records:
+        assert r.venue == venues[title_key(r.title)], r.title
+
+
+def test_plain_notes_give_no_papers():
+    records, _ = catalog_of(NOTES["plain"])
+    assert records == []
+
+
+def test_each_paper_note_is_one_record_with_its_fields():
+    records, _ = catalog_of(NOTES["obsidian"])
+    by_title = {r.title: r for r in records}
+    zotero = by_title["Attention Is All You Need"]
+    assert zotero.authors[:2] == ["Ashish Vaswani", "Noam Shazeer"] and zotero.aliases == ["Transformer paper"]
+    assert zotero.summary.startswith("The Transformer drops recurrence")  # the callout's TL;DR
+    flash = by_title["FlashAttention: Fast and Memory-Efficient Exact Attention with IO-Awareness"]
+    assert flash.aliases == ["FlashAttention"] and "attention" in flash.tags
+    one, _ = catalog_of(NOTES["one_note"])
+    act = next(r for r in one if r.title.startswith("Adaptive Computation Time"))
+    assert act.system == "ACT" and act.summary.startswith("ACT lets a recurrent network")
+    assert not any("Parity" in a or "Attentive Reader" in a for r in one for a in r.affiliations)
+
+
+@pytest.fixture(scope="module")
+def style_indexes(tmp_path_factory, models_cache):
+    """Settings of a data dir per style, each holding that style's notes, ingested cold."""
+    from papernotes.retrieval.indexing import ingest
+
+    out = {}
+    for style, folder in NOTES.items():
+        data = tmp_path_factory.mktemp(f"style-{style}")
+        seed_models(models_cache, data)
+        s = make_settings(data)
+        ingest(s, [str(folder)])
+        out[style] = s
+    return out
+
+
+@pytest.mark.parametrize("style", sorted(NOTES))
+def test_papers_command_lists_exactly_the_fixtures_papers(style, style_indexes, monkeypatch):
+    from papernotes.bot.cli import app
+
+    monkeypatch.setenv("PAPERNOTES_DATA_DIR", str(style_indexes[style].data_dir))
+    res = CliRunner().invoke(app, ["papers", "--json"])
+    assert res.exit_code == 0, res.output
+    listed = sorted(title_key(r["title"]) for r in json.loads(res.output))
+    expected = json.loads((STYLES / style / "expected_records.json").read_text())
+    assert listed == sorted(title_key(e["title"]) for e in expected)
+
+
+@pytest.mark.parametrize("style", sorted(NOTES))
+def test_question_set_scores(style, style_indexes):
+    from papernotes.retrieval.evaluate import load_questions, run_eval
+    from papernotes.retrieval.service import Notes
+
+    notes = Notes(style_indexes[style])
+    rep = run_eval(load_questions(STYLES / style / "questions.jsonl"), lambda q: notes.ask(q, use_llm=False), 5)
+    for metric, floor in EVAL_FLOORS[style].items():
+        assert rep[metric] is None or rep[metric] >= floor, (style, metric, rep[metric], rep["misses"])
+
+
+def test_a_venue_in_tags_filters_lists(style_indexes):
+    from papernotes.retrieval.service import Notes
+
+    a = Notes(style_indexes["jekyll"]).ask("Which ICLR 2019 papers are in my notes?", use_llm=False)
+    assert a.kind == "list" and not a.refused
+    cited = sorted(c.paper_title or "" for c in a.citations)
+    assert cited == [
+        "Ordered Neurons: Integrating Tree Structures into Recurrent Neural Networks",
+        "The Lottery Ticket Hypothesis: Finding Sparse, Trainable Neural Networks",
+    ]
+
+
+BLIND = TESTS / "fixtures" / "blind_style"
+BLIND_EXPECTED = TESTS / "fixtures" / "blind_style_expected"
+
+
+def test_blind_fixture_catalog_as_measured_untuned():
+    """A Hugo blog written with its expected records by someone who had not seen the catalog code,
+    measured once the code was done and never tuned on (blind_style_expected/README.md describes it).
+    16 of its 18 paper notes become records with the right title and link; two bullets of a task list
+    ("[x] FlashAttention-2 → notes") are taken for papers; missed are a post titled "Paper notes: QLoRA"
+    whose paper title is only in a "**Paper:** [Title](link)" line, and a post with an empty paper
+    link and no venue. Below the targets (0.95 / 0.98): recorded here as it stands."""
+    expected = json.loads((BLIND_EXPECTED / "expected_records.json").read_text())
+    records, _ = catalog_of(BLIND)
+    precision, recall = precision_recall(records, expected)
+    assert precision >= 16 / 18 - 1e-9 and recall >= 16 / 18 - 1e-9, (precision, recall)
+
+
+def test_blind_fixture_questions_as_measured_untuned(tmp_path, models_cache):
+    """The blind fixture's own question set, untuned: hit@5 0.94, answer-contains 0.65, refusal
+    accuracy 0.5 (2 of 4), list recall 0.61 — below the targets; asserted as floors so a change that
+    loses ground shows."""
+    from papernotes.retrieval.evaluate import load_questions, run_eval
+    from papernotes.retrieval.indexing import ingest
+    from papernotes.retrieval.service import Notes
+
+    data = tmp_path / "blind"
+    seed_models(models_cache, data)
+    s = make_settings(data)
+    ingest(s, [str(BLIND)])
+    notes = Notes(s)
+    rep = run_eval(load_questions(BLIND_EXPECTED / "questions.jsonl"), lambda q: notes.ask(q, use_llm=False), 5)
+    floors = {"hit_at_k": 0.93, "answer_contains": 0.64, "refusal_accuracy": 0.5, "list_recall": 0.61}
+    for metric, floor in floors.items():
+        assert rep[metric] >= floor, (metric, rep[metric], rep["misses"])
