@@ -103,6 +103,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             heavy_max = args.heavy_reps or args.reps
             budget = None if args.heavy_reps else args.heavy_budget
             models = prepare_models(settings, work)
+
+            def keep(partial: dict[str, Any]) -> None:  # what is measured so far survives an interrupted run
+                if args.out:
+                    Path(args.out).write_text(json.dumps(partial, indent=2) + "\n", encoding="utf-8")
+                if args.plot:
+                    plot_scales(partial, Path(args.plot))
+
             return run_scales(
                 args.scale,
                 corpora,
@@ -113,6 +120,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 heavy_max=heavy_max,
                 budget=budget,
                 models=models,
+                floor_max=args.floor_max_scale or max(args.scale),
+                on_scale=keep,
             )
         return _run(args, corpora, rows, settings, work)
     finally:
@@ -254,6 +263,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="Measure at N times the notes (the notes plus N-1 distractor copies); repeatable: --scale 1 --scale 4.",
     )
     p.add_argument("--plot", metavar="FILE", help="With --scale: write the time and memory plot (PNG) to FILE.")
+    p.add_argument(
+        "--floor-max-scale",
+        type=int,
+        default=None,
+        metavar="N",
+        help="With --scale: measure the separate embedding floor only up to scale N (above it, the cold "
+        "ingest's own time in the embedder stands for it; default: at every scale).",
+    )
+    p.add_argument(
+        "--out", metavar="FILE", help="With --scale: also write the JSON result to FILE, rewritten after each scale."
+    )
     p.add_argument("--json", action="store_true", help="Print one JSON object instead of a table.")
     a = p.parse_args(argv)
     if a.reps < 1 or (a.heavy_reps is not None and a.heavy_reps < 1):
@@ -277,8 +297,6 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         return 130
-    if args.plot:
-        plot_scales(result, Path(args.plot))
     if args.json:
         sys.stdout.write(json.dumps(result, indent=2) + "\n")
     elif args.scale:

@@ -42,13 +42,16 @@ def run_scales(
     "cpus", "loadavg_at_start", "loadavg_at_end"}`` (entries: :func:`scale_entry`).
 
     ``opts``: ``reps`` (cheap stages), ``heavy_max`` and ``budget`` (see :func:`measure.repeat_heavy`),
-    ``models`` (the prepared model folder).
+    ``models`` (the prepared model folder), ``floor_max`` (the separate embedding floor is measured at
+    scales up to this one; above it the ingest's own time in the embedder stands for it), ``on_scale``
+    (called with the result so far after each scale, so a long run keeps what it measured).
 
     Raises
     ------
     BadInputError
         for a corpus without a deep-note Markdown file (the edit stage needs one).
     """
+    on_scale = opts.pop("on_scale", None)
     load0 = [round(x, 2) for x in os.getloadavg()]
     copies = copy_corpora(corpora, work / "corpus")
     prep = with_data_dir(settings0, fresh_data_dir(work, "prep", opts["models"]))
@@ -58,19 +61,23 @@ def run_scales(
     extra, shuffled = make_distractors(copies, analyses, max(scales) - 1, work / "distractors")
     gen_s = time.perf_counter() - t
     log(f"{max(scales) - 1} distractor copies in {gen_s:.1f} s ({shuffled} sentences and items shuffled)")
-    entries = []
+    entries: list[dict[str, Any]] = []
+    result: dict[str, Any] = {}
     for n in sorted(set(scales)):
         sources = [str(c) for c in copies] + [str(d) for d in extra[: (n - 1) * len(copies)]]
         entries.append(scale_entry(n, sources, copies, corpora, edit, rows, settings0, work / f"scale{n}", **opts))
         shutil.rmtree(work / f"scale{n}", ignore_errors=True)
         clear_chroma_cache()
-    return {
-        "scales": entries,
-        "distractors": {"copies": max(scales) - 1, "generate_s": round(gen_s, 2), "shuffled": shuffled},
-        "cpus": os.cpu_count(),
-        "loadavg_at_start": load0,
-        "loadavg_at_end": [round(x, 2) for x in os.getloadavg()],
-    }
+        result = {
+            "scales": entries,
+            "distractors": {"copies": max(scales) - 1, "generate_s": round(gen_s, 2), "shuffled": shuffled},
+            "cpus": os.cpu_count(),
+            "loadavg_at_start": load0,
+            "loadavg_at_end": [round(x, 2) for x in os.getloadavg()],
+        }
+        if on_scale is not None:
+            on_scale(result)
+    return result
 
 
 def scale_entry(
@@ -87,11 +94,14 @@ def scale_entry(
     heavy_max: int,
     budget: float | None,
     models: Path | None,
+    floor_max: int,
 ) -> dict[str, Any]:
     """One scale: the main bench's result object (:func:`report.build_result`, without the baseline) plus
     ``scale``, ``sources``, ``stages_cold`` / ``stages_edit`` (seconds per ingest stage, the keyword index
-    ``bm25`` and ``catalog`` rebuilds among them), ``near_duplicates`` (distractors.near_duplicates) and
-    the load average when the scale started."""
+    ``bm25`` and ``catalog`` rebuilds among them), ``embed_in_ingest_s`` (the cold ingest's time inside
+    the embedder) and ``overhead_vs_embed_in_ingest``, ``near_duplicates`` (distractors.near_duplicates)
+    and the load average when the scale started. Above ``floor_max`` the separate floor is not measured
+    (its figures are None)."""
     work.mkdir(parents=True, exist_ok=True)
     load = [round(x, 2) for x in os.getloadavg()]
     log(f"scale {n}x: {len(sources)} sources; load average {load}")
@@ -111,6 +121,8 @@ def scale_entry(
         m.cold_report = rep
         cold_dir.append(d)
         log(f"  cold ingest {i + 1}: {w:.1f} s ({c:.1f} s CPU), {rep.chunks} chunks, peak RSS {peak:.0f} MiB")
+        if n > floor_max:
+            return
         if not texts:  # the floor embeds exactly the chunk texts the ingest stored
             texts.extend(_store_texts(with_data_dir(settings0, d)))
         gc.collect()
@@ -143,13 +155,19 @@ def scale_entry(
     clear_chroma_cache()
     m.cold_ask_s = cold_ask(s.data_dir, rows[0]["question"], reps)
     result = build_result(m, corpora=corpora, dev_questions=len(rows), edit=edit, reps=reps)
+    if not m.floor_s:
+        for k in ("embed_floor_s", "embed_floor_cpu_s", "model_load_s"):
+            result[k] = None
     result.pop("baseline")
     for k in [k for k in result if "baseline" in k]:
         result.pop(k)
     result["targets"] = {k: v for k, v in result["targets"].items() if "baseline" not in k}
     cold_rep = m.cold_report
     assert cold_rep is not None
+    embed_s = cold_rep.stages.get("embed")
     result.update(
+        embed_in_ingest_s=embed_s,
+        overhead_vs_embed_in_ingest=round(result["cold_ingest_s"] / embed_s, 3) if embed_s else None,
         scale=n,
         sources=len(sources),
         stages_cold=cold_rep.stages,

@@ -81,8 +81,8 @@ class IngestReport:
     hidden_skipped: int = 0
     #: the unfinished ingest this one completed (its start time, UTC ISO), if any
     resumed: str | None = None
-    #: seconds per stage: ``read`` (files and git), ``chunk``, ``index`` (embed, write, record),
-    #: ``bm25`` and ``catalog`` (rebuilds; absent when not needed)
+    #: seconds per stage: ``read`` (files and git), ``chunk``, ``index`` (embed, write, record; ``embed``
+    #: is its time inside the embedder), ``bm25`` and ``catalog`` (rebuilds; absent when not needed)
     stages: dict[str, float] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
@@ -97,10 +97,13 @@ class _CountingEmbeddings(Embeddings):
         self.total = total
         self.progress = progress
         self.embedded = 0
+        self.seconds = 0.0
         self.name = embedding_name(inner)
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        t = time.perf_counter()
         out = self.inner.embed_documents(texts)
+        self.seconds += time.perf_counter() - t
         self.embedded += len(texts)
         if self.progress:
             self.progress("embed", self.embedded, self.total)
@@ -344,6 +347,7 @@ def _ingest_locked(
         batch_size=index_batch_size(client),
     )
     stages["index"] = time.perf_counter() - t
+    stages["embed"] = counting.seconds
     report.added, report.updated = res["num_added"], res["num_updated"]
     report.skipped, report.deleted = res["num_skipped"], res["num_deleted"]
     for origin, n in sorted(lost.items()):

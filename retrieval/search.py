@@ -294,6 +294,9 @@ class HybridRetriever(BaseRetriever):
             qa = np.asarray(qv, dtype=np.float32)
             for cid, vec in zip(got["ids"], got["embeddings"], strict=True):
                 hits[cid].dense = float(np.dot(qa, np.asarray(vec, dtype=np.float32)))
+            for gone in {h.id for h in missing} - set(got["ids"]):  # deleted by an ingest running now
+                del hits[gone]
+        leaders = [i for i in leaders if i in hits]
         return sorted(hits.values(), key=lambda h: -h.score), leaders
 
     def search(
@@ -350,8 +353,13 @@ class HybridRetriever(BaseRetriever):
         return [self.bm25.texts[p] for p in self._sections.get(key, []) if self.bm25.ids[p] != h.id]
 
     def chunk_hits(self, positions: list[int]) -> list[Hit]:
-        """Hits for chunk positions of the BM25 index (unscored), e.g. a paper's own chunks."""
-        return [self._hit(p) for p in positions]
+        """Hits for chunk positions of the BM25 index (unscored), e.g. a paper's own chunks; those the
+        vector store no longer holds (deleted by an ingest that has not finished) are left out, so no
+        answer cites a chunk that is gone."""
+        if not positions:
+            return []
+        held = set(self.store.get(ids=[self.bm25.ids[p] for p in positions], include=[])["ids"])
+        return [self._hit(p) for p in positions if self.bm25.ids[p] in held]
 
 
 def collapse(hits: list[Hit], k: int, per_group: int, leaders: Sequence[str] = ()) -> tuple[list[Hit], list[Hit]]:
