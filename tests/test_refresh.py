@@ -109,7 +109,8 @@ def test_bot_refresh_answers_the_edited_note_without_restart(tmp_path, models_ca
     body = "\n".join(texts(after))
     assert "5.2x" in body and "3.7x" not in body
     assert bot.index.reloads >= 1
-    assert last_refreshed(s) is not None and first is not None and last_refreshed(s) > first
+    last = last_refreshed(s)
+    assert last is not None and first is not None and last > first
     notes_field = helped.response.embeds[0].fields[0].value
     assert "Notes last refreshed <t:" in notes_field and "every 0.5 s" in notes_field
     assert "failed" not in notes_field
