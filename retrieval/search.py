@@ -352,6 +352,13 @@ class HybridRetriever(BaseRetriever):
         key = (str(h.get("source")), str(h.get("section")))
         return [self.bm25.texts[p] for p in self._sections.get(key, []) if self.bm25.ids[p] != h.id]
 
+    def gone(self, ids: list[str]) -> set[str]:
+        """The chunk ids of ``ids`` the vector store no longer holds (deleted by an ingest since the
+        notes were loaded); empty for an empty list."""
+        if not ids:
+            return set()
+        return set(ids) - set(self.store.get(ids=ids, include=[])["ids"])
+
     def chunk_hits(self, positions: list[int]) -> list[Hit]:
         """Hits for chunk positions of the BM25 index (unscored), e.g. a paper's own chunks; those the
         vector store no longer holds (deleted by an ingest that has not finished) are left out, so no
