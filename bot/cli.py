@@ -112,7 +112,7 @@ def ingest(
 
 def _watch(sources: list[str] | None, interval: str, rebuild: bool, follow_external_links: bool, as_json: bool) -> None:
     """``ingest --watch``: one ingest now, then one every ``interval`` (only the first may rebuild);
-    a failed round is one ``error: …`` line and the schedule goes on.
+    a failed round is one ``error: …`` line and the schedule goes on; Ctrl-C stops it (exit code 0).
 
     Raises
     ------
@@ -126,13 +126,16 @@ def _watch(sources: list[str] | None, interval: str, rebuild: bool, follow_exter
     seconds = parse_interval(interval)
     if not (sources or settings().sources):
         raise BadInputError("no sources: give one (`papernotes ingest PATH`) or set PAPERNOTES_SOURCES")
-    while True:
-        try:
-            _ingest_once(sources, rebuild, follow_external_links, as_json)
-        except PapernotesError as e:
-            err.print(f"error: {e} (the previous index is kept)", markup=False, highlight=False)
-        rebuild = False
-        time.sleep(seconds)
+    try:
+        while True:
+            try:
+                _ingest_once(sources, rebuild, follow_external_links, as_json)
+            except PapernotesError as e:
+                err.print(f"error: {e} (the previous index is kept)", markup=False, highlight=False)
+            rebuild = False
+            time.sleep(seconds)
+    except KeyboardInterrupt:  # Ctrl-C is how a watch ends: a clean stop
+        err.print("stopped", markup=False)
 
 
 def _ingest_once(sources: list[str] | None, rebuild: bool, follow_external_links: bool, as_json: bool) -> None:

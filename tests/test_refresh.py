@@ -119,3 +119,48 @@ def test_bot_refresh_answers_the_edited_note_without_restart(tmp_path, models_ca
     assert failed and all("\n" not in r.getMessage() for r in failed)
     assert "keeping the previous index" in failed[0].getMessage()
     assert "the last refresh failed" in helped_broken.response.embeds[0].fields[0].value
+
+
+def test_ingest_watch_reingests_an_edit_on_schedule(tmp_path, models_cache):
+    import os
+    import signal
+    import threading
+
+    notes = tmp_path / "notes"
+    shutil.copytree(FIXTURE_NOTES, notes)
+    data = tmp_path / "data"
+    seed_models(models_cache, data)
+    env = {**os.environ, "PAPERNOTES_DATA_DIR": str(data)}
+    p = subprocess.Popen(
+        [sys.executable, "-m", "papernotes.bot.cli", "ingest", "--watch", "1s", str(notes)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(iter(p.stdout.readline, "")), daemon=True)  # type: ignore[union-attr]
+    reader.start()
+    try:
+        wait_for(lambda: len(lines) >= 1, p)
+        note = notes / QUOKKA_NOTE
+        note.write_text(note.read_text(encoding="utf-8").replace("3.7x", "5.2x"), encoding="utf-8")
+        wait_for(lambda: any(" 0 added" not in ln for ln in lines[1:]), p)
+    finally:
+        p.send_signal(signal.SIGINT)
+        p.wait(30)
+    first, edited = lines[0], next(ln for ln in lines[1:] if " 0 added" not in ln)
+    assert " 0 added" not in first and "chunks:" in first  # the first round indexed everything
+    assert ": 1 added" in edited or ": 2 added" in edited  # a later round embedded only the edit
+    assert p.returncode == 0  # Ctrl-C ends a watch cleanly
+
+
+def wait_for(pred, proc, timeout: float = 120) -> None:
+    """Poll ``pred`` until it holds; fails if ``proc`` exits or ``timeout`` seconds pass."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not pred():
+        assert proc.poll() is None, proc.stderr.read()
+        assert time.monotonic() < deadline, "condition not reached"
+        time.sleep(0.2)
