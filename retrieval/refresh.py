@@ -66,12 +66,6 @@ class RefreshOutcome:
     error: str | None
     seconds: float
 
-    @property
-    def changed(self) -> bool:
-        """Whether the index changed (chunks embedded, deleted or repaired)."""
-        r = self.report
-        return r is not None and bool(r.added or r.updated or r.deleted or r.repaired)
-
 
 def refresh_once(
     settings: Settings, sources: list[str] | None = None, embeddings: Embeddings | None = None
