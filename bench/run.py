@@ -4,6 +4,7 @@
 Usage::
 
     python bench/run.py [--corpus PATH ...] [--dev FILE] [--reps N] [--heavy-reps N] [--skip-baseline] [--json]
+    python bench/run.py --scale 1 --scale 4 --scale 10 [--plot bench/scale.png] [--json]
 
 Everything runs in this one process except the cold ``papernotes ask`` (a fresh process, as a user
 would run it). Each figure is the median of several repetitions; the expensive stages (embedding floor,
@@ -20,6 +21,10 @@ Stages (see bench/README.md for what each number means):
 5. baseline: RecursiveCharacterTextSplitter(1000, 200) + ``Chroma.from_documents`` + ``similarity_search(k=5)``;
    both pipelines' top 5 scored by one rule (a gold title appears in a retrieved chunk's text), the
    title-metadata rule of ``papernotes eval`` reported beside it.
+
+With ``--scale N`` (repeatable) the stages 1–4 run at each scale over the notes plus N − 1 distractor
+copies (renamed, reshuffled: distractors.py; scale.py), and the JSON holds one entry per scale under
+``"scales"``; ``--plot FILE`` draws time and memory against corpus size (plot.py).
 
 The modules beside this script: workspace.py (settings, data dirs, the corpus copy and the edited
 note), measure.py (the timed stages), baseline.py (the quickstart pipeline), scoring.py (the scoring
@@ -49,7 +54,9 @@ from measure import (
     repeat_heavy,
     timed_ingest,
 )
+from plot import plot_scales, render_scales
 from report import build_result, render
+from scale import run_scales
 from scoring import score_retrieval
 from workspace import (
     analyses_of,
@@ -92,6 +99,30 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     settings = base_settings()
     work = Path(tempfile.mkdtemp(prefix="pn-bench-", dir=args.workdir))
     try:
+        if args.scale:
+            heavy_max = args.heavy_reps or args.reps
+            budget = None if args.heavy_reps else args.heavy_budget
+            models = prepare_models(settings, work)
+
+            def keep(partial: dict[str, Any]) -> None:  # what is measured so far survives an interrupted run
+                if args.out:
+                    Path(args.out).write_text(json.dumps(partial, indent=2) + "\n", encoding="utf-8")
+                if args.plot:
+                    plot_scales(partial, Path(args.plot))
+
+            return run_scales(
+                args.scale,
+                corpora,
+                rows,
+                settings,
+                work,
+                reps=args.reps,
+                heavy_max=heavy_max,
+                budget=budget,
+                models=models,
+                floor_max=args.floor_max_scale or max(args.scale),
+                on_scale=keep,
+            )
         return _run(args, corpora, rows, settings, work)
     finally:
         clear_chroma_cache()
@@ -224,10 +255,33 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--skip-baseline", action="store_true", help="Do not run the LangChain quickstart baseline.")
     p.add_argument("--workdir", default=None, help="Parent folder for scratch data (default: the system temp dir).")
     p.add_argument("--keep", action="store_true", help="Keep the scratch folder.")
+    p.add_argument(
+        "--scale",
+        type=int,
+        action="append",
+        metavar="N",
+        help="Measure at N times the notes (the notes plus N-1 distractor copies); repeatable: --scale 1 --scale 4.",
+    )
+    p.add_argument("--plot", metavar="FILE", help="With --scale: write the time and memory plot (PNG) to FILE.")
+    p.add_argument(
+        "--floor-max-scale",
+        type=int,
+        default=None,
+        metavar="N",
+        help="With --scale: measure the separate embedding floor only up to scale N (above it, the cold "
+        "ingest's own time in the embedder stands for it; default: at every scale).",
+    )
+    p.add_argument(
+        "--out", metavar="FILE", help="With --scale: also write the JSON result to FILE, rewritten after each scale."
+    )
     p.add_argument("--json", action="store_true", help="Print one JSON object instead of a table.")
     a = p.parse_args(argv)
     if a.reps < 1 or (a.heavy_reps is not None and a.heavy_reps < 1):
         p.error("--reps and --heavy-reps must be at least 1")
+    if a.scale and min(a.scale) < 1:
+        p.error("--scale must be at least 1")
+    if a.plot and not a.scale:
+        p.error("--plot needs --scale")
     return a
 
 
@@ -245,6 +299,8 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     if args.json:
         sys.stdout.write(json.dumps(result, indent=2) + "\n")
+    elif args.scale:
+        render_scales(result)
     else:
         render(result)
     return 0

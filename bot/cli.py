@@ -109,10 +109,55 @@ def ingest(
             "--follow-external-links", help="Also read notes behind symbolic links that lead outside a source folder."
         ),
     ] = False,
+    watch: Annotated[
+        str | None,
+        typer.Option(
+            "--watch",
+            metavar="INTERVAL",
+            help="Keep running: pull git sources and re-ingest every INTERVAL (90s, 5m, 1h); a failed round "
+            "prints one line and keeps the previous index. Ctrl-C stops.",
+        ),
+    ] = None,
     as_json: JSON = False,
 ) -> None:
     """Read, chunk and index notes (incremental: unchanged chunks are not embedded again); checks that
     the index's parts agree and repairs them."""
+    if watch is not None:
+        _watch(sources, watch, rebuild, follow_external_links, as_json)
+        return
+    _ingest_once(sources, rebuild, follow_external_links, as_json)
+
+
+def _watch(sources: list[str] | None, interval: str, rebuild: bool, follow_external_links: bool, as_json: bool) -> None:
+    """``ingest --watch``: one ingest now, then one every ``interval`` (only the first may rebuild);
+    a failed round is one ``error: …`` line and the schedule goes on; Ctrl-C stops it (exit code 0).
+
+    Raises
+    ------
+    BadInputError
+        for a bad interval or when no source is given or configured.
+    """
+    import time
+
+    from papernotes.retrieval.refresh import parse_interval
+
+    seconds = parse_interval(interval)
+    if not (sources or settings().sources):
+        raise BadInputError("no sources: give one (`papernotes ingest PATH`) or set PAPERNOTES_SOURCES")
+    try:
+        while True:
+            try:
+                _ingest_once(sources, rebuild, follow_external_links, as_json)
+            except PapernotesError as e:
+                err.print(f"error: {e} (the previous index is kept)", markup=False, highlight=False)
+            rebuild = False
+            time.sleep(seconds)
+    except KeyboardInterrupt:  # Ctrl-C is how a watch ends: a clean stop
+        err.print("stopped", markup=False)
+
+
+def _ingest_once(sources: list[str] | None, rebuild: bool, follow_external_links: bool, as_json: bool) -> None:
+    """One ingest with a progress bar and the summary line (see :func:`ingest`)."""
     from papernotes.retrieval.indexing import ingest as run_ingest
 
     s = settings()

@@ -19,7 +19,7 @@ from typing import Any, TextIO, TypeVar
 
 import aiohttp
 import discord
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from papernotes.bot.discord_commands import NotesCommands, NotesTree
 from papernotes.bot.discord_feedback import ReactionFeedback
@@ -29,6 +29,7 @@ from papernotes.bot.notes_reload import NotesIndex
 from papernotes.corpus.errors import BadInputError, PapernotesError
 from papernotes.retrieval.answer import Answer
 from papernotes.retrieval.feedback import FeedbackStore
+from papernotes.retrieval.refresh import RefreshOutcome, refresh_once
 from papernotes.retrieval.service import Notes
 from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.usage import DailyCap
@@ -63,7 +64,7 @@ class PaperBot(commands.Bot):
         Model-written answers per user per day (``discord_daily_model_answers``; ``data_dir/usage.sqlite``).
     """
 
-    def __init__(self, settings: Settings, notes: Notes | None = None, **kwargs: Any):
+    def __init__(self, settings: Settings, notes: Notes | None = None, refresh_s: float | None = None, **kwargs: Any):
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice: no warnings
         intents = discord.Intents.default()
         intents.message_content = True  # follow-ups in the bot's threads need the text (privileged)
@@ -81,6 +82,10 @@ class PaperBot(commands.Bot):
         self.cooldown_key = object()
         self.feedback = FeedbackStore(settings.feedback_db)
         self.usage = DailyCap(settings.usage_db, settings.discord_daily_model_answers)
+        self.refresh_s = refresh_s
+        self.last_refresh: RefreshOutcome | None = None
+        self.refreshes = 0
+        self._refresh_loop: tasks.Loop | None = None
 
     async def setup_hook(self) -> None:
         """Load the notes, add the cogs and sync the slash commands (to ``discord_guild_id`` at once
@@ -96,6 +101,9 @@ class PaperBot(commands.Bot):
         await self.add_cog(NotesCommands(self))
         await self.add_cog(MessageQuestions(self))
         await self.add_cog(ReactionFeedback(self))
+        if self.refresh_s:
+            self._refresh_loop = tasks.loop(seconds=self.refresh_s)(self.refresh_notes)
+            self._refresh_loop.start()
         gid = self.settings.discord_guild_id
         if gid:
             guild = discord.Object(id=gid)
@@ -105,6 +113,40 @@ class PaperBot(commands.Bot):
         else:
             synced = await self.tree.sync()
             log.info("synced %d global commands (they can take a while to appear)", len(synced))
+
+    async def refresh_notes(self) -> RefreshOutcome:
+        """One scheduled refresh (``--refresh``): pull git sources and re-ingest incrementally in a worker
+        thread with the loaded embedding model, then reopen the notes if the index changed. Questions keep
+        being answered from the previous notes meanwhile; the new ones replace them in one assignment
+        (:meth:`NotesIndex.get`). A failed refresh is logged as one line and the previous notes stay.
+
+        Returns
+        -------
+        RefreshOutcome
+            The ingest report, or the one-line error.
+        """
+        current = self.index.current
+        emb = current.retriever.embeddings if current is not None else None
+        outcome = await asyncio.to_thread(refresh_once, self.settings, None, emb)
+        self.last_refresh = outcome
+        self.refreshes += 1
+        if outcome.report is not None:
+            await self.index.get()  # reopened here, not by the next question
+            r = outcome.report
+            log.info(
+                "notes refreshed in %.1f s: %d chunks, %d embedded, %d deleted",
+                outcome.seconds,
+                r.chunks,
+                r.added,
+                r.deleted,
+            )
+        return outcome
+
+    async def close(self) -> None:
+        """Stop the refresh schedule (an ingest already running finishes), then close the client."""
+        if self._refresh_loop is not None:
+            self._refresh_loop.cancel()
+        await super().close()
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (id %s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
@@ -203,7 +245,7 @@ class PaperBot(commands.Bot):
             log.debug("worker finished with %s", type(task.exception()).__name__)
 
 
-def run_bot(settings: Settings, notes: Notes | None = None) -> None:
+def run_bot(settings: Settings, notes: Notes | None = None, refresh_s: float | None = None) -> None:
     """Run the bot until interrupted (blocking). Uses ``settings.discord_token``.
 
     Parameters
@@ -212,6 +254,9 @@ def run_bot(settings: Settings, notes: Notes | None = None) -> None:
         With ``discord_token`` set.
     notes
         Notes already loaded; None to load them at startup.
+    refresh_s
+        Seconds between scheduled refreshes of ``settings.sources`` (:meth:`PaperBot.refresh_notes`);
+        None for none.
 
     Raises
     ------
@@ -231,7 +276,7 @@ def run_bot(settings: Settings, notes: Notes | None = None) -> None:
         setup_logging(sys.stderr)
 
     async def main() -> None:
-        async with PaperBot(settings, notes) as bot:
+        async with PaperBot(settings, notes, refresh_s=refresh_s) as bot:
             await bot.start(token)
 
     try:

@@ -35,6 +35,7 @@ from papernotes.bot.discord_format import (
     clip,
     error_text,
     format_answer,
+    freshness_line,
     papers_embed,
     split_message,
 )
@@ -43,6 +44,7 @@ from papernotes.bot.summary_render import header_lines, summary_markdown
 from papernotes.corpus.errors import BadInputError, PapernotesError
 from papernotes.retrieval.answer import Answer
 from papernotes.retrieval.filters import Filters, normalize_filters
+from papernotes.retrieval.refresh import last_refreshed
 from papernotes.retrieval.service import Notes
 from papernotes.retrieval.summarize.results import plural
 
@@ -376,4 +378,9 @@ class NotesCommands(commands.Cog):
     @app_commands.command(name="help", description="What this bot does and how to ask.")
     async def help(self, interaction: discord.Interaction) -> None:
         embed = discord.Embed(title="papernotes", description=HELP_TEXT)
+        bot = self.bot
+        failed = bot.last_refresh is not None and bot.last_refresh.error is not None
+        embed.add_field(
+            name="Notes", value=freshness_line(last_refreshed(bot.settings), bot.refresh_s, failed), inline=False
+        )
         await interaction.response.send_message(embed=embed, ephemeral=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from datetime import datetime
 
 import discord
 
@@ -332,3 +333,24 @@ def error_text(e: BaseException, settings: Settings) -> str:
     if isinstance(e, PapernotesError):
         return f"❌ {e}"
     return GENERIC_ERROR
+
+
+def freshness_line(last: datetime | None, every_s: float | None, failed: bool) -> str:
+    """The /help line on how current the notes are: when they were last refreshed (a Discord timestamp,
+    shown in each reader's time zone), the refresh schedule, and whether the last scheduled refresh
+    failed (the previous notes then keep answering)."""
+    when = f"{discord.utils.format_dt(last, 'R')} ({discord.utils.format_dt(last, 'f')})" if last else "unknown"
+    line = f"Notes last refreshed {when}"
+    if every_s:
+        line += f"; refreshed every {_duration(every_s)}"
+    if failed:
+        line += "; the last refresh failed, so the notes of that time still answer"
+    return line + "."
+
+
+def _duration(seconds: float) -> str:
+    """``90`` → ``1.5 min``, ``3600`` → ``1 h``, ``45`` → ``45 s``."""
+    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size:
+            return f"{seconds / size:g} {unit}"
+    return f"{seconds:g} s"

@@ -26,6 +26,8 @@ class Citation:
     url: str | None
     source: str | None
     snippet: str
+    #: the cited chunk's id in the index
+    id: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -120,6 +122,7 @@ def citation_for(n: int, h: Hit, snippet_chars: int = 300) -> Citation:
         url=h.get("url") or h.get("page_url"),
         source=h.get("source"),
         snippet=body[:snippet_chars] + ("…" if len(body) > snippet_chars else ""),
+        id=h.id,
     )
 
 

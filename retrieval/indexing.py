@@ -18,6 +18,7 @@ from typing import Any
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 from langchain_core.indexing import index
+from sqlalchemy import event
 
 from papernotes.corpus.catalog import build_catalog, save_catalog
 from papernotes.corpus.chunking import PageAnalysis, analyze_page
@@ -80,6 +81,9 @@ class IngestReport:
     hidden_skipped: int = 0
     #: the unfinished ingest this one completed (its start time, UTC ISO), if any
     resumed: str | None = None
+    #: seconds per stage: ``read`` (files and git), ``chunk``, ``index`` (embed, write, record; ``embed``
+    #: is its time inside the embedder), ``bm25`` and ``catalog`` (rebuilds; absent when not needed)
+    stages: dict[str, float] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -93,10 +97,13 @@ class _CountingEmbeddings(Embeddings):
         self.total = total
         self.progress = progress
         self.embedded = 0
+        self.seconds = 0.0
         self.name = embedding_name(inner)
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        t = time.perf_counter()
         out = self.inner.embed_documents(texts)
+        self.seconds += time.perf_counter() - t
         self.embedded += len(texts)
         if self.progress:
             self.progress("embed", self.embedded, self.total)
@@ -115,8 +122,19 @@ def record_manager(settings: Settings):
     # new store is filled instead of being skipped as "already indexed"
     store = settings.chroma_url.rstrip("/") if settings.chroma_url else "embedded"
     rm = SQLRecordManager(f"chroma:{store}/{settings.collection}", db_url=f"sqlite:///{settings.record_db}")
+    event.listen(rm.engine, "connect", _sqlite_pragmas)
     rm.create_schema()
     return rm
+
+
+def _sqlite_pragmas(dbapi_conn, _record) -> None:
+    """Write-ahead log with ``synchronous=NORMAL`` on each record-manager connection: one fsync per
+    checkpoint instead of one per transaction (``index()`` commits once per batch), still crash-safe
+    (https://www.sqlite.org/wal.html)."""
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.close()
 
 
 def _analysis_key(page: Page, sig: str) -> str:
@@ -261,6 +279,7 @@ def _ingest_locked(
     follow_external_links: bool = False,
 ) -> IngestReport:
     t0 = time.perf_counter()
+    stages: dict[str, float] = {}
     report = IngestReport(sources=sources)
     previous = load_json_safe(marker_path(settings))
     if previous is not None:
@@ -275,6 +294,7 @@ def _ingest_locked(
             progress("read", i + 1, len(sources))
     used = set().union(*(r.cache_used for r in results))
     _save_pickle(settings.data_dir / "pages.pkl", _parser_version(), {k: page_cache[k] for k in used})
+    t_read = time.perf_counter()
     emb = embeddings or make_embeddings(settings)
     report.embedding_model = embedding_name(emb)
     pages = [p for r in results for p in r.pages]
@@ -295,6 +315,7 @@ def _ingest_locked(
     docs.sort(key=lambda d: len(d.page_content))
     if progress:
         progress("chunk", len(docs), len(docs))
+    t_chunk = time.perf_counter()
 
     client = make_client(settings)
     counting = _CountingEmbeddings(emb, len(docs), progress)
@@ -310,7 +331,19 @@ def _ingest_locked(
     origins_now = {r.origin for r in results}
     old_entries = {} if rebuild else load_json(_entries_path(settings), {})
     lost = reconcile_records(store, rm, origins_now | set(old_entries), report)
-    res = index(docs, rm, store, cleanup="scoped_full", source_id_key="origin", key_encoder="sha256", batch_size=256)
+    stages["read"], stages["chunk"] = t_read - t0, t_chunk - t_read
+    t = time.perf_counter()
+    res = index(
+        docs,
+        rm,
+        store,
+        cleanup="scoped_full",
+        source_id_key="origin",
+        key_encoder="sha256",
+        batch_size=index_batch_size(client),
+    )
+    stages["index"] = time.perf_counter() - t
+    stages["embed"] = counting.seconds
     report.added, report.updated = res["num_added"], res["num_updated"]
     report.skipped, report.deleted = res["num_skipped"], res["num_deleted"]
     for origin, n in sorted(lost.items()):
@@ -336,7 +369,9 @@ def _ingest_locked(
             f"keyword index rebuilt (it held {len(held_bm25)} chunks, the vector store {len(held['ids'])})"
         )
     if store_changed or report.repaired or not marker.is_file() or marker.read_text() != version:
+        t = time.perf_counter()
         _rebuild_bm25(settings, store, version)
+        stages["bm25"] = time.perf_counter() - t
     entries = dict(old_entries)
     stats = {} if rebuild else load_json(stats_path(settings), {})
     for origin in [o for o in entries if o not in origins_now and o not in held_origins]:
@@ -361,21 +396,44 @@ def _ingest_locked(
     # the catalog is merged every time (a fraction of a second), so its warnings (papers sharing a link)
     # are reported by every ingest; it is written only when it changed
     catalog_warnings: list[str] = []
+    t = time.perf_counter()
     records = build_catalog((PaperEntry(**e) for es in entries.values() for e in es), catalog_warnings)
     report.warnings += [f"catalog: {w}" for w in catalog_warnings]
     report.papers = len(records)
     if entries != old_entries or not catalog_ok or store_changed:
         save_json(_entries_path(settings), entries)
         save_catalog(records, settings.catalog_path)
+    stages["catalog"] = time.perf_counter() - t
     save_json(manifest_path(settings), {"terms_version": TERMS_VERSION})
     marker_path(settings).unlink(missing_ok=True)
     report.seconds = time.perf_counter() - t0
+    report.stages = {k: round(v, 3) for k, v in stages.items()}
     return report
 
 
+#: Chunks per ``index()`` batch (embedded, written and recorded together): the bound on an ingest's
+#: batch memory (texts plus 384-d vectors, about 12 MB) and few enough record-manager transactions.
+INDEX_BATCH = 1024
+
+
+def index_batch_size(client) -> int:
+    """``index()``'s batch size: :data:`INDEX_BATCH`, or the store's own maximum batch if smaller
+    (``client.get_max_batch_size()``, chromadb's limit on one write), so each batch is one write."""
+    try:
+        return max(1, min(INDEX_BATCH, int(client.get_max_batch_size())))
+    except Exception:  # a client without the call (older servers)
+        return INDEX_BATCH
+
+
 def _rebuild_bm25(settings: Settings, store, version: str) -> None:
+    """Rebuild the keyword index from the store's contents, reusing the terms of chunks it held before
+    (``bm25_dir/terms.pkl``, keyed by chunk id and the sparse side's code version)."""
     got = store.get(include=["documents", "metadatas"])
-    BM25Index.build(got["ids"], got["documents"], got["metadatas"]).save(settings.bm25_dir)
+    cache_path = settings.bm25_dir / "terms.pkl"
+    terms: dict[str, list[str]] = _load_pickle(cache_path, version)
+    BM25Index.build(got["ids"], got["documents"], got["metadatas"], terms).save(settings.bm25_dir)
+    held = set(got["ids"])
+    _save_pickle(cache_path, version, {k: v for k, v in terms.items() if k in held})
     (settings.bm25_dir / "built-by").write_text(version)
 
 

@@ -305,6 +305,9 @@ class HybridRetriever(BaseRetriever):
             qa = np.asarray(qv, dtype=np.float32)
             for cid, vec in zip(got["ids"], got["embeddings"], strict=True):
                 hits[cid].dense = float(np.dot(qa, np.asarray(vec, dtype=np.float32)))
+            for gone in {h.id for h in missing} - set(got["ids"]):  # deleted by an ingest running now
+                del hits[gone]
+        leaders = [i for i in leaders if i in hits]
         return sorted(hits.values(), key=lambda h: -h.score), leaders
 
     def search(
@@ -360,9 +363,21 @@ class HybridRetriever(BaseRetriever):
         key = (str(h.get("source")), str(h.get("section")))
         return [self.bm25.texts[p] for p in self._sections.get(key, []) if self.bm25.ids[p] != h.id]
 
+    def gone(self, ids: list[str]) -> set[str]:
+        """The chunk ids of ``ids`` the vector store no longer holds (deleted by an ingest since the
+        notes were loaded); empty for an empty list."""
+        if not ids:
+            return set()
+        return set(ids) - set(self.store.get(ids=ids, include=[])["ids"])
+
     def chunk_hits(self, positions: list[int]) -> list[Hit]:
-        """Hits for chunk positions of the BM25 index (unscored), e.g. a paper's own chunks."""
-        return [self._hit(p) for p in positions]
+        """Hits for chunk positions of the BM25 index (unscored), e.g. a paper's own chunks; those the
+        vector store no longer holds (deleted by an ingest that has not finished) are left out, so no
+        answer cites a chunk that is gone."""
+        if not positions:
+            return []
+        held = set(self.store.get(ids=[self.bm25.ids[p] for p in positions], include=[])["ids"])
+        return [self._hit(p) for p in positions if self.bm25.ids[p] in held]
 
 
 def collapse(hits: list[Hit], k: int, per_group: int, leaders: Sequence[str] = ()) -> tuple[list[Hit], list[Hit]]:

@@ -126,13 +126,17 @@ class Notes:
         if history:
             standalone, note = self._standalone(question, history, llm)
         searched = standalone if standalone.strip() != question.strip() else None
-        an = self.analyze(standalone, k, filters)
-        q, result = an.question, an.result
-        if q.dangling and not filters:
-            a = refusal_answer(question, mode, result, note)
-            a.answer, a.refused, a.clarify, a.kind, a.searched = CLARIFY, False, True, q.kind, searched
-            return a
-        a = self._answer(question, standalone, an, k, filters, llm, mode, note, on_token)
+        for _attempt in range(2):
+            an = self.analyze(standalone, k, filters)
+            q, result = an.question, an.result
+            if q.dangling and not filters:
+                a = refusal_answer(question, mode, result, note)
+                a.answer, a.refused, a.clarify, a.kind, a.searched = CLARIFY, False, True, q.kind, searched
+                return a
+            a = self._answer(question, standalone, an, k, filters, llm, mode, note, on_token)
+            # an ingest running meanwhile may have deleted a cited chunk: answer again from what is left
+            if not self.retriever.gone([c.id for c in a.citations if c.id]):
+                break
         a.searched = searched
         return a
 

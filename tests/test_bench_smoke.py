@@ -191,3 +191,48 @@ def test_score_retrieval_averages_both_rules_over_answerable_questions():
     assert (s["hit_at_5"], s["recall_at_5"], s["mrr"], s["misses"]) == (1.0, 1.0, 1.0, [])
     assert (s["hit_at_5_by_title_metadata"], s["misses_by_title_metadata"]) == (0.5, ["a"])
     assert s["search_ms"]["p50"] >= 0
+
+
+def test_scale_bench_on_fixture_notes(tmp_path):
+    dev = tmp_path / "dev.jsonl"
+    dev.write_text("".join(json.dumps(r) + "\n" for r in DEV), encoding="utf-8")
+    work = tmp_path / "work"
+    work.mkdir()
+    out, png = tmp_path / "scale.json", tmp_path / "scale.png"
+    p = _run_bench(
+        tmp_path,
+        "--json",
+        "--reps",
+        "1",
+        "--scale",
+        "2",
+        "--corpus",
+        str(FIXTURE_NOTES),
+        "--dev",
+        str(dev),
+        "--workdir",
+        str(work),
+        "--out",
+        str(out),
+        "--plot",
+        str(png),
+    )
+    assert p.returncode == 0, p.stderr[-2000:]
+    r = json.loads(p.stdout)
+    assert json.loads(out.read_text()) == r
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    (e,) = r["scales"]
+    assert e["scale"] == 2 and e["sources"] == 2
+    dup = e["near_duplicates"]
+    # one distractor copy: about as many chunks as the notes, none a near-copy of a real chunk
+    assert 0 < dup["distractor_chunks"] < e["chunks"] and dup["near_duplicates"] == 0
+    assert dup["max_cosine"] < dup["threshold"]
+    assert e["noop_embedded"] == 0 and 1 <= e["edit_embedded"] <= e["edit_note"]["note_chunks"]
+    assert e["chunks"] == e["cold_embedded"]
+    assert {"read", "chunk", "index", "embed", "bm25", "catalog"} <= set(e["stages_cold"])
+    assert 0 < e["stages_cold"]["embed"] <= e["stages_cold"]["index"]
+    assert _is_num(e["hit_at_5"]) and 0 <= e["hit_at_5"] <= 1
+    assert e["overhead_ratio"] == pytest.approx(e["cold_ingest_s"] / e["embed_floor_s"], rel=0.01)
+    assert len(r["loadavg_at_start"]) == 3
+    assert not any(work.iterdir())  # scratch folder removed
+    assert "benchmark appended" not in "".join(f.read_text() for f in FIXTURE_NOTES.rglob("*.md"))

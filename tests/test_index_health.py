@@ -22,6 +22,8 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURE_NOTES, make_settings, seed_models
 
+from papernotes.retrieval.indexing import INDEX_BATCH
+
 QUESTION = "How much higher throughput does Quokka reach than the contiguous baseline?"
 ANSWER = "3.7x"
 
@@ -161,11 +163,11 @@ KILL_SCRIPT = textwrap.dedent(
     """
     import os, signal, sys
     from pathlib import Path
-    from papernotes.retrieval.indexing import ingest
+    from papernotes.retrieval.indexing import INDEX_BATCH, ingest
     from papernotes.retrieval.settings import Settings
 
     def progress(stage, done, total):
-        if stage == "embed" and done > 256:  # the second batch is embedded, not yet written
+        if stage == "embed" and done > INDEX_BATCH:  # the second batch is embedded, not yet written
             os.kill(os.getpid(), signal.SIGKILL)
 
     ingest(Settings(data_dir=Path(sys.argv[1]), _env_file=None), sys.argv[2:], progress=progress)
@@ -174,8 +176,8 @@ KILL_SCRIPT = textwrap.dedent(
 
 
 def killed_ingest(data: Path, *sources: Path) -> None:
-    """Run an ingest of ``sources`` that is killed (SIGKILL) after its first batch of 256 chunks was
-    written and while the next one is being embedded."""
+    """Run an ingest of ``sources`` that is killed (SIGKILL) after its first batch of ``INDEX_BATCH``
+    chunks was written and while the next one is being embedded."""
     p = subprocess.run([sys.executable, "-c", KILL_SCRIPT, str(data), *map(str, sources)], capture_output=True)
     assert p.returncode == -signal.SIGKILL, p.stderr
 
@@ -195,7 +197,7 @@ def test_killed_ingest_is_noticed_by_the_next_command_and_completed_by_the_next_
     (base / "wombat.md").write_text("# Wombat\n\nThe wombat scheduler keeps every burrow busy.\n")
     p = cli(["ingest", str(base)], data)
     assert p.returncode == 0, p.stderr
-    n = 300  # more than one of index()'s batches (256 chunks)
+    n = INDEX_BATCH + 44  # more than one of index()'s batches
     notes = many_notes(tmp_path / "notes", n)
     killed_ingest(data, base, notes)
 
@@ -209,7 +211,7 @@ def test_killed_ingest_is_noticed_by_the_next_command_and_completed_by_the_next_
     assert p.returncode == 0, p.stderr
     rep = json.loads(p.stdout)
     assert rep["resumed"] and rep["chunks"] == n + 1
-    assert rep["added"] == n + 1 - 256  # the batch written before the kill is not embedded again
+    assert rep["added"] == n + 1 - INDEX_BATCH  # the batch written before the kill is not embedded again
     after = snapshot(data)
     assert len(after["vectors"]) == n + 1 and after["vectors"] == after["bm25"] == after["records"]
 
@@ -221,7 +223,7 @@ def test_killed_ingest_is_noticed_by_the_next_command_and_completed_by_the_next_
 def test_first_ingest_killed_is_named_by_queries(tmp_path, models_cache):
     data = tmp_path / "data"
     seed_models(models_cache, data)
-    notes = many_notes(tmp_path / "notes", 300)
+    notes = many_notes(tmp_path / "notes", INDEX_BATCH + 44)
     killed_ingest(data, notes)
     line = one_error_line(cli(["search", "capybara"], data))
     assert "the last ingest did not finish (started " in line
