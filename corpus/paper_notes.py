@@ -183,6 +183,9 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     tag_venues, bare_series = _venues_in_tags(page.tags)
     fm_venue_raw = _fm(meta, VENUE_KEYS)
     fm_venue = _venue_of(str(fm_venue_raw)) if isinstance(fm_venue_raw, (str, int)) else None
+    if fm_venue is None and isinstance(fm_venue_raw, str) and fm_venue_raw.strip().lower() in SERIES:
+        # `venue: NeurIPS` with the year in its own key (`year: 2023`): a series, dated like a bare tag
+        bare_series = [SERIES[fm_venue_raw.strip().lower()]]
 
     link: str | None = None
     if len(head_links) == 1:

@@ -67,11 +67,13 @@ def _tags_from(meta: dict[str, Any], body: str) -> list[str]:
     desc = meta.get("description")
     if isinstance(desc, str):
         tags += hashtags(desc)
-    raw = meta.get("tags")
-    if isinstance(raw, list):
-        tags += [str(t).lstrip("#") for t in raw if str(t).strip()]
-    elif isinstance(raw, str):
-        tags += [t.strip().lstrip("#") for t in re.split(r"[,\s]+", raw) if t.strip()]
+    # the taxonomies of Jekyll and Hugo (`tags`, `categories`) and of Zotero/Obsidian exports (`keywords`)
+    for key in ("tags", "categories", "keywords"):
+        raw = meta.get(key)
+        if isinstance(raw, list):
+            tags += [str(t).lstrip("#") for t in raw if str(t).strip()]
+        elif isinstance(raw, str):
+            tags += [t.strip().lstrip("#") for t in re.split(r"[,\s]+", raw) if t.strip()]
     # a paragraph made only of hashtags near the top of the page (the dump keeps them in the body)
     for line in body.splitlines()[:12]:
         s = line.strip()
