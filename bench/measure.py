@@ -3,6 +3,7 @@ sampler, and :class:`Measurements`, the raw figures they produce."""
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import statistics
@@ -17,6 +18,7 @@ from typing import Any
 
 import psutil
 from scoring import K, score_retrieval
+from workspace import clear_chroma_cache, fresh_data_dir, with_data_dir
 
 from papernotes.corpus.errors import PapernotesError
 from papernotes.retrieval.embeddings import make_embeddings
@@ -143,6 +145,47 @@ def cold_ingest(settings: Settings, sources: list[str]) -> tuple[IngestReport, f
         rep = ingest(settings, sources)
         wall, cpu = time.perf_counter() - t, time.process_time() - c
     return rep, wall, cpu, rss.peak_mb
+
+
+def cold_rep(
+    m: Measurements,
+    cold_dirs: list[Path],
+    work: Path,
+    rep: int,
+    models: Path | None,
+    settings: Settings,
+    sources: list[str],
+) -> Path:
+    """One cold ingest of ``sources`` into a fresh data dir ``cold<rep>`` under ``work`` (the previous
+    rep's dir, the one in ``cold_dirs``, removed first), recorded in ``m``; returns the new data dir.
+    Cold ingest comes first in a rep: in rep 1 nothing has been embedded in this process yet, so its
+    peak RSS is that of a plain ingest (plus the benchmark's imports)."""
+    if cold_dirs:
+        shutil.rmtree(cold_dirs.pop(), ignore_errors=True)
+        clear_chroma_cache()
+    d = fresh_data_dir(work, f"cold{rep}", models)
+    report, w, c, peak = cold_ingest(with_data_dir(settings, d), sources)
+    m.cold_s.append(w)
+    m.cold_cpu_s.append(c)
+    m.peak_rss_mb.append(peak)
+    m.cold_report = report
+    cold_dirs.append(d)
+    log(
+        f"cold ingest rep {rep + 1}: {w:.2f} s ({c:.1f} s CPU), {report.chunks} chunks, "
+        f"{report.added} embedded, peak RSS {peak:.0f} MiB"
+    )
+    return d
+
+
+def floor_rep(m: Measurements, settings: Settings, texts: list[str], rep: int) -> None:
+    """One embedding floor (:func:`embed_floor` of ``texts``) recorded in ``m``, garbage collected around."""
+    gc.collect()
+    w, c, load_s = embed_floor(settings, texts)
+    m.floor_s.append(w)
+    m.floor_cpu_s.append(c)
+    m.model_load_s.append(load_s)
+    log(f"embedding floor rep {rep + 1}: {w:.2f} s ({c:.1f} s CPU)")
+    gc.collect()
 
 
 def timed_ingest(settings: Settings, sources: list[str]) -> tuple[float, int]:

@@ -35,7 +35,6 @@ reported as one ``error: …`` line, exit code non-zero.
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import shutil
 import sys
@@ -47,8 +46,8 @@ from baseline import baseline_ingest, baseline_search
 from measure import (
     Measurements,
     cold_ask,
-    cold_ingest,
-    embed_floor,
+    cold_rep,
+    floor_rep,
     log,
     query_stage,
     repeat_heavy,
@@ -149,29 +148,8 @@ def _run(
 
     # 1+2. cold ingest and embedding floor, interleaved so drifting machine load hits both alike
     def cold_and_floor(i: int) -> None:
-        # cold ingest first: in rep 1 nothing has been embedded in this process yet, so its peak RSS is
-        # that of a plain ingest (plus the benchmark's imports)
-        if cold_dir:
-            shutil.rmtree(cold_dir.pop(), ignore_errors=True)
-            clear_chroma_cache()
-        d = fresh_data_dir(work, f"cold{i}", models)
-        rep, w, c, peak = cold_ingest(with_data_dir(settings0, d), sources)
-        m.cold_s.append(w)
-        m.cold_cpu_s.append(c)
-        m.peak_rss_mb.append(peak)
-        m.cold_report = rep
-        cold_dir.append(d)
-        log(
-            f"cold ingest rep {i + 1}: {w:.2f} s ({c:.1f} s CPU), {rep.chunks} chunks, {rep.added} embedded, "
-            f"peak RSS {peak:.0f} MiB"
-        )
-        gc.collect()
-        w, c, load = embed_floor(prep, texts)
-        m.floor_s.append(w)
-        m.floor_cpu_s.append(c)
-        m.model_load_s.append(load)
-        log(f"embedding floor rep {i + 1}: {w:.2f} s ({c:.1f} s CPU)")
-        gc.collect()
+        cold_rep(m, cold_dir, work, i, models, settings0, sources)
+        floor_rep(m, prep, texts, i)
 
     m.heavy_reps = repeat_heavy(cold_and_floor, heavy_max, budget)
     main_settings = with_data_dir(settings0, cold_dir[0])

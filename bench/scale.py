@@ -8,7 +8,6 @@ The distractors are generated once for the largest scale; scale N ingests the fi
 
 from __future__ import annotations
 
-import gc
 import os
 import shutil
 import time
@@ -20,8 +19,8 @@ from distractors import make_distractors, near_duplicates
 from measure import (
     Measurements,
     cold_ask,
-    cold_ingest,
-    embed_floor,
+    cold_rep,
+    floor_rep,
     log,
     median,
     query_stage,
@@ -110,28 +109,12 @@ def scale_entry(
     texts: list[str] = []
 
     def cold_and_floor(i: int) -> None:
-        if cold_dir:
-            shutil.rmtree(cold_dir.pop(), ignore_errors=True)
-            clear_chroma_cache()
-        d = fresh_data_dir(work, f"cold{i}", models)
-        rep, w, c, peak = cold_ingest(with_data_dir(settings0, d), sources)
-        m.cold_s.append(w)
-        m.cold_cpu_s.append(c)
-        m.peak_rss_mb.append(peak)
-        m.cold_report = rep
-        cold_dir.append(d)
-        log(f"  cold ingest {i + 1}: {w:.1f} s ({c:.1f} s CPU), {rep.chunks} chunks, peak RSS {peak:.0f} MiB")
+        d = cold_rep(m, cold_dir, work, i, models, settings0, sources)
         if n > floor_max:
             return
         if not texts:  # the floor embeds exactly the chunk texts the ingest stored
             texts.extend(_store_texts(with_data_dir(settings0, d)))
-        gc.collect()
-        w, c, load_s = embed_floor(with_data_dir(settings0, d), texts)
-        m.floor_s.append(w)
-        m.floor_cpu_s.append(c)
-        m.model_load_s.append(load_s)
-        log(f"  embedding floor {i + 1}: {w:.1f} s ({c:.1f} s CPU)")
-        gc.collect()
+        floor_rep(m, with_data_dir(settings0, d), texts, i)
 
     m.heavy_reps = repeat_heavy(cold_and_floor, heavy_max, budget)
     s = with_data_dir(settings0, cold_dir[0])
@@ -162,15 +145,15 @@ def scale_entry(
     for k in [k for k in result if "baseline" in k]:
         result.pop(k)
     result["targets"] = {k: v for k, v in result["targets"].items() if "baseline" not in k}
-    cold_rep = m.cold_report
-    assert cold_rep is not None
-    embed_s = cold_rep.stages.get("embed")
+    cold_report = m.cold_report
+    assert cold_report is not None
+    embed_s = cold_report.stages.get("embed")
     result.update(
         embed_in_ingest_s=embed_s,
         overhead_vs_embed_in_ingest=round(result["cold_ingest_s"] / embed_s, 3) if embed_s else None,
         scale=n,
         sources=len(sources),
-        stages_cold=cold_rep.stages,
+        stages_cold=cold_report.stages,
         stages_edit=_median_stages(edit_reports),
         stages_noop=_median_stages(noop_reports),
         near_duplicates=dup,

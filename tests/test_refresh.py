@@ -148,7 +148,7 @@ def test_ingest_watch_reingests_an_edit_on_schedule(tmp_path, models_cache):
         wait_for(lambda: any(" 0 added" not in ln for ln in lines[1:]), p)
     finally:
         p.send_signal(signal.SIGINT)
-        p.wait(30)
+        p.wait(120)  # a round under way finishes its embedding call first
     first, edited = lines[0], next(ln for ln in lines[1:] if " 0 added" not in ln)
     assert " 0 added" not in first and "chunks:" in first  # the first round indexed everything
     assert ": 1 added" in edited or ": 2 added" in edited  # a later round embedded only the edit
