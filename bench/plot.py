@@ -46,8 +46,9 @@ def plot_scales(result: dict[str, Any], path: Path) -> None:
     right.set_title("memory")
     for r in rows:
         right.annotate(f"{r['scale']}x", (r["chunks"], r["peak_rss_mb"]), textcoords="offset points", xytext=(4, 4))
-    load = result.get("loadavg_at_start")
-    fig.suptitle(f"papernotes at 1x-{rows[-1]['scale']}x the notes ({result['cpus']} CPUs, load average {load})")
+    # each scale's own load average at its start (other work on the machine slows every stage)
+    load = ", ".join(f"{r['scale']}x: {r['loadavg_at_start'][0]:.1f}" for r in rows if r.get("loadavg_at_start"))
+    fig.suptitle(f"papernotes at 1x-{rows[-1]['scale']}x the notes ({result['cpus']} CPUs; load average {load})")
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=100)
     plt.close(fig)
