@@ -137,6 +137,9 @@ def test_ingest_watch_reingests_an_edit_on_schedule(tmp_path, models_cache):
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        # a test worker may run with SIGINT ignored, which a child inherits (and then Python installs no
+        # KeyboardInterrupt handler): give the watch the terminal's default, as a shell would
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     lines: list[str] = []
     reader = threading.Thread(target=lambda: lines.extend(iter(p.stdout.readline, "")), daemon=True)  # type: ignore[union-attr]
@@ -148,7 +151,7 @@ def test_ingest_watch_reingests_an_edit_on_schedule(tmp_path, models_cache):
         wait_for(lambda: any(" 0 added" not in ln for ln in lines[1:]), p)
     finally:
         p.send_signal(signal.SIGINT)
-        p.wait(120)  # a round under way finishes its embedding call first
+        p.wait(60)  # a round under way finishes its embedding call first
     first, edited = lines[0], next(ln for ln in lines[1:] if " 0 added" not in ln)
     assert " 0 added" not in first and "chunks:" in first  # the first round indexed everything
     assert ": 1 added" in edited or ": 2 added" in edited  # a later round embedded only the edit
