@@ -14,6 +14,9 @@ from rich.console import Console
 from rich.table import Table
 from workspace import NoteEdit
 
+#: The repository root (paths in results are relative to it).
+REPO = Path(__file__).resolve().parent.parent
+
 #: The targets this benchmark reports against (from the performance brief): ``name → (operator, value)``.
 TARGETS = {
     "overhead_ratio": ("<=", 1.15),
@@ -140,7 +143,8 @@ def build_result(
             "edit_reingest_s": [s for s, _ in m.edits],
             "cold_ask_s": m.cold_ask_s,
         },
-        "corpora": [str(c) for c in corpora],
+        # relative to the repository, so a result file names the notes the same on every machine
+        "corpora": [os.path.relpath(c, REPO) for c in corpora],
         "embedding_model": rep.embedding_model,
         "cpus": os.cpu_count(),
         "loadavg_at_end": [round(x, 2) for x in os.getloadavg()],
