@@ -133,7 +133,22 @@ def build_catalog(entries: Iterable[PaperEntry], warnings: list[str] | None = No
     for r in merged:
         _choose_venue(r, venues.get(id(r), []))
     _one_spelling_per_venue(merged)
+    _drop_shared_labels(merged)
     return merged
+
+
+def _drop_shared_labels(records: list[PaperRecord]) -> None:
+    """Clear a ``system`` name that several records share while none of their titles holds it: a bold
+    label repeated under papers ("**Operational Systems**", a track), not a system's name. (Two papers
+    that share a real name, "FlexPipe: …" twice, carry it in their titles.)"""
+    by_name: dict[str, list[PaperRecord]] = {}
+    for r in records:
+        if r.system:
+            by_name.setdefault(title_key(r.system), []).append(r)
+    for name, rs in by_name.items():
+        if len(rs) >= 2 and not any(name in title_key(r.title) for r in rs):
+            for r in rs:
+                r.system = None
 
 
 def _choose_venue(r: PaperRecord, said: list[tuple[int, str, int | None]]) -> None:

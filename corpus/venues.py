@@ -143,8 +143,8 @@ def find_venue_mentions(
 
     One rule for every series (built-in :data:`SERIES` and ``known_series``, e.g. series the notes
     have that the built-in list lacks): with a year attached, any casing counts ("sosp24", "fast
-    2026", "FAST '26", "sosp 24"; a two-digit number after a space only at the end of a clause or
-    before a paper noun, so "SC 25 nodes" names no year). Without a year, a series counts anywhere in
+    2026", "FAST '26", "sosp 24", "mlsys 24 accept rate"; a two-digit number after a space followed by a
+    plural noun other than a paper noun is a count, so "SC 25 nodes" names no year). Without a year, a series counts anywhere in
     any casing when it is in ``any_case`` (series whose name is not an ordinary word of the notes, see
     :func:`ordinary_word_series`); otherwise only when written in its own casing with two or more
     capitals ("SOSP", "EuroSys", "FAST") or in a venue position ("at fast", "fast papers", "atc's best
@@ -167,8 +167,10 @@ def find_venue_mentions(
         if raw_year and len(raw_year) == 2:
             between = text[m.end("series") : m.start("year")]
             spaced = between.strip() == "" and between != ""
-            if spaced and not re.match(rf"\s*(?:[^\w\s]|$|(?:{_VENUE_NOUNS})\b)", text[m.end() :], re.IGNORECASE):
-                raw_year = None  # "SC 25 nodes": a count after a space, not a year
+            nxt = re.match(r"\s*(\w+)", text[m.end() :])
+            plural = nxt is not None and re.fullmatch(r"\w*[^s\W]s", nxt.group(1), re.IGNORECASE) is not None
+            if spaced and plural and not re.match(rf"\s*(?:{_VENUE_NOUNS})\b", text[m.end() :], re.IGNORECASE):
+                raw_year = None  # "SC 25 nodes": a number before a plural noun is a count, not a year
         if raw_year:
             out.append(VenueMention(canon, _year(raw_year), (m.start(), m.end())))
             continue

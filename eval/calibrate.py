@@ -13,6 +13,13 @@ The models (logistic regressions, scikit-learn; see :mod:`papernotes.retrieval.a
 * **membership** — is a candidate paper in the answer to a list question? One row per candidate;
   label: its title is a gold title.
 
+and one threshold, **lookup_at**: the framing similarity at or above which a question that names a paper
+and asks only in words the notes do not use or that describe the paper ("who built X", not "what
+baselines does X compare against") is a lookup (:func:`papernotes.retrieval.answerability.is_lookup`);
+one row per such question, label: it has gold titles and the lookup answer (catalog line, the notes'
+description, link) holds at least half of its ``answer_must_contain`` strings; the best balanced
+accuracy among midpoints of observed values.
+
 The split is fixed in the set itself (``split``: ``fit`` when the SHA-1 of the id, as an integer, is
 even, else ``held``). After fitting, ``papernotes eval`` metrics are computed on both splits (and on any
 extra question files) and written to the report.
@@ -38,7 +45,8 @@ from sklearn.linear_model import LogisticRegressionCV
 from papernotes.corpus.papers import title_key
 from papernotes.retrieval import answerability as am
 from papernotes.retrieval import lists
-from papernotes.retrieval.evaluate import load_questions, run_eval
+from papernotes.retrieval.evaluate import contains, load_questions, run_eval
+from papernotes.retrieval.extractive import paper_lookup
 from papernotes.retrieval.service import Notes
 from papernotes.retrieval.settings import Settings
 
@@ -59,6 +67,7 @@ def collect(notes: Notes, rows: list[dict]) -> dict[str, list[tuple[dict[str, fl
         "question_unnamed": [],
         "sentence": [],
         "membership": [],
+        "lookup": [],
     }
     for row in rows:
         an = notes.analyze(row["question"])
@@ -70,6 +79,16 @@ def collect(notes: Notes, rows: list[dict]) -> dict[str, list[tuple[dict[str, fl
         if not an.result.hits:
             continue
         data[am.question_model_name(an.features)].append((dict(an.features), int(bool(gold))))
+        q = an.question
+        identity = am.identity_terms(notes.catalog[r] for r in q.records)
+        if q.papers and q.asked and not q.is_comparison and not am.specific_asked(q, notes.retriever.bm25, identity):
+            # framing words only ("who built X", "what baselines does X compare against"): the lookup threshold
+            # label: the lookup answer (catalog line, description, link) holds what a right answer must
+            sim = notes.lookup_similarity(am.framing(q, identity))
+            text = "\n".join(paper_lookup(notes.catalog[r], an.paper_hits.get(r, []))[0] for r in q.records)
+            must_have = row["answer_must_contain"]
+            enough = bool(gold) and sum(contains(text, m) for m in must_have) * 2 >= len(must_have)
+            data["lookup"].append(({"similarity": sim}, int(enough)))
         must = [m.lower() for m in row["answer_must_contain"]]
         if gold and must:
             labelled = [
@@ -93,6 +112,24 @@ def fit(rows: list[tuple[dict[str, float], int]], names: tuple[str, ...]) -> tup
     acc = float(((clf.predict_proba(x)[:, 1] >= 0.5) == y).mean())
     stats = {"rows": len(rows), "positives": int(y.sum()), "train_accuracy": round(acc, 4), "C": float(clf.C_[0])}
     return model, stats
+
+
+def fit_threshold(rows: list[tuple[dict[str, float], int]]) -> tuple[float, dict]:
+    """The framing-similarity threshold of :func:`papernotes.retrieval.answerability.is_lookup`: of the
+    midpoints between consecutive observed similarities, the one with the best balanced accuracy
+    (answerable questions at or above it, unanswerable ones below), ties broken by the widest gap."""
+    xs = sorted({r["similarity"] for r, _ in rows})
+    pos = [r["similarity"] for r, y in rows if y]
+    neg = [r["similarity"] for r, y in rows if not y]
+    if not pos or not neg or len(xs) < 2:
+        return am.LOOKUP_AT_DEFAULT, {"rows": len(rows), "positives": len(pos)}
+    best: tuple[float, float, float] = (-1.0, 0.0, am.LOOKUP_AT_DEFAULT)
+    for lo, hi in zip(xs, xs[1:], strict=False):
+        t = (lo + hi) / 2
+        acc = (sum(x >= t for x in pos) / len(pos) + sum(x < t for x in neg) / len(neg)) / 2
+        best = max(best, (acc, hi - lo, t))
+    acc, _, t = best
+    return round(t, 4), {"rows": len(rows), "positives": len(pos), "balanced_accuracy": round(acc, 4)}
 
 
 def main() -> None:
@@ -130,7 +167,8 @@ def main() -> None:
             model, st = fit(data[name], feats)
             out[name] = {"weights": model.weights, "bias": model.bias}
             stats[name] = st
-        write_weights(args.set, len(fit_rows), stats, out)
+        lookup_at, stats["lookup"] = fit_threshold(data["lookup"])
+        write_weights(args.set, len(fit_rows), stats, out, lookup_at)
     if args.no_fit and am.WEIGHTS_FILE.is_file():
         stats = json.loads(am.WEIGHTS_FILE.read_text(encoding="utf-8")).get("stats", {})
     report: dict[str, dict] = {"fit": {}, "models": stats}
@@ -143,9 +181,10 @@ def main() -> None:
     print(render(report, len(fit_rows), len(held_rows)))
 
 
-def write_weights(path: Path, n_fit: int, stats: dict, models: dict) -> None:
+def write_weights(path: Path, n_fit: int, stats: dict, models: dict, lookup_at: float = am.LOOKUP_AT_DEFAULT) -> None:
     """Write :data:`papernotes.retrieval.answerability.WEIGHTS_FILE` (models not yet fitted keep their
-    starting values) and make the next analysis use it."""
+    starting values; ``lookup_at``: the threshold of
+    :func:`~papernotes.retrieval.answerability.is_lookup`) and make the next analysis use it."""
     full = {name: {"weights": m.weights, "bias": m.bias} for name, m in am.models().items()}
     full.update(models)
     am.WEIGHTS_FILE.write_text(
@@ -153,6 +192,7 @@ def write_weights(path: Path, n_fit: int, stats: dict, models: dict) -> None:
             {
                 "fitted_on": f"{path.name} split=fit ({n_fit} questions)",
                 "threshold": am.ANSWERABLE_AT,
+                "lookup_at": lookup_at,
                 "stats": stats,
                 "models": full,
             },
@@ -162,6 +202,7 @@ def write_weights(path: Path, n_fit: int, stats: dict, models: dict) -> None:
         encoding="utf-8",
     )
     am.models.cache_clear()
+    am.lookup_threshold.cache_clear()
 
 
 METRICS = ("hit_at_k", "recall_at_k", "mrr", "answer_contains", "refusal_accuracy", "false_refusal_rate")
@@ -193,6 +234,9 @@ def render(report: dict, n_fit: int, n_held: int) -> str:
     )
     lines += ["", "## Model fits", ""]
     for name, st in report.get("models", {}).items():
+        if "C" not in st:  # the lookup threshold
+            lines.append(f"- {name} threshold: {st.get('rows')} rows, balanced accuracy {st.get('balanced_accuracy')}")
+            continue
         lines.append(
             f"- {name}: {st['rows']} rows, {st['positives']} positive, C = {st['C']:.3g} (cross-validated), "
             f"training accuracy {st['train_accuracy']}"

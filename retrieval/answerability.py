@@ -14,8 +14,8 @@ Question features (:func:`question_features`):
 ``cov_best``       idf-weighted share of the question's terms found in one single chunk (the best one):
                    the subject and what is asked about it must occur together
 ``cov_union``      the same share over the top 3 chunks together
-``asked_cov``      share of what is asked about named papers (framing words aside, see
-                   :func:`specific_asked`) found in those papers' own chunks, or ``cov_best`` when
+``asked_cov``      share of what is asked about named papers (framing words and the words describing the
+                   papers themselves aside, see :func:`specific_asked`) found in those papers' own chunks, or ``cov_best`` when
                    higher (the name and what is asked in one passage); 1 when nothing specific is
                    asked (a lookup) or papers are compared; the best chunk's share when no paper is named
 ``oov``            idf-weighted share of the question's name-like terms (not common English words) that
@@ -34,11 +34,13 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from papernotes.corpus.models import PaperRecord
 from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.evidence import Sentence
 from papernotes.retrieval.question import Question
@@ -147,15 +149,89 @@ def score_sentences(sentences: list[Sentence], asks_quantity: bool) -> None:
         s.score = m.probability(sentence_features(s, asks_quantity))
 
 
-def specific_asked(q: Question, bm25: BM25Index) -> list[Key]:
+def specific_asked(q: Question, bm25: BM25Index, identity: AbstractSet[str] = frozenset()) -> list[Key]:
     """What is asked about the named papers (or the topic), without the words that only frame the
-    question (:func:`~papernotes.retrieval.terms.conversational`: "who *made* X", "X's main *idea*")."""
+    question (:func:`~papernotes.retrieval.terms.conversational`: "who *made* X", "X's main *idea*") and
+    the words that describe the named papers themselves (``identity``, :func:`identity_terms`: "ditto
+    hpca'25 *diffusion accel*, who")."""
     n = len(bm25)
-    return [k for k in q.asked if not conversational(k.word, max((bm25.df(t) for t in k.terms), default=0), n)]
+    return [
+        k
+        for k in q.asked
+        if not conversational(k.word, max((bm25.df(t) for t in k.terms), default=0), n) and not k.covered(identity)
+    ]
+
+
+def identity_terms(records: Iterable[PaperRecord]) -> set[str]:
+    """Stemmed terms that identify papers: their titles, system names, aliases, one-line summaries,
+    affiliations and venues ("shift parallelism (snowflake)", "the MSR paper on …")."""
+    out: set[str] = set()
+    for r in records:
+        out |= set(
+            lexical_terms(" ".join([r.title, r.system or "", *r.aliases, r.summary, *r.affiliations, r.venue or ""]))
+        )
+    return out
+
+
+#: What a lookup answer gives about a paper (:func:`~papernotes.retrieval.extractive.paper_lookup`): one
+#: description per part of the catalog record it is made from (:class:`~papernotes.corpus.models.PaperRecord`
+#: fields ``affiliations``/``authors``, ``venue``/``year``, ``summary``, ``url``). A question that names a
+#: paper and asks, in words the notes do not use, for one of these is a lookup.
+LOOKUP_PARTS = (
+    "who wrote the paper: its authors and their affiliations",
+    "where and when the paper was published: its venue and year",
+    "what the paper is about: its main idea in one line",
+    "the link to the paper",
+)
+#: Cosine similarity (embedder, unit vectors) of a question's framing to a part of the lookup answer at
+#: or above which it asks for that part; set by ``eval/calibrate.py`` on the fit split (see
+#: ``calibration.json``), this value until then.
+LOOKUP_AT_DEFAULT = 0.25
+
+
+def framing(q: Question, identity: AbstractSet[str] = frozenset()) -> str:
+    """The question without the words that name its papers or a venue, or that describe the papers
+    (``identity``, :func:`identity_terms`): "Anvil's main idea?" → "main idea?", "vidur mlsys 2024 -
+    whose is it?" → "- whose is it?", "MRM? some hotos'25 memory thing" → "? some thing"."""
+    text = q.text
+    for m in sorted(q.venues, key=lambda m: m.span, reverse=True):
+        text = text[: m.span[0]] + " " + text[m.span[1] :]
+    known = q.name_terms | identity
+    words = [w for w in text.split() if not (set(lexical_terms(w)) and set(lexical_terms(w)) <= known)]
+    return " ".join(words)
+
+
+def is_lookup(
+    q: Question, bm25: BM25Index, similarity: Callable[[str], float], identity: AbstractSet[str] = frozenset()
+) -> bool:
+    """True when ``q`` names papers and asks nothing more about them than the lookup answer gives: no
+    specific word (:func:`specific_asked`; ``identity``: the named papers' :func:`identity_terms`) and either no other word at all ("What is X?", "X paper?")
+    or framing words that ask for a part of the lookup answer — ``similarity(text)``, the best cosine
+    of the framing (:func:`framing`) to :data:`LOOKUP_PARTS`, reaches the calibrated threshold ("who
+    built X", "X's main idea", "where was X published"; not "what baselines does X compare against").
+    A comparison of named papers is answered for each paper, so it is a lookup on the same terms."""
+    if not q.papers or specific_asked(q, bm25, identity):
+        return False
+    if not q.asked or q.is_comparison:
+        return True
+    return similarity(framing(q, identity)) >= lookup_threshold()
+
+
+@lru_cache(maxsize=1)
+def lookup_threshold() -> float:
+    """The calibrated framing-similarity threshold of :func:`is_lookup` (``calibration.json``'s
+    ``lookup_at``), or :data:`LOOKUP_AT_DEFAULT` before calibration."""
+    if not WEIGHTS_FILE.is_file():
+        return LOOKUP_AT_DEFAULT
+    return float(json.loads(WEIGHTS_FILE.read_text(encoding="utf-8")).get("lookup_at", LOOKUP_AT_DEFAULT))
 
 
 def question_features(
-    result: SearchResult, sentences: list[Sentence], bm25: BM25Index, named_chunks: Iterable[Hit] = ()
+    result: SearchResult,
+    sentences: list[Sentence],
+    bm25: BM25Index,
+    named_chunks: Iterable[Hit] = (),
+    identity: AbstractSet[str] = frozenset(),
 ) -> dict[str, float]:
     """Features of a question against its evidence (see the module docstring)."""
     q = result.question
@@ -169,7 +245,7 @@ def question_features(
         own: set[str] = set()
         for h in named_chunks:
             own |= set(lexical_terms(h.text))
-        asked = specific_asked(q, bm25)
+        asked = specific_asked(q, bm25, identity)
         # a comparison of papers the notes hold is answered with what they say of each; a named paper can
         # also be context for another one ("… beats torch.compile on KernelBench"): then one passage
         # holds the name and what is asked together (cov_best)

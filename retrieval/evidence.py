@@ -117,6 +117,7 @@ def candidates(
     idf: Callable[[str], float],
     siblings: Callable[[Hit], list[str]],
     identity: Callable[[Hit], AbstractSet[str]] | None = None,
+    affiliation_line: Callable[[Hit, str], bool] | None = None,
 ) -> list[Sentence]:
     """Candidate sentences of the evidence chunks with their lexical features.
 
@@ -124,11 +125,15 @@ def candidates(
     complete a sentence the chunk split cut at its start (a candidate starting in lower case is
     replaced by the sibling sentence that ends with it, or dropped). ``identity(hit)`` gives the terms
     that identify the paper a chunk is about (title, system name, one-line summary); default: its
-    paper title."""
+    paper title. ``affiliation_line(hit, sentence)`` tells whether a sentence only states the
+    affiliations of the chunk's paper (marked ``is_title`` like the title: it repeats the lead line);
+    default: a line that looks like one. A short capitalized item that is not ("NVIDIA MPS" under
+    "Baselines") stays an answer."""
     q = result.question
     terms = q.keys if q else lexical_terms(result.query)
     asked = q.asked if q else terms
     named = {f"paper:{r}" for r in q.records} if q else set()
+    states_affiliations = affiliation_line or (lambda _h, sent: looks_like_affiliation(sent))
     out: list[Sentence] = []
     seen: set[str] = set()
     for h in evidence_hits(result):
@@ -157,7 +162,7 @@ def candidates(
                     asked=coverage(about, st | heading, idf) if about else 0.0,
                     number=has_number(sent, q.numbers if q else set()),
                     named=h.group in named,
-                    is_title=title_key(parse_title(sent)[0]) in title_keys or looks_like_affiliation(sent),
+                    is_title=title_key(parse_title(sent)[0]) in title_keys or states_affiliations(h, sent),
                 )
             )
     return out

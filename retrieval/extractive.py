@@ -49,11 +49,12 @@ class Composer:
 
 def paper_line(r: PaperRecord) -> str:
     """A paper's lead line: ``Title (system; venue; affiliations)`` (the venue with its history, "arXiv
-    2023 → SOSP 2024", when the notes give several), the system name only when the
+    2023 → SOSP 2024", when the notes give several; the affiliations joined by " & " as the notes write
+    them, so "Georgia Tech & NVIDIA" reads as quoted), the system name only when the
     title does not hold it ("Optimizing Resource Allocation in Hyperscale Datacenters …" is Rebalancer)."""
     system = r.system if r.system and title_key(r.system) not in title_key(r.title) else None
     venue = " → ".join(r.history) if r.history else r.venue
-    bits = [x for x in (system, venue, ", ".join(r.affiliations[:6])) if x]
+    bits = [x for x in (system, venue, " & ".join(r.affiliations[:6])) if x]
     return r.title + (f" ({'; '.join(bits)})" if bits else "")
 
 
@@ -150,7 +151,7 @@ def description_sentences(chunk: Hit, r: PaperRecord) -> list[str]:
     affiliations (those of the catalog record; for a record without any, a line that looks like one)."""
     out = []
     for s in split_sentences(chunk.body):
-        if title_key(s) in (title_key(r.title), title_key(r.system or "")) or _states_affiliations(s, r):
+        if title_key(s) in (title_key(r.title), title_key(r.system or "")) or states_affiliations(s, r):
             continue  # the title, the bare system name ("**Sarathi-Serve**"), the affiliations line
         if title_key(s).startswith(title_key(r.title)[:30]) and len(title_key(r.title)) > 10:
             continue
@@ -158,7 +159,7 @@ def description_sentences(chunk: Hit, r: PaperRecord) -> list[str]:
     return out
 
 
-def _states_affiliations(line: str, r: PaperRecord) -> bool:
+def states_affiliations(line: str, r: PaperRecord) -> bool:
     """True when ``line`` only names the record's affiliations ("UW & Microsoft"), so it repeats the
     lead line; a short capitalised line that names something else ("Best Paper Award") is kept."""
     if not r.affiliations:

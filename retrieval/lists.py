@@ -23,7 +23,7 @@ import numpy as np
 
 from papernotes.corpus.models import PaperRecord
 from papernotes.corpus.venues import split_venue
-from papernotes.retrieval.answerability import Model, models
+from papernotes.retrieval.answerability import Model, models, specific_asked
 from papernotes.retrieval.filters import Filters
 from papernotes.retrieval.search import Hit, HybridRetriever, SearchResult
 from papernotes.retrieval.terms import Key, coverage, lexical_terms
@@ -168,7 +168,8 @@ def _vectors(retriever: HybridRetriever, ids: list[str]) -> dict[str, np.ndarray
 def heading_list(retriever: HybridRetriever, result: SearchResult, idf: Callable[[str], float]) -> bool:
     """True when a question that names a venue but asks no list words still asks for a list: what it
     asks is a heading of that venue's page under which two or more papers are listed ("hotos25
-    'tiered storage' bucket - what's in it")."""
+    'tiered storage' bucket - what's in it"), and nothing more ("the acceptance rate of OSDI 2026's
+    operational systems track" asks about the track, not for its papers)."""
     q = result.question
     f = result.filters
     if q is None or q.papers or not q.asked or not (f.venue or f.series):
@@ -183,8 +184,9 @@ def heading_list(retriever: HybridRetriever, result: SearchResult, idf: Callable
                 key = " › ".join(parts[: i + 1])
                 heads[key] = heads.get(key, 0) + 1
     asked = {t for k in q.asked for t in k.terms}  # every heading word must be in the question
+    specific = specific_asked(q, retriever.bm25)  # and the heading must be all it asks about
     for head, n in heads.items():
         words = lexical_terms(head.split(" › ")[-1])
-        if n >= 2 and words and coverage(words, asked, idf) >= 0.99:
+        if n >= 2 and words and coverage(words, asked, idf) >= 0.99 and coverage(specific, set(words), idf) >= 0.99:
             return True
     return False

@@ -40,11 +40,16 @@ LIST_NOUNS = frozenset(
 QUANTIFIERS = frozenset({"which", "what", "any", "all", "every", "some", "other", "list", "many"})
 
 
-def asks_for_list(text: str, venues: Sequence[VenueMention] = ()) -> bool:
+def asks_for_list(
+    text: str, venues: Sequence[VenueMention] = (), variant: Callable[[str], str | None] | None = None
+) -> bool:
     """True when the question asks for several papers (see :data:`LIST_NOUNS`), also right after a
     named venue ("sosp24 papers on …", "OSDI papers"): "file systems" in "the paper on LLM-generated
-    file systems" does not."""
-    words = tokens(normalize(text), compounds=False)
+    file systems" does not. "paper(s)" is the plural; ``variant(word)`` reads a
+    misspelt word as the notes' word ("pappers", :meth:`~papernotes.retrieval.spelling.Vocabulary.variant`)."""
+    words = tokens(normalize(re.sub(r"\(s\)", "s", text)), compounds=False)
+    if variant is not None:
+        words = [variant(w) or w for w in words]
     if set(words) & LIST_VERBS:
         return True
     venue_words = {t for m in venues for t in tokens(normalize(text[m.span[0] : m.span[1]]), compounds=False)}
@@ -71,7 +76,7 @@ MY_NOTES_RE = re.compile(
 #: Words that make a question about two named papers a comparison ("X vs Y", "how does X differ from
 #: Y"): they ask for the two papers side by side, nothing more specific; closed-class English words.
 COMPARING = frozenset(
-    {"differ", "differs", "difference", "differences", "different", "compare", "compared", "comparison"}
+    {"differ", "differs", "difference", "differences", "different", "diff", "compare", "compared", "comparison"}
     | {"vs", "vs.", "versus", "same", "contrast", "distinguish", "between"}
 )
 
@@ -244,9 +249,12 @@ def _bare(words: str) -> str:
 
 
 def _keep(keys: list[Key], wanted: Callable[[str], bool]) -> list[Key]:
-    """Keys with the unwanted terms taken out of each alternative (keys left empty dropped)."""
+    """Keys with the unwanted terms taken out of each alternative (keys left empty dropped, and keys one
+    reading of which is wholly unwanted: "pappers" read as "papers")."""
     out = []
     for k in keys:
+        if any(alt and not any(wanted(t) for t in alt) for alt in k.alternatives):
+            continue
         alts = tuple(dict.fromkeys(a for a in (tuple(t for t in alt if wanted(t)) for alt in k.alternatives) if a))
         if alts:
             out.append(Key(k.word, alts))
@@ -340,12 +348,14 @@ def understand(
         for pm in mentions:
             parts = papers.name_terms([pm], text, spans)
             names |= set(lexical_terms(" ".join(parts))) | set(lexical_terms("".join(parts)))
-    asked = [k for k in keys if not (k.terms <= names)]
-    if len(Question(text, [], papers=mentions).records) >= 2:
-        # "how does X differ from Y?", "X vs Y": the comparison itself is the question's form
-        asked = [k for k in asked if k.word not in COMPARING]
+    # "how does X differ from Y?", "X vs Y": the comparison is the question's form, not what it asks about
+    asked = [k for k in keys if not (k.terms <= names) and k.word not in COMPARING]
     about_notes = MY_NOTES_RE.search(text) is not None and not mentions
-    wants_list = (asks_for_list(text, found) or about_notes) and len(mentions) < 2
+    # naming a venue and no paper, "anything"/"any" asks for its papers ("hpca 2026 - anything on reasoning?")
+    anything = (
+        bool(found) and not mentions and bool({"anything", "any"} & set(tokens(normalize(text), compounds=False)))
+    )
+    wants_list = (asks_for_list(text, found, meant) or about_notes or anything) and len(mentions) < 2
     return Question(
         text=text,
         terms=terms,

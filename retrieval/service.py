@@ -7,21 +7,26 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from papernotes.corpus.catalog import filter_records
 from papernotes.corpus.models import PaperRecord
+from papernotes.corpus.papers import looks_like_affiliation
 from papernotes.corpus.venues import resolve_venue, split_venue, unknown_venue
 from papernotes.retrieval import lists
 from papernotes.retrieval.answer import Answer, check_question, citation_for, refusal_answer, retrieved_rows
 from papernotes.retrieval.answerability import (
     ANSWERABLE_AT,
+    LOOKUP_PARTS,
     answerability,
+    identity_terms,
+    is_lookup,
     question_features,
     score_sentences,
-    specific_asked,
 )
 from papernotes.retrieval.errors import ModelUnavailableError
 from papernotes.retrieval.evidence import Sentence, candidates, embed_best
-from papernotes.retrieval.extractive import compose, paper_line, paper_lookup
+from papernotes.retrieval.extractive import compose, paper_line, paper_lookup, states_affiliations
 from papernotes.retrieval.filters import Filters
 from papernotes.retrieval.prompts import CLARIFY, UNGROUNDED_NOTE
 from papernotes.retrieval.question import Question
@@ -42,6 +47,7 @@ class Analysis:
     paper_hits: dict[int, list[Hit]] = field(default_factory=dict)
     features: dict[str, float] = field(default_factory=dict)
     answerability: float | None = None
+    lookup: bool = False
     members: list[lists.ListItem] = field(default_factory=list)
     list_candidates: list[lists.ListItem] = field(default_factory=list)
 
@@ -57,6 +63,7 @@ class Notes:
     def __init__(self, settings: Settings, retriever: HybridRetriever | None = None):
         self.settings = settings
         self.retriever = retriever or HybridRetriever.from_settings(settings)
+        self._parts: np.ndarray | None = None
 
     @property
     def notices(self) -> list[str]:
@@ -161,8 +168,10 @@ class Notes:
         p = an.answerability
         # a question that names papers of the catalog and asks nothing more specific about them ("what
         # is X?", "X vs Y?") is a lookup: the catalog and the notes answer it whatever the score
-        lookup = bool(q.papers) and not specific_asked(q, self.retriever.bm25)
-        if not result.hits or p is None or (p < ANSWERABLE_AT and not lookup):
+        # a venue the notes lack is the subject of a question that names no paper ("mlsys 24 accept rate"):
+        # passages of other venues cannot answer it; a named paper with a misremembered venue still can
+        unanswerable_venue = bool(result.missing_venue) and not q.papers
+        if not result.hits or p is None or unanswerable_venue or (p < ANSWERABLE_AT and not an.lookup):
             a = refusal_answer(question, mode, result, note)
             a.answerability, a.kind = p, q.kind
             return a
@@ -178,7 +187,7 @@ class Notes:
                 note = _join(note, UNGROUNDED_NOTE)  # a reply citing nothing is never the answer
             except ModelUnavailableError as e:
                 note = _join(note, f"model not used: {e}")
-        text, cited = compose(result, an.sentences, self.catalog, an.paper_hits, q.asked)
+        text, cited = compose(result, an.sentences, self.catalog, an.paper_hits, [] if an.lookup else q.asked)
         return Answer(
             question=question,
             answer=text,
@@ -188,7 +197,7 @@ class Notes:
             filters=result.filters.as_dict(),
             note=note,
             answerability=p,
-            kind=q.kind,
+            kind="lookup" if an.lookup and not q.is_comparison else q.kind,
         )
 
     def analyze(self, question: str, k: int | None = None, filters: Filters | None = None) -> Analysis:
@@ -209,15 +218,33 @@ class Notes:
             return an
         if not result.hits:
             return an
-        an.sentences = candidates(result, idf, self.retriever.section_siblings, self._identity)
+        an.sentences = candidates(result, idf, self.retriever.section_siblings, self._identity, self._affiliation_line)
         embed_best(an.sentences, result.query_vector, self.retriever.embeddings.embed_documents)
         score_sentences(an.sentences, q.asks_quantity)
         an.paper_hits = self._paper_hits(q, result)
         named_chunks = [h for rec in q.records for h in an.paper_hits.get(rec, [])]
-        an.features = question_features(result, an.sentences, self.retriever.bm25, named_chunks)
+        identity = identity_terms(self.catalog[r] for r in q.records)
+        an.features = question_features(result, an.sentences, self.retriever.bm25, named_chunks, identity)
         an.answerability = answerability(an.features)
+        an.lookup = is_lookup(q, self.retriever.bm25, self.lookup_similarity, identity)
         log.debug("answerability of %r: %.3f %s", question, an.answerability, an.features)
         return an
+
+    def lookup_similarity(self, text: str) -> float:
+        """Best cosine similarity (−1–1) of ``text`` to the parts of a lookup answer
+        (:data:`~papernotes.retrieval.answerability.LOOKUP_PARTS`), under the index's embedder."""
+        embed = self.retriever.embeddings.embed_documents
+        if self._parts is None:
+            self._parts = np.asarray(embed(list(LOOKUP_PARTS)), dtype=np.float32)
+        v = np.asarray(embed([text])[0], dtype=np.float32)
+        return float((self._parts @ v).max())
+
+    def _affiliation_line(self, h: Hit, line: str) -> bool:
+        """``line`` only states the affiliations of the paper ``h`` is about (any affiliation-like line
+        for a chunk of no catalog paper)."""
+        if h.record is None:
+            return looks_like_affiliation(line)
+        return states_affiliations(line, self.catalog[h.record])
 
     def _identity(self, h: Hit) -> set[str]:
         """Terms that identify the paper a chunk is about: its title, system name and one-line summary."""

@@ -14,6 +14,9 @@ in) gives such a word the one word of the notes it most plausibly stands for:
   "implementation") or a contraction (its first letter, then only consonants found in it in order:
   "attn" → "attention", "mgmt" → "management"). A short unknown name ("orca", "vidur") is neither.
 
+A word that reads both ways ("accel": one edit from "accl", or "accelerator" cut short) takes the reading
+the notes use in more chunks, the word's prior as in a noisy-channel spelling corrector.
+
 Only words typed in lower case are read this way: a capitalized word not in the notes is taken as the
 name it looks like (an unknown name is a reason to refuse, never to be "corrected" into a known one).
 Words of fewer than four letters are never read this way (too many words of the notes are near them).
@@ -89,17 +92,20 @@ class Vocabulary:
     def _variant(self, word: str) -> str | None:
         if word in self.df:
             return None
+        readings: list[str] = []
         edits = max_edits(word)
         if edits:
             near = process.extract(
                 word, self._words, scorer=DamerauLevenshtein.distance, score_cutoff=edits, limit=None
             )
             if near:
-                return min(near, key=lambda m: (m[1], -self.df[m[0]], m[0]))[0]
+                readings.append(min(near, key=lambda m: (m[1], -self.df[m[0]], m[0]))[0])
         if len(word) <= MAX_ABBREVIATION and not self._is_english(word):
             longer = [
                 w for w in self._words if len(w) >= len(word) + 3 and abbreviates(word, w) and self._is_english(w)
             ]
             if longer:
-                return max(longer, key=lambda w: (self.df[w], w))
-        return None
+                readings.append(max(longer, key=lambda w: (self.df[w], w)))
+        # a short word can read both ways ("accel": "accl" one edit away, or "accelerator" abbreviated):
+        # the reading the notes use more often wins (the word's prior, as in a noisy-channel speller)
+        return max(readings, key=lambda w: self.df[w]) if readings else None

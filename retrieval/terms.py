@@ -18,13 +18,14 @@ from papernotes.corpus.normalize import CJK_CHARS, normalize, tokens
 #: its output, so that an index built by the old rules is detected and rebuilt.
 TERMS_VERSION = 3
 
-#: Words that frame a question about notes ("which paper in the notes …") beyond the stop words; they
-#: carry no topic.
+#: Words that frame a question about notes ("which paper in the notes …") beyond the stop words, and the
+#: courtesy words and shorthand of the chat register ("pls", "btw", "w/o"); they carry no topic.
 QUESTION_TEXT = (
     "paper papers notes note work works system systems study studies approach method describe "
     "summarize summarise summary tell give show find mention mentioned propose proposed present "
     "presented introduce introduced use used using much many report reported reading listed list "
-    "anything something everything ones em whats hows"
+    "anything something everything ones em whats hows whose "
+    "hey hi hello please pls plz thanks thx btw iirc afaik imo tbh ok okay w/o"
 )
 
 

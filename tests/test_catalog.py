@@ -294,3 +294,22 @@ def test_later_peer_reviewed_venue_wins_and_preprints_never_do():
         ]
     )
     assert (recs[0].venue, recs[0].history) == ("OSDI 2024", ["arXiv 2025", "HotOS 2023", "OSDI 2024"])
+
+
+def test_a_bold_label_repeated_under_several_papers_is_not_their_system_name():
+    # "**Operational Systems**" (a track) under two papers of one page; two real "FlexPipe"s keep theirs
+    entries = [
+        _entry("Teaching Old Pipelines New Tricks", "osdi.md", "OSDI 2026"),
+        _entry("Stop Pretending to Be Busy", "osdi.md", "OSDI 2026"),
+        _entry("Kelpie: Crash-Consistent Storage", "osdi.md", "OSDI 2026"),
+        _entry("FlexPipe: Elastic Pipelines for Serving", "atc.md", "ATC 2025"),
+        _entry("FlexPipe: Pipelines for Heterogeneous Training", "eurosys.md", "EuroSys 2026"),
+    ]
+    for e in entries[:2]:
+        e.system = "Operational Systems"
+    for e in entries[2:]:
+        e.system = e.title.split(":")[0]
+    systems = {r.title: r.system for r in build_catalog(entries)}
+    assert systems["Teaching Old Pipelines New Tricks"] is None and systems["Stop Pretending to Be Busy"] is None
+    assert systems["Kelpie: Crash-Consistent Storage"] == "Kelpie"
+    assert [s for t, s in systems.items() if t.startswith("FlexPipe")] == ["FlexPipe", "FlexPipe"]

@@ -14,6 +14,9 @@ TEXTS = [
     "Authors from the university of Washington measure latency and throughput of attention.",
     "Orchestration of serverless functions; the orchestrator keeps latency low.",
     "Kairox schedules quantization jobs.",
+    "The accelerator offloads attention to an FPGA.",
+    "Accelerator memory is small; ACCL moves tensors between accelerator boards.",
+    "A new accelerator for sparse attention.",
 ]
 
 
@@ -61,3 +64,8 @@ def test_names_and_known_words_are_left_alone(vocab, typed):
 def test_an_english_word_is_not_read_as_an_abbreviation(vocab):
     # "orca" is an English word: it is not short for "orchestration"/"orchestrator"
     assert vocab.variant("orca") is None
+
+
+def test_a_word_read_both_ways_takes_the_more_common_reading(vocab):
+    # "accel" is one edit from the rare "accl" and cuts "accelerator" short: the notes' common word wins
+    assert vocab.variant("accel") == "accelerator"
