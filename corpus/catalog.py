@@ -12,7 +12,7 @@ from pathlib import Path
 from papernotes.corpus.models import PaperEntry, PaperRecord
 from papernotes.corpus.paper_links import is_paper_link, paper_id
 from papernotes.corpus.papers import title_key
-from papernotes.corpus.venues import normalize_venue, split_venue
+from papernotes.corpus.venues import is_preprint, normalize_venue
 
 #: Which entry kind's title/venue wins when places disagree (a listing's title keeps its casing).
 _KIND_RANK = {"paper_entry": 0, "deep_note": 1, "publication": 2}
@@ -64,17 +64,10 @@ def _deep_note_aliases(entries: list[PaperEntry]) -> dict[int, str]:
     return out
 
 
-#: Venue series of preprint servers: a peer-reviewed venue is preferred over these.
-PREPRINT_SERIES = frozenset({"arxiv", "biorxiv", "medrxiv", "ssrn", "corr"})
 #: Link labels that identify the paper itself (not its code, slides or project page).
 _IDENTITY_LABELS = ("paper", "arxiv", "pdf", "doi", "openreview")
 #: Two titles whose letters after the system name agree this closely (difflib ratio) name one paper.
 SAME_TITLE_RATIO = 0.9
-
-
-def is_preprint(venue: str) -> bool:
-    """True for a preprint server's venue ("arXiv 2023", "bioRxiv")."""
-    return split_venue(venue)[0].strip().lower() in PREPRINT_SERIES
 
 
 def build_catalog(entries: Iterable[PaperEntry], warnings: list[str] | None = None) -> list[PaperRecord]:
