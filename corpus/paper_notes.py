@@ -22,6 +22,7 @@ from typing import Any
 
 from papernotes.corpus.markdown import Block, Inline, markdown_parser, render_inline
 from papernotes.corpus.models import Page, PaperEntry
+from papernotes.corpus.note_opening import Opening, frame_stripped, read_opening
 from papernotes.corpus.paper_links import arxiv_url, arxiv_year, doi_url, is_paper_link, paper_id
 from papernotes.corpus.papers import (
     PAPER_LINK_LABELS,
@@ -32,7 +33,6 @@ from papernotes.corpus.papers import (
     system_name,
     title_key,
 )
-from papernotes.corpus.note_opening import Opening, frame_stripped, read_opening
 from papernotes.corpus.venues import SERIES, decide_venue, find_venues, normalize_venue, split_venue, stated_venues
 
 #: Front-matter keys (case-insensitive) of the notes tools (Obsidian, Jekyll, Hugo, GitBook, Zotero).

@@ -97,9 +97,7 @@ def points_to_note(item: Item) -> bool:
     venue page, not a note."""
     links = [(lbl, h) for lbl, h in item.inline.links if h.strip() not in ("", "#")]
     web = [h for lbl, h in links if not _local(h) and lbl.lower() not in NOTE_LABELS]
-    pointers = [
-        h for lbl, h in links if (_local(h) and not normalize_venue(lbl)) or (lbl.lower() in NOTE_LABELS)
-    ]
+    pointers = [h for lbl, h in links if (_local(h) and not normalize_venue(lbl)) or (lbl.lower() in NOTE_LABELS)]
     return bool(pointers) and not web
 
 

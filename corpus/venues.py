@@ -259,7 +259,11 @@ def stated_venues(text: str, byline: bool = False) -> list[str]:
         if byline or _LEAD_RE.search(s):
             for p in _PREPRINT_RE.finditer(s):
                 year = p.group(3) or (f"20{p.group(2)}" if p.group(2) else None)
-                if year and (p.group(2) or p.group(3)) and not any(v.lower().startswith(p.group(1).lower()) for v in out):
+                if (
+                    year
+                    and (p.group(2) or p.group(3))
+                    and not any(v.lower().startswith(p.group(1).lower()) for v in out)
+                ):
                     out.append(f"{SERIES.get(p.group(1).lower(), p.group(1))} {year}")
     return list(dict.fromkeys(out))
 
