@@ -81,14 +81,16 @@ def build_catalog(entries: Iterable[PaperEntry], warnings: list[str] | None = No
     clearly different titles sharing a link stay apart, and a message naming both is appended to
     ``warnings``.
 
-    The venue is the last peer-reviewed venue in ingest order, else the last preprint venue; when the
-    places give different venues, ``history`` lists them (preprints first, the kept venue last).
+    "Later" is ingest order, except that between entries of git sources the newer commit of the note's
+    file is later (:func:`_precedence`). The venue is the last peer-reviewed venue, else the last
+    preprint venue; when the places give different venues, ``history`` lists them (preprints first,
+    the kept venue last).
     Affiliations, authors, links, topics, tags, aliases and sources are unions in order of appearance;
     the summary is the first listing's one-liner (else the deep note's TL;DR, else the abstract).
     Records keep first-seen order.
     """
     entries = list(entries)
-    order = {id(e): i for i, e in enumerate(entries)}
+    order = _precedence(entries)
     entries = sorted(entries, key=lambda e: _KIND_RANK.get(e.kind, 3))
     alias = _deep_note_aliases(entries)
     records: dict[str, PaperRecord] = {}
@@ -127,6 +129,18 @@ def build_catalog(entries: Iterable[PaperEntry], warnings: list[str] | None = No
         _choose_venue(r, venues.get(id(r), []))
     _one_spelling_per_venue(merged)
     return merged
+
+
+def _precedence(entries: list[PaperEntry]) -> dict[int, int]:
+    """``id(entry) → rank``, later places ranking higher: ingest order, with the entries of git sources
+    (those with a ``committed`` time) re-ordered among the positions they hold by commit time (ties
+    keep ingest order), so a newer commit wins over an older one and local sources keep their places."""
+    dated = [i for i, e in enumerate(entries) if e.committed is not None]
+    by_time = sorted(dated, key=lambda i: (entries[i].committed or 0, i))
+    rank = {id(e): i for i, e in enumerate(entries)}
+    for slot, i in zip(dated, by_time, strict=True):
+        rank[id(entries[i])] = slot
+    return rank
 
 
 def _choose_venue(r: PaperRecord, said: list[tuple[int, str, int | None]]) -> None:

@@ -105,7 +105,9 @@ def test_frame_stripped(title, stripped):
 
 
 def test_opening_labelled_lines():
-    op = read_opening("**Paper:** [QLoRA: Efficient Finetuning](https://arxiv.org/abs/2305.14314)\nPDF: https://x.org/q.pdf\n")
+    op = read_opening(
+        "**Paper:** [QLoRA: Efficient Finetuning](https://arxiv.org/abs/2305.14314)\nPDF: https://x.org/q.pdf\n"
+    )
     assert (op.link, op.title) == ("https://arxiv.org/abs/2305.14314", "QLoRA: Efficient Finetuning")
     assert read_opening("- arXiv: 2401.12345v2\n").link == "https://arxiv.org/abs/2401.12345"
     assert read_opening("DOI: 10.1145/3600006.3613165\n").link == "https://doi.org/10.1145/3600006.3613165"
@@ -114,3 +116,49 @@ def test_opening_labelled_lines():
     assert read_opening("Link: https://github.com/vllm-project/vllm\n").link is None  # not a paper
     empty = read_opening("Paper: [Scaling Laws for Neural Language Models]()\n")
     assert (empty.link, empty.title, empty.placeholder) == (None, "Scaling Laws for Neural Language Models", True)
+
+
+def _git_repo(path, note: str, when: str) -> str:
+    """A one-commit git repository holding ``note`` as paper.md, committed at ``when`` (ISO date);
+    its file:// URL."""
+    import subprocess
+
+    path.mkdir()
+    (path / "paper.md").write_text(note, encoding="utf-8")
+    env = {
+        "GIT_AUTHOR_DATE": when,
+        "GIT_COMMITTER_DATE": when,
+        "GIT_AUTHOR_NAME": "n",
+        "GIT_AUTHOR_EMAIL": "n@example.org",
+        "GIT_COMMITTER_NAME": "n",
+        "GIT_COMMITTER_EMAIL": "n@example.org",
+        "PATH": "/usr/bin:/bin:/usr/local/bin",
+    }
+    for cmd in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "notes"]):
+        subprocess.run(["git", "-C", str(path), *cmd], check=True, env=env, capture_output=True)
+    return f"file://{path}"
+
+
+def test_newer_commit_wins_between_git_sources(tmp_path):
+    """Two git sources note one paper under two names and venues: the note of the newer commit gives
+    the title and venue though it is ingested first; the other name and venue stay as alias and
+    history. The same notes as plain folders follow ingest order."""
+    from papernotes.corpus.catalog import build_catalog
+    from papernotes.corpus.chunking import analyze_page
+    from papernotes.corpus.readers import read_path, read_source
+
+    link = "https://arxiv.org/abs/2312.12456"
+    new = f"# [PowerInfer: Fast LLM Serving with a Consumer-grade GPU]({link})\n\nPublished at SOSP 2024.\n"
+    old = f"# [LMInfer: Fast LLM Serving with a Consumer-grade GPU]({link})\n\nPublished at OSDI 2024.\n"
+    urls = [
+        _git_repo(tmp_path / "new", new, "2024-12-01T00:00:00+00:00"),
+        _git_repo(tmp_path / "old", old, "2024-01-01T00:00:00+00:00"),
+    ]
+    results = [read_source(u, tmp_path / "repos") for u in urls]  # the newer commit first in ingest order
+    assert [p.committed for r in results for p in r.pages] == [1733011200, 1704067200]
+    (rec,) = build_catalog(e for r in results for p in r.pages for e in analyze_page(p).entries)
+    assert rec.title.startswith("PowerInfer:") and rec.aliases[0].startswith("LMInfer:")
+    assert (rec.venue, rec.history) == ("SOSP 2024", ["OSDI 2024", "SOSP 2024"])
+    local = [read_path(tmp_path / "new"), read_path(tmp_path / "old")]
+    (rec,) = build_catalog(e for r in local for p in r.pages for e in analyze_page(p).entries)
+    assert rec.title.startswith("LMInfer:") and rec.venue == "OSDI 2024"
