@@ -54,8 +54,8 @@ class Opening:
 
     ``link``: the paper's URL from a labelled line (None when none, or when two lines of one label
     give different papers: ``ambiguous``); ``title``: a labelled line's link text or text when it reads
-    as a title; ``placeholder``: a labelled paper line with an empty link (``[Title]()``) or a bare
-    title; ``venues``: the text of ``Venue:``/``Conference:``/``Published at:`` lines; ``authors``:
+    as a title; ``placeholder``: a labelled paper line with an empty link (``[Title]()``);
+    ``named_only``: a ``Paper:`` line with a title and no link at all; ``venues``: the text of ``Venue:``/``Conference:``/``Published at:`` lines; ``authors``:
     the text of an ``Authors:`` line; ``byline``: the opening proper's lines (see the module docstring);
     ``bare_placeholder``: the text of an unlabelled line of the opening proper that is one link with
     an empty address (``[Scaling Laws for Neural Language Models]()``).
@@ -65,6 +65,7 @@ class Opening:
     title: str | None = None
     ambiguous: bool = False
     placeholder: bool = False
+    named_only: bool = False
     venues: list[str] = field(default_factory=list)
     authors: str | None = None
     byline: list[str] = field(default_factory=list)
@@ -97,12 +98,25 @@ def _lines(markdown: str) -> list[tuple[Inline, bool]]:
     return out[:OPENING_LINES]
 
 
+#: Words of link texts that only say where the paper is ("the paper", "PDF here", "arXiv link").
+_LINK_WORDS = frozenset(
+    "the this a paper papers here link pdf arxiv full text preprint read it version url doi".split()
+)
+
+
+def _title_case(text: str) -> bool:
+    """Text written as a title, not a sentence: it starts with a capital or digit and ends without a stop."""
+    return (text[:1].isupper() or text[:1].isdigit()) and not text.rstrip().endswith(".")
+
+
 def _title_like(label: str) -> bool:
-    """A link text that names a paper: words, not a URL, an identifier or a link kind ("Paper", "PDF")."""
+    """A link text that names a paper: words, not a URL, an identifier or a link kind ("Paper", "PDF",
+    "the paper here")."""
     s = label.strip()
     low = s.lower()
     return (
         len(s) >= 3
+        and not set(re.findall(r"\w+", low)) <= _LINK_WORDS
         and not low.startswith(("http", "www.", "arxiv:", "doi:", "10."))
         and low not in PAPER_LINK_LABELS
         and low not in ("link", "here", "this", "url", "pdf link", "paper link", "full paper", "preprint")
@@ -175,9 +189,9 @@ def read_opening(markdown: str) -> Opening:
             )
             if url and (kind in _STRONG_LABELS or is_paper_link(url)):
                 found.setdefault(kind, []).append(url)
-            elif kind == "paper" and _title_like(rest) and 2 <= len(rest.split()) <= 30:
+            elif kind == "paper" and _title_like(rest) and 2 <= len(rest.split()) <= 30 and _title_case(rest):
                 titles.append(rest)
-                op.placeholder = True
+                op.named_only = True
     for kind in IDENTITY_LABELS:
         ids = list(dict.fromkeys(paper_id(u) for u in found.get(kind, [])))
         if len(ids) > 1:

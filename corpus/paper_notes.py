@@ -211,7 +211,7 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     )
     if not is_note and not listing and not open_links and not op.ambiguous:
         # no link at all, or an empty one ("[Title]()"): a paper note when the rest says so plainly
-        placeholder = op.placeholder or op.bare_placeholder is not None
+        placeholder = op.placeholder or op.named_only or op.bare_placeholder is not None
         placeholder = placeholder or (head is not None and _placeholder_heading(head[1]))
         et_al = any(re.search(r"\bet al\b", line) for line in op.byline)
         told = bool(op.authors or opening_venue or _has_tldr(blocks) or fm_venue or len(tag_venues) == 1 or et_al)

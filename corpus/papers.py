@@ -95,7 +95,7 @@ def points_to_note(item: Item) -> bool:
     ``[Orca](orca.md) (OSDI 2022)``) and to no paper on the web: the note is that paper's record, the
     bullet a pointer to it. A link on the venue alone (``[OSDI 2022](../osdi-2022/)``) points to a
     venue page, not a note."""
-    links = [(lbl, h) for lbl, h in item.inline.links if h.strip() not in ("", "#")]
+    links = [(lbl, h) for lbl, h in item.inline.links if h.strip() not in ("", "#") or lbl.lower() in NOTE_LABELS]
     web = [h for lbl, h in links if not _local(h) and lbl.lower() not in NOTE_LABELS]
     pointers = [h for lbl, h in links if (_local(h) and not normalize_venue(lbl)) or (lbl.lower() in NOTE_LABELS)]
     return bool(pointers) and not web
@@ -171,7 +171,7 @@ def parse_title(text: str) -> tuple[str, str | None]:
         elif re.fullmatch(r"arXiv.*", inner, re.IGNORECASE):
             venue = "arXiv"
             t = t[: m.start()].strip()
-    return t.strip(" -–—"), venue
+    return t.strip(" -–—→⇒>|"), venue
 
 
 def system_name(title: str, strong: list[str]) -> str | None:
@@ -223,7 +223,7 @@ def entry_from_item(item: Item, page: Page, topic: str, venue_default: str | Non
     title, venue = parse_title(item.text)
     for label, _href in reversed(item.inline.links):  # "Title [Paper](…)" renders "Title Paper"
         if label.lower() in PAPER_LINK_LABELS and title.endswith(" " + label):
-            title = title[: -len(label)].rstrip(" -–—|")
+            title = title[: -len(label)].rstrip(" -–—→⇒>|")
     venue = venue or venue_default
     links: dict[str, str] = {}
     for label, href in item.inline.links:

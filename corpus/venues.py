@@ -230,6 +230,18 @@ def _sentences(text: str) -> list[str]:
     return [p.strip() for p in parts if p.strip()]
 
 
+#: Lower-case words of author lists ("Yu and Chun", "Frankle et al.", "Ludwig van Beethoven").
+_NAME_WORDS = frozenset("and et al al. de van von der den da di du la le &".split())
+
+
+def _names(text: str) -> bool:
+    """Text that reads as an author list: capitalised words, initials and ``and``/``et al.`` only."""
+    words = re.findall(r"[^\s,;]+", text)
+    return bool(words) and all(
+        w[:1].isupper() or w.lower().strip(".") in _NAME_WORDS or w.lower() in _NAME_WORDS for w in words
+    )
+
+
 def stated_venues(text: str, byline: bool = False) -> list[str]:
     """Venues a note's text states as its own paper's, canonical, in order, without repeats.
 
@@ -238,7 +250,7 @@ def stated_venues(text: str, byline: bool = False) -> list[str]:
     little else at the end of a sentence ("Frankle and Carbin (ICLR'19).", "(NeurIPS 2024, oral)";
     not "compared with Triton (SC 2019) on …"). With ``byline`` (the text is a note's opening)
     also a venue that starts or ends a short sentence ("Yu et al. OSDI '22.", "EuroSys 2024 (best
-    paper)") and a preprint with its year ("arXiv preprint, 2023" → ``"arXiv 2023"``). A venue named
+    paper)"; before the venue only names) and a preprint with its year ("arXiv preprint, 2023" → ``"arXiv 2023"``). A venue named
     in passing ("compared with Orca, OSDI '22, on …") does not count.
     """
     out: list[str] = []
@@ -253,7 +265,11 @@ def stated_venues(text: str, byline: bool = False) -> list[str]:
             if (
                 _LEAD_RE.search(before)
                 or (opened and closed)
-                or (byline and short and (not before.strip(" -–—:,") or _BYLINE_TAIL_RE.match(after)))
+                or (
+                    byline
+                    and short
+                    and (not before.strip(" -–—:,") or (_names(before) and _BYLINE_TAIL_RE.match(after)))
+                )
             ):
                 out.append(m.venue)
         if byline or _LEAD_RE.search(s):

@@ -40,6 +40,13 @@ def test_family_catalog_is_exactly_its_papers(family):
             assert not any(k in r.links for k in ("paper", "arxiv", "doi", "pdf")), r.links
 
 
+def test_a_bullet_pointing_to_a_paper_note_joins_its_record():
+    records, _ = catalog_of(FAMILIES / "reading_lists" / "notes")
+    (flash,) = [r for r in records if r.title.startswith("FlashAttention-2")]
+    assert flash.title.startswith("FlashAttention-2: Faster Attention") and flash.aliases == ["FlashAttention-2"]
+    assert flash.links["notes"] == "../flash-attention-2/"  # the reading list's bullet, merged into the note's record
+
+
 def _items(markdown: str):
     return [it for b in parse_blocks(markdown) if b.kind == "list" for it in b.items]
 
