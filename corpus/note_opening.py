@@ -1,7 +1,7 @@
 """The opening of a note, read line by line: the labelled lines that name the note's own paper
 (``**Paper:** [Title](link)``, ``Paper: <link>``, ``Link: …``, ``PDF: …``, ``arXiv: 2401.12345``,
-``DOI: 10.…``, ``Title: …``, ``Venue: OSDI '22``, ``Authors: …``), its byline, and the framing of a post title
-("Paper notes: QLoRA", "Reading: X", "Notes on X", "X — paper notes").
+``DOI: 10.…``, ``Title: …``, ``Venue: OSDI '22``, ``Authors: …``), its byline, and the framing of a
+post title ("Paper notes: QLoRA", "Reading: X", "Notes on X", "X — paper notes").
 
 A labelled line is a label word, then ``:`` — bold, italic or as a list bullet alike — at the start of
 one of the note's first :data:`OPENING_LINES` lines outside code. The opening proper (where a byline
@@ -55,8 +55,8 @@ class Opening:
     ``link``: the paper's URL from a labelled line (None when none, or when two lines of one label
     give different papers: ``ambiguous``); ``title``: a labelled line's link text or text when it reads
     as a title; ``placeholder``: a labelled paper line with an empty link (``[Title]()``);
-    ``named_only``: a ``Paper:`` line with a title and no link at all; ``venues``: the text of ``Venue:``/``Conference:``/``Published at:`` lines; ``authors``:
-    the text of an ``Authors:`` line; ``byline``: the opening proper's lines (see the module docstring);
+    ``named_only``: a ``Paper:`` line with a title and no link at all; ``venues``: the text of
+    ``Venue:``/``Conference:``/``Published at:`` lines; ``authors``: the text of an ``Authors:`` line; ``byline``: the opening proper's lines (see the module docstring);
     ``bare_placeholder``: the text of an unlabelled line of the opening proper that is one link with
     an empty address (``[Scaling Laws for Neural Language Models]()``).
     """
