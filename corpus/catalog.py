@@ -11,8 +11,8 @@ from pathlib import Path
 
 from papernotes.corpus.models import PaperEntry, PaperRecord
 from papernotes.corpus.paper_links import is_paper_link, paper_id
-from papernotes.corpus.papers import title_key
-from papernotes.corpus.venues import normalize_venue, split_venue
+from papernotes.corpus.papers import NOTE_LABELS, title_key
+from papernotes.corpus.venues import is_preprint, normalize_venue
 
 #: Which entry kind's title/venue wins when places disagree (a listing's title keeps its casing).
 _KIND_RANK = {"paper_entry": 0, "deep_note": 1, "publication": 2}
@@ -64,40 +64,71 @@ def _deep_note_aliases(entries: list[PaperEntry]) -> dict[int, str]:
     return out
 
 
-#: Venue series of preprint servers: a peer-reviewed venue is preferred over these.
-PREPRINT_SERIES = frozenset({"arxiv", "biorxiv", "medrxiv", "ssrn", "corr"})
+def _slug(path: str) -> str:
+    """A note's name in links: the last part of a path or URL, without ``.md``/``.html``, anchor or
+    query; a page bundle's ``index.md``/``README.md`` is named by its folder
+    (``posts/flash-attention-2/index.md`` and ``../flash-attention-2/`` → ``flash-attention-2``)."""
+    parts = [p for p in re.split(r"[/\\]", re.sub(r"[?#].*$", "", path).strip()) if p not in ("", ".", "..")]
+    if parts and re.fullmatch(r"(?:_?index|readme)(?:\.\w+)?", parts[-1], re.IGNORECASE):
+        parts = parts[:-1]
+    return re.sub(r"\.(?:md|markdown|html?|txt)$", "", parts[-1], flags=re.IGNORECASE).lower() if parts else ""
+
+
+def _pointers(entries: list[PaperEntry]) -> dict[int, str]:
+    """Listing bullets whose notes link (``[notes](distserve.md)``, ``[Personal Notes](../orca/)``)
+    names a paper note of ``entries`` by its file or folder name (the caller leaves out notes that
+    join a listing by :func:`_deep_note_aliases`): ``id(bullet) → the note's title key``. Such a bullet is a
+    pointer to that note, so it joins the note's record under the note's title."""
+    notes: dict[str, list[PaperEntry]] = {}
+    for e in entries:
+        if e.kind == "deep_note":
+            notes.setdefault(_slug(e.source.split("#", 1)[0]), []).append(e)
+    out: dict[int, str] = {}
+    for e in entries:
+        if e.kind != "paper_entry":
+            continue
+        for label, href in e.links.items():
+            if label in NOTE_LABELS and not _notes_path(href):
+                found = notes.get(_slug(href), [])
+                if len(found) == 1 and title_key(found[0].title) != title_key(e.title):
+                    out[id(e)] = title_key(found[0].title)
+    return out
+
+
 #: Link labels that identify the paper itself (not its code, slides or project page).
 _IDENTITY_LABELS = ("paper", "arxiv", "pdf", "doi", "openreview")
 #: Two titles whose letters after the system name agree this closely (difflib ratio) name one paper.
 SAME_TITLE_RATIO = 0.9
 
 
-def is_preprint(venue: str) -> bool:
-    """True for a preprint server's venue ("arXiv 2023", "bioRxiv")."""
-    return split_venue(venue)[0].strip().lower() in PREPRINT_SERIES
-
-
 def build_catalog(entries: Iterable[PaperEntry], warnings: list[str] | None = None) -> list[PaperRecord]:
     """Merge paper entries (in ingest order) into one record per paper.
 
     Entries are keyed by :func:`~papernotes.corpus.papers.title_key` (a deep note whose title differs
-    a little from its listing's joins the listing's record). Records that then share a paper's identity
+    a little from its listing's joins the listing's record; a bullet whose notes link names a paper
+    note by file name joins that note's record, its title kept as an alias: :func:`_pointers`). Records that then share a paper's identity
     (the same arXiv id, DOI or paper link, :func:`~papernotes.corpus.paper_links.paper_id`) and whose
     titles agree apart from the system name ("PrefillOnly: X" / "LMPrefill: X") are one paper: the
     title of the later place in ingest order is kept and the others become ``aliases``. Records with
     clearly different titles sharing a link stay apart, and a message naming both is appended to
     ``warnings``.
 
-    The venue is the last peer-reviewed venue in ingest order, else the last preprint venue; when the
-    places give different venues, ``history`` lists them (preprints first, the kept venue last).
+    "Later" is ingest order, except that between entries of git sources the newer commit of the note's
+    file is later (:func:`_precedence`). The venue is the last peer-reviewed venue, else the last
+    preprint venue; when the places give different venues, ``history`` lists them (preprints first,
+    the kept venue last).
     Affiliations, authors, links, topics, tags, aliases and sources are unions in order of appearance;
     the summary is the first listing's one-liner (else the deep note's TL;DR, else the abstract).
     Records keep first-seen order.
     """
     entries = list(entries)
-    order = {id(e): i for i, e in enumerate(entries)}
+    order = _precedence(entries)
     entries = sorted(entries, key=lambda e: _KIND_RANK.get(e.kind, 3))
-    alias = _deep_note_aliases(entries)
+    joined = _deep_note_aliases(entries)
+    pointers = _pointers([e for e in entries if id(e) not in joined])
+    # a pointer bullet comes after the note it points to, so the record has the note's title
+    entries = sorted(entries, key=lambda e: _KIND_RANK.get(e.kind, 3) + (1.5 if id(e) in pointers else 0))
+    alias = {**joined, **pointers}
     records: dict[str, PaperRecord] = {}
     venues: dict[int, list[tuple[int, str, int | None]]] = {}  # id(record) → (order, venue, year)
     last: dict[int, int] = {}  # id(record) → latest ingest position of its entries
@@ -110,6 +141,8 @@ def build_catalog(entries: Iterable[PaperEntry], warnings: list[str] | None = No
             r = records[key] = PaperRecord(title=e.title)
         if e.system and not r.system:
             r.system = e.system
+        if id(e) in pointers:
+            _add_unique(r.aliases, [e.title])
         venue = normalize_venue(e.venue) if e.venue else None
         venue = venue or e.venue
         if venue:
@@ -149,6 +182,18 @@ def _drop_shared_labels(records: list[PaperRecord]) -> None:
         if len(rs) >= 2 and not any(name in title_key(r.title) for r in rs):
             for r in rs:
                 r.system = None
+
+
+def _precedence(entries: list[PaperEntry]) -> dict[int, int]:
+    """``id(entry) → rank``, later places ranking higher: ingest order, with the entries of git sources
+    (those with a ``committed`` time) re-ordered among the positions they hold by commit time (ties
+    keep ingest order), so a newer commit wins over an older one and local sources keep their places."""
+    dated = [i for i, e in enumerate(entries) if e.committed is not None]
+    by_time = sorted(dated, key=lambda i: (entries[i].committed or 0, i))
+    rank = {id(e): i for i, e in enumerate(entries)}
+    for slot, i in zip(dated, by_time, strict=True):
+        rank[id(entries[i])] = slot
+    return rank
 
 
 def _choose_venue(r: PaperRecord, said: list[tuple[int, str, int | None]]) -> None:

@@ -436,6 +436,8 @@ def analyze_page(
                     disc = k if seen_titles[k] == 1 else f"{k}~{seen_titles[k]}"
                     b.add_entry(SEP.join(path), _render_entry(item), _entry_meta(entry), disc=disc)
         flush()
+    for e in out.entries:
+        e.committed = page.committed
     out.chunks = b.chunks
     return out
 

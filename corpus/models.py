@@ -41,6 +41,8 @@ class Page:
     tags : hashtags from the front matter description or the body (``"llm_for_systems"``).
     publications : for publication pages, the parsed records (the markdown then holds the rest).
     order : position of the page in its source (SUMMARY.md order or file order).
+    committed : for a git source, when the page's file last changed (commit time, seconds since the
+        epoch); None otherwise.
     """
 
     title: str
@@ -52,6 +54,7 @@ class Page:
     tags: list[str] = field(default_factory=list)
     publications: list[Publication] = field(default_factory=list)
     order: int = 0
+    committed: int | None = None
 
 
 @dataclass
@@ -110,13 +113,15 @@ class PaperEntry(Paper):
     ``kind`` is ``paper_entry`` (a listing bullet), ``deep_note`` (a note about one paper) or
     ``publication``; ``topic`` the
     heading path of the bullet on its page; ``site_path`` the page's GitBook site path (deep notes), for
-    "Personal Notes" links."""
+    "Personal Notes" links; ``committed`` the commit time of its page's file in a git source (seconds
+    since the epoch; None elsewhere)."""
 
     kind: str
     source: str
     page_title: str
     topic: str = ""
     site_path: str = ""
+    committed: int | None = None
 
 
 @dataclass(kw_only=True)

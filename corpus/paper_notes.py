@@ -22,6 +22,7 @@ from typing import Any
 
 from papernotes.corpus.markdown import Block, Inline, markdown_parser, render_inline
 from papernotes.corpus.models import Page, PaperEntry
+from papernotes.corpus.note_opening import Opening, frame_stripped, read_opening
 from papernotes.corpus.paper_links import arxiv_url, arxiv_year, doi_url, is_paper_link, paper_id
 from papernotes.corpus.papers import (
     PAPER_LINK_LABELS,
@@ -32,7 +33,7 @@ from papernotes.corpus.papers import (
     system_name,
     title_key,
 )
-from papernotes.corpus.venues import SERIES, find_venues, normalize_venue, split_venue
+from papernotes.corpus.venues import SERIES, decide_venue, find_venues, normalize_venue, split_venue, stated_venues
 
 #: Front-matter keys (case-insensitive) of the notes tools (Obsidian, Jekyll, Hugo, GitBook, Zotero).
 VENUE_KEYS = ("venue", "conference", "booktitle", "journal", "publication", "proceedings", "event", "published")
@@ -47,7 +48,6 @@ _ACCEPTED_RE = re.compile(
     r"\b(?:accepted|published|presented|appear(?:s|ed|ing)?)\s+(?:(?:as|at|in|to|by)\s+)+(?:the\s+)?([^.;\n]{2,60})",
     re.IGNORECASE,
 )
-_PAREN_VENUE_RE = re.compile(r"\(([^()]{2,40})\)")
 _DATE_YEAR_RE = re.compile(r"^((?:19|20)\d\d)\b")
 _BARE_URL_RE = re.compile(r"(?<![(<\[])https?://[^\s)>\]]+")
 
@@ -187,6 +187,7 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         # `venue: NeurIPS` with the year in its own key (`year: 2023`): a series, dated like a bare tag
         bare_series = [SERIES[fm_venue_raw.strip().lower()]]
 
+    op = read_opening(page.markdown)
     link: str | None = None
     if len(head_links) == 1:
         link = head_links[0]
@@ -195,36 +196,51 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     elif fm_links:
         link = fm_links.get("doi") or fm_links.get("paper") or fm_links.get("arxiv")
     is_note = bool(ids) or link is not None
-    if not is_note and paper_bullets < 2 and not head_links:
+    listing = paper_bullets >= 2
+    if not is_note and not listing and not head_links and op.link and not op.ambiguous:
+        link, is_note = op.link, True  # "**Paper:** [Title](link)", "arXiv: 2401.12345"
+    if not is_note and not listing and not head_links:
         if len(open_links) == 1 and open_links[0] in primary:
             link = open_links[0]
             is_note = True
         elif not open_links and (fm_venue or len(tag_venues) == 1) and isinstance(meta.get("title"), str):
             is_note = True
+    opening_venue, opening_conflict = decide_venue(
+        [v for text in op.venues for v in stated_venues(text, byline=True)]
+        + stated_venues("\n".join(op.byline), byline=True)
+    )
+    if not is_note and not listing and not open_links and not op.ambiguous:
+        # no link at all, or an empty one ("[Title]()"): a paper note when the rest says so plainly
+        placeholder = op.placeholder or op.named_only or op.bare_placeholder is not None
+        placeholder = placeholder or (head is not None and _placeholder_heading(head[1]))
+        et_al = any(re.search(r"\bet al\b", line) for line in op.byline)
+        told = bool(op.authors or opening_venue or _has_tldr(blocks) or fm_venue or len(tag_venues) == 1 or et_al)
+        named = op.title is not None and title_key(frame_stripped(page.title)[0]) in title_key(op.title)
+        titled = head is not None or isinstance(meta.get("title"), str)
+        is_note = (
+            (op.placeholder and op.title is not None)
+            or (placeholder and (told or named))
+            or (titled and opening_venue is not None and bool(op.authors or et_al))  # "Yu et al., OSDI '22."
+        )
     if not is_note:
         return None
 
-    title = _title(page, head)
+    title = _title(page, head, op)
     if not title:
         return None
     title, title_venue = parse_title(title)
 
-    # venue: front matter, else tags, else the note's own words; conflicting statements leave it empty
+    # venue: front matter, else tags, else the opening's statements (a byline, "Venue:", "(ICML'23)"),
+    # else the first paragraphs'; conflicting statements leave it empty (one parser: venues.py)
     venue, conflict = (fm_venue, False) if fm_venue else _one(tag_venues)
     if venue is None and not conflict:
-        said = [title_venue] if title_venue else []
-        for b in opening + [b for b in blocks[:12] if b.kind == "text"]:
-            if b.kind != "text":
-                continue
-            for m in _ACCEPTED_RE.finditer(b.text):
-                said += find_venues(m.group(1))[:1]
-            for m in _PAREN_VENUE_RE.finditer(b.text):
-                v = find_venues(m.group(1))
-                if len(v) == 1 and not re.search(r"\bet al\b", m.group(1)):
-                    said.append(v[0])
-        if head:
-            said += [v for m in _PAREN_VENUE_RE.finditer(head[1].text) for v in find_venues(m.group(1))[:1]]
-        venue, conflict = _one([normalize_venue(v) or v for v in said])
+        head_said = stated_venues(head[1].text) if head else []
+        venue, conflict = decide_venue([title_venue or "", *head_said]) if title_venue or head_said else (None, False)
+        if venue is None and not conflict:
+            venue, conflict = opening_venue, opening_conflict
+        if venue is None and not conflict:
+            later = [b.text for b in blocks[:12] if b.kind == "text"]
+            venue, conflict = decide_venue(v for text in later for v in stated_venues(text))
     year = split_venue(venue)[1] if venue else None
     if venue is None and not conflict:
         series, _ = _one(bare_series)
@@ -247,7 +263,7 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         if isinstance(value, str) and value.startswith("http"):
             links.setdefault("code" if k in ("github", "repo", "repository") else k, value)
 
-    authors, affs = _people(meta, blocks)
+    authors, affs = _people(meta, blocks, op)
     aliases = [a for a in _as_list(_fm(meta, ("aliases", "alias"))) if a.casefold() != title.casefold()]
     strong = [s for b in opening for s in strong_in(b)]
     summary = _summary(meta, blocks)[:600]
@@ -309,25 +325,51 @@ def complete_entry(entry: PaperEntry, other: PaperEntry | None) -> PaperEntry:
     return entry
 
 
-def _title(page: Page, head: tuple[int, Inline] | None) -> str:
+def _title(page: Page, head: tuple[int, Inline] | None, op: Opening) -> str:
     """Front-matter title, else the title heading's paper-link label (the heading is that link), else
-    the heading's text, else the page title (the file name as a last resort)."""
+    the heading's text, else the page title (the file name as a last resort) — without a post's
+    framing ("Paper notes: QLoRA" → "QLoRA"). A labelled line's link text ("**Paper:** [Title](…)")
+    wins when the title was framed, was the file name, or is a shorter name the link text contains."""
     fm_title = page.front_matter.get("title")
+    base, fallback = page.title.strip(), True
     if isinstance(fm_title, str) and fm_title.strip():
-        return fm_title.strip()
-    if head:
+        base, fallback = fm_title.strip(), False
+    elif head:
         inline = head[1]
-        for label, href in inline.links:
-            if is_paper_link(href) and len(label) >= 0.6 * len(inline.text) and len(label.split()) >= 2:
-                return label.strip()
-        if inline.text.strip():
-            return inline.text.strip()
-    return page.title.strip()
+        label = next(
+            (
+                lbl.strip()
+                for lbl, href in inline.links
+                if is_paper_link(href) and len(lbl) >= 0.6 * len(inline.text) and len(lbl.split()) >= 2
+            ),
+            None,
+        )
+        if label or inline.text.strip():
+            base, fallback = label or inline.text.strip(), False
+    stripped, framed = frame_stripped(base)
+    if op.title and (framed or fallback or (title_key(stripped) and title_key(stripped) in title_key(op.title))):
+        return op.title.strip()
+    return stripped
 
 
-def _people(meta: dict[str, Any], blocks: list[Block]) -> tuple[list[str], list[str]]:
+def _placeholder_heading(inline: Inline) -> bool:
+    """A title heading that is one link with no address (``## [Title]()``, ``## [Title](#)``)."""
+    return any(href.strip() in ("", "#") and len(lbl) >= 0.6 * len(inline.text) for lbl, href in inline.links)
+
+
+def _has_tldr(blocks: list[Block]) -> bool:
+    return any(
+        (b.kind == "text" and _TLDR_RE.match(b.text)) or re.search(r"tl;?\s?dr", " ".join(b.headings[-1:]), re.I)
+        for b in blocks[:12]
+    )
+
+
+def _people(meta: dict[str, Any], blocks: list[Block], op: Opening) -> tuple[list[str], list[str]]:
     authors = _as_list(_fm(meta, AUTHOR_KEYS))
     affs = _as_list(_fm(meta, AFFILIATION_KEYS))
+    if not authors and op.authors:
+        authors, found = split_authors(op.authors)
+        affs = affs or found
     if not authors:
         for b in blocks[:12]:
             if b.kind == "text" and re.match(r"^(?:\*\*)?authors?\s*[:：]", b.text, re.IGNORECASE):

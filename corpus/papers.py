@@ -31,6 +31,10 @@ PAPER_LINK_LABELS = {
     "artifact",
     "doi",
 }
+#: Link labels that point at the reader's own notes on a paper, not at the paper.
+NOTE_LABELS = {"notes", "personal notes", "my notes", "note"}
+#: A task-list checkbox at the start of a bullet (``- [ ] read``, ``- [x] done``).
+_TASK_BOX_RE = re.compile(r"^\s*\[[ xX✓✔-]\]\s+")
 _LABELS_TAIL_RE = re.compile(r"(\s*\[(?:[^\[\]]{1,40})\])+\s*$")
 _AFFIL_WORD_OK = {"of", "and", "the", "de", "at", "for", "in", "la", "und", "du", "des", "di", "e"}
 _ARXIV_ID_RE = re.compile(r"\(arXiv[: ]?(\d{2})(\d{2})\.\d{4,5}\)", re.IGNORECASE)
@@ -79,14 +83,33 @@ def _title_words(item: Item) -> list[str]:
     return re.sub(r"[\[\]()|,;]+", " ", title).split()
 
 
+def _local(href: str) -> bool:
+    """A link into the notes themselves (``distserve.md``, ``../orca/``, an Obsidian wiki link's target),
+    not to the web; a local PDF is a paper's file, not a note."""
+    h = href.strip()
+    return bool(h) and h != "#" and not re.match(r"^[a-z][a-z0-9+.-]*:", h, re.I) and not h.lower().endswith(".pdf")
+
+
+def points_to_note(item: Item) -> bool:
+    """A reading-list bullet that links to the reader's note on a paper (``[x] DistServe → [notes](d.md)``,
+    ``[Orca](orca.md) (OSDI 2022)``) and to no paper on the web: the note is that paper's record, the
+    bullet a pointer to it. A link on the venue alone (``[OSDI 2022](../osdi-2022/)``) points to a
+    venue page, not a note."""
+    links = [(lbl, h) for lbl, h in item.inline.links if h.strip() not in ("", "#") or lbl.lower() in NOTE_LABELS]
+    web = [h for lbl, h in links if not _local(h) and lbl.lower() not in NOTE_LABELS]
+    pointers = [h for lbl, h in links if (_local(h) and not normalize_venue(lbl)) or (lbl.lower() in NOTE_LABELS)]
+    return bool(pointers) and not web
+
+
 def _is_paper_item(item: Item, affiliation_rule: bool = True) -> bool:
     """A listing bullet that reads as a paper: a title (words that are not link labels, not a lead-in
     ending with ":" or a sentence ending with ".") plus a paper-link label, or a title of two or more
     words with a trailing venue, an arXiv identifier, or (``affiliation_rule``: on a listing page, see
-    :func:`listing_page`) an affiliation line below it."""
+    :func:`listing_page`) an affiliation line below it. A task-list checkbox is not part of the title,
+    and a bullet that only points to a note (:func:`points_to_note`) is no paper of its own."""
     words = _title_words(item)
-    text = item.text.strip()
-    if not words or text.endswith(":") or " ".join(words).endswith(".") or len(words) > 40:
+    text = _TASK_BOX_RE.sub("", item.text).strip()
+    if not words or text.endswith(":") or " ".join(words).endswith(".") or len(words) > 40 or points_to_note(item):
         return False
     labels = {lbl.lower() for lbl, _ in item.inline.links}
     if labels & PAPER_LINK_LABELS:
@@ -131,7 +154,7 @@ def _internal_only(item: Item) -> bool:
 def parse_title(text: str) -> tuple[str, str | None]:
     """Split a paper bullet's text into ``(title, venue)``: link labels at the end are dropped, and a
     trailing ``(VENUE YEAR)`` / ``(arXiv 2210.14826)`` gives the venue."""
-    t = _LABELS_TAIL_RE.sub("", text).strip()
+    t = _LABELS_TAIL_RE.sub("", _TASK_BOX_RE.sub("", text)).strip()
     venue = None
     m = re.search(r"\s*\(([^()]*)\)\s*$", t)
     if m:
@@ -148,7 +171,7 @@ def parse_title(text: str) -> tuple[str, str | None]:
         elif re.fullmatch(r"arXiv.*", inner, re.IGNORECASE):
             venue = "arXiv"
             t = t[: m.start()].strip()
-    return t.strip(" -–—"), venue
+    return t.strip(" -–—→⇒>|"), venue
 
 
 def system_name(title: str, strong: list[str]) -> str | None:
@@ -203,11 +226,14 @@ def _strong_all(items: list[Item]) -> list[str]:
 def entry_from_item(item: Item, page: Page, topic: str, venue_default: str | None) -> PaperEntry:
     """A :class:`PaperEntry` from a paper bullet and its nested bullets."""
     title, venue = parse_title(item.text)
+    for label, _href in reversed(item.inline.links):  # "Title [Paper](…)" renders "Title Paper"
+        if label.lower() in PAPER_LINK_LABELS and title.endswith(" " + label):
+            title = title[: -len(label)].rstrip(" -–—→⇒>|")
     venue = venue or venue_default
     links: dict[str, str] = {}
     for label, href in item.inline.links:
         key = label.lower()
-        if key in PAPER_LINK_LABELS and href and key not in links:
+        if key in PAPER_LINK_LABELS and href.strip() not in ("", "#") and key not in links:
             links[key] = href
         elif key not in PAPER_LINK_LABELS and venue and normalize_venue(label) == venue and href.startswith("http"):
             links.setdefault("venue", href)

@@ -15,6 +15,7 @@ from typing import Any
 from papernotes.corpus.errors import BadSourceError
 from papernotes.corpus.files import NoteFiles, decode_note, note_files
 from papernotes.corpus.front_matter import split_front_matter
+from papernotes.corpus.git_times import commit_times, date_pages
 from papernotes.corpus.markdown import heading_sections, markdown_parser, render_inline, unclosed_fence_line
 from papernotes.corpus.models import Page, Warning_
 from papernotes.corpus.note_syntax import normalize_note_syntax
@@ -458,12 +459,14 @@ def _path_env() -> str:
 def read_source(
     source: str, repos_dir: Path, cache: dict | None = None, follow_external_links: bool = False
 ) -> ReadResult:
-    """Read one configured source: a git URL (cloned/pulled under ``repos_dir``) or a local path
-    (``cache``, ``follow_external_links``: see :func:`read_path`)."""
+    """Read one configured source: a git URL (cloned/pulled under ``repos_dir``; its pages dated by
+    their files' last commit, :mod:`~papernotes.corpus.git_times`) or a local path (``cache``,
+    ``follow_external_links``: see :func:`read_path`)."""
     if is_git_url(source):
-        return read_path(
-            clone_or_pull(source, repos_dir), origin=source, cache=cache, follow_external_links=follow_external_links
-        )
+        clone = clone_or_pull(source, repos_dir)
+        result = read_path(clone, origin=source, cache=cache, follow_external_links=follow_external_links)
+        date_pages(result.pages, clone, commit_times(clone))
+        return result
     return read_path(Path(source), cache=cache, follow_external_links=follow_external_links)
 
 

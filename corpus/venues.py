@@ -201,6 +201,102 @@ _UNKNOWN_MENTION_RE = re.compile(
 )
 
 
+#: Venue series of preprint servers: a peer-reviewed venue is preferred over these.
+PREPRINT_SERIES = frozenset({"arxiv", "biorxiv", "medrxiv", "ssrn", "corr"})
+
+#: Words before a venue that state it as the paper's own: "Accepted at", "Published in", "In
+#: Proceedings of the", "Journal version in", "To appear in", "Presented at".
+_LEAD_RE = re.compile(
+    r"\b(?:accepted|published|presented|appear(?:s|ed|ing)?|proceedings|version|venue|conference)\b"
+    r"[\s:,-]*(?:(?:as|at|in|to|by|of|on|the|an?|\d+(?:st|nd|rd|th)|(?:19|20)\d\d)\b[\s:,-]*){0,4}$",
+    re.IGNORECASE,
+)
+#: What may follow a venue that ends a byline: a remark in brackets ("(best paper)", "(oral)") and a stop.
+_BYLINE_TAIL_RE = re.compile(r"^\s*(?:[(\[][^()\[\]]{0,40}[)\]])?\s*[.,;:]?\s*$")
+#: A preprint with its year: "arXiv preprint, 2023", "arXiv preprint arXiv:2305.14314", "arXiv:2305.14314".
+_PREPRINT_RE = re.compile(
+    r"\b(arxiv|biorxiv|medrxiv)(?:\s+preprint)?[\s,:]*(?:(?:arxiv:\s*)?(\d\d)\d\d\.\d{4,5}(?:v\d+)?)?[\s,(]*((?:19|20)\d\d)?",
+    re.IGNORECASE,
+)
+#: Longest sentence (in words) that reads as a byline ("Yu et al. OSDI '22.").
+BYLINE_WORDS = 25
+
+
+def is_preprint(venue: str) -> bool:
+    """True for a preprint server's venue ("arXiv 2023", "bioRxiv")."""
+    return split_venue(venue)[0].strip().lower() in PREPRINT_SERIES
+
+
+def _sentences(text: str) -> list[str]:
+    parts = re.split(r"\n|(?<=[.!?])\s+(?=[A-Z(\[])|\s+[·|•—–]\s+", text.replace("*", "").replace("_", " "))
+    return [p.strip() for p in parts if p.strip()]
+
+
+#: Lower-case words of author lists ("Yu and Chun", "Frankle et al.", "Ludwig van Beethoven").
+_NAME_WORDS = frozenset("and et al al. de van von der den da di du la le &".split())
+
+
+def _names(text: str) -> bool:
+    """Text that reads as an author list: capitalised words, initials and ``and``/``et al.`` only."""
+    words = re.findall(r"[^\s,;]+", text)
+    return bool(words) and all(
+        w[:1].isupper() or w.lower().strip(".") in _NAME_WORDS or w.lower() in _NAME_WORDS for w in words
+    )
+
+
+def stated_venues(text: str, byline: bool = False) -> list[str]:
+    """Venues a note's text states as its own paper's, canonical, in order, without repeats.
+
+    A venue counts after words that state it ("Accepted at ICML 2023", "In Proceedings of SOSP
+    2023", "Published at NeurIPS 2021", "Journal version in JMLR 2022"), or in brackets that hold
+    little else at the end of a sentence ("Frankle and Carbin (ICLR'19).", "(NeurIPS 2024, oral)";
+    not "compared with Triton (SC 2019) on …"). With ``byline`` (the text is a note's opening)
+    also a venue that starts or ends a short sentence ("Yu et al. OSDI '22.", "EuroSys 2024 (best
+    paper)"; before the venue only names) and a preprint with its year ("arXiv preprint, 2023" → ``"arXiv 2023"``). A venue named
+    in passing ("compared with Orca, OSDI '22, on …") does not count.
+    """
+    out: list[str] = []
+    for s in _sentences(text):
+        short = len(s.split()) <= BYLINE_WORDS
+        for m in find_venue_mentions(s):
+            if not m.venue:
+                continue
+            before, after = s[: m.span[0]], s[m.span[1] :]
+            opened = before.rstrip().endswith(("(", "["))
+            closed = re.match(r"^[^()\[\]]{0,24}[)\]]\s*(?:[.,;:]\s*)?$", after)
+            if (
+                _LEAD_RE.search(before)
+                or (opened and closed)
+                or (
+                    byline
+                    and short
+                    and (not before.strip(" -–—:,") or (_names(before) and _BYLINE_TAIL_RE.match(after)))
+                )
+            ):
+                out.append(m.venue)
+        if byline or _LEAD_RE.search(s):
+            for p in _PREPRINT_RE.finditer(s):
+                year = p.group(3) or (f"20{p.group(2)}" if p.group(2) else None)
+                if (
+                    year
+                    and (p.group(2) or p.group(3))
+                    and not any(v.lower().startswith(p.group(1).lower()) for v in out)
+                ):
+                    out.append(f"{SERIES.get(p.group(1).lower(), p.group(1))} {year}")
+    return list(dict.fromkeys(out))
+
+
+def decide_venue(said: Iterable[str]) -> tuple[str | None, bool]:
+    """``(venue, conflicting)`` from the venues one note states: the one peer-reviewed venue (a
+    preprint only when there is none), or None and whether two of them disagree."""
+    distinct = list(dict.fromkeys(normalize_venue(v) or v for v in said if v))
+    reviewed = [v for v in distinct if not is_preprint(v)]
+    pool = reviewed or distinct
+    if len(pool) == 1:
+        return pool[0], False
+    return None, len(pool) > 1
+
+
 def split_venue(venue: str) -> tuple[str, int | None]:
     """``"OSDI 2026"`` → ``("OSDI", 2026)``; a venue without a year → ``(venue, None)``."""
     m = re.match(r"^(.*?)\s+(\d{4})$", venue)

@@ -1,0 +1,171 @@
+"""Families of paper notes that one site's conventions misread (tests/fixtures/families/, each folder a
+few members of one family with its records listed by hand in expected_records.json):
+
+* reading_lists — task-list and reading-list bullets: a bullet is a paper only when it looks like one
+  (a title plus a paper link or venue), and one that points to the reader's note is no second record;
+* labelled_lines — the paper named only in a labelled line of the opening ("**Paper:** [Title](link)",
+  "Paper: <link>", "arXiv: …", "PDF: …", "Link: …", "Title: …") under a framed post title;
+* missing_links — an empty link ("[Title]()", "(#)") or none, with a citekey, byline or TL;DR: a record,
+  never a bogus link;
+* venue_statements — venues stated in bylines and prose, one parser deciding, conflicts left empty.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import TESTS
+from test_note_styles import catalog_of, precision_recall
+
+from papernotes.corpus.markdown import parse_blocks
+from papernotes.corpus.note_opening import frame_stripped, read_opening
+from papernotes.corpus.papers import points_to_note, title_key
+from papernotes.corpus.venues import decide_venue, stated_venues
+
+FAMILIES = TESTS / "fixtures" / "families"
+
+
+@pytest.mark.parametrize("family", sorted(p.name for p in FAMILIES.iterdir() if p.is_dir()))
+def test_family_catalog_is_exactly_its_papers(family):
+    expected = json.loads((FAMILIES / family / "expected_records.json").read_text())
+    records, _ = catalog_of(FAMILIES / family / "notes")
+    precision, recall = precision_recall(records, expected)
+    assert (precision, recall) == (1.0, 1.0), (family, [(r.title, r.url) for r in records])
+    want = {title_key(e["title"]): e for e in expected}
+    for r in records:
+        e = want[title_key(r.title)]
+        assert r.venue == e["venue"], (r.title, r.venue)
+        if e["link"] is None:  # an empty or missing link gives no link at all
+            assert not any(k in r.links for k in ("paper", "arxiv", "doi", "pdf")), r.links
+
+
+def test_a_bullet_pointing_to_a_paper_note_joins_its_record():
+    records, _ = catalog_of(FAMILIES / "reading_lists" / "notes")
+    (flash,) = [r for r in records if r.title.startswith("FlashAttention-2")]
+    assert flash.title.startswith("FlashAttention-2: Faster Attention") and flash.aliases == ["FlashAttention-2"]
+    assert flash.links["notes"] == "../flash-attention-2/"  # the reading list's bullet, merged into the note's record
+
+
+def _items(markdown: str):
+    return [it for b in parse_blocks(markdown) if b.kind == "list" for it in b.items]
+
+
+def test_bullets_that_point_to_a_note_are_pointers():
+    items = _items(
+        "- [x] DistServe → [notes](distserve.md)\n"
+        "- [x] [Orca](../orca/) (OSDI 2022)\n"
+        "- Mixtral [notes](https://github.com/x/notes/blob/main/mixtral.md)\n"
+        "- Orca: A Serving System (OSDI 2022) [Paper](https://example.org/orca.pdf) [Personal Notes](orca.md)\n"
+        "- Bamboo: Preemptible Training ([NSDI 2023](../nsdi-2023/))\n"
+        "- [Attention Is All You Need](papers/attention.pdf)\n"
+    )
+    from papernotes.corpus.note_syntax import normalize_note_syntax
+
+    wiki = _items(normalize_note_syntax("- [x] [[vllm|vLLM]]\n")[0])
+    assert [points_to_note(i) for i in items[:2] + wiki + items[2:]] == [True, True, True, True, False, False, False]
+
+
+@pytest.mark.parametrize(
+    ("text", "byline", "venues"),
+    [
+        ("Gyeong-In Yu, Byung-Gon Chun. OSDI '22.", True, ["OSDI 2022"]),
+        ("In Proceedings of SOSP 2023", False, ["SOSP 2023"]),
+        ("Published at NeurIPS 2021", False, ["NeurIPS 2021"]),
+        ("Journal version in JMLR 2022", False, ["JMLR 2022"]),
+        ("Dettmers et al. (ICML'23)", False, ["ICML 2023"]),
+        ("EuroSys 2024 (best paper)", True, ["EuroSys 2024"]),
+        ("arXiv preprint, 2023", True, ["arXiv 2023"]),
+        ("arXiv preprint arXiv:2305.14314", True, ["arXiv 2023"]),
+        ("The paper was published in 2021 at ICLR 2021.", False, ["ICLR 2021"]),
+        # named in passing: another paper's venue, not this note's
+        ("We compare with Orca, OSDI '22, on latency and throughput.", True, []),
+        ("Unlike Triton (SC 2019) on large models, it batches per step.", False, []),
+        ("EuroSys 2024 (best paper)", False, []),  # outside the opening a bare venue is no statement
+    ],
+)
+def test_stated_venues(text, byline, venues):
+    assert stated_venues(text, byline=byline) == venues
+
+
+def test_decide_venue_prefers_the_reviewed_one_and_leaves_conflicts_empty():
+    assert decide_venue(["arXiv 2021", "JMLR 2022"]) == ("JMLR 2022", False)
+    assert decide_venue(["OSDI 2022", "osdi '22"]) == ("OSDI 2022", False)
+    assert decide_venue(["MLSys 2023", "NSDI 2023"]) == (None, True)
+    assert decide_venue([]) == (None, False)
+
+
+@pytest.mark.parametrize(
+    ("title", "stripped"),
+    [
+        ("Paper notes: QLoRA", ("QLoRA", True)),
+        ("Reading: Orca", ("Orca", True)),
+        ("Notes on FlashAttention", ("FlashAttention", True)),
+        ("[Paper] Switch Transformers", ("Switch Transformers", True)),
+        ("ZeRO — paper notes", ("ZeRO", True)),
+        ("Attention Is All You Need", ("Attention Is All You Need", False)),
+        ("Orca: A Distributed Serving System", ("Orca: A Distributed Serving System", False)),
+    ],
+)
+def test_frame_stripped(title, stripped):
+    assert frame_stripped(title) == stripped
+
+
+def test_opening_labelled_lines():
+    op = read_opening(
+        "**Paper:** [QLoRA: Efficient Finetuning](https://arxiv.org/abs/2305.14314)\nPDF: https://x.org/q.pdf\n"
+    )
+    assert (op.link, op.title) == ("https://arxiv.org/abs/2305.14314", "QLoRA: Efficient Finetuning")
+    assert read_opening("- arXiv: 2401.12345v2\n").link == "https://arxiv.org/abs/2401.12345"
+    assert read_opening("DOI: 10.1145/3600006.3613165\n").link == "https://doi.org/10.1145/3600006.3613165"
+    two = read_opening("Paper: [A](https://arxiv.org/abs/2401.00001)\nPaper: [B](https://arxiv.org/abs/2401.00002)\n")
+    assert two.ambiguous and two.link is None
+    assert read_opening("Link: https://github.com/vllm-project/vllm\n").link is None  # not a paper
+    empty = read_opening("Paper: [Scaling Laws for Neural Language Models]()\n")
+    assert (empty.link, empty.title, empty.placeholder) == (None, "Scaling Laws for Neural Language Models", True)
+
+
+def _git_repo(path, note: str, when: str) -> str:
+    """A one-commit git repository holding ``note`` as paper.md, committed at ``when`` (ISO date);
+    its file:// URL."""
+    import subprocess
+
+    path.mkdir()
+    (path / "paper.md").write_text(note, encoding="utf-8")
+    env = {
+        "GIT_AUTHOR_DATE": when,
+        "GIT_COMMITTER_DATE": when,
+        "GIT_AUTHOR_NAME": "n",
+        "GIT_AUTHOR_EMAIL": "n@example.org",
+        "GIT_COMMITTER_NAME": "n",
+        "GIT_COMMITTER_EMAIL": "n@example.org",
+        "PATH": "/usr/bin:/bin:/usr/local/bin",
+    }
+    for cmd in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "notes"]):
+        subprocess.run(["git", "-C", str(path), *cmd], check=True, env=env, capture_output=True)
+    return f"file://{path}"
+
+
+def test_newer_commit_wins_between_git_sources(tmp_path):
+    """Two git sources note one paper under two names and venues: the note of the newer commit gives
+    the title and venue though it is ingested first; the other name and venue stay as alias and
+    history. The same notes as plain folders follow ingest order."""
+    from papernotes.corpus.catalog import build_catalog
+    from papernotes.corpus.chunking import analyze_page
+    from papernotes.corpus.readers import read_path, read_source
+
+    link = "https://arxiv.org/abs/2312.12456"
+    new = f"# [PowerInfer: Fast LLM Serving with a Consumer-grade GPU]({link})\n\nPublished at SOSP 2024.\n"
+    old = f"# [LMInfer: Fast LLM Serving with a Consumer-grade GPU]({link})\n\nPublished at OSDI 2024.\n"
+    urls = [
+        _git_repo(tmp_path / "new", new, "2024-12-01T00:00:00+00:00"),
+        _git_repo(tmp_path / "old", old, "2024-01-01T00:00:00+00:00"),
+    ]
+    results = [read_source(u, tmp_path / "repos") for u in urls]  # the newer commit first in ingest order
+    assert [p.committed for r in results for p in r.pages] == [1733011200, 1704067200]
+    (rec,) = build_catalog(e for r in results for p in r.pages for e in analyze_page(p).entries)
+    assert rec.title.startswith("PowerInfer:") and rec.aliases[0].startswith("LMInfer:")
+    assert (rec.venue, rec.history) == ("SOSP 2024", ["OSDI 2024", "SOSP 2024"])
+    local = [read_path(tmp_path / "new"), read_path(tmp_path / "old")]
+    (rec,) = build_catalog(e for r in local for p in r.pages for e in analyze_page(p).entries)
+    assert rec.title.startswith("LMInfer:") and rec.venue == "OSDI 2024"
