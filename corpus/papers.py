@@ -176,9 +176,9 @@ def parse_title(text: str) -> tuple[str, str | None]:
 
 def system_name(title: str, strong: list[str]) -> str | None:
     """The system's name: the short prefix before ``":"`` in the title, else the first bold term that
-    reads as a name — two or more characters, every word capitalized or holding a digit ("AEGIS",
-    "Sarathi-Serve", "Llama 3"); a bold phrase ("Empirical reliability studies") or a bold initial
-    ("**E**fficient") is not one."""
+    reads as a name — two or more characters, one word ("AEGIS", "gigiprofiler") or words that are
+    each capitalized or hold a digit ("Sarathi-Serve", "Llama 3"); a bold phrase ("Empirical reliability
+    studies") or a bold initial ("**E**fficient") is not one."""
     if ":" in title:
         prefix = title.split(":", 1)[0].strip()
         if 0 < len(prefix) <= 30 and len(prefix.split()) <= 3:
@@ -187,7 +187,8 @@ def system_name(title: str, strong: list[str]) -> str | None:
         s = s.strip(" :")
         if not (1 < len(s) <= 30 and len(s.split()) <= 3) or re.search(r"our work|award|best paper|paper$", s, re.I):
             continue
-        if all(w[:1].isupper() or w[:1].isdigit() or re.search(r"\d|[A-Z]", w[1:]) for w in s.split()):
+        words = s.split()
+        if len(words) == 1 or all(w[:1].isupper() or w[:1].isdigit() or re.search(r"\d|[A-Z]", w[1:]) for w in words):
             return s
     return None
 

@@ -313,3 +313,10 @@ def test_a_bold_label_repeated_under_several_papers_is_not_their_system_name():
     assert systems["Teaching Old Pipelines New Tricks"] is None and systems["Stop Pretending to Be Busy"] is None
     assert systems["Kelpie: Crash-Consistent Storage"] == "Kelpie"
     assert [s for t, s in systems.items() if t.startswith("FlexPipe")] == ["FlexPipe", "FlexPipe"]
+
+
+def test_system_name_is_a_bold_name_not_a_bold_phrase_or_initial():
+    assert system_name("Safeguarding LLM Training", ["Empirical reliability studies", "AEGIS"]) == "AEGIS"
+    assert system_name("Diagnosing Performance Issues", ["gigiprofiler"]) == "gigiprofiler"
+    assert system_name("Improving DNN Inference Throughput", ["E", "E", "E"]) is None
+    assert system_name("Caching Diffusion Models", ["Block caching"]) is None
