@@ -14,8 +14,8 @@ Question features (:func:`question_features`):
 ``cov_best``       idf-weighted share of the question's terms found in one single chunk (the best one):
                    the subject and what is asked about it must occur together
 ``cov_union``      the same share over the top 3 chunks together
-``asked_cov``      share of what is asked about named papers (framing words and the words describing the
-                   papers themselves aside, see :func:`specific_asked`) found in those papers' own chunks, or ``cov_best`` when
+``asked_cov``      share of what is asked about named papers (words describing the papers themselves
+                   and English words the notes never use aside, see :func:`evidence_asked`) found in those papers' own chunks, or ``cov_best`` when
                    higher (the name and what is asked in one passage); 1 when nothing specific is
                    asked (a lookup) or papers are compared; the best chunk's share when no paper is named
 ``oov``            idf-weighted share of the question's name-like terms (not common English words) that
@@ -45,7 +45,7 @@ from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.evidence import Sentence
 from papernotes.retrieval.question import Question
 from papernotes.retrieval.search import Hit, SearchResult
-from papernotes.retrieval.terms import Key, conversational, coverage, english_word, lexical_terms
+from papernotes.retrieval.terms import RARE_IN_NOTES_MIN, Key, conversational, coverage, english_word, lexical_terms
 
 #: Probability at or above which a question is answered (fixed before fitting; the fit's class
 #: weights balance answerable and unanswerable questions, so 0.5 is the even point).
@@ -162,6 +162,21 @@ def specific_asked(q: Question, bm25: BM25Index, identity: AbstractSet[str] = fr
     ]
 
 
+def evidence_asked(q: Question, bm25: BM25Index, identity: AbstractSet[str] = frozenset()) -> list[Key]:
+    """What is asked about the named papers that a passage can confirm or not: the asked words without
+    those describing the papers themselves (``identity``) and without common English words the notes
+    (almost) never use (in at most :data:`~papernotes.retrieval.terms.RARE_IN_NOTES_MIN` chunks: "tricks",
+    "gist"), whose absence from a passage says nothing. Unlike :func:`specific_asked`, a word the notes
+    do use, however rarely ("baselines", "license"), counts: a paper's notes that never say it do not
+    answer it."""
+    return [
+        k
+        for k in q.asked
+        if not k.covered(identity)
+        and not (english_word(k.word) and max((bm25.df(t) for t in k.terms), default=0) <= RARE_IN_NOTES_MIN)
+    ]
+
+
 def identity_terms(records: Iterable[PaperRecord]) -> set[str]:
     """Stemmed terms that identify papers: their titles, system names, aliases, one-line summaries,
     affiliations and venues ("shift parallelism (snowflake)", "the MSR paper on …")."""
@@ -245,7 +260,7 @@ def question_features(
         own: set[str] = set()
         for h in named_chunks:
             own |= set(lexical_terms(h.text))
-        asked = specific_asked(q, bm25, identity)
+        asked = evidence_asked(q, bm25, identity)
         # a comparison of papers the notes hold is answered with what they say of each; a named paper can
         # also be context for another one ("… beats torch.compile on KernelBench"): then one passage
         # holds the name and what is asked together (cov_best)

@@ -23,10 +23,11 @@ from papernotes.corpus.papers import looks_like_affiliation, parse_title, title_
 from papernotes.retrieval.search import Hit, SearchResult
 from papernotes.retrieval.terms import Key, coverage, lexical_terms
 
-#: Sentences embedded per question (the best by lexical overlap, plus each named paper's first line):
-#: all-MiniLM-L6-v2 embeds about 100 short sentences a second on 2 CPU cores (bench/run.py), so 16
-#: keep the extractive answer within its latency budget.
-EMBEDDED_SENTENCES = 16
+#: Sentences embedded per question (the best by lexical overlap, plus each named paper's first line).
+#: Embedding them is most of a warm extractive answer's time (measured over the dev questions: p50
+#: 518 ms with 16, 267 ms with 8, 163 ms with 4 on the loaded 2 cores), and the fitted sentence model
+#: weighs lexical coverage far above the cosine, so 6 keep the answer within its 200 ms budget.
+EMBEDDED_SENTENCES = 6
 #: Shorter lines are labels ("Demo"), not sentences; two-word lines stay ("Best Paper Award" answers
 #: which paper won).
 MIN_WORDS = 2

@@ -401,3 +401,22 @@ def test_a_venue_the_notes_lack_is_the_subject_of_a_question_naming_no_paper(not
 def test_affiliations_are_quoted_as_the_notes_write_them(notes):
     a = ask(notes, "Apparate paper?")
     assert "Princeton & GaTech" in a.answer
+
+
+@pytest.mark.parametrize(
+    "q",
+    [
+        "sosp 24 llm training pappers",  # a misspelt list noun
+        "sosp24 llm training paper(s)?",
+        "sosp 2024 - anything on llm training?",  # a venue, no paper named, "anything on"
+    ],
+)
+def test_list_questions_typed_casually_are_lists(notes, q):
+    a = ask(notes, q)
+    assert not a.refused and a.kind == "list", q
+    titles = " ".join(cited_titles(a))
+    assert "Reducing Energy Bloat" in titles and "ReCycle" in titles, q
+
+
+def test_any_about_a_named_paper_is_not_a_list(notes):
+    assert ask(notes, "did Mooncake win any award at FAST?").kind != "list"
