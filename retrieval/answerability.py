@@ -15,8 +15,9 @@ Question features (:func:`question_features`):
                    the subject and what is asked about it must occur together
 ``cov_union``      the same share over the top 3 chunks together
 ``asked_cov``      share of what is asked about named papers (words describing the papers themselves
-                   and English words the notes never use aside, see :func:`evidence_asked`) found in those papers' own chunks, or ``cov_best`` when
-                   higher (the name and what is asked in one passage); 1 when nothing specific is
+                   and English words the notes never use aside, see :func:`evidence_asked`) found in
+                   those papers' own chunks, or in one retrieved passage that names them when higher
+                   (the name as context); 1 when nothing specific is
                    asked (a lookup) or papers are compared; the best chunk's share when no paper is named
 ``oov``            idf-weighted share of the question's name-like terms (not common English words) that
                    occur nowhere in the notes (a versioned name such as "GPT-2" by its joined form)
@@ -190,13 +191,14 @@ def identity_terms(records: Iterable[PaperRecord]) -> set[str]:
 
 #: What a lookup answer gives about a paper (:func:`~papernotes.retrieval.extractive.paper_lookup`): one
 #: description per part of the catalog record it is made from (:class:`~papernotes.corpus.models.PaperRecord`
-#: fields ``affiliations``/``authors``, ``venue``/``year``, ``summary``, ``url``). A question that names a
-#: paper and asks, in words the notes do not use, for one of these is a lookup.
+#: fields ``affiliations``/``authors``, ``venue``/``year``, ``summary``). A question that names a paper and
+#: asks, in words the notes do not use, for one of these is a lookup. (The record's link is given too, but
+#: a description of it, "the link to the paper", is as close to any question about a paper as to one
+#: asking for the link, so it is no evidence.)
 LOOKUP_PARTS = (
     "who wrote the paper: its authors and their affiliations",
     "where and when the paper was published: its venue and year",
     "what the paper is about: its main idea in one line",
-    "the link to the paper",
 )
 #: Cosine similarity (embedder, unit vectors) of a question's framing to a part of the lookup answer at
 #: or above which it asks for that part; set by ``eval/calibrate.py`` on the fit split (see
@@ -262,9 +264,11 @@ def question_features(
             own |= set(lexical_terms(h.text))
         asked = evidence_asked(q, bm25, identity)
         # a comparison of papers the notes hold is answered with what they say of each; a named paper can
-        # also be context for another one ("… beats torch.compile on KernelBench"): then one passage
-        # holds the name and what is asked together (cov_best)
-        asked_cov = max(coverage(asked, own, idf), cov_best) if asked and not q.is_comparison else 1.0
+        # also be context for another one ("… beats torch.compile on KernelBench"): then one retrieved
+        # passage holds the name and what is asked together
+        naming = [ts for ts in per_chunk if q.name_terms and q.name_terms & ts]
+        in_context = max((coverage(asked, ts, idf) for ts in naming), default=0.0)
+        asked_cov = max(coverage(asked, own, idf), in_context) if asked and not q.is_comparison else 1.0
     else:
         asked_cov = cov_best
     # words absent from the notes: a name that is not there says the notes do not cover the question; an

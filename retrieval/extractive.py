@@ -8,6 +8,8 @@ marker of the chunk it comes from.
 * Two or more named papers (a comparison) get that treatment each, so every side is cited.
 * Otherwise the best sentence decides the subject (a paper or a page) and the answer keeps to it: no
   sentences about other papers.
+* A question asking for an amount ("how many", "what speedup") is answered from sentences that state a
+  number the question does not.
 """
 
 from __future__ import annotations
@@ -86,6 +88,9 @@ def compose(
     q = result.question
     c = Composer()
     ranked = sorted((s for s in sentences if not s.is_title), key=lambda s: -s.score)
+    if q and q.asks_quantity and any(s.number for s in ranked):
+        # an amount is answered by a sentence stating one (a new number, not one the question states)
+        ranked = [s for s in ranked if s.number]
     named = list(q.records) if q else []
     if named and ranked:
         best_named = max((s.asked for s in sentences if s.named), default=0.0)  # titles count here
