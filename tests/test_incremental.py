@@ -128,9 +128,7 @@ def test_records_grouped_by_origin_are_regrouped_without_re_embedding(indexed):
     rep = ingest(settings, [str(notes)])
     assert (rep.added, rep.deleted) == (0, 0)
     assert rm.list_keys(group_ids=[str(notes)]) == []
-    assert groups_of_keys(settings, keys) == {
-        g for g in json.loads(Path(settings.data_dir / "source-state.json").read_text())
-    }
+    assert groups_of_keys(settings, keys) == set(json.loads(Path(settings.data_dir / "source-state.json").read_text()))
     note = notes / EDITED
     note.write_text(note.read_text() + "\nA sentence added at the end.\n")
     before = rm.get_time()
