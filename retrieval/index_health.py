@@ -79,8 +79,10 @@ def start_marker(settings: Settings, sources: list[str]) -> None:
 def records_agree(store, rm) -> set[str] | None:
     """The store's chunk ids when they are exactly the record manager's keys (the parts agree, nothing to
     reconcile), else None. Reads ids only: no documents or metadata."""
+    from papernotes.retrieval.index_update import recorded_keys
+
     held = set(store.get(include=[])["ids"])
-    return held if held == set(rm.list_keys()) else None
+    return held if held == set(recorded_keys(rm)) else None
 
 
 def reconcile_records(
@@ -105,11 +107,11 @@ def reconcile_records(
     ``(metadata, lost)``: chunk id → metadata of every chunk the store holds after the repair, and
     origin → number of its recorded chunks that were missing from the store.
     """
-    from papernotes.retrieval.index_update import group_of, keys_of
+    from papernotes.retrieval.index_update import group_of, keys_of, recorded_keys
 
     held = store.get(include=["metadatas"])
     metas = {i: (m or {}) for i, m in zip(held["ids"], held["metadatas"], strict=True)}
-    recorded = set(rm.list_keys())
+    recorded = set(recorded_keys(rm))
     missing = recorded - metas.keys()
     lost: dict[str, int] = {}
     if missing:

@@ -68,6 +68,17 @@ def signatures(keyed_groups: Iterable[tuple[str, str]], version: str) -> dict[st
 GROUPS_PER_QUERY = 500
 
 
+def recorded_keys(rm) -> list[str]:
+    """Every key the SQL record manager holds in its namespace: ``rm.list_keys()`` without its ORM
+    objects (one column read through the record manager's own session; about 20x faster at 10k keys)."""
+    from langchain_classic.indexes._sql_record_manager import UpsertionRecord
+    from sqlalchemy import select
+
+    with rm._make_session() as session:
+        query = select(UpsertionRecord.key).where(UpsertionRecord.namespace == rm.namespace)
+        return list(session.scalars(query).all())
+
+
 def keys_of(rm, groups: Iterable[str]) -> list[str]:
     """Every record key under ``groups`` (queried :data:`GROUPS_PER_QUERY` groups at a time)."""
     groups = sorted(groups)
