@@ -31,24 +31,29 @@ def group_of(metadata: dict[str, Any]) -> str:
 
 
 def state_path(settings: Settings) -> Path:
-    """``source-state.json``: per group, ``[origin, signature]`` of the last ingest that indexed it."""
+    """``source-state.json``: the record manager's namespace and, per group, ``[origin, signature]`` of
+    the last ingest that indexed it into that namespace's store."""
     return settings.data_dir / "source-state.json"
 
 
-def load_state(settings: Settings) -> dict[str, list[str]]:
-    """The saved source state (group → ``[origin, signature]``); empty when missing or unreadable."""
+def load_state(settings: Settings, namespace: str) -> dict[str, list[str]]:
+    """The saved source state (group → ``[origin, signature]``) of the store ``namespace`` names; empty
+    when missing, unreadable or saved for another store (a switch to or from a Chroma server)."""
     try:
         data = json.loads(state_path(settings).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    return data if isinstance(data, dict) else {}
+    if not isinstance(data, dict) or data.get("namespace") != namespace or not isinstance(data.get("groups"), dict):
+        return {}
+    return data["groups"]
 
 
-def save_state(settings: Settings, state: dict[str, list[str]]) -> None:
-    """Write the source state (through a temporary file, replaced atomically)."""
+def save_state(settings: Settings, namespace: str, state: dict[str, list[str]]) -> None:
+    """Write the source state of the store ``namespace`` names (through a temporary file, replaced
+    atomically)."""
     path = state_path(settings)
     tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(state, ensure_ascii=False), encoding="utf-8")
+    tmp.write_text(json.dumps({"namespace": namespace, "groups": state}, ensure_ascii=False), encoding="utf-8")
     tmp.replace(path)
 
 
@@ -75,8 +80,8 @@ def recorded_keys(rm) -> list[str]:
     from sqlalchemy import select
 
     with rm._make_session() as session:
-        query = select(UpsertionRecord.key).where(UpsertionRecord.namespace == rm.namespace)
-        return list(session.scalars(query).all())
+        keys = session.scalars(select(UpsertionRecord.key).where(UpsertionRecord.namespace == rm.namespace))
+        return [str(k) for k in keys]
 
 
 def keys_of(rm, groups: Iterable[str]) -> list[str]:

@@ -344,12 +344,16 @@ def _ingest_locked(
     origins_now = {r.origin for r in results}
     old_entries = {} if rebuild else load_json(_entries_path(settings), {})
     manifest = {} if rebuild else (load_json_safe(manifest_path(settings)) or {})
-    state = {} if rebuild else load_state(settings)
+    state = {} if rebuild else load_state(settings, rm.namespace)
     agreed = None if rebuild else records_agree(store, rm)
     # a full pass hashes every chunk through index() (and reads the store's metadata to reconcile): on the
     # first ingest, after an unfinished one, when the parts disagree or the records are grouped otherwise
     full = (
-        rebuild or previous is not None or not state or agreed is None or manifest.get("record_groups") != RECORD_GROUPS
+        rebuild
+        or not agreed  # the parts disagree, or the store is empty
+        or previous is not None
+        or not state
+        or manifest.get("record_groups") != RECORD_GROUPS
     )
     lost: dict[str, int] = {}
     if full:
@@ -459,7 +463,7 @@ def _ingest_locked(
     report.papers = int(cached["papers"])
     new_state = {g: v for g, v in state.items() if v[0] not in origins_now}
     new_state.update({g: [group_origin[g], sigs[g]] for g in with_chunks})
-    save_state(settings, new_state)
+    save_state(settings, rm.namespace, new_state)
     save_json(
         manifest_path(settings),
         {"terms_version": TERMS_VERSION, "record_groups": RECORD_GROUPS, "catalog": cached},

@@ -55,7 +55,7 @@ def test_noop_reingest_touches_no_record(indexed):
 
 def group_named(settings, suffix: str) -> str:
     """The one record group (origin and source) whose source ends with ``suffix``."""
-    state = json.loads((settings.data_dir / "source-state.json").read_text())
+    state = json.loads((settings.data_dir / "source-state.json").read_text())["groups"]
     (group,) = [g for g in state if g.endswith(suffix)]
     return group
 
@@ -102,7 +102,7 @@ def test_patched_keyword_index_equals_a_rebuilt_one(indexed, tmp_path):
 def test_deleted_note_leaves_through_the_record_manager(indexed):
     settings, notes = indexed
     rm = record_manager(settings)
-    state = json.loads((settings.data_dir / "source-state.json").read_text())
+    state = json.loads((settings.data_dir / "source-state.json").read_text())["groups"]
     gone = [g for g in state if g.split("\n")[1].startswith("notes/pubs.txt")]
     assert gone and rm.list_keys(group_ids=gone)
     (notes / "pubs.txt").unlink()
@@ -128,7 +128,9 @@ def test_records_grouped_by_origin_are_regrouped_without_re_embedding(indexed):
     rep = ingest(settings, [str(notes)])
     assert (rep.added, rep.deleted) == (0, 0)
     assert rm.list_keys(group_ids=[str(notes)]) == []
-    assert groups_of_keys(settings, keys) == set(json.loads(Path(settings.data_dir / "source-state.json").read_text()))
+    assert groups_of_keys(settings, keys) == set(
+        json.loads(Path(settings.data_dir / "source-state.json").read_text())["groups"]
+    )
     note = notes / EDITED
     note.write_text(note.read_text() + "\nA sentence added at the end.\n")
     before = rm.get_time()
