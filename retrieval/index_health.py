@@ -107,9 +107,9 @@ def reconcile_records(
     ``(metadata, lost)``: chunk id → metadata of every chunk the store holds after the repair, and
     origin → number of its recorded chunks that were missing from the store.
     """
-    from papernotes.retrieval.index_update import group_of, keys_of, recorded_keys
+    from papernotes.retrieval.index_update import group_of, keys_of, read_store, recorded_keys
 
-    held = store.get(include=["metadatas"])
+    held = read_store(store, ["metadatas"])
     metas = {i: (m or {}) for i, m in zip(held["ids"], held["metadatas"], strict=True)}
     recorded = set(recorded_keys(rm))
     missing = recorded - metas.keys()

@@ -121,10 +121,32 @@ def save_pickle(path: Path, version: str, data: dict) -> None:
     tmp.replace(path)
 
 
+#: chunks per read from the vector store: one read of a whole 10x index holds the store's own copy of
+#: every text and metadata besides the returned lists (about 2x the memory of reading it in pages)
+READ_PAGE = 1000
+
+
+def read_store(store, include: list[str], ids: list[str] | None = None) -> dict[str, list]:
+    """``store.get(ids=ids, include=include)`` (every chunk when ``ids`` is None) read :data:`READ_PAGE`
+    chunks at a time; returns ``{"ids": [...], <each of include>: [...]}`` in the store's order."""
+    out: dict[str, list] = {"ids": [], **{k: [] for k in include}}
+    offset = 0
+    while True:
+        if ids is None:
+            got = store.get(include=include, limit=READ_PAGE, offset=offset)
+        else:
+            got = store.get(ids=ids[offset : offset + READ_PAGE], include=include) if offset < len(ids) else None
+        if not got or not got["ids"]:
+            return out
+        for k in out:
+            out[k] += got[k]
+        offset += READ_PAGE
+
+
 def rebuild_bm25(settings: Settings, store, version: str) -> None:
     """Rebuild the keyword index from the store's contents, reusing the terms of chunks it held before
     (``bm25_dir/terms.pkl``, keyed by chunk id and the sparse side's code version)."""
-    got = store.get(include=["documents", "metadatas"])
+    got = read_store(store, ["documents", "metadatas"])
     _build_bm25(settings, got["ids"], got["documents"], got["metadatas"], version)
 
 
@@ -149,7 +171,7 @@ def patch_bm25(
         return False
     keep = [i for i, m in enumerate(metas) if group_of(m) not in changed]
     new_ids = keys_of(rm, changed)
-    got = store.get(ids=new_ids, include=["documents", "metadatas"]) if new_ids else None
+    got = read_store(store, ["documents", "metadatas"], new_ids) if new_ids else None
     ids = [ids[i] for i in keep] + (got["ids"] if got else [])
     if len(ids) != len(held) or set(ids) != held:
         return False

@@ -326,6 +326,23 @@ def _ingest_locked(
             report.warnings.append(f"{a.page.source}: page {a.page.title!r} has no text to index")
     with_chunks = {g for g, a in zip(page_groups, analyses, strict=True) if a.chunks}
     report.chunks = sum(len(a.chunks) for a in analyses)
+    # what the catalog and sources.json need of this ingest, so the pages and analyses can go before
+    # the writes (the index and the keyword index hold their own copies of the texts)
+    new_stats: dict[str, dict[str, Any]] = {}
+    new_entries: dict[str, list[dict[str, Any]]] = {}
+    for r in results:
+        new_entries[r.origin] = []
+        new_stats[r.origin] = {
+            "files": r.files_read,
+            "files_skipped": r.files_skipped,
+            "pages": len(r.pages),
+            "warnings": [str(w) for w in r.warnings],
+        }
+    for a in analyses:
+        new_entries[a.page.origin] += [asdict(e) for e in a.entries]
+        if not a.chunks:
+            new_stats[a.page.origin]["warnings"].append(f"{a.page.source}: page {a.page.title!r} has no text to index")
+    origins_now = set(new_stats)
     if progress:
         progress("chunk", report.chunks, report.chunks)
     t_chunk = time.perf_counter()
@@ -341,7 +358,6 @@ def _ingest_locked(
     if not rebuild:
         start_marker(settings, sources)
     rm = record_manager(settings)
-    origins_now = {r.origin for r in results}
     old_entries = {} if rebuild else load_json(_entries_path(settings), {})
     manifest = {} if rebuild else (load_json_safe(manifest_path(settings)) or {})
     state = {} if rebuild else load_state(settings, rm.namespace)
@@ -376,6 +392,7 @@ def _ingest_locked(
         if g in dirty
         for c in a.chunks
     ]
+    del results, pages, analyses
     counting.total = len(docs)
     # index() embeds in batches and the embedder pads each of its sub-batches to the longest text, so
     # length-sorted docs keep the padding (and the embedding time) at the one-call level
@@ -432,18 +449,8 @@ def _ingest_locked(
         if not store.get(where={"origin": origin}, limit=1, include=[])["ids"]:
             del entries[origin]  # nothing of it is left in the store (the warning above says how to restore it)
             stats.pop(origin, None)
-    for r in results:
-        entries[r.origin] = []
-        stats[r.origin] = {
-            "files": r.files_read,
-            "files_skipped": r.files_skipped,
-            "pages": len(r.pages),
-            "warnings": [str(w) for w in r.warnings],
-        }
-    for a in analyses:
-        entries[a.page.origin] += [asdict(e) for e in a.entries]
-        if not a.chunks:
-            stats[a.page.origin]["warnings"].append(f"{a.page.source}: page {a.page.title!r} has no text to index")
+    entries.update(new_entries)
+    stats.update(new_stats)
     save_json(stats_path(settings), stats)
     catalog_ok = catalog_readable(settings)
     if not catalog_ok and not rebuild and old_entries:
