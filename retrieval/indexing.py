@@ -9,7 +9,7 @@ import hashlib
 import json
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -339,7 +339,7 @@ def _ingest_locked(
             "warnings": [str(w) for w in r.warnings],
         }
     for a in analyses:
-        new_entries[a.page.origin] += [asdict(e) for e in a.entries]
+        new_entries[a.page.origin] += [_entry_dict(e) for e in a.entries]
         if not a.chunks:
             new_stats[a.page.origin]["warnings"].append(f"{a.page.source}: page {a.page.title!r} has no text to index")
     origins_now = set(new_stats)
@@ -479,6 +479,18 @@ def _ingest_locked(
     report.seconds = time.perf_counter() - t0
     report.stages = {k: round(v, 3) for k, v in stages.items()}
     return report
+
+
+@lru_cache(maxsize=1)
+def _entry_fields() -> tuple[str, ...]:
+    return tuple(f.name for f in fields(PaperEntry))
+
+
+def _entry_dict(entry: PaperEntry) -> dict[str, Any]:
+    """``dataclasses.asdict`` of a paper entry without its deep copy (its fields are strings, numbers and
+    flat lists/dicts of strings, written to JSON and compared, never mutated): the same dict, about 10x
+    faster over a 10x corpus's entries."""
+    return {name: getattr(entry, name) for name in _entry_fields()}
 
 
 def _doc_group(doc: Document) -> str:
