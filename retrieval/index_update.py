@@ -13,9 +13,12 @@ import hashlib
 import json
 import pickle
 from collections.abc import Iterable
+from dataclasses import fields
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from papernotes.corpus.models import PaperEntry
 from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.settings import Settings
 
@@ -190,3 +193,15 @@ def _build_bm25(settings: Settings, ids: list[str], texts: list[str], metas: lis
     if len(terms) != before or len(terms) != len(held):  # new terms, or terms of chunks that are gone
         save_pickle(cache_path, version, {k: v for k, v in terms.items() if k in held})
     (settings.bm25_dir / "built-by").write_text(version)
+
+
+@lru_cache(maxsize=1)
+def _entry_fields() -> tuple[str, ...]:
+    return tuple(f.name for f in fields(PaperEntry))
+
+
+def entry_dict(entry: PaperEntry) -> dict[str, Any]:
+    """``dataclasses.asdict`` of a paper entry without its deep copy (its fields are strings, numbers and
+    flat lists/dicts of strings, written to JSON and compared, never mutated): the same dict, about 10x
+    faster over a 10x corpus's entries."""
+    return {name: getattr(entry, name) for name in _entry_fields()}
