@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 #: CJK scripts: CJK ideographs (and extensions), kana, Hangul syllables and jamo.
 CJK_CHARS = "\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
@@ -28,9 +29,11 @@ _APOSTROPHES = "\u2019\u2018\u02bc\u2032\uff07`\u00b4"
 _JOINERS = "-._+/'"
 _WORD_RE = re.compile(rf"[{CJK_CHARS}]+|[^\W_{CJK_CHARS}]+(?:[{re.escape(_JOINERS)}]+[^\W_{CJK_CHARS}]+)*[+]*")
 _PART_RE = re.compile(rf"[{CJK_CHARS}]+|[^\W\d_{CJK_CHARS}]+|\d+")
+_NON_ASCII_RE = re.compile(r"[^\x00-\x7f]")
 _POSSESSIVE_RE = re.compile(r"(?<=\w)'s\b|(?<=s)'(?!\w)")
 
 
+@lru_cache(maxsize=4096)
 def _char_class(ch: str) -> str:
     cat = unicodedata.category(ch)
     if cat == "Pd" or ch == "\u2212":  # dash punctuation (hyphen, non-breaking hyphen, en/em dash…), minus
@@ -46,9 +49,14 @@ def _char_class(ch: str) -> str:
 
 def _fold_accents(text: str) -> str:
     """Drop combining marks that follow a Latin, Greek or Cyrillic letter (below U+0530)."""
+    if text.isascii():  # nothing to decompose
+        return text
+    decomposed = unicodedata.normalize("NFKD", text)
+    if not any(unicodedata.combining(m.group()) for m in _NON_ASCII_RE.finditer(decomposed)):
+        return unicodedata.normalize("NFC", decomposed)  # no mark to drop (only non-ASCII chars can be one)
     out: list[str] = []
     base_ok = False
-    for ch in unicodedata.normalize("NFKD", text):
+    for ch in decomposed:
         if unicodedata.combining(ch):
             if not base_ok:
                 out.append(ch)
@@ -63,7 +71,9 @@ def unify_punctuation(text: str) -> str:
     zero-width characters removed and apostrophe look-alikes as ``'``; case and accents kept (for
     matchers where casing carries meaning, such as venue names)."""
     t = unicodedata.normalize("NFKC", text or "")
-    return "".join(c if c.isascii() else _char_class(c) for c in t)
+    if t.isascii():
+        return t
+    return _NON_ASCII_RE.sub(lambda m: _char_class(m.group()), t)
 
 
 def normalize(text: str) -> str:

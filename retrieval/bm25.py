@@ -12,7 +12,6 @@ from typing import Any
 import bm25s
 import numpy as np
 
-from papernotes.retrieval.filters import matches_where
 from papernotes.retrieval.spelling import Vocabulary
 from papernotes.retrieval.terms import english_word, lexical_terms
 
@@ -31,6 +30,7 @@ class BM25Index:
         self.metadatas = metadatas
         self.model = model
         self._vocab: dict[str, int] = dict(getattr(model, "vocab_dict", None) or {}) if model else {}
+        self._field_codes: dict[str, tuple[np.ndarray, dict[Any, int]]] = {}
 
     @classmethod
     def build(
@@ -83,10 +83,47 @@ class BM25Index:
         return len(self.ids)
 
     def mask(self, where: dict[str, Any] | None) -> np.ndarray | None:
-        """0/1 float mask over the chunks for a Chroma-style ``where`` filter (None: no filter)."""
+        """0/1 float mask over the chunks for a Chroma-style ``where`` filter (None: no filter); the same
+        chunks as :func:`~papernotes.retrieval.filters.matches_where` on each one's metadata, evaluated
+        over per-field value codes built once per index (:meth:`_codes`)."""
         if not where:
             return None
-        return np.array([1.0 if matches_where(m, where) else 0.0 for m in self.metadatas], dtype=np.float32)
+        return self._where(where).astype(np.float32)
+
+    def _where(self, where: dict[str, Any]) -> np.ndarray:
+        out = np.ones(len(self.ids), dtype=bool)
+        for key, cond in where.items():
+            if key == "$and":
+                for c in cond:
+                    out &= self._where(c)
+            elif key == "$or":
+                out &= np.logical_or.reduce([self._where(c) for c in cond]) if cond else False
+            else:
+                codes, code_of = self._codes(key)
+                if not isinstance(cond, dict):
+                    cond = {"$eq": cond}
+                for op, arg in cond.items():
+                    if op in ("$eq", "$ne"):
+                        hit = codes == code_of.get(arg, -2)
+                    elif op in ("$in", "$nin"):
+                        hit = np.isin(codes, [code_of[a] for a in arg if a in code_of])
+                    else:
+                        continue
+                    out &= hit if op in ("$eq", "$in") else ~hit
+        return out
+
+    def _codes(self, field: str) -> tuple[np.ndarray, dict[Any, int]]:
+        """Each chunk's value of metadata ``field`` as an integer code (-1: absent), and value → code."""
+        found = self._field_codes.get(field)
+        if found is None:
+            code_of: dict[Any, int] = {}
+            codes = np.fromiter(
+                (-1 if (v := m.get(field)) is None else code_of.setdefault(v, len(code_of)) for m in self.metadatas),
+                dtype=np.int64,
+                count=len(self.metadatas),
+            )
+            found = self._field_codes[field] = (codes, code_of)
+        return found
 
     def search(self, terms: list[str], k: int, where: dict[str, Any] | None = None) -> list[tuple[int, float]]:
         """Top ``k`` chunks for query ``terms`` (from :func:`~papernotes.retrieval.terms.lexical_terms`)

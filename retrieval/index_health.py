@@ -76,28 +76,47 @@ def start_marker(settings: Settings, sources: list[str]) -> None:
     )
 
 
-def reconcile_records(store, rm, origins: set[str], report: IngestReport) -> dict[str, int]:
+def records_agree(store, rm) -> set[str] | None:
+    """The store's chunk ids when they are exactly the record manager's keys (the parts agree, nothing to
+    reconcile), else None. Reads ids only: no documents or metadata."""
+    from papernotes.retrieval.index_update import recorded_keys
+
+    held = set(store.get(include=[])["ids"])
+    return held if held == set(recorded_keys(rm)) else None
+
+
+def reconcile_records(
+    store, rm, groups_by_origin: dict[str, list[str]], report: IngestReport
+) -> tuple[dict[str, dict[str, Any]], dict[str, int]]:
     """Make the record manager agree with the vector store before indexing (appends to
     ``report.repaired``).
 
     Records whose vector is missing (the store deleted or restored from an older backup) are
     dropped, so :func:`index` embeds them again. Vectors without a record (the record manager deleted)
-    are recorded again under their ``origin`` (no re-embedding; ``index``'s cleanup then deletes
-    those its sources no longer give); vectors without an origin are orphans and are deleted.
+    are recorded again under their group (:func:`~papernotes.retrieval.index_update.group_of`; no
+    re-embedding; the ingest then deletes those its sources no longer give); vectors without an origin
+    are orphans and are deleted.
+
+    Parameters
+    ----------
+    groups_by_origin : origin → the record groups it had (an origin's own name is also tried: indexes
+        built before per-source groups recorded chunks under their origin).
 
     Returns
     -------
-    dict origin → number of its recorded chunks that were missing from the store (the origins asked
-    about: ``origins``).
+    ``(metadata, lost)``: chunk id → metadata of every chunk the store holds after the repair, and
+    origin → number of its recorded chunks that were missing from the store.
     """
-    held = store.get(include=["metadatas"])
-    held_ids = {i: str((m or {}).get("origin", "")) for i, m in zip(held["ids"], held["metadatas"], strict=True)}
-    recorded = set(rm.list_keys())
-    missing = recorded - held_ids.keys()
+    from papernotes.retrieval.index_update import group_of, keys_of, read_store, recorded_keys
+
+    held = read_store(store, ["metadatas"])
+    metas = {i: (m or {}) for i, m in zip(held["ids"], held["metadatas"], strict=True)}
+    recorded = set(recorded_keys(rm))
+    missing = recorded - metas.keys()
     lost: dict[str, int] = {}
     if missing:
-        for origin in origins:
-            n = len(missing.intersection(rm.list_keys(group_ids=[origin])))
+        for origin, groups in groups_by_origin.items():
+            n = len(missing.intersection(keys_of(rm, [origin, *groups])))
             if n:
                 lost[origin] = n
         rm.delete_keys(sorted(missing))
@@ -106,22 +125,18 @@ def reconcile_records(store, rm, origins: set[str], report: IngestReport) -> dic
             + ", ".join(f"{n} of {o}" for o, n in sorted(lost.items()))
             + "; those of the sources ingested now were embedded again)"
         )
-    unrecorded = [i for i in held_ids if i not in recorded]
-    adopt = [i for i in unrecorded if held_ids[i]]
-    orphans = [i for i in unrecorded if not held_ids[i]]
+    unrecorded = [i for i in metas if i not in recorded]
+    adopt = [i for i in unrecorded if metas[i].get("origin")]
+    orphans = [i for i in unrecorded if not metas[i].get("origin")]
     if adopt:
-        rm.update(adopt, group_ids=[held_ids[i] for i in adopt])
+        rm.update(adopt, group_ids=[group_of(metas[i]) for i in adopt])
         report.repaired.append(f"record manager was missing {len(adopt)} chunks held by the vector store (re-recorded)")
     if orphans:
         store.delete(orphans)
+        for i in orphans:
+            del metas[i]
         report.repaired.append(f"{len(orphans)} orphaned vectors deleted")
-    return lost
-
-
-def bm25_ids(settings: Settings) -> set[str] | None:
-    """The chunk ids the saved keyword index holds (None when it is missing or unreadable)."""
-    data = load_json_safe(settings.bm25_dir / "chunks.json")
-    return set(data["ids"]) if data and isinstance(data.get("ids"), list) else None
+    return metas, lost
 
 
 def catalog_readable(settings: Settings) -> bool:

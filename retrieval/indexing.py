@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import pickle
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -25,10 +24,8 @@ from papernotes.corpus.chunking import PageAnalysis, analyze_page
 from papernotes.corpus.errors import BadInputError, PapernotesError
 from papernotes.corpus.models import Page, PaperEntry
 from papernotes.corpus.readers import ReadResult, read_source
-from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.embeddings import make_embeddings, token_counter
 from papernotes.retrieval.index_health import (
-    bm25_ids,
     catalog_readable,
     ensure_index,
     load_json,
@@ -37,11 +34,25 @@ from papernotes.retrieval.index_health import (
     manifest_path,
     marker_path,
     reconcile_records,
+    records_agree,
     repair_command,
     save_json,
     start_marker,
     stats_path,
     unfinished_ingest,
+)
+from papernotes.retrieval.index_update import (
+    RECORD_GROUPS,
+    delete_groups,
+    entry_dict,
+    group_of,
+    load_pickle,
+    load_state,
+    patch_bm25,
+    rebuild_bm25,
+    save_pickle,
+    save_state,
+    signatures,
 )
 from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.store import (
@@ -154,22 +165,6 @@ def _analysis_key(page: Page, sig: str) -> str:
     return h.hexdigest()
 
 
-def _load_pickle(path: Path, version: str) -> dict:
-    """A cache dict saved by :func:`_save_pickle` with the same ``version``; else empty."""
-    try:
-        saved_version, data = pickle.loads(path.read_bytes())
-        return data if saved_version == version else {}
-    except Exception:  # absent, stale or corrupt: rebuilt
-        return {}
-
-
-def _save_pickle(path: Path, version: str, data: dict) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_bytes(pickle.dumps((version, data), protocol=pickle.HIGHEST_PROTOCOL))
-    tmp.replace(path)
-
-
 def _bm25_version() -> str:
     """Hash of the sparse side's code (BM25 index and term rules): a change rebuilds it."""
     h = hashlib.sha1()
@@ -190,14 +185,28 @@ def _parser_version() -> str:
     return h.hexdigest()[:16]
 
 
-def analyze_pages(pages: list[Page], settings: Settings, count, cache_path: Path | None) -> list[PageAnalysis]:
+def chunk_signature(settings: Settings) -> str:
+    """The chunking settings a page's analysis depends on, as one string (part of :func:`page_key`)."""
+    return f"{settings.chunk_tokens}|{settings.chunk_overlap}|{settings.site_url}|{settings.embedding_model}"
+
+
+def page_key(page: Page, settings: Settings) -> str:
+    """A page's content key (SHA-1 hex of its fields and the chunking settings): equal keys, equal chunks."""
+    return _analysis_key(page, chunk_signature(settings))
+
+
+def analyze_pages(
+    pages: list[Page], settings: Settings, count, cache_path: Path | None, keys: list[str] | None = None
+) -> list[PageAnalysis]:
     """Chunk every page, reusing cached analyses of unchanged pages (keyed by page content and the
-    chunking settings) so a no-op re-ingest does not re-parse."""
-    sig = f"{settings.chunk_tokens}|{settings.chunk_overlap}|{settings.site_url}|{settings.embedding_model}"
-    cache: dict[str, PageAnalysis] = _load_pickle(cache_path, _parser_version()) if cache_path else {}
+    chunking settings, :func:`page_key`; ``keys`` gives them when the caller has them already) so a
+    no-op re-ingest does not re-parse. The cache file is rewritten only when its keys changed."""
+    sig = chunk_signature(settings)
+    if keys is None:
+        keys = [_analysis_key(p, sig) for p in pages]
+    cache: dict[str, PageAnalysis] = load_pickle(cache_path, _parser_version()) if cache_path else {}
     out, fresh = [], {}
-    for p in pages:
-        key = _analysis_key(p, sig)
+    for p, key in zip(pages, keys, strict=True):
         a = cache.get(key)
         if a is None:
             a = analyze_page(
@@ -209,8 +218,8 @@ def analyze_pages(pages: list[Page], settings: Settings, count, cache_path: Path
             )
         fresh[key] = a
         out.append(a)
-    if cache_path:
-        _save_pickle(cache_path, _parser_version(), fresh)
+    if cache_path and fresh.keys() != cache.keys():
+        save_pickle(cache_path, _parser_version(), fresh)
     return out
 
 
@@ -285,7 +294,8 @@ def _ingest_locked(
     if previous is not None:
         report.resumed = str(previous.get("started", "")) or None
     results: list[ReadResult] = []
-    page_cache = _load_pickle(settings.data_dir / "pages.pkl", _parser_version())
+    page_cache = load_pickle(settings.data_dir / "pages.pkl", _parser_version())
+    cached_keys = set(page_cache)
     for i, s in enumerate(sources):
         results.append(
             read_source(s, settings.repos_dir, cache=page_cache, follow_external_links=follow_external_links)
@@ -293,12 +303,19 @@ def _ingest_locked(
         if progress:
             progress("read", i + 1, len(sources))
     used = set().union(*(r.cache_used for r in results))
-    _save_pickle(settings.data_dir / "pages.pkl", _parser_version(), {k: page_cache[k] for k in used})
+    if used != cached_keys:
+        save_pickle(settings.data_dir / "pages.pkl", _parser_version(), {k: page_cache[k] for k in used})
+    del page_cache
     t_read = time.perf_counter()
     emb = embeddings or make_embeddings(settings)
     report.embedding_model = embedding_name(emb)
     pages = [p for r in results for p in r.pages]
-    analyses = analyze_pages(pages, settings, token_counter(emb), settings.data_dir / "analysis.pkl")
+    keys = [page_key(p, settings) for p in pages]
+    analyses = analyze_pages(pages, settings, token_counter(emb), settings.data_dir / "analysis.pkl", keys)
+    # each source's signature (its pages' content keys): only sources whose signature changed are indexed
+    page_groups = [group_of({"origin": p.origin, "source": p.source}) for p in pages]
+    sigs = signatures(zip(page_groups, keys, strict=True), _parser_version())
+    group_origin = {g: p.origin for g, p in zip(page_groups, pages, strict=True)}
     for r in results:
         report.files += r.files_read
         report.files_skipped += r.files_skipped
@@ -308,44 +325,96 @@ def _ingest_locked(
     for a in analyses:
         if not a.chunks:
             report.warnings.append(f"{a.page.source}: page {a.page.title!r} has no text to index")
-    docs = [Document(page_content=c.text, metadata=c.metadata) for a in analyses for c in a.chunks]
-    report.chunks = len(docs)
-    # index() embeds in batches of 256 docs and the embedder pads each of its sub-batches to the longest
-    # text, so length-sorted docs keep the padding (and the embedding time) at the one-call level
-    docs.sort(key=lambda d: len(d.page_content))
+    with_chunks = {g for g, a in zip(page_groups, analyses, strict=True) if a.chunks}
+    report.chunks = sum(len(a.chunks) for a in analyses)
+    # what the catalog and sources.json need of this ingest, so the pages and analyses can go before
+    # the writes (the index and the keyword index hold their own copies of the texts)
+    new_stats: dict[str, dict[str, Any]] = {}
+    new_entries: dict[str, list[dict[str, Any]]] = {}
+    for r in results:
+        new_entries[r.origin] = []
+        new_stats[r.origin] = {
+            "files": r.files_read,
+            "files_skipped": r.files_skipped,
+            "pages": len(r.pages),
+            "warnings": [str(w) for w in r.warnings],
+        }
+    for a in analyses:
+        new_entries[a.page.origin] += [entry_dict(e) for e in a.entries]
+        if not a.chunks:
+            new_stats[a.page.origin]["warnings"].append(f"{a.page.source}: page {a.page.title!r} has no text to index")
+    origins_now = set(new_stats)
     if progress:
-        progress("chunk", len(docs), len(docs))
+        progress("chunk", report.chunks, report.chunks)
     t_chunk = time.perf_counter()
 
     client = make_client(settings)
-    counting = _CountingEmbeddings(emb, len(docs), progress)
     if rebuild:
         start_marker(settings, sources)
         drop_collection(settings, client)
         rm = record_manager(settings)
         rm.delete_keys(rm.list_keys())
+    counting = _CountingEmbeddings(emb, 0, progress)
     store = vector_store(settings, counting, client)  # raises before any write if the model differs
     if not rebuild:
         start_marker(settings, sources)
     rm = record_manager(settings)
-    origins_now = {r.origin for r in results}
     old_entries = {} if rebuild else load_json(_entries_path(settings), {})
-    lost = reconcile_records(store, rm, origins_now | set(old_entries), report)
+    manifest = {} if rebuild else (load_json_safe(manifest_path(settings)) or {})
+    state = {} if rebuild else load_state(settings, rm.namespace)
+    agreed = None if rebuild else records_agree(store, rm)
+    # a full pass hashes every chunk through index() (and reads the store's metadata to reconcile): on the
+    # first ingest, after an unfinished one, when the parts disagree or the records are grouped otherwise
+    full = (
+        rebuild
+        or not agreed  # the parts disagree, or the store is empty
+        or previous is not None
+        or not state
+        or manifest.get("record_groups") != RECORD_GROUPS
+    )
+    lost: dict[str, int] = {}
+    if full:
+        by_origin = {o: [g for g, (og, _) in state.items() if og == o] for o in origins_now | set(old_entries)}
+        metas, lost = reconcile_records(store, rm, by_origin, report)
+        mine = {i: m for i, m in metas.items() if m.get("origin") in origins_now}
+        if mine and manifest.get("record_groups") != RECORD_GROUPS:  # records grouped by origin: regrouped
+            rm.update(list(mine), group_ids=[group_of(m) for m in mine.values()])
+        stale = {group_of(m) for m in mine.values()} - with_chunks
+        dirty = with_chunks
+    else:
+        stale = {g for g, (o, _) in state.items() if o in origins_now} - with_chunks
+        dirty = {g for g in with_chunks if state.get(g, ["", ""])[1] != sigs[g]}
     stages["read"], stages["chunk"] = t_read - t0, t_chunk - t_read
     t = time.perf_counter()
-    res = index(
-        docs,
-        rm,
-        store,
-        cleanup="scoped_full",
-        source_id_key="origin",
-        key_encoder="sha256",
-        batch_size=index_batch_size(client),
-    )
+    report.deleted = delete_groups(rm, store, stale)
+    docs = [
+        Document(page_content=c.text, metadata=c.metadata)
+        for g, a in zip(page_groups, analyses, strict=True)
+        if g in dirty
+        for c in a.chunks
+    ]
+    del results, pages, analyses
+    counting.total = len(docs)
+    # index() embeds in batches and the embedder pads each of its sub-batches to the longest text, so
+    # length-sorted docs keep the padding (and the embedding time) at the one-call level
+    docs.sort(key=lambda d: len(d.page_content))
+    report.skipped = report.chunks - len(docs)
+    if docs:
+        res = index(
+            docs,
+            rm,
+            store,
+            cleanup="scoped_full",
+            source_id_key=_doc_group,
+            key_encoder="sha256",
+            batch_size=index_batch_size(client),
+        )
+        report.added, report.updated = res["num_added"], res["num_updated"]
+        report.skipped += res["num_skipped"]
+        report.deleted += res["num_deleted"]
+    del docs
     stages["index"] = time.perf_counter() - t
     stages["embed"] = counting.seconds
-    report.added, report.updated = res["num_added"], res["num_updated"]
-    report.skipped, report.deleted = res["num_skipped"], res["num_deleted"]
     for origin, n in sorted(lost.items()):
         if origin not in origins_now:
             report.warnings.append(
@@ -353,62 +422,69 @@ def _ingest_locked(
                 f"run `papernotes ingest {origin}` to restore them"
             )
 
-    # the sparse side and the catalog follow the store's current contents (all origins); when the
-    # store did not change, they were built by this code version and they hold the store's ids, they
-    # are already right
+    # the sparse side follows the store's current contents (all origins): patched with the changed
+    # sources' chunks, rebuilt from the store when it cannot be patched; when the store did not change,
+    # it was built by this code version and it holds the store's ids, it is already right
     version = _parser_version() + _bm25_version()
     store_changed = rebuild or report.added or report.updated or report.deleted or bool(report.repaired)
-    marker = settings.bm25_dir / "built-by"
-    held = store.get(include=["metadatas"])
-    held_origins = {str((m or {}).get("origin", "")) for m in held["metadatas"]}
-    held_bm25 = bm25_ids(settings)
+    held = agreed if agreed is not None and not store_changed else set(store.get(include=[])["ids"])
+    saved = load_json_safe(settings.bm25_dir / "chunks.json")
+    held_bm25 = set(saved["ids"]) if saved and isinstance(saved.get("ids"), list) else None
     if held_bm25 is None and not rebuild and manifest_path(settings).is_file():  # an index was built before
         report.repaired.append("keyword index rebuilt (it was missing or unreadable)")
-    elif held_bm25 is not None and not store_changed and held_bm25 != set(held["ids"]):
-        report.repaired.append(
-            f"keyword index rebuilt (it held {len(held_bm25)} chunks, the vector store {len(held['ids'])})"
-        )
+    elif held_bm25 is not None and not store_changed and held_bm25 != held:
+        report.repaired.append(f"keyword index rebuilt (it held {len(held_bm25)} chunks, the vector store {len(held)})")
+    marker = settings.bm25_dir / "built-by"
     if store_changed or report.repaired or not marker.is_file() or marker.read_text() != version:
         t = time.perf_counter()
-        _rebuild_bm25(settings, store, version)
+        patched = (
+            not full and not report.repaired and patch_bm25(settings, saved, store, rm, dirty | stale, held, version)
+        )
+        if not patched:
+            rebuild_bm25(settings, store, version)
         stages["bm25"] = time.perf_counter() - t
+    del saved
     entries = dict(old_entries)
     stats = {} if rebuild else load_json(stats_path(settings), {})
-    for origin in [o for o in entries if o not in origins_now and o not in held_origins]:
-        del entries[origin]  # nothing of it is left in the store (the warning above says how to restore it)
-        stats.pop(origin, None)
-    for r in results:
-        entries[r.origin] = []
-        stats[r.origin] = {
-            "files": r.files_read,
-            "files_skipped": r.files_skipped,
-            "pages": len(r.pages),
-            "warnings": [str(w) for w in r.warnings],
-        }
-    for a in analyses:
-        entries[a.page.origin] += [asdict(e) for e in a.entries]
-        if not a.chunks:
-            stats[a.page.origin]["warnings"].append(f"{a.page.source}: page {a.page.title!r} has no text to index")
+    for origin in [o for o in entries if o not in origins_now]:
+        if not store.get(where={"origin": origin}, limit=1, include=[])["ids"]:
+            del entries[origin]  # nothing of it is left in the store (the warning above says how to restore it)
+            stats.pop(origin, None)
+    entries.update(new_entries)
+    stats.update(new_stats)
     save_json(stats_path(settings), stats)
     catalog_ok = catalog_readable(settings)
     if not catalog_ok and not rebuild and old_entries:
         report.repaired.append("paper catalog rebuilt (it was missing or unreadable)")
-    # the catalog is merged every time (a fraction of a second), so its warnings (papers sharing a link)
-    # are reported by every ingest; it is written only when it changed
-    catalog_warnings: list[str] = []
+    # the catalog is merged from every origin's entries when they changed; its warnings (papers sharing
+    # a link) are kept in index.json, so every ingest reports them
     t = time.perf_counter()
-    records = build_catalog((PaperEntry(**e) for es in entries.values() for e in es), catalog_warnings)
-    report.warnings += [f"catalog: {w}" for w in catalog_warnings]
-    report.papers = len(records)
-    if entries != old_entries or not catalog_ok or store_changed:
+    cached = manifest.get("catalog")
+    if entries != old_entries or not catalog_ok or not isinstance(cached, dict):
+        catalog_warnings: list[str] = []
+        records = build_catalog((PaperEntry(**e) for es in entries.values() for e in es), catalog_warnings)
         save_json(_entries_path(settings), entries)
         save_catalog(records, settings.catalog_path)
-    stages["catalog"] = time.perf_counter() - t
-    save_json(manifest_path(settings), {"terms_version": TERMS_VERSION})
+        cached = {"papers": len(records), "warnings": catalog_warnings}
+        stages["catalog"] = time.perf_counter() - t
+    report.warnings += [f"catalog: {w}" for w in cached["warnings"]]
+    report.papers = int(cached["papers"])
+    new_state = {g: v for g, v in state.items() if v[0] not in origins_now}
+    new_state.update({g: [group_origin[g], sigs[g]] for g in with_chunks})
+    save_state(settings, rm.namespace, new_state)
+    save_json(
+        manifest_path(settings),
+        {"terms_version": TERMS_VERSION, "record_groups": RECORD_GROUPS, "catalog": cached},
+    )
     marker_path(settings).unlink(missing_ok=True)
     report.seconds = time.perf_counter() - t0
     report.stages = {k: round(v, 3) for k, v in stages.items()}
     return report
+
+
+def _doc_group(doc: Document) -> str:
+    """``index()``'s source id of a document: its record-manager group."""
+    return group_of(doc.metadata)
 
 
 #: Chunks per ``index()`` batch (embedded, written and recorded together): the bound on an ingest's
@@ -423,18 +499,6 @@ def index_batch_size(client) -> int:
         return max(1, min(INDEX_BATCH, int(client.get_max_batch_size())))
     except Exception:  # a client without the call (older servers)
         return INDEX_BATCH
-
-
-def _rebuild_bm25(settings: Settings, store, version: str) -> None:
-    """Rebuild the keyword index from the store's contents, reusing the terms of chunks it held before
-    (``bm25_dir/terms.pkl``, keyed by chunk id and the sparse side's code version)."""
-    got = store.get(include=["documents", "metadatas"])
-    cache_path = settings.bm25_dir / "terms.pkl"
-    terms: dict[str, list[str]] = _load_pickle(cache_path, version)
-    BM25Index.build(got["ids"], got["documents"], got["metadatas"], terms).save(settings.bm25_dir)
-    held = set(got["ids"])
-    _save_pickle(cache_path, version, {k: v for k, v in terms.items() if k in held})
-    (settings.bm25_dir / "built-by").write_text(version)
 
 
 def load_entries(settings: Settings) -> dict[str, list[dict[str, Any]]]:

@@ -4,7 +4,7 @@ collapsed, list questions diversified; filters pushed into both sides; a LangCha
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -136,10 +136,16 @@ class HybridRetriever(BaseRetriever):
     _any_case: set[str] = PrivateAttr(default_factory=set)
     _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
     _sections: dict[tuple[str, str], list[int]] | None = PrivateAttr(default=None)
+    _values: dict[str, list[str]] = PrivateAttr(default_factory=dict)
+    _body_terms: dict[str, set[str]] = PrivateAttr(default_factory=dict)
+    _chunk_record: list[int | None] = PrivateAttr(default_factory=list)
 
     def model_post_init(self, context: Any, /) -> None:
         self._pos = {cid: i for i, cid in enumerate(self.bm25.ids)}
+        for key in ("topic", "source", "venue"):  # the index is fixed for this retriever's life
+            self._values[key] = sorted({m.get(key, "") for m in self.bm25.metadatas} - {""})
         self._papers = PaperIndex(self.catalog, self.bm25)
+        self._chunk_record = self._papers.chunk_record
         series = {split_venue(v)[0] for v in self.venues}
         self._any_case = series - ordinary_word_series(series, self.bm25.texts)
 
@@ -213,16 +219,24 @@ class HybridRetriever(BaseRetriever):
 
     @property
     def topics(self) -> list[str]:
-        return sorted({m.get("topic", "") for m in self.bm25.metadatas} - {""})
+        return self._values["topic"]
 
     @property
     def sources(self) -> list[str]:
-        return sorted({m.get("source", "") for m in self.bm25.metadatas} - {""})
+        return self._values["source"]
 
     @property
     def venues(self) -> list[str]:
         """Venues of the indexed chunks."""
-        return sorted({m.get("venue", "") for m in self.bm25.metadatas} - {""})
+        return self._values["venue"]
+
+    def body_terms(self, h: Hit) -> set[str]:
+        """The lexical terms of a hit's body (its chunk text without the title line), computed once per
+        chunk and kept for this retriever's life (the near-copy test of :func:`collapse`)."""
+        found = self._body_terms.get(h.id)
+        if found is None:
+            found = self._body_terms[h.id] = set(lexical_terms(h.body))
+        return found
 
     def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[Document]:
         res = self.search(query, self.k, self.filters)
@@ -258,7 +272,7 @@ class HybridRetriever(BaseRetriever):
         return [(1.0 - float(dist), doc) for doc, dist in found]  # cosine space: distance = 1 - similarity
 
     def _hit(self, pos: int) -> Hit:
-        rec = self.papers.chunk_record[pos]
+        rec = self._chunk_record[pos]
         meta = self.bm25.metadatas[pos]
         group = f"paper:{rec}" if rec is not None else f"page:{title_key(str(meta.get('page_title') or pos))}"
         meta = dict(meta)
@@ -282,20 +296,21 @@ class HybridRetriever(BaseRetriever):
         ]
         named.sort(key=lambda p: bm25_rank.get(p, len(bm25_rank)))
         rrf = self.settings.rrf_k
+        ids = self.bm25.ids
         hits: dict[str, Hit] = {}
         for r, (sim, doc) in enumerate(dense, 1):
             pos = self._pos.get(str(doc.id))
             if pos is None:  # in the store but not in the BM25 side: an index out of step
                 continue
-            h = hits.setdefault(self.bm25.ids[pos], self._hit(pos))
+            h = hits.get(ids[pos]) or hits.setdefault(ids[pos], self._hit(pos))
             h.score += 1.0 / (rrf + r)
             h.dense = sim
         for r, (pos, score) in enumerate(sparse, 1):
-            h = hits.setdefault(self.bm25.ids[pos], self._hit(pos))
+            h = hits.get(ids[pos]) or hits.setdefault(ids[pos], self._hit(pos))
             h.score += 1.0 / (rrf + r)
             h.bm25 = score
         for r, pos in enumerate(named, 1):  # a third ranked list: chunks of the papers the question names
-            h = hits.setdefault(self.bm25.ids[pos], self._hit(pos))
+            h = hits.get(ids[pos]) or hits.setdefault(ids[pos], self._hit(pos))
             h.score += 1.0 / (rrf + r)
         leaders = [self.bm25.ids[p] for p, _ in sparse[:1]] + [self.bm25.ids[p] for p in named[:1]]
         # chunks found only by BM25 or by name still get their dense similarity (for answerability)
@@ -339,7 +354,7 @@ class HybridRetriever(BaseRetriever):
             if f and not hits and given is None:
                 hits, leaders = self._fused(q, qv, None, n)
                 fallback = True
-        kept, pool = collapse(hits, k, 1, leaders)
+        kept, pool = collapse(hits, k, 1, leaders, self.body_terms)
         return SearchResult(
             query=q.text,
             hits=kept,
@@ -380,18 +395,25 @@ class HybridRetriever(BaseRetriever):
         return [self._hit(p) for p in positions if self.bm25.ids[p] in held]
 
 
-def collapse(hits: list[Hit], k: int, per_group: int, leaders: Sequence[str] = ()) -> tuple[list[Hit], list[Hit]]:
+def collapse(
+    hits: list[Hit],
+    k: int,
+    per_group: int,
+    leaders: Sequence[str] = (),
+    body_terms: Callable[[Hit], set[str]] | None = None,
+) -> tuple[list[Hit], list[Hit]]:
     """Near-duplicate collapse and diversification of fused hits (best first).
 
     Returns ``(top k, pool)``: ``pool`` is every hit that is not a near-copy of a better one (term-set
     overlap ≥ :data:`NEAR_DUPLICATE_OVERLAP`, or the same text); the top k takes at most
     ``per_group`` hits per paper/page group, and the hits in ``leaders`` (ids) replace the last ones
-    when they did not make it.
+    when they did not make it. ``body_terms`` gives a hit's body terms (default: computed here).
     """
+    terms_of = body_terms or (lambda h: set(lexical_terms(h.body)))
     pool: list[Hit] = []
     seen: list[tuple[Hit, set[str]]] = []
     for h in hits:
-        ts = set(lexical_terms(h.body))
+        ts = terms_of(h)
         twin = next((o for o, ots in seen if ts == ots or _overlap(ts, ots) >= NEAR_DUPLICATE_OVERLAP), None)
         if twin is not None:
             src = str(h.get("source") or "")

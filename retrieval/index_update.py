@@ -1,0 +1,207 @@
+"""What an ingest changes, kept O(change): each source's content signature from the last ingest (so only
+the pages of changed sources go through LangChain's ``index()``), the record-manager group of a chunk,
+removing the chunks of sources that are gone, the keyword index patched with only the changed sources'
+chunks, and the versioned pickle caches kept beside the stores.
+
+A *source* here is one ``source`` of the chunk metadata (a note file, or one page of a dump file) within
+its ``origin`` (the path or git URL given to ``ingest``); the record manager groups chunks by it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import pickle
+from collections.abc import Iterable
+from dataclasses import fields
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from papernotes.corpus.models import PaperEntry
+from papernotes.retrieval.bm25 import BM25Index
+from papernotes.retrieval.settings import Settings
+
+#: the record manager's grouping of chunks written into ``index.json`` (``record_groups``); an index
+#: whose records are grouped otherwise (by origin, before per-source updates) is regrouped once
+RECORD_GROUPS = "source"
+
+
+def group_of(metadata: dict[str, Any]) -> str:
+    """The record-manager group (``index()``'s source id) of a chunk: its origin and source, joined by a
+    newline (neither holds one), so equal relative sources under two origins stay apart."""
+    return f"{metadata.get('origin', '')}\n{metadata.get('source', '')}"
+
+
+def state_path(settings: Settings) -> Path:
+    """``source-state.json``: the record manager's namespace and, per group, ``[origin, signature]`` of
+    the last ingest that indexed it into that namespace's store."""
+    return settings.data_dir / "source-state.json"
+
+
+def load_state(settings: Settings, namespace: str) -> dict[str, list[str]]:
+    """The saved source state (group → ``[origin, signature]``) of the store ``namespace`` names; empty
+    when missing, unreadable or saved for another store (a switch to or from a Chroma server)."""
+    try:
+        data = json.loads(state_path(settings).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or data.get("namespace") != namespace or not isinstance(data.get("groups"), dict):
+        return {}
+    return data["groups"]
+
+
+def save_state(settings: Settings, namespace: str, state: dict[str, list[str]]) -> None:
+    """Write the source state of the store ``namespace`` names (through a temporary file, replaced
+    atomically)."""
+    path = state_path(settings)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps({"namespace": namespace, "groups": state}, ensure_ascii=False), encoding="utf-8")
+    tmp.replace(path)
+
+
+def signatures(keyed_groups: Iterable[tuple[str, str]], version: str) -> dict[str, str]:
+    """Signature of each group from its pages' content keys, in page order: ``(group, page key)`` pairs
+    → group → SHA-1 hex digest (``version``, the parser's, is part of every signature)."""
+    hashers: dict[str, Any] = {}
+    for group, key in keyed_groups:
+        h = hashers.get(group)
+        if h is None:
+            h = hashers[group] = hashlib.sha1(version.encode())
+        h.update(key.encode())
+    return {g: h.hexdigest() for g, h in hashers.items()}
+
+
+#: groups per record-manager query (SQLite allows 32,766 bound parameters per statement since 3.32)
+GROUPS_PER_QUERY = 500
+
+
+def recorded_keys(rm) -> list[str]:
+    """Every key the SQL record manager holds in its namespace: ``rm.list_keys()`` without its ORM
+    objects (one column read through the record manager's own session; about 20x faster at 10k keys)."""
+    from langchain_classic.indexes._sql_record_manager import UpsertionRecord
+    from sqlalchemy import select
+
+    with rm._make_session() as session:
+        keys = session.scalars(select(UpsertionRecord.key).where(UpsertionRecord.namespace == rm.namespace))
+        return [str(k) for k in keys]
+
+
+def keys_of(rm, groups: Iterable[str]) -> list[str]:
+    """Every record key under ``groups`` (queried :data:`GROUPS_PER_QUERY` groups at a time)."""
+    groups = sorted(groups)
+    return [
+        k
+        for i in range(0, len(groups), GROUPS_PER_QUERY)
+        for k in rm.list_keys(group_ids=groups[i : i + GROUPS_PER_QUERY])
+    ]
+
+
+def delete_groups(rm, store, groups: Iterable[str], batch: int = 1000) -> int:
+    """Delete every chunk recorded under ``groups`` from the vector store, then its records (the order
+    LangChain's ``index()`` cleanup uses). Returns the number of chunks deleted."""
+    keys = keys_of(rm, groups)
+    for i in range(0, len(keys), batch):
+        store.delete(keys[i : i + batch])
+        rm.delete_keys(keys[i : i + batch])
+    return len(keys)
+
+
+def load_pickle(path: Path, version: str) -> dict:
+    """A cache dict saved by :func:`save_pickle` with the same ``version``; else empty."""
+    try:
+        saved_version, data = pickle.loads(path.read_bytes())
+        return data if saved_version == version else {}
+    except Exception:  # absent, stale or corrupt: rebuilt
+        return {}
+
+
+def save_pickle(path: Path, version: str, data: dict) -> None:
+    """Write a versioned cache dict (through a temporary file, replaced atomically)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_bytes(pickle.dumps((version, data), protocol=pickle.HIGHEST_PROTOCOL))
+    tmp.replace(path)
+
+
+#: chunks per read from the vector store: one read of a whole 10x index holds the store's own copy of
+#: every text and metadata besides the returned lists (about 2x the memory of reading it in pages)
+READ_PAGE = 1000
+
+
+def read_store(store, include: list[str], ids: list[str] | None = None) -> dict[str, list]:
+    """``store.get(ids=ids, include=include)`` (every chunk when ``ids`` is None) read :data:`READ_PAGE`
+    chunks at a time; returns ``{"ids": [...], <each of include>: [...]}`` in the store's order."""
+    out: dict[str, list] = {"ids": [], **{k: [] for k in include}}
+    offset = 0
+    while True:
+        if ids is None:
+            got = store.get(include=include, limit=READ_PAGE, offset=offset)
+        else:
+            got = store.get(ids=ids[offset : offset + READ_PAGE], include=include) if offset < len(ids) else None
+        if not got or not got["ids"]:
+            return out
+        for k in out:
+            out[k] += got[k]
+        offset += READ_PAGE
+
+
+def rebuild_bm25(settings: Settings, store, version: str) -> None:
+    """Rebuild the keyword index from the store's contents, reusing the terms of chunks it held before
+    (``bm25_dir/terms.pkl``, keyed by chunk id and the sparse side's code version)."""
+    got = read_store(store, ["documents", "metadatas"])
+    _build_bm25(settings, got["ids"], got["documents"], got["metadatas"], version)
+
+
+def patch_bm25(
+    settings: Settings, saved: dict | None, store, rm, changed: set[str], held: set[str], version: str
+) -> bool:
+    """Update the keyword index for the groups in ``changed`` only: their chunks are dropped from the
+    ``saved`` index (its ``chunks.json``: ids, texts, metadatas) and those the record manager now holds
+    for them are read from the store; every other chunk keeps its saved text and cached terms. The index
+    is re-scored (bm25s has no incremental update) and replaced whole.
+
+    Returns False, writing nothing, when the saved index was built by another code ``version``, is
+    unreadable, or the patched ids would differ from ``held`` (the store's ids): the caller then
+    rebuilds it with :func:`rebuild_bm25`.
+    """
+    marker = settings.bm25_dir / "built-by"
+    try:
+        if saved is None or marker.read_text() != version:
+            return False
+        ids, texts, metas = saved["ids"], saved["texts"], saved["metadatas"]
+    except (OSError, KeyError, TypeError):
+        return False
+    keep = [i for i, m in enumerate(metas) if group_of(m) not in changed]
+    new_ids = keys_of(rm, changed)
+    got = read_store(store, ["documents", "metadatas"], new_ids) if new_ids else None
+    ids = [ids[i] for i in keep] + (got["ids"] if got else [])
+    if len(ids) != len(held) or set(ids) != held:
+        return False
+    texts = [texts[i] for i in keep] + (got["documents"] if got else [])
+    metas = [metas[i] for i in keep] + (got["metadatas"] if got else [])
+    _build_bm25(settings, ids, texts, metas, version)
+    return True
+
+
+def _build_bm25(settings: Settings, ids: list[str], texts: list[str], metas: list[dict], version: str) -> None:
+    cache_path = settings.bm25_dir / "terms.pkl"
+    terms: dict[str, list[str]] = load_pickle(cache_path, version)
+    before = len(terms)
+    BM25Index.build(ids, texts, metas, terms).save(settings.bm25_dir)
+    held = set(ids)
+    if len(terms) != before or len(terms) != len(held):  # new terms, or terms of chunks that are gone
+        save_pickle(cache_path, version, {k: v for k, v in terms.items() if k in held})
+    (settings.bm25_dir / "built-by").write_text(version)
+
+
+@lru_cache(maxsize=1)
+def _entry_fields() -> tuple[str, ...]:
+    return tuple(f.name for f in fields(PaperEntry))
+
+
+def entry_dict(entry: PaperEntry) -> dict[str, Any]:
+    """``dataclasses.asdict`` of a paper entry without its deep copy (its fields are strings, numbers and
+    flat lists/dicts of strings, written to JSON and compared, never mutated): the same dict, about 10x
+    faster over a 10x corpus's entries."""
+    return {name: getattr(entry, name) for name in _entry_fields()}

@@ -1,0 +1,139 @@
+"""Re-ingest is O(change): a no-op touches no record, an edit re-indexes only the edited source's records,
+a deleted note's records go through the record manager, the keyword index patched for a change equals
+one rebuilt from the store, and an index whose records were grouped by origin is regrouped once."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURE_NOTES, make_settings, seed_models
+
+from papernotes.retrieval.bm25 import BM25Index
+from papernotes.retrieval.index_update import group_of, rebuild_bm25
+from papernotes.retrieval.indexing import ingest, record_manager
+from papernotes.retrieval.store import make_client, vector_store
+from papernotes.retrieval.terms import lexical_terms
+
+EDITED = "site/reading-notes/conference/toysys-2026/quokka.md"
+
+
+@pytest.fixture()
+def indexed(tmp_path, models_cache):
+    """Settings of a data dir holding an index of a copy of the fixture notes, and that copy."""
+    notes = tmp_path / "notes"
+    shutil.copytree(FIXTURE_NOTES, notes)
+    data = tmp_path / "data"
+    seed_models(models_cache, data)
+    settings = make_settings(data)
+    first = ingest(settings, [str(notes)])
+    assert first.added == first.chunks > 0
+    return settings, notes
+
+
+def store_of(settings):
+    from papernotes.retrieval.embeddings import make_embeddings
+
+    return vector_store(settings, make_embeddings(settings), make_client(settings))
+
+
+def groups_of_keys(settings, keys: list[str]) -> set[str]:
+    got = store_of(settings).get(ids=keys, include=["metadatas"])
+    return {group_of(m) for m in got["metadatas"]}
+
+
+def test_noop_reingest_touches_no_record(indexed):
+    settings, notes = indexed
+    rm = record_manager(settings)
+    before = rm.get_time()
+    rep = ingest(settings, [str(notes)])
+    assert (rep.added, rep.updated, rep.deleted) == (0, 0, 0) and rep.skipped == rep.chunks
+    assert rm.list_keys(after=before) == []  # no timestamp refreshed: index() did not run over them
+
+
+def group_named(settings, suffix: str) -> str:
+    """The one record group (origin and source) whose source ends with ``suffix``."""
+    state = json.loads((settings.data_dir / "source-state.json").read_text())["groups"]
+    (group,) = [g for g in state if g.endswith(suffix)]
+    return group
+
+
+def test_edit_reindexes_only_the_edited_sources_records(indexed):
+    settings, notes = indexed
+    rm = record_manager(settings)
+    keys_before = set(rm.list_keys())
+    edited = group_named(settings, "quokka.md")
+    edited_before = set(rm.list_keys(group_ids=[edited]))
+    note = notes / EDITED
+    note.write_text(note.read_text().replace("4.2K LoC of Rust", "4.2K LoC of Rust and 900 lines of Zig"))
+    before = rm.get_time()
+    rep = ingest(settings, [str(notes)])
+    assert rep.added >= 1 and rep.deleted == rep.added
+    assert rep.skipped == rep.chunks - rep.added  # the other sources' chunks were not hashed again
+    touched = rm.list_keys(after=before)
+    assert touched and groups_of_keys(settings, touched) == {edited}
+    # every record of another source is the one written before
+    assert set(rm.list_keys()) - set(rm.list_keys(group_ids=[edited])) == keys_before - edited_before
+
+
+def test_patched_keyword_index_equals_a_rebuilt_one(indexed, tmp_path):
+    settings, notes = indexed
+    note = notes / EDITED
+    note.write_text(note.read_text().replace("4.2K LoC of Rust", "4.2K LoC of Rust and 900 lines of Zig"))
+    (notes / "dump.txt").unlink()
+    rep = ingest(settings, [str(notes)])
+    assert "bm25" in rep.stages
+    patched = BM25Index.load(settings.bm25_dir)
+    store = store_of(settings)
+    assert set(patched.ids) == set(store.get(include=[])["ids"])
+    again = settings.model_copy(update={"data_dir": tmp_path / "rebuilt"})
+    again.bm25_dir.mkdir(parents=True)
+    rebuild_bm25(again, store, "v")
+    rebuilt = BM25Index.load(again.bm25_dir)
+    for q in ["Zig lines of code", "paged attention", "storage systems venue", "Quokka"]:
+        terms = lexical_terms(q)
+        a = {patched.ids[p]: round(s, 4) for p, s in patched.search(terms, 20)}
+        b = {rebuilt.ids[p]: round(s, 4) for p, s in rebuilt.search(terms, 20)}
+        assert a == b and a, q
+
+
+def test_deleted_note_leaves_through_the_record_manager(indexed):
+    settings, notes = indexed
+    rm = record_manager(settings)
+    state = json.loads((settings.data_dir / "source-state.json").read_text())["groups"]
+    gone = [g for g in state if g.split("\n")[1].startswith("notes/pubs.txt")]
+    assert gone and rm.list_keys(group_ids=gone)
+    (notes / "pubs.txt").unlink()
+    rep = ingest(settings, [str(notes)])
+    assert rep.deleted > 0 and rep.added == 0
+    assert rm.list_keys(group_ids=gone) == []
+    held = store_of(settings).get(include=["metadatas"])
+    assert not any(str(m["source"]).startswith("notes/pubs.txt") for m in held["metadatas"])
+    assert set(held["ids"]) == set(rm.list_keys())
+
+
+def test_records_grouped_by_origin_are_regrouped_without_re_embedding(indexed):
+    """An index whose records were grouped by origin (before per-source groups) is regrouped by the
+    next ingest, with nothing embedded again; later edits then touch one source only."""
+    settings, notes = indexed
+    rm = record_manager(settings)
+    keys = rm.list_keys()
+    rm.update(keys, group_ids=[str(notes)] * len(keys))
+    manifest = settings.data_dir / "index.json"
+    data = json.loads(manifest.read_text())
+    del data["record_groups"]
+    manifest.write_text(json.dumps(data))
+    rep = ingest(settings, [str(notes)])
+    assert (rep.added, rep.deleted) == (0, 0)
+    assert rm.list_keys(group_ids=[str(notes)]) == []
+    assert groups_of_keys(settings, keys) == set(
+        json.loads(Path(settings.data_dir / "source-state.json").read_text())["groups"]
+    )
+    note = notes / EDITED
+    note.write_text(note.read_text() + "\nA sentence added at the end.\n")
+    before = rm.get_time()
+    rep = ingest(settings, [str(notes)])
+    assert rep.added >= 1
+    assert len(groups_of_keys(settings, rm.list_keys(after=before))) == 1
