@@ -49,6 +49,7 @@ from papernotes.retrieval.evaluate import contains, load_questions, run_eval
 from papernotes.retrieval.extractive import paper_lookup
 from papernotes.retrieval.service import Notes
 from papernotes.retrieval.settings import Settings
+from papernotes.retrieval.terms import lexical_terms
 
 ROOT = Path(__file__).resolve().parent.parent
 SET = ROOT / "eval" / "calibration.jsonl"
@@ -81,7 +82,8 @@ def collect(notes: Notes, rows: list[dict]) -> dict[str, list[tuple[dict[str, fl
         data[am.question_model_name(an.features)].append((dict(an.features), int(bool(gold))))
         q = an.question
         identity = am.identity_terms(notes.catalog[r] for r in q.records)
-        if q.papers and q.asked and not q.is_comparison and not am.specific_asked(q, notes.retriever.bm25, identity):
+        own = {t for r in q.records for h in an.paper_hits.get(r, []) for t in lexical_terms(h.text)}
+        if q.asked and not q.is_comparison and am.asks_no_more(q, notes.retriever.bm25, identity, own):
             # framing words only ("who built X", "what baselines does X compare against"): the lookup threshold
             # label: the lookup answer (catalog line, description, link) holds what a right answer must
             sim = notes.lookup_similarity(am.framing(q, identity))

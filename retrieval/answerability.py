@@ -219,19 +219,36 @@ def framing(q: Question, identity: AbstractSet[str] = frozenset()) -> str:
 
 
 def is_lookup(
-    q: Question, bm25: BM25Index, similarity: Callable[[str], float], identity: AbstractSet[str] = frozenset()
+    q: Question,
+    bm25: BM25Index,
+    similarity: Callable[[str], float],
+    identity: AbstractSet[str] = frozenset(),
+    own: AbstractSet[str] = frozenset(),
 ) -> bool:
     """True when ``q`` names papers and asks nothing more about them than the lookup answer gives: no
-    specific word (:func:`specific_asked`; ``identity``: the named papers' :func:`identity_terms`) and either no other word at all ("What is X?", "X paper?")
-    or framing words that ask for a part of the lookup answer — ``similarity(text)``, the best cosine
-    of the framing (:func:`framing`) to :data:`LOOKUP_PARTS`, reaches the calibrated threshold ("who
-    built X", "X's main idea", "where was X published"; not "what baselines does X compare against").
-    A comparison of named papers is answered for each paper, so it is a lookup on the same terms."""
-    if not q.papers or specific_asked(q, bm25, identity):
+    specific word (:func:`specific_asked`; ``identity``: the named papers' :func:`identity_terms`), no
+    word that the papers' own notes use (``own``: the terms of their chunks; "How was Quokka
+    *evaluated*?" asks for its Evaluation notes), and either no other word at all ("What is X?", "X
+    paper?") or framing words that ask for a part of the lookup answer — ``similarity(text)``, the
+    best cosine of the framing (:func:`framing`) to :data:`LOOKUP_PARTS`, reaches the calibrated
+    threshold ("who built X", "X's main idea", "where was X published"; not "what baselines does X
+    compare against"). A comparison of named papers is answered for each paper, so it is a lookup on
+    the same terms."""
+    if not asks_no_more(q, bm25, identity, own):
         return False
     if not q.asked or q.is_comparison:
         return True
     return similarity(framing(q, identity)) >= lookup_threshold()
+
+
+def asks_no_more(
+    q: Question, bm25: BM25Index, identity: AbstractSet[str] = frozenset(), own: AbstractSet[str] = frozenset()
+) -> bool:
+    """``q`` names papers and asks, beyond the words describing them, only in framing words that their
+    own notes do not use (the first condition of :func:`is_lookup`)."""
+    if not q.papers or specific_asked(q, bm25, identity):
+        return False
+    return q.is_comparison or not any(k.covered(own) and not k.covered(identity) for k in q.asked)
 
 
 @lru_cache(maxsize=1)

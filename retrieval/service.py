@@ -226,7 +226,8 @@ class Notes:
         identity = identity_terms(self.catalog[r] for r in q.records)
         an.features = question_features(result, an.sentences, self.retriever.bm25, named_chunks, identity)
         an.answerability = answerability(an.features)
-        an.lookup = is_lookup(q, self.retriever.bm25, self.lookup_similarity, identity)
+        own = {t for h in named_chunks for t in lexical_terms(h.text)}
+        an.lookup = is_lookup(q, self.retriever.bm25, self.lookup_similarity, identity, own)
         log.debug("answerability of %r: %.3f %s", question, an.answerability, an.features)
         return an
 
