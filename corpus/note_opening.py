@@ -4,7 +4,10 @@
 post title ("Paper notes: QLoRA", "Reading: X", "Notes on X", "X — paper notes").
 
 A labelled line is a label word, then ``:`` — bold, italic or as a list bullet alike — at the start of
-one of the note's first :data:`OPENING_LINES` lines outside code. The opening proper (where a byline
+one of the note's first :data:`OPENING_LINES` lines outside code. A row of a two-column key/value
+table (the metadata table of MkDocs-style notes: ``| Venue | OSDI 2022 |``, ``| Link | [arXiv](…) |``,
+``| Year | 2022 |``; header row included, as such tables often have no other) reads as the labelled
+line ``Venue: OSDI 2022``. The opening proper (where a byline
 states the venue) is the text before the first heading that follows some text: headings before any text
 (the title, a "Metadata" heading) are passed over.
 """
@@ -30,15 +33,17 @@ IDENTITY_LABELS = ("paper", "arxiv", "doi", "pdf", "link", "url", "source")
 _STRONG_LABELS = ("paper", "arxiv", "doi", "pdf")
 _LABEL_RE = re.compile(
     r"^\W{0,3}(paper(?:\s+link)?|pdf|arxiv(?:\s+id)?|doi|link|url|source|venue|conference|published(?:\s+(?:at|in))?"
-    r"|title|authors?)\s*[*_]{0,2}\s*[:：]\s*[*_]{0,2}\s*",
+    r"|title|authors?|year)\s*[*_]{0,2}\s*[:：]\s*[*_]{0,2}\s*",
     re.IGNORECASE,
 )
 _BARE_URL_RE = re.compile(r"https?://[^\s)>\]]+")
 #: A post title's framing around the paper's name: "Paper notes: X", "Reading: X", "Notes on X",
-#: "[Paper] X", "X — paper notes", "X (notes)".
+#: "Paper review – X" (any dash), "[Paper] X", "X — paper notes", "X (notes)", and the same framing in
+#: Chinese posts ("论文笔记：X", "论文阅读：X").
 _FRAME_HEAD_RE = re.compile(
     r"^\s*(?:\[(?:paper|notes?|reading)\]\s*|(?:(?:my|paper|reading|quick|short)\s+)*"
-    r"(?:notes?|reading|summary|review|paper|tl;?dr)(?:\s*[:|–—-]\s*|\s+(?:on|of|about|for)\s+))(?=\S)",
+    r"(?:notes?|reading|summary|review|paper|tl;?dr)(?:\s*[:|–—-]\s*|\s+(?:on|of|about|for)\s+)"
+    r"|(?:论文|文献)?(?:阅读|精读|解读|速读)?笔记\s*[:：|]\s*|(?:论文|文献)(?:阅读|精读|解读|速读)\s*[:：|]\s*)(?=\S)",
     re.IGNORECASE,
 )
 _FRAME_TAIL_RE = re.compile(
@@ -57,8 +62,10 @@ class Opening:
     as a title; ``placeholder``: a labelled paper line with an empty link (``[Title]()``);
     ``named_only``: a ``Paper:`` line with a title and no link at all; ``venues``: the text of
     ``Venue:``/``Conference:``/``Published at:`` lines; ``authors``: the text of an ``Authors:`` line; ``byline``: the opening proper's lines (see the module docstring);
-    ``bare_placeholder``: the text of an unlabelled line of the opening proper that is one link with
-    an empty address (``[Scaling Laws for Neural Language Models]()``).
+    ``named``: full titles the opening proper sets apart, with their paper link when they are a link's
+    text (:func:`_named_titles`); ``bare_placeholder``: the text of an unlabelled line of the opening proper that is one link with
+    an empty address (``[Scaling Laws for Neural Language Models]()``); ``year``: a ``Year:`` line's
+    year (with a ``Venue:`` line naming only the series, the two make the venue).
     """
 
     link: str | None = None
@@ -70,18 +77,72 @@ class Opening:
     authors: str | None = None
     byline: list[str] = field(default_factory=list)
     bare_placeholder: str | None = None
+    year: int | None = None
+    named: list[tuple[str, str | None]] = field(default_factory=list)
 
 
-def _lines(markdown: str) -> list[tuple[Inline, bool]]:
+#: Words of a line set apart as a paper's full title: a title has a few words, not a paragraph's.
+TITLE_WORDS = (2, 30)
+
+
+def _named_titles(inline: Inline, quoted: bool) -> list[tuple[str, str | None]]:
+    """Full titles an unlabelled line of the opening proper gives, as ``(title, paper link or None)``:
+    the text of a link to a paper when it reads as a title (``[FlexGen: High-Throughput …](arxiv)``),
+    or the whole line when it is set apart — quoted (``> Full Title``) or all bold (``**Full Title**``)
+    — and reads as a title (a few words, a capital first, no closing stop)."""
+    out: list[tuple[str, str | None]] = []
+    for label, href in inline.links:
+        words = len(label.split())
+        if is_paper_link(href.strip()) and _title_like(label) and TITLE_WORDS[0] <= words <= TITLE_WORDS[1]:
+            out.append((label.strip(), href.strip()))
+    text = inline.text.strip()
+    bold = bool(inline.strong) and " ".join(inline.strong).strip() == text
+    n = len(text.split())
+    if (quoted or bold) and not inline.links and TITLE_WORDS[0] <= n <= TITLE_WORDS[1] and _title_case(text):
+        out.append((text, None))
+    return out
+
+
+#: Most characters of a key/value table's key cell ("Venue", "Published in", "arXiv ID").
+_TABLE_KEY_CHARS = 24
+
+
+def _table_row_line(tokens: list[Token], i: int) -> tuple[Token | None, int]:
+    """``(a labelled-line inline, index after the row)`` for the table row opening at ``tokens[i]``
+    (``tr_open``): ``Key: value`` when the row has two cells and the first is a short key; else None."""
+    cells: list[Token] = []
+    j = i + 1
+    while j < len(tokens) and tokens[j].type != "tr_close":
+        if tokens[j].type == "inline":
+            cells.append(tokens[j])
+        j += 1
+    if len(cells) != 2 or not (0 < len(cells[0].content.strip(" *_")) <= _TABLE_KEY_CHARS):
+        return None, j + 1
+    sep = Token(type="text", tag="", nesting=0, content=": ")
+    return Token(type="inline", tag="", nesting=0, children=[*(cells[0].children or []), sep, *(cells[1].children or [])]), j + 1
+
+
+def _lines(markdown: str) -> list[tuple[Inline, bool, bool]]:
     """The note's first lines outside code and headings as ``(rendered inline, in the opening
-    proper)``; a paragraph's soft line breaks separate lines."""
-    out: list[tuple[Inline, bool]] = []
+    proper, quoted)``; a paragraph's soft line breaks separate lines."""
+    out: list[tuple[Inline, bool, bool]] = []
     proper = True
+    quoted = 0
     tokens = markdown_parser().parse(markdown)
-    for i, t in enumerate(tokens):
+    i = -1
+    while i + 1 < len(tokens):
+        i += 1
+        t = tokens[i]
         if t.type == "heading_open":
             proper = proper and not out
-        if t.type != "inline" or (i and tokens[i - 1].type == "heading_open"):
+        quoted += 1 if t.type == "blockquote_open" else -1 if t.type == "blockquote_close" else 0
+        if t.type == "tr_open":
+            row, i = _table_row_line(tokens, i)
+            i -= 1
+            if row is None:
+                continue
+            t = row
+        elif t.type != "inline" or (i and tokens[i - 1].type == "heading_open"):
             continue
         parts: list[list[Token]] = [[]]
         for c in t.children or []:
@@ -92,7 +153,7 @@ def _lines(markdown: str) -> list[tuple[Inline, bool]]:
         for part in parts:
             inline = render_inline(Token(type="inline", tag="", nesting=0, children=part))
             if inline.text:
-                out.append((inline, proper))
+                out.append((inline, proper, quoted > 0))
         if len(out) >= OPENING_LINES:
             break
     return out[:OPENING_LINES]
@@ -143,10 +204,12 @@ def read_opening(markdown: str) -> Opening:
     op = Opening()
     found: dict[str, list[str]] = {}  # label kind → paper links in order
     titles: list[str] = []
-    for inline, proper in _lines(markdown):
+    for inline, proper, quoted in _lines(markdown):
         if proper:
             op.byline.append(inline.text)
         m = _LABEL_RE.match(inline.text)
+        if not m and proper:
+            op.named += _named_titles(inline, quoted)
         if not m:
             empty = [lbl for lbl, href in inline.links if href.strip() in ("", "#")]
             if proper and len(empty) == 1 and _title_like(empty[0]) and len(empty[0]) >= 0.6 * len(inline.text):
@@ -156,6 +219,10 @@ def read_opening(markdown: str) -> Opening:
         rest = inline.text[m.end() :].strip()
         if kind in ("venue", "conference", "published"):
             op.venues.append(rest)
+            continue
+        if kind == "year":
+            y = re.fullmatch(r"\W*((?:19|20)\d\d)\W*", rest)
+            op.year = op.year or (int(y.group(1)) if y else None)
             continue
         if kind == "title":
             if _title_like(rest):
@@ -195,7 +262,9 @@ def read_opening(markdown: str) -> Opening:
     for kind in IDENTITY_LABELS:
         ids = list(dict.fromkeys(paper_id(u) for u in found.get(kind, [])))
         if len(ids) > 1:
-            return Opening(ambiguous=True, venues=op.venues, authors=op.authors, byline=op.byline)
+            return Opening(
+                ambiguous=True, venues=op.venues, authors=op.authors, byline=op.byline, year=op.year, named=op.named
+            )
     if op.bare_placeholder and not found and not titles:
         titles.append(op.bare_placeholder)
     op.link = next((found[k][0] for k in IDENTITY_LABELS if found.get(k)), None)

@@ -6,7 +6,10 @@ Jekyll's Liquid ``{% highlight %}`` / ``{% raw %}`` blocks and Hugo shortcodes.
 * ``![[figure.png]]`` (an attachment) is dropped; ``![[other note]]`` becomes that note's title (from
   ``embed_title``); a target that is not found is dropped and reported.
 * ``> [!note] Title`` callouts become a section: a heading one level below the heading in force (never
-  level 1), then the callout's text unquoted.
+  level 1), then the callout's text unquoted. Admonitions of Python-Markdown / MkDocs-Material
+  (``!!! abstract "TL;DR"``, collapsible ``??? note`` / ``???+ tip``, their body indented by four
+  spaces) are read the same way: a section titled with the quoted title, else the type; the body
+  dedented (indented, it would read as code).
 * ``{% highlight lang %}…{% endhighlight %}`` and Hugo's ``{{< highlight lang >}}…{{< /highlight >}}``
   become fenced code, so ``#`` lines inside are code, not headings; ``{% raw %}…{% endraw %}`` is code
   too (only its tags are dropped when it wraps a fence already); other ``{{< … >}}`` / ``{{% … %}}``
@@ -14,7 +17,9 @@ Jekyll's Liquid ``{% highlight %}`` / ``{% raw %}`` blocks and Hugo shortcodes.
 
 Syntax documentation: Obsidian (https://help.obsidian.md/Linking+notes+and+files/Internal+links,
 https://help.obsidian.md/Editing+and+formatting/Callouts), Jekyll (https://jekyllrb.com/docs/liquid/tags/),
-Hugo (https://gohugo.io/content-management/shortcodes/).
+Hugo (https://gohugo.io/content-management/shortcodes/), admonitions
+(https://python-markdown.github.io/extensions/admonition/,
+https://squidfunk.github.io/mkdocs-material/reference/admonitions/).
 """
 
 from __future__ import annotations
@@ -38,6 +43,8 @@ _RAW_CLOSE_RE = re.compile(r"^\s*\{%-?\s*endraw\s*-?%\}\s*$")
 _RAW_TAG_RE = re.compile(r"\{%-?\s*(?:end)?raw\s*-?%\}")
 _SHORTCODE_RE = re.compile(r"\{\{[<%].*?[>%]\}\}")
 _CALLOUT_RE = re.compile(r"^\s{0,3}>\s*\[!([\w-]+)\][+-]?\s*(.*)$")
+#: An admonition's first line: ``!!! type "Title"``, ``??? type``, ``???+ type inline end "Title"``.
+_ADMONITION_RE = re.compile(r'^\s{0,3}(?:!!!|\?\?\?\+?)\s*([\w-]+)(?:\s+[\w-]+)*\s*(?:"([^"]*)")?\s*$')
 _EMBED_RE = re.compile(r"!\[\[([^\[\]|#^]+)(?:[#^][^\[\]|]*)?(?:\|[^\[\]]*)?\]\]")
 _WIKI_RE = re.compile(r"(?<!!)\[\[([^\[\]|]+?)(?:\|([^\[\]]+))?\]\]")
 
@@ -68,7 +75,7 @@ def normalize_note_syntax(
     -------
     ``(markdown, problems)``: the rewritten text and one-line messages (embeds whose note is missing).
     """
-    if not any(s in markdown for s in ("[[", "{%", "{{", "[!")):
+    if not any(s in markdown for s in ("[[", "{%", "{{", "[!", "!!!", "???")):
         return markdown, []
     lines = markdown.split("\n")
     out: list[str] = []
@@ -140,6 +147,18 @@ def normalize_note_syntax(
             i += 1
             while i < len(lines) and re.match(r"^\s{0,3}>", lines[i]):
                 out.append(_inline(re.sub(r"^\s{0,3}>\s?", "", lines[i]), embed_title, problems))
+                i += 1
+            out.append("")
+            continue
+        a = _ADMONITION_RE.match(line)
+        if a:
+            title = a.group(2).strip() if a.group(2) is not None else a.group(1).replace("-", " ").capitalize()
+            out += [f"{'#' * min(6, max(2, level + 1))} {_inline(title, embed_title, problems)}", ""] if title else []
+            i += 1
+            while i < len(lines) and (not lines[i].strip() or re.match(r"^(?: {4}|\t)", lines[i])):
+                if not lines[i].strip() and not re.match(r"^(?: {4}|\t)", lines[i + 1] if i + 1 < len(lines) else ""):
+                    break  # a blank line then text that is not indented: the admonition is over
+                out.append(_inline(re.sub(r"^(?: {4}|\t)", "", lines[i]), embed_title, problems))
                 i += 1
             out.append("")
             continue

@@ -54,13 +54,17 @@ _BARE_URL_RE = re.compile(r"(?<![(<\[])https?://[^\s)>\]]+")
 
 def _primary_label(label: str, title: str) -> bool:
     """A link label that presents the note's own paper: a link kind ("Paper", "arXiv", "PDF", "Link"),
-    the URL itself, or the paper's title; "this survey" or "the ResNet paper" cite another."""
+    the URL itself, or the paper's title — the page title, or a full title the page title (without a
+    post's framing) begins ("Paper review – FlexGen" and "[FlexGen: High-Throughput …](…)"); "this
+    survey" or "the ResNet paper" cite another."""
     low = label.strip().lower()
+    key, name = title_key(label), title_key(frame_stripped(title)[0])
     return (
         low in PAPER_LINK_LABELS
         or low in ("link", "url", "pdf link", "paper link", "full paper", "preprint")
         or low.startswith("http")
-        or (bool(title_key(label)) and title_key(label) == title_key(title))
+        or (bool(key) and key == title_key(title))
+        or (len(name) >= 3 and len(label.split()) >= 3 and key.startswith(name))
     )
 
 
@@ -209,6 +213,10 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         [v for text in op.venues for v in stated_venues(text, byline=True)]
         + stated_venues("\n".join(op.byline), byline=True)
     )
+    if opening_venue is None and not opening_conflict and op.year:
+        # "| Venue | MLSys |" and "| Year | 2022 |": a series and its year on two lines
+        series = list(dict.fromkeys(SERIES[v.strip().lower()] for v in op.venues if v.strip().lower() in SERIES))
+        opening_venue = f"{series[0]} {op.year}" if len(series) == 1 else None
     if not is_note and not listing and not open_links and not op.ambiguous:
         # no link at all, or an empty one ("[Title]()"): a paper note when the rest says so plainly
         placeholder = op.placeholder or op.named_only or op.bare_placeholder is not None
@@ -225,7 +233,7 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     if not is_note:
         return None
 
-    title = _title(page, head, op)
+    title, alias = _title(page, head, op, link)
     if not title:
         return None
     title, title_venue = parse_title(title)
@@ -264,7 +272,8 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
             links.setdefault("code" if k in ("github", "repo", "repository") else k, value)
 
     authors, affs = _people(meta, blocks, op)
-    aliases = [a for a in _as_list(_fm(meta, ("aliases", "alias"))) if a.casefold() != title.casefold()]
+    aliases = [a for a in [*_as_list(_fm(meta, ("aliases", "alias"))), *([alias] if alias else [])]]
+    aliases = [a for a in dict.fromkeys(aliases) if a.casefold() != title.casefold()]
     strong = [s for b in opening for s in strong_in(b)]
     summary = _summary(meta, blocks)[:600]
     system = system_name(title, strong[:3]) or title_acronym(
@@ -325,11 +334,14 @@ def complete_entry(entry: PaperEntry, other: PaperEntry | None) -> PaperEntry:
     return entry
 
 
-def _title(page: Page, head: tuple[int, Inline] | None, op: Opening) -> str:
-    """Front-matter title, else the title heading's paper-link label (the heading is that link), else
-    the heading's text, else the page title (the file name as a last resort) — without a post's
-    framing ("Paper notes: QLoRA" → "QLoRA"). A labelled line's link text ("**Paper:** [Title](…)")
-    wins when the title was framed, was the file name, or is a shorter name the link text contains."""
+def _title(page: Page, head: tuple[int, Inline] | None, op: Opening, link: str | None) -> tuple[str, str | None]:
+    """``(title, alias)``: the front-matter title, else the title heading's paper-link label (the heading
+    is that link), else the heading's text, else the page title (the file name as a last resort) —
+    without a post's framing ("Paper notes: QLoRA" → "QLoRA"). A full title the note states wins when
+    the title was framed, was the file name, or is a shorter name the full title contains, or is
+    written in another script (a Chinese post on an English paper): a labelled line's link text
+    ("**Paper:** [Title](…)"), else the one title the opening sets apart (the text of the note's paper
+    ``link``, a quoted or bold line: :attr:`Opening.named`). The shorter name is then the ``alias``."""
     fm_title = page.front_matter.get("title")
     base, fallback = page.title.strip(), True
     if isinstance(fm_title, str) and fm_title.strip():
@@ -347,9 +359,17 @@ def _title(page: Page, head: tuple[int, Inline] | None, op: Opening) -> str:
         if label or inline.text.strip():
             base, fallback = label or inline.text.strip(), False
     stripped, framed = frame_stripped(base)
-    if op.title and (framed or fallback or (title_key(stripped) and title_key(stripped) in title_key(op.title))):
-        return op.title.strip()
-    return stripped
+    full = op.title
+    if not full:
+        own = [t for t, href in op.named if href is None or (link is not None and paper_id(href) == paper_id(link))]
+        keys = {title_key(t): t for t in own}
+        full = next(iter(keys.values())) if len(keys) == 1 else None
+    key = title_key(stripped)
+    other_script = bool(key) and not re.search(r"[a-z]", key) and full is not None and re.search(r"[A-Za-z]", full)
+    if full and (framed or fallback or other_script or (key and key in title_key(full))):
+        full = full.strip()
+        return full, (stripped if stripped and not fallback and title_key(stripped) != title_key(full) else None)
+    return stripped, None
 
 
 def _placeholder_heading(inline: Inline) -> bool:
