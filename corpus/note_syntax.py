@@ -15,17 +15,24 @@ Jekyll's Liquid ``{% highlight %}`` / ``{% raw %}`` blocks and Hugo shortcodes.
   too (only its tags are dropped when it wraps a fence already); other ``{{< … >}}`` / ``{{% … %}}``
   shortcodes are removed and the text between them kept.
 
+A note template of a notes tool — a file whose title, first heading or front matter is still an
+unfilled placeholder (``{{title}}``, ``{{date:YYYY-MM-DD}}``: Obsidian's core Templates plugin and the
+Zotero Integration plugin; ``<% tp.file.title %>``: the Templater plugin, whose tags are never left in a
+note it filled) — is a template, not a note (:func:`template_placeholder`).
+
 Syntax documentation: Obsidian (https://help.obsidian.md/Linking+notes+and+files/Internal+links,
 https://help.obsidian.md/Editing+and+formatting/Callouts), Jekyll (https://jekyllrb.com/docs/liquid/tags/),
 Hugo (https://gohugo.io/content-management/shortcodes/), admonitions
-(https://python-markdown.github.io/extensions/admonition/,
+(https://python-markdown.github.io/extensions/admonition/, templates:
+https://help.obsidian.md/Plugins/Templates, https://silentvoid13.github.io/Templater/,
 https://squidfunk.github.io/mkdocs-material/reference/admonitions/).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 #: File endings of Obsidian attachments: an embed of one shows a file, not text to index.
 ATTACHMENT_SUFFIXES = (
@@ -47,6 +54,39 @@ _CALLOUT_RE = re.compile(r"^\s{0,3}>\s*\[!([\w-]+)\][+-]?\s*(.*)$")
 _ADMONITION_RE = re.compile(r'^\s{0,3}(?:!!!|\?\?\?\+?)\s*([\w-]+)(?:\s+[\w-]+)*\s*(?:"([^"]*)")?\s*$')
 _EMBED_RE = re.compile(r"!\[\[([^\[\]|#^]+)(?:[#^][^\[\]|]*)?(?:\|[^\[\]]*)?\]\]")
 _WIKI_RE = re.compile(r"(?<!!)\[\[([^\[\]|]+?)(?:\|([^\[\]]+))?\]\]")
+
+
+#: An unfilled placeholder: ``{{title}}``, ``{{ date:YYYY-MM-DD }}``, ``{{citekey}}`` (not a Hugo
+#: shortcode ``{{< … >}}`` / ``{{% … %}}``), or a Templater tag ``<% tp.… %>`` / ``<%* … %>``.
+_PLACEHOLDER_RE = re.compile(r"\{\{\s*[A-Za-z_][\w.-]*(?:\s*[:|][^{}\n]*)?\s*\}\}|<%[_-]?\s*tp\.[^%\n]*%>|<%\*[^\n]*?%>")
+_TEMPLATER_RE = re.compile(r"<%[_-]?\s*tp\.[^%\n]*%>|<%\*[^\n]*?%>")
+
+
+def template_placeholder(front_matter: Mapping[str, Any], body: str) -> str | None:
+    """The first unfilled placeholder that makes a file a notes-tool template, or None for a note: one
+    in a front-matter value, in the first heading, or a Templater tag on any line outside code
+    (``{{ site.url }}`` in a Jekyll post's body is Liquid its site renders, so only those places
+    count for ``{{…}}``)."""
+    for v in front_matter.values():
+        m = _PLACEHOLDER_RE.search(str(v))
+        if m:
+            return m.group(0)
+    fence: str | None = None
+    heading_seen = False
+    for line in body.split("\n"):
+        f = _FENCE_RE.match(line)
+        if f:
+            fence = None if fence and f.group(1)[0] == fence[0] else fence or f.group(1)
+            continue
+        if fence:
+            continue
+        m = _TEMPLATER_RE.search(line)
+        if not m and not heading_seen and _HEADING_RE.match(line):
+            heading_seen = True
+            m = _PLACEHOLDER_RE.search(line)
+        if m:
+            return m.group(0)
+    return None
 
 
 def _wiki_link(m: re.Match[str]) -> str:

@@ -33,7 +33,18 @@ from papernotes.corpus.papers import (
     system_name,
     title_key,
 )
-from papernotes.corpus.venues import SERIES, decide_venue, find_venues, normalize_venue, split_venue, stated_venues
+from papernotes.corpus.venues import (
+    JOURNAL_SERIES,
+    SERIES,
+    decide_venue,
+    find_venue_mentions,
+    find_venues,
+    journal_abbreviated,
+    normalize_venue,
+    split_venue,
+    stated_venues,
+    workshop_venues,
+)
 
 #: Front-matter keys (case-insensitive) of the notes tools (Obsidian, Jekyll, Hugo, GitBook, Zotero).
 VENUE_KEYS = ("venue", "conference", "booktitle", "journal", "publication", "proceedings", "event", "published")
@@ -250,9 +261,22 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
             later = [b.text for b in blocks[:12] if b.kind == "text"]
             venue, conflict = decide_venue(v for text in later for v in stated_venues(text))
     year = split_venue(venue)[1] if venue else None
+    opening_text = [*op.venues, *op.byline, *(b.text for b in blocks[:12] if b.kind == "text")]
+    hosts = [v for text in opening_text for v in workshop_venues(text)]
+    if venue is None and not conflict and hosts:
+        # a workshop's paper: not the conference's, and no preprint venue in its place
+        conflict, year = True, split_venue(hosts[0])[1]
+    if venue is None and not conflict and not bare_series:
+        # a journal named without its year ("Kim and Park, Transactions on Machine Learning Research.")
+        bare_series = [
+            m.series
+            for text in [*op.venues, *op.byline]
+            for m in find_venue_mentions(journal_abbreviated(text))
+            if m.series in JOURNAL_SERIES and not m.year
+        ]
     if venue is None and not conflict:
         series, _ = _one(bare_series)
-        y = _year_of(meta)
+        y = _year_of(meta) or op.year
         if series and y:
             venue, year = f"{series} {y}", y
         elif link and arxiv_year(link) and not bare_series:
