@@ -22,6 +22,7 @@ from markdown_it.token import Token
 from papernotes.corpus.markdown import Inline, markdown_parser, render_inline
 from papernotes.corpus.paper_links import arxiv_url, doi_url, is_paper_link, paper_id
 from papernotes.corpus.papers import PAPER_LINK_LABELS
+from papernotes.corpus.venues import find_venues
 
 #: How many of a note's first lines (outside code, headings not counted) are read for labelled lines.
 OPENING_LINES = 20
@@ -41,14 +42,14 @@ _BARE_URL_RE = re.compile(r"https?://[^\s)>\]]+")
 #: "Paper review – X" (any dash), "[Paper] X", "X — paper notes", "X (notes)", and the same framing in
 #: Chinese posts ("论文笔记：X", "论文阅读：X").
 _FRAME_HEAD_RE = re.compile(
-    r"^\s*(?:\[(?:paper|notes?|reading)\]\s*|(?:(?:my|paper|reading|quick|short)\s+)*"
+    r"^\s*(?:\[(?:(?:paper|reading)\s+)?(?:paper|notes?|reading|review|summary)\]\s*|【[^】]{1,12}】\s*|(?:(?:my|paper|reading|quick|short)\s+)*"
     r"(?:notes?|reading|summary|review|paper|tl;?dr)(?:\s*[:|–—-]\s*|\s+(?:on|of|about|for)\s+)"
     r"|(?:论文|文献)?(?:阅读|精读|解读|速读)?笔记\s*[:：|]\s*|(?:论文|文献)(?:阅读|精读|解读|速读)\s*[:：|]\s*)(?=\S)",
     re.IGNORECASE,
 )
 _FRAME_TAIL_RE = re.compile(
     r"\s*(?:[:|–—-]\s*(?:(?:my|paper|reading)\s+)*(?:notes?|summary|review)|\s(?:paper|reading)?\s*notes"
-    r"|\((?:(?:my|paper|reading)\s+)*notes?\))\s*$",
+    r"|\((?:(?:my|paper|reading|quick)\s+)*(?:notes?|review|summary)\))\s*$",
     re.IGNORECASE,
 )
 
@@ -85,20 +86,21 @@ class Opening:
 TITLE_WORDS = (2, 30)
 
 
-def _named_titles(inline: Inline, quoted: bool) -> list[tuple[str, str | None]]:
+def _named_titles(inline: Inline, apart: str | None) -> list[tuple[str, str | None]]:
     """Full titles an unlabelled line of the opening proper gives, as ``(title, paper link or None)``:
     the text of a link to a paper when it reads as a title (``[FlexGen: High-Throughput …](arxiv)``),
-    or the whole line when it is set apart — quoted (``> Full Title``) or all bold (``**Full Title**``)
-    — and reads as a title (a few words, a capital first, no closing stop)."""
+    or the text the line sets ``apart`` (quoted or emphasised, :func:`_set_apart`) when it reads as a
+    title — a few words, a capital first, no closing stop — and not as a byline (no "et al.", venue or
+    year: ``*Dao et al., NeurIPS '22*``)."""
     out: list[tuple[str, str | None]] = []
     for label, href in inline.links:
         words = len(label.split())
         if is_paper_link(href.strip()) and _title_like(label) and TITLE_WORDS[0] <= words <= TITLE_WORDS[1]:
             out.append((label.strip(), href.strip()))
-    text = inline.text.strip()
-    bold = bool(inline.strong) and " ".join(inline.strong).strip() == text
+    text = (apart or "").strip()
     n = len(text.split())
-    if (quoted or bold) and not inline.links and TITLE_WORDS[0] <= n <= TITLE_WORDS[1] and _title_case(text):
+    byline = re.search(r"\bet al\b|\b(?:19|20)\d\d\b|['’]\d\d\b", text) or find_venues(text)
+    if text and not inline.links and TITLE_WORDS[0] <= n <= TITLE_WORDS[1] and _title_case(text) and not byline:
         out.append((text, None))
     return out
 
@@ -122,10 +124,21 @@ def _table_row_line(tokens: list[Token], i: int) -> tuple[Token | None, int]:
     return Token(type="inline", tag="", nesting=0, children=[*(cells[0].children or []), sep, *(cells[1].children or [])]), j + 1
 
 
-def _lines(markdown: str) -> list[tuple[Inline, bool, bool]]:
+def _set_apart(part: list[Token], inline: Inline, quoted: bool) -> str | None:
+    """The text a line sets apart as a title: the whole line when it is quoted (``> Full Title``) or all
+    emphasis (``**Full Title**``, ``*Full Title*``), or the bold text that opens a quoted line
+    (``> **Full Title** Dao, Fu, …``); else None."""
+    ch = [c for c in part if not (c.type == "text" and not c.content.strip())]
+    whole = bool(ch) and ch[0].type in ("em_open", "strong_open") and ch[-1].type == ch[0].type[:-4] + "close"
+    if quoted or whole:
+        return inline.text.strip() if not (quoted and ch[0].type == "strong_open" and inline.strong) else inline.strong[0]
+    return None
+
+
+def _lines(markdown: str) -> list[tuple[Inline, bool, str | None]]:
     """The note's first lines outside code and headings as ``(rendered inline, in the opening
-    proper, quoted)``; a paragraph's soft line breaks separate lines."""
-    out: list[tuple[Inline, bool, bool]] = []
+    proper, the text it sets apart: see _set_apart)``; a paragraph's soft line breaks separate lines."""
+    out: list[tuple[Inline, bool, str | None]] = []
     proper = True
     quoted = 0
     tokens = markdown_parser().parse(markdown)
@@ -153,7 +166,7 @@ def _lines(markdown: str) -> list[tuple[Inline, bool, bool]]:
         for part in parts:
             inline = render_inline(Token(type="inline", tag="", nesting=0, children=part))
             if inline.text:
-                out.append((inline, proper, quoted > 0))
+                out.append((inline, proper, _set_apart(part, inline, quoted > 0)))
         if len(out) >= OPENING_LINES:
             break
     return out[:OPENING_LINES]
@@ -204,12 +217,12 @@ def read_opening(markdown: str) -> Opening:
     op = Opening()
     found: dict[str, list[str]] = {}  # label kind → paper links in order
     titles: list[str] = []
-    for inline, proper, quoted in _lines(markdown):
+    for inline, proper, apart in _lines(markdown):
         if proper:
             op.byline.append(inline.text)
         m = _LABEL_RE.match(inline.text)
         if not m and proper:
-            op.named += _named_titles(inline, quoted)
+            op.named += _named_titles(inline, apart)
         if not m:
             empty = [lbl for lbl, href in inline.links if href.strip() in ("", "#")]
             if proper and len(empty) == 1 and _title_like(empty[0]) and len(empty[0]) >= 0.6 * len(inline.text):

@@ -226,7 +226,8 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     )
     if opening_venue is None and not opening_conflict and op.year:
         # "| Venue | MLSys |" and "| Year | 2022 |": a series and its year on two lines
-        series = list(dict.fromkeys(SERIES[v.strip().lower()] for v in op.venues if v.strip().lower() in SERIES))
+        series = list(dict.fromkeys(m.series for v in op.venues for m in find_venue_mentions(v, any_case=SERIES)))
+        series = [x for x in series if x != "USENIX"] or series  # "USENIX OSDI": the publisher, then the series
         opening_venue = f"{series[0]} {op.year}" if len(series) == 1 else None
     if not is_note and not listing and not open_links and not op.ambiguous:
         # no link at all, or an empty one ("[Title]()"): a paper note when the rest says so plainly
@@ -261,7 +262,8 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
             later = [b.text for b in blocks[:12] if b.kind == "text"]
             venue, conflict = decide_venue(v for text in later for v in stated_venues(text))
     year = split_venue(venue)[1] if venue else None
-    opening_text = [*op.venues, *op.byline, *(b.text for b in blocks[:12] if b.kind == "text")]
+    said = [str(fm_venue_raw or ""), *page.tags, *op.venues, *op.byline]
+    opening_text = [*said, *(b.text for b in blocks[:12] if b.kind == "text")]
     hosts = [v for text in opening_text for v in workshop_venues(text)]
     if venue is None and not conflict and hosts:
         # a workshop's paper: not the conference's, and no preprint venue in its place

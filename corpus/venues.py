@@ -44,25 +44,30 @@ JOURNALS: dict[str, str] = {
 #: Series of :data:`SERIES` that are journals: named without a year, the note's year completes them.
 JOURNAL_SERIES = frozenset(JOURNALS.values())
 _JOURNAL_RE = re.compile(
-    r"(?:\b(?:ACM|IEEE)\s+)?\b(" + "|".join(re.escape(k) for k in JOURNALS) + r")\b"
+    r"(?:\b(?:ACM|IEEE)\s+)?\b(" + "|".join(re.escape(k) for k in [*JOURNALS, *JOURNALS.values()]) + r")\b"
+    r"(?:\s*\([A-Z]{2,8}\))?"  # "(TOCS)" after the name
     # then what a reference adds before the year: volume(issue), pages — "15(56)", "vol. 31, no. 4, pp. 1–20"
-    r"(?:[\s,:;]*(?:vol(?:ume)?\.?\s*)?\d{1,4}(?:\s*\(\d{1,4}\))?(?:[\s,]*(?:no\.?|issue)\s*\d+)?"
+    r"(?:[\s,:;]*(?:vol(?:ume)?\.?\s*)?(?!(?:19|20)\d\d\b)\d{1,4}(?:\s*\(\d{1,4}\))?(?:[\s,]*(?:no\.?|issue)\s*\d+)?"
     r"(?:\s*:\s*\d+(?:\s*[-–]\s*\d+)?|[\s,]*pp\.?\s*\d+(?:\s*[-–]\s*\d+)?|[\s,]*\d+\s*[-–]\s*\d+)?)?"
     r"(?:[\s,]*\(?((?:19|20)\d\d)\)?)?",
     re.IGNORECASE,
 )
 #: A workshop named with the conference that hosts it: "NIPS 2014 Deep Learning Workshop", "ICML 2023
 #: Workshop on …", "Workshop on X at NeurIPS 2022" — the paper is not the conference's.
-_WORKSHOP_AFTER_RE = re.compile(r"^\W{0,3}(?:[A-Z][\w&-]*\s+){0,5}workshops?\b", re.IGNORECASE)
+_WORKSHOP_AFTER_RE = re.compile(r"^\W{0,3}(?:[A-Z][\w&-]*\s+){0,5}[Ww]orkshops?\b")
 _WORKSHOP_BEFORE_RE = re.compile(r"\bworkshops?\b[^.;()\n]{0,100}(?:\bat|@|\bco-located with)\s*(?:the\s+)?$", re.I)
 
 
 def journal_abbreviated(text: str) -> str:
     """``text`` with journals written out in full replaced by their series and year: "Journal of
     Machine Learning Research, 15(56), 2014" → "JMLR 2014"; without a year, the series alone."""
-    if not re.search(r"journal|transactions|communications", text, re.IGNORECASE):
+    if not re.search(r"journal|transactions|communications|" + "|".join(JOURNALS.values()), text, re.IGNORECASE):
         return text
-    return _JOURNAL_RE.sub(lambda m: " ".join(x for x in (JOURNALS[m.group(1).lower()], m.group(2)) if x), text)
+    def abbreviated(m: re.Match[str]) -> str:
+        name = JOURNALS.get(m.group(1).lower(), m.group(1).upper())
+        return " ".join(x for x in (name, m.group(2)) if x)
+
+    return _JOURNAL_RE.sub(abbreviated, text)
 
 
 def workshop_venues(text: str) -> list[str]:
@@ -270,8 +275,8 @@ _PREPRINT_RE = re.compile(
 )
 #: A series nobody listed, stated with a year after words that state it: "Published in: COLM 2024".
 _LEAD_UNKNOWN_RE = re.compile(
-    r"\b(?:accepted|published|presented|appear(?:s|ed|ing)?)\s+(?:(?:as|at|in|to|by)\s+)?[\s:]*(?:the\s+)?"
-    r"([A-Z][A-Za-z&+-]{1,19})\s*['’]?\s*((?:19|20)\d\d)\b(?!\s*(?:[A-Z][\w&-]*\s+){0,5}workshop)",
+    r"\b(?i:accepted|published|presented|appear(?:s|ed|ing)?)\s*(?i:as|at|in|to|by)?[\s:]*(?i:the\s+)?"
+    r"([A-Z][A-Za-z&+-]{1,19})\s*['’]?\s*((?:19|20)\d\d)\b(?!\s*(?:[A-Z][\w&-]*\s+){0,5}[Ww]orkshop)",
 )
 #: Capitalised words after "published in" that are no venue ("Published in January 2023").
 _NOT_SERIES = frozenset(
