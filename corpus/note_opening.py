@@ -121,7 +121,9 @@ def _table_row_line(tokens: list[Token], i: int) -> tuple[Token | None, int]:
     if len(cells) != 2 or not (0 < len(cells[0].content.strip(" *_")) <= _TABLE_KEY_CHARS):
         return None, j + 1
     sep = Token(type="text", tag="", nesting=0, content=": ")
-    return Token(type="inline", tag="", nesting=0, children=[*(cells[0].children or []), sep, *(cells[1].children or [])]), j + 1
+    return Token(
+        type="inline", tag="", nesting=0, children=[*(cells[0].children or []), sep, *(cells[1].children or [])]
+    ), j + 1
 
 
 def _set_apart(part: list[Token], inline: Inline, quoted: bool) -> str | None:
@@ -131,7 +133,9 @@ def _set_apart(part: list[Token], inline: Inline, quoted: bool) -> str | None:
     ch = [c for c in part if not (c.type == "text" and not c.content.strip())]
     whole = bool(ch) and ch[0].type in ("em_open", "strong_open") and ch[-1].type == ch[0].type[:-4] + "close"
     if quoted or whole:
-        return inline.text.strip() if not (quoted and ch[0].type == "strong_open" and inline.strong) else inline.strong[0]
+        return (
+            inline.text.strip() if not (quoted and ch[0].type == "strong_open" and inline.strong) else inline.strong[0]
+        )
     return None
 
 

@@ -58,7 +58,9 @@ _WIKI_RE = re.compile(r"(?<!!)\[\[([^\[\]|]+?)(?:\|([^\[\]]+))?\]\]")
 
 #: An unfilled placeholder: ``{{title}}``, ``{{ date:YYYY-MM-DD }}``, ``{{citekey}}`` (not a Hugo
 #: shortcode ``{{< … >}}`` / ``{{% … %}}``), or a Templater tag ``<% tp.… %>`` / ``<%* … %>``.
-_PLACEHOLDER_RE = re.compile(r"\{\{\s*[A-Za-z_][\w.-]*(?:\s*[:|][^{}\n]*)?\s*\}\}|<%[_-]?\s*tp\.[^%\n]*%>|<%\*[^\n]*?%>")
+_PLACEHOLDER_RE = re.compile(
+    r"\{\{\s*[A-Za-z_][\w.-]*(?:\s*[:|][^{}\n]*)?\s*\}\}|<%[_-]?\s*tp\.[^%\n]*%>|<%\*[^\n]*?%>"
+)
 _TEMPLATER_RE = re.compile(r"<%[_-]?\s*tp\.[^%\n]*%>|<%\*[^\n]*?%>")
 
 

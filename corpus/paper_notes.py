@@ -226,9 +226,9 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     )
     if opening_venue is None and not opening_conflict and op.year:
         # "| Venue | MLSys |" and "| Year | 2022 |": a series and its year on two lines
-        series = list(dict.fromkeys(m.series for v in op.venues for m in find_venue_mentions(v, any_case=SERIES)))
-        series = [x for x in series if x != "USENIX"] or series  # "USENIX OSDI": the publisher, then the series
-        opening_venue = f"{series[0]} {op.year}" if len(series) == 1 else None
+        in_table = list(dict.fromkeys(m.series for v in op.venues for m in find_venue_mentions(v, any_case=SERIES)))
+        in_table = [x for x in in_table if x != "USENIX"] or in_table  # "USENIX OSDI": the publisher, then the series
+        opening_venue = f"{in_table[0]} {op.year}" if len(in_table) == 1 else None
     if not is_note and not listing and not open_links and not op.ambiguous:
         # no link at all, or an empty one ("[Title]()"): a paper note when the rest says so plainly
         placeholder = op.placeholder or op.named_only or op.bare_placeholder is not None
@@ -298,8 +298,8 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
             links.setdefault("code" if k in ("github", "repo", "repository") else k, value)
 
     authors, affs = _people(meta, blocks, op)
-    aliases = [a for a in [*_as_list(_fm(meta, ("aliases", "alias"))), *([alias] if alias else [])]]
-    aliases = [a for a in dict.fromkeys(aliases) if a.casefold() != title.casefold()]
+    names = [*_as_list(_fm(meta, ("aliases", "alias"))), *([alias] if alias else [])]
+    aliases = [a for a in dict.fromkeys(names) if a.casefold() != title.casefold()]
     strong = [s for b in opening for s in strong_in(b)]
     summary = _summary(meta, blocks)[:600]
     system = system_name(title, strong[:3]) or title_acronym(

@@ -63,6 +63,7 @@ def journal_abbreviated(text: str) -> str:
     Machine Learning Research, 15(56), 2014" → "JMLR 2014"; without a year, the series alone."""
     if not re.search(r"journal|transactions|communications|" + "|".join(JOURNALS.values()), text, re.IGNORECASE):
         return text
+
     def abbreviated(m: re.Match[str]) -> str:
         name = JOURNALS.get(m.group(1).lower(), m.group(1).upper())
         return " ".join(x for x in (name, m.group(2)) if x)
@@ -78,6 +79,8 @@ def workshop_venues(text: str) -> list[str]:
 
 def _at_workshop(text: str, span: tuple[int, int]) -> bool:
     return bool(_WORKSHOP_AFTER_RE.match(text[span[1] :]) or _WORKSHOP_BEFORE_RE.search(text[: span[0]]))
+
+
 SERIES["usenix atc"] = "ATC"
 SERIES["atc"] = "ATC"
 SERIES["neurips"] = "NeurIPS"

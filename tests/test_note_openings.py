@@ -47,7 +47,12 @@ def test_a_metadata_table_reads_as_labelled_lines():
         2022,
     )
     # a table of results or of several papers names no paper
-    assert read_opening("| Paper | Venue | Link |\n|---|---|---|\n| A | OSDI 2022 | [x](https://arxiv.org/abs/2201.1) |\n").link is None
+    assert (
+        read_opening(
+            "| Paper | Venue | Link |\n|---|---|---|\n| A | OSDI 2022 | [x](https://arxiv.org/abs/2201.1) |\n"
+        ).link
+        is None
+    )
     assert read_opening("| Model | Accuracy |\n|---|---|\n| GPT-3 | 71.2 |\n").venues == []
 
 
@@ -182,5 +187,7 @@ def test_acl_anthology_pages_and_dois_are_one_paper():
         )
     }
     assert ids == {"acl:n19-1423"}
-    assert paper_id("https://doi.org/10.18653/v1/2023.acl-long.1") == paper_id("https://aclanthology.org/2023.acl-long.1/")
+    assert paper_id("https://doi.org/10.18653/v1/2023.acl-long.1") == paper_id(
+        "https://aclanthology.org/2023.acl-long.1/"
+    )
     assert paper_id("https://aclanthology.org/N19-1424/") != "acl:n19-1423"
