@@ -34,10 +34,26 @@ IDENTITY_LABELS = ("paper", "arxiv", "doi", "pdf", "link", "url", "source")
 _STRONG_LABELS = ("paper", "arxiv", "doi", "pdf")
 _LABEL_RE = re.compile(
     r"^\W{0,3}(paper(?:\s+link)?|pdf|arxiv(?:\s+id)?|doi|link|url|source|venue|conference|published(?:\s+(?:at|in))?"
-    r"|title|authors?|year)\s*[*_]{0,2}\s*[:：]\s*[*_]{0,2}\s*",
+    r"|title|authors?|year|论文标题|标题|题目|论文链接|论文地址|原文链接|原文|论文|作者|会议|发表于?)\s*[*_]{0,2}\s*[:：]\s*[*_]{0,2}\s*",
     re.IGNORECASE,
 )
 _BARE_URL_RE = re.compile(r"https?://[^\s)>\]]+")
+#: The same labels as Chinese notes write them: 论文标题 "paper title", 论文链接/论文地址/原文链接 "paper
+#: link", 原文/论文 "the paper", 作者 "authors", 会议/发表于 "venue/published in".
+_CJK_LABELS = {
+    "论文标题": "title",
+    "标题": "title",
+    "题目": "title",
+    "论文链接": "link",
+    "论文地址": "link",
+    "原文链接": "link",
+    "原文": "paper",
+    "论文": "paper",
+    "作者": "authors",
+    "会议": "venue",
+    "发表": "published",
+    "发表于": "published",
+}
 #: A post title's framing around the paper's name: "Paper notes: X", "Reading: X", "Notes on X",
 #: "Paper review – X" (any dash), "[Paper] X", "X — paper notes", "X (notes)", and the same framing in
 #: Chinese posts ("论文笔记：X", "论文阅读：X").
@@ -232,7 +248,7 @@ def read_opening(markdown: str) -> Opening:
             if proper and len(empty) == 1 and _title_like(empty[0]) and len(empty[0]) >= 0.6 * len(inline.text):
                 op.bare_placeholder = op.bare_placeholder or empty[0]
             continue
-        kind = re.split(r"\s+", m.group(1).lower())[0]
+        kind = _CJK_LABELS.get(m.group(1), re.split(r"\s+", m.group(1).lower())[0])
         rest = inline.text[m.end() :].strip()
         if kind in ("venue", "conference", "published"):
             op.venues.append(rest)

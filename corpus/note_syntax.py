@@ -61,20 +61,22 @@ _WIKI_RE = re.compile(r"(?<!!)\[\[([^\[\]|]+?)(?:\|([^\[\]]+))?\]\]")
 _PLACEHOLDER_RE = re.compile(
     r"\{\{\s*[A-Za-z_][\w.-]*(?:\s*[:|][^{}\n]*)?\s*\}\}|<%[_-]?\s*tp\.[^%\n]*%>|<%\*[^\n]*?%>"
 )
+_PLAIN_PLACEHOLDER_RE = re.compile(r"\{\{\s*([A-Za-z_]\w*)(?:\s*:[^{}\n]*)?\s*\}\}")
 _TEMPLATER_RE = re.compile(r"<%[_-]?\s*tp\.[^%\n]*%>|<%\*[^\n]*?%>")
 
 
 def template_placeholder(front_matter: Mapping[str, Any], body: str) -> str | None:
     """The first unfilled placeholder that makes a file a notes-tool template, or None for a note: one
-    in a front-matter value, in the first heading, or a Templater tag on any line outside code
-    (``{{ site.url }}`` in a Jekyll post's body is Liquid its site renders, so only those places
-    count for ``{{…}}``)."""
+    in a front-matter value, in the first heading, a Templater tag on any line outside code, or two
+    different plain ``{{name}}`` placeholders (no dotted ``{{ site.url }}``: a Jekyll post's body holds
+    Liquid its site renders, so one such tag is no template)."""
     for v in front_matter.values():
         m = _PLACEHOLDER_RE.search(str(v))
         if m:
             return m.group(0)
     fence: str | None = None
     heading_seen = False
+    plain: dict[str, str] = {}
     for line in body.split("\n"):
         f = _FENCE_RE.match(line)
         if f:
@@ -88,6 +90,10 @@ def template_placeholder(front_matter: Mapping[str, Any], body: str) -> str | No
             m = _PLACEHOLDER_RE.search(line)
         if m:
             return m.group(0)
+        for p in _PLAIN_PLACEHOLDER_RE.finditer(line):
+            plain.setdefault(p.group(1).lower(), p.group(0))
+        if len(plain) >= 2:
+            return next(iter(plain.values()))
     return None
 
 

@@ -63,16 +63,23 @@ _DATE_YEAR_RE = re.compile(r"^((?:19|20)\d\d)\b")
 _BARE_URL_RE = re.compile(r"(?<![(<\[])https?://[^\s)>\]]+")
 
 
+#: Link labels of Chinese notes that present the paper: "paper", "the original", "paper link", "link".
+_CJK_LINK_LABELS = ("论文", "原文", "论文链接", "论文地址", "原文链接", "链接")
+
+
 def _primary_label(label: str, title: str) -> bool:
     """A link label that presents the note's own paper: a link kind ("Paper", "arXiv", "PDF", "Link"),
     the URL itself, or the paper's title — the page title, or a full title the page title (without a
     post's framing) begins ("Paper review – FlexGen" and "[FlexGen: High-Throughput …](…)"); "this
-    survey" or "the ResNet paper" cite another."""
+    survey" or "the ResNet paper" cite another; under a framed title ("Paper review – X") any label that
+    reads as a title of three or more words."""
     low = label.strip().lower()
-    key, name = title_key(label), title_key(frame_stripped(title)[0])
+    (name, framed), key = frame_stripped(title), title_key(label)
+    name = title_key(name)
     return (
         low in PAPER_LINK_LABELS
-        or low in ("link", "url", "pdf link", "paper link", "full paper", "preprint")
+        or low in ("link", "url", "pdf link", "paper link", "full paper", "preprint", *_CJK_LINK_LABELS)
+        or (framed and len(label.split()) >= 3 and label[:1].isupper() and not label.rstrip().endswith("."))
         or low.startswith("http")
         or (bool(key) and key == title_key(title))
         or (len(name) >= 3 and len(label.split()) >= 3 and key.startswith(name))
@@ -198,9 +205,10 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     tag_venues, bare_series = _venues_in_tags(page.tags)
     fm_venue_raw = _fm(meta, VENUE_KEYS)
     fm_venue = _venue_of(str(fm_venue_raw)) if isinstance(fm_venue_raw, (str, int)) else None
-    if fm_venue is None and isinstance(fm_venue_raw, str) and fm_venue_raw.strip().lower() in SERIES:
+    fm_series = journal_abbreviated(fm_venue_raw).strip().lower() if isinstance(fm_venue_raw, str) else ""
+    if fm_venue is None and fm_series in SERIES:
         # `venue: NeurIPS` with the year in its own key (`year: 2023`): a series, dated like a bare tag
-        bare_series = [SERIES[fm_venue_raw.strip().lower()]]
+        bare_series = [SERIES[fm_series]]
 
     op = read_opening(page.markdown)
     link: str | None = None
@@ -226,7 +234,11 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     )
     if opening_venue is None and not opening_conflict and op.year:
         # "| Venue | MLSys |" and "| Year | 2022 |": a series and its year on two lines
-        in_table = list(dict.fromkeys(m.series for v in op.venues for m in find_venue_mentions(v, any_case=SERIES)))
+        in_table = list(
+            dict.fromkeys(
+                m.series for v in op.venues for m in find_venue_mentions(journal_abbreviated(v), any_case=SERIES)
+            )
+        )
         in_table = [x for x in in_table if x != "USENIX"] or in_table  # "USENIX OSDI": the publisher, then the series
         opening_venue = f"{in_table[0]} {op.year}" if len(in_table) == 1 else None
     if not is_note and not listing and not open_links and not op.ambiguous:

@@ -47,7 +47,7 @@ _JOURNAL_RE = re.compile(
     r"(?:\b(?:ACM|IEEE)\s+)?\b(" + "|".join(re.escape(k) for k in [*JOURNALS, *JOURNALS.values()]) + r")\b"
     r"(?:\s*\([A-Z]{2,8}\))?"  # "(TOCS)" after the name
     # then what a reference adds before the year: volume(issue), pages — "15(56)", "vol. 31, no. 4, pp. 1–20"
-    r"(?:[\s,:;]*(?:vol(?:ume)?\.?\s*)?(?!(?:19|20)\d\d\b)\d{1,4}(?:\s*\(\d{1,4}\))?(?:[\s,]*(?:no\.?|issue)\s*\d+)?"
+    r"(?:[\s,:;]*(?:vol(?:ume)?\.?\s*)?(?!(?:19|20)\d\d\b)\d{1,4}(?:\s*\((?!(?:19|20)\d\d\))\d{1,4}\))?(?:[\s,]*(?:no\.?|issue)\s*\d+)?"
     r"(?:\s*:\s*\d+(?:\s*[-–]\s*\d+)?|[\s,]*pp\.?\s*\d+(?:\s*[-–]\s*\d+)?|[\s,]*\d+\s*[-–]\s*\d+)?)?"
     r"(?:[\s,]*\(?((?:19|20)\d\d)\)?)?",
     re.IGNORECASE,
@@ -320,7 +320,7 @@ def stated_venues(text: str, byline: bool = False) -> list[str]:
     little else at the end of a sentence ("Frankle and Carbin (ICLR'19).", "(NeurIPS 2024, oral)";
     not "compared with Triton (SC 2019) on …"). With ``byline`` (the text is a note's opening)
     also a venue that starts or ends a short sentence ("Yu et al. OSDI '22.", "EuroSys 2024 (best
-    paper)"; before the venue only names) and a preprint with its year ("arXiv preprint, 2023" → ``"arXiv 2023"``). A venue named
+    paper)"; before the venue only names, or a title's citation ending "et al.,") and a preprint with its year ("arXiv preprint, 2023" → ``"arXiv 2023"``). A venue named
     in passing ("compared with Orca, OSDI '22, on …") does not count, nor a conference hosting the
     paper's workshop (:func:`workshop_venues`). Journals written out in full are read by their series
     (:func:`journal_abbreviated`); after "Published in", "Accepted at/to" … a series the built-in list
@@ -344,7 +344,10 @@ def stated_venues(text: str, byline: bool = False) -> list[str]:
                 or (
                     byline
                     and short
-                    and (not before.strip(" -–—:,") or (_names(before) and _BYLINE_TAIL_RE.match(after)))
+                    and (
+                        not before.strip(" -–—:,")
+                        or ((_names(before) or re.search(r"\bet al\.?,?\s*$", before)) and _BYLINE_TAIL_RE.match(after))
+                    )
                 )
             ):
                 out.append(m.venue)
