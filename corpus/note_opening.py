@@ -100,13 +100,15 @@ class Opening:
 
 #: Words of a line set apart as a paper's full title: a title has a few words, not a paragraph's.
 TITLE_WORDS = (2, 30)
+#: Fewest words of a title set apart by quoting or emphasis alone (a bold "Key idea" is a lead-in).
+SET_APART_WORDS = 3
 
 
 def _named_titles(inline: Inline, apart: str | None) -> list[tuple[str, str | None]]:
     """Full titles an unlabelled line of the opening proper gives, as ``(title, paper link or None)``:
     the text of a link to a paper when it reads as a title (``[FlexGen: High-Throughput …](arxiv)``),
     or the text the line sets ``apart`` (quoted or emphasised, :func:`_set_apart`) when it reads as a
-    title — a few words, a capital first, no closing stop — and not as a byline (no "et al.", venue or
+    title — three words or more, a capital first, no closing stop — and not as a byline (no "et al.", venue or
     year: ``*Dao et al., NeurIPS '22*``)."""
     out: list[tuple[str, str | None]] = []
     for label, href in inline.links:
@@ -116,7 +118,7 @@ def _named_titles(inline: Inline, apart: str | None) -> list[tuple[str, str | No
     text = (apart or "").strip()
     n = len(text.split())
     byline = re.search(r"\bet al\b|\b(?:19|20)\d\d\b|['’]\d\d\b", text) or find_venues(text)
-    if text and not inline.links and TITLE_WORDS[0] <= n <= TITLE_WORDS[1] and _title_case(text) and not byline:
+    if text and not inline.links and SET_APART_WORDS <= n <= TITLE_WORDS[1] and _title_case(text) and not byline:
         out.append((text, None))
     return out
 
@@ -145,14 +147,19 @@ def _table_row_line(tokens: list[Token], i: int) -> tuple[Token | None, int]:
 def _set_apart(part: list[Token], inline: Inline, quoted: bool) -> str | None:
     """The text a line sets apart as a title: the whole line when it is quoted (``> Full Title``) or all
     emphasis (``**Full Title**``, ``*Full Title*``), or the bold text that opens a quoted line
-    (``> **Full Title** Dao, Fu, …``); else None."""
+    (``> **Full Title** Dao, Fu, …``) or a line whose rest is a byline or a venue (``**Full Title**
+    (NeurIPS 2022)``, ``**Full Title** — Dao et al.``, ``**Full Title** by …``); else None."""
     ch = [c for c in part if not (c.type == "text" and not c.content.strip())]
-    whole = bool(ch) and ch[0].type in ("em_open", "strong_open") and ch[-1].type == ch[0].type[:-4] + "close"
-    if quoted or whole:
-        return (
-            inline.text.strip() if not (quoted and ch[0].type == "strong_open" and inline.strong) else inline.strong[0]
-        )
-    return None
+    if not ch:
+        return None
+    whole = ch[0].type in ("em_open", "strong_open") and ch[-1].type == ch[0].type[:-4] + "close"
+    lead = inline.strong[0] if ch[0].type == "strong_open" and inline.strong else None
+    rest = inline.text.strip()[len(lead) :] if lead and inline.text.strip().startswith(lead) else ""
+    if whole and not (quoted and lead):
+        return inline.text.strip()
+    if lead and (quoted or re.match(r"\s*(?:[(\[,—–-]|by\s)", rest)):
+        return lead
+    return inline.text.strip() if quoted else None
 
 
 def _lines(markdown: str) -> list[tuple[Inline, bool, str | None]]:

@@ -96,6 +96,10 @@ def test_a_byline_is_not_a_title():
     op = read_opening("> **Ring Attention with Blockwise Transformers** Hao Liu, Matei Zaharia\n")
     assert op.named == [("Ring Attention with Blockwise Transformers", None)]
     assert read_opening("> Lots of serving papers this week.\n").named == []
+    bold_then_venue = read_opening("**FlashAttention: Fast and Exact Attention** (NeurIPS 2022)\n")
+    assert bold_then_venue.named == [("FlashAttention: Fast and Exact Attention", None)]
+    for lead_in in ("**Motivation**: the KV cache is big.\n", "**Key idea** — do X quickly.\n", "**Key idea**\n"):
+        assert read_opening(lead_in).named == [], lead_in
 
 
 def _item(md: str):
