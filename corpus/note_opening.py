@@ -4,7 +4,10 @@
 post title ("Paper notes: QLoRA", "Reading: X", "Notes on X", "X — paper notes").
 
 A labelled line is a label word, then ``:`` — bold, italic or as a list bullet alike — at the start of
-one of the note's first :data:`OPENING_LINES` lines outside code. The opening proper (where a byline
+one of the note's first :data:`OPENING_LINES` lines outside code. A row of a two-column key/value
+table (the metadata table of MkDocs-style notes: ``| Venue | OSDI 2022 |``, ``| Link | [arXiv](…) |``,
+``| Year | 2022 |``; header row included, as such tables often have no other) reads as the labelled
+line ``Venue: OSDI 2022``. The opening proper (where a byline
 states the venue) is the text before the first heading that follows some text: headings before any text
 (the title, a "Metadata" heading) are passed over.
 """
@@ -19,6 +22,7 @@ from markdown_it.token import Token
 from papernotes.corpus.markdown import Inline, markdown_parser, render_inline
 from papernotes.corpus.paper_links import arxiv_url, doi_url, is_paper_link, paper_id
 from papernotes.corpus.papers import PAPER_LINK_LABELS
+from papernotes.corpus.venues import find_venues
 
 #: How many of a note's first lines (outside code, headings not counted) are read for labelled lines.
 OPENING_LINES = 20
@@ -30,20 +34,38 @@ IDENTITY_LABELS = ("paper", "arxiv", "doi", "pdf", "link", "url", "source")
 _STRONG_LABELS = ("paper", "arxiv", "doi", "pdf")
 _LABEL_RE = re.compile(
     r"^\W{0,3}(paper(?:\s+link)?|pdf|arxiv(?:\s+id)?|doi|link|url|source|venue|conference|published(?:\s+(?:at|in))?"
-    r"|title|authors?)\s*[*_]{0,2}\s*[:：]\s*[*_]{0,2}\s*",
+    r"|title|authors?|year|论文标题|标题|题目|论文链接|论文地址|原文链接|原文|论文|作者|会议|发表于?)\s*[*_]{0,2}\s*[:：]\s*[*_]{0,2}\s*",
     re.IGNORECASE,
 )
 _BARE_URL_RE = re.compile(r"https?://[^\s)>\]]+")
+#: The same labels as Chinese notes write them: 论文标题 "paper title", 论文链接/论文地址/原文链接 "paper
+#: link", 原文/论文 "the paper", 作者 "authors", 会议/发表于 "venue/published in".
+_CJK_LABELS = {
+    "论文标题": "title",
+    "标题": "title",
+    "题目": "title",
+    "论文链接": "link",
+    "论文地址": "link",
+    "原文链接": "link",
+    "原文": "paper",
+    "论文": "paper",
+    "作者": "authors",
+    "会议": "venue",
+    "发表": "published",
+    "发表于": "published",
+}
 #: A post title's framing around the paper's name: "Paper notes: X", "Reading: X", "Notes on X",
-#: "[Paper] X", "X — paper notes", "X (notes)".
+#: "Paper review – X" (any dash), "[Paper] X", "X — paper notes", "X (notes)", and the same framing in
+#: Chinese posts ("论文笔记：X", "论文阅读：X").
 _FRAME_HEAD_RE = re.compile(
-    r"^\s*(?:\[(?:paper|notes?|reading)\]\s*|(?:(?:my|paper|reading|quick|short)\s+)*"
-    r"(?:notes?|reading|summary|review|paper|tl;?dr)(?:\s*[:|–—-]\s*|\s+(?:on|of|about|for)\s+))(?=\S)",
+    r"^\s*(?:\[(?:(?:paper|reading)\s+)?(?:paper|notes?|reading|review|summary)\]\s*|【[^】]{1,12}】\s*|(?:(?:my|paper|reading|quick|short)\s+)*"
+    r"(?:notes?|reading|summary|review|paper|tl;?dr)(?:\s*[:|–—-]\s*|\s+(?:on|of|about|for)\s+)"
+    r"|(?:论文|文献)?(?:阅读|精读|解读|速读)?笔记\s*[:：|]\s*|(?:论文|文献)(?:阅读|精读|解读|速读)\s*[:：|]\s*)(?=\S)",
     re.IGNORECASE,
 )
 _FRAME_TAIL_RE = re.compile(
     r"\s*(?:[:|–—-]\s*(?:(?:my|paper|reading)\s+)*(?:notes?|summary|review)|\s(?:paper|reading)?\s*notes"
-    r"|\((?:(?:my|paper|reading)\s+)*notes?\))\s*$",
+    r"|\((?:(?:my|paper|reading|quick)\s+)*(?:notes?|review|summary)\))\s*$",
     re.IGNORECASE,
 )
 
@@ -57,8 +79,10 @@ class Opening:
     as a title; ``placeholder``: a labelled paper line with an empty link (``[Title]()``);
     ``named_only``: a ``Paper:`` line with a title and no link at all; ``venues``: the text of
     ``Venue:``/``Conference:``/``Published at:`` lines; ``authors``: the text of an ``Authors:`` line; ``byline``: the opening proper's lines (see the module docstring);
-    ``bare_placeholder``: the text of an unlabelled line of the opening proper that is one link with
-    an empty address (``[Scaling Laws for Neural Language Models]()``).
+    ``named``: full titles the opening proper sets apart, with their paper link when they are a link's
+    text (:func:`_named_titles`); ``bare_placeholder``: the text of an unlabelled line of the opening proper that is one link with
+    an empty address (``[Scaling Laws for Neural Language Models]()``); ``year``: a ``Year:`` line's
+    year (with a ``Venue:`` line naming only the series, the two make the venue).
     """
 
     link: str | None = None
@@ -70,18 +94,95 @@ class Opening:
     authors: str | None = None
     byline: list[str] = field(default_factory=list)
     bare_placeholder: str | None = None
+    year: int | None = None
+    named: list[tuple[str, str | None]] = field(default_factory=list)
 
 
-def _lines(markdown: str) -> list[tuple[Inline, bool]]:
+#: Words of a line set apart as a paper's full title: a title has a few words, not a paragraph's.
+TITLE_WORDS = (2, 30)
+#: Fewest words of a title set apart by quoting or emphasis alone (a bold "Key idea" is a lead-in).
+SET_APART_WORDS = 3
+
+
+def _named_titles(inline: Inline, apart: str | None) -> list[tuple[str, str | None]]:
+    """Full titles an unlabelled line of the opening proper gives, as ``(title, paper link or None)``:
+    the text of a link to a paper when it reads as a title (``[FlexGen: High-Throughput …](arxiv)``),
+    or the text the line sets ``apart`` (quoted or emphasised, :func:`_set_apart`) when it reads as a
+    title — three words or more, a capital first, no closing stop — and not as a byline (no "et al.", venue or
+    year: ``*Dao et al., NeurIPS '22*``)."""
+    out: list[tuple[str, str | None]] = []
+    for label, href in inline.links:
+        words = len(label.split())
+        if is_paper_link(href.strip()) and _title_like(label) and TITLE_WORDS[0] <= words <= TITLE_WORDS[1]:
+            out.append((label.strip(), href.strip()))
+    text = (apart or "").strip()
+    n = len(text.split())
+    byline = re.search(r"\bet al\b|\b(?:19|20)\d\d\b|['’]\d\d\b", text) or find_venues(text)
+    if text and not inline.links and SET_APART_WORDS <= n <= TITLE_WORDS[1] and _title_case(text) and not byline:
+        out.append((text, None))
+    return out
+
+
+#: Most characters of a key/value table's key cell ("Venue", "Published in", "arXiv ID").
+_TABLE_KEY_CHARS = 24
+
+
+def _table_row_line(tokens: list[Token], i: int) -> tuple[Token | None, int]:
+    """``(a labelled-line inline, index after the row)`` for the table row opening at ``tokens[i]``
+    (``tr_open``): ``Key: value`` when the row has two cells and the first is a short key; else None."""
+    cells: list[Token] = []
+    j = i + 1
+    while j < len(tokens) and tokens[j].type != "tr_close":
+        if tokens[j].type == "inline":
+            cells.append(tokens[j])
+        j += 1
+    if len(cells) != 2 or not (0 < len(cells[0].content.strip(" *_")) <= _TABLE_KEY_CHARS):
+        return None, j + 1
+    sep = Token(type="text", tag="", nesting=0, content=": ")
+    return Token(
+        type="inline", tag="", nesting=0, children=[*(cells[0].children or []), sep, *(cells[1].children or [])]
+    ), j + 1
+
+
+def _set_apart(part: list[Token], inline: Inline, quoted: bool) -> str | None:
+    """The text a line sets apart as a title: the whole line when it is quoted (``> Full Title``) or all
+    emphasis (``**Full Title**``, ``*Full Title*``), or the bold text that opens a quoted line
+    (``> **Full Title** Dao, Fu, …``) or a line whose rest is a byline or a venue (``**Full Title**
+    (NeurIPS 2022)``, ``**Full Title** — Dao et al.``, ``**Full Title** by …``); else None."""
+    ch = [c for c in part if not (c.type == "text" and not c.content.strip())]
+    if not ch:
+        return None
+    whole = ch[0].type in ("em_open", "strong_open") and ch[-1].type == ch[0].type[:-4] + "close"
+    lead = inline.strong[0] if ch[0].type == "strong_open" and inline.strong else None
+    rest = inline.text.strip()[len(lead) :] if lead and inline.text.strip().startswith(lead) else ""
+    if whole and not (quoted and lead):
+        return inline.text.strip()
+    if lead and (quoted or re.match(r"\s*(?:[(\[,—–-]|by\s)", rest)):
+        return lead
+    return inline.text.strip() if quoted else None
+
+
+def _lines(markdown: str) -> list[tuple[Inline, bool, str | None]]:
     """The note's first lines outside code and headings as ``(rendered inline, in the opening
-    proper)``; a paragraph's soft line breaks separate lines."""
-    out: list[tuple[Inline, bool]] = []
+    proper, the text it sets apart: see _set_apart)``; a paragraph's soft line breaks separate lines."""
+    out: list[tuple[Inline, bool, str | None]] = []
     proper = True
+    quoted = 0
     tokens = markdown_parser().parse(markdown)
-    for i, t in enumerate(tokens):
+    i = -1
+    while i + 1 < len(tokens):
+        i += 1
+        t = tokens[i]
         if t.type == "heading_open":
             proper = proper and not out
-        if t.type != "inline" or (i and tokens[i - 1].type == "heading_open"):
+        quoted += 1 if t.type == "blockquote_open" else -1 if t.type == "blockquote_close" else 0
+        if t.type == "tr_open":
+            row, i = _table_row_line(tokens, i)
+            i -= 1
+            if row is None:
+                continue
+            t = row
+        elif t.type != "inline" or (i and tokens[i - 1].type == "heading_open"):
             continue
         parts: list[list[Token]] = [[]]
         for c in t.children or []:
@@ -92,7 +193,7 @@ def _lines(markdown: str) -> list[tuple[Inline, bool]]:
         for part in parts:
             inline = render_inline(Token(type="inline", tag="", nesting=0, children=part))
             if inline.text:
-                out.append((inline, proper))
+                out.append((inline, proper, _set_apart(part, inline, quoted > 0)))
         if len(out) >= OPENING_LINES:
             break
     return out[:OPENING_LINES]
@@ -143,19 +244,25 @@ def read_opening(markdown: str) -> Opening:
     op = Opening()
     found: dict[str, list[str]] = {}  # label kind → paper links in order
     titles: list[str] = []
-    for inline, proper in _lines(markdown):
+    for inline, proper, apart in _lines(markdown):
         if proper:
             op.byline.append(inline.text)
         m = _LABEL_RE.match(inline.text)
+        if not m and proper:
+            op.named += _named_titles(inline, apart)
         if not m:
             empty = [lbl for lbl, href in inline.links if href.strip() in ("", "#")]
             if proper and len(empty) == 1 and _title_like(empty[0]) and len(empty[0]) >= 0.6 * len(inline.text):
                 op.bare_placeholder = op.bare_placeholder or empty[0]
             continue
-        kind = re.split(r"\s+", m.group(1).lower())[0]
+        kind = _CJK_LABELS.get(m.group(1), re.split(r"\s+", m.group(1).lower())[0])
         rest = inline.text[m.end() :].strip()
         if kind in ("venue", "conference", "published"):
             op.venues.append(rest)
+            continue
+        if kind == "year":
+            y = re.fullmatch(r"\W*((?:19|20)\d\d)\W*", rest)
+            op.year = op.year or (int(y.group(1)) if y else None)
             continue
         if kind == "title":
             if _title_like(rest):
@@ -195,7 +302,9 @@ def read_opening(markdown: str) -> Opening:
     for kind in IDENTITY_LABELS:
         ids = list(dict.fromkeys(paper_id(u) for u in found.get(kind, [])))
         if len(ids) > 1:
-            return Opening(ambiguous=True, venues=op.venues, authors=op.authors, byline=op.byline)
+            return Opening(
+                ambiguous=True, venues=op.venues, authors=op.authors, byline=op.byline, year=op.year, named=op.named
+            )
     if op.bare_placeholder and not found and not titles:
         titles.append(op.bare_placeholder)
     op.link = next((found[k][0] for k in IDENTITY_LABELS if found.get(k)), None)

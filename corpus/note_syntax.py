@@ -6,21 +6,33 @@ Jekyll's Liquid ``{% highlight %}`` / ``{% raw %}`` blocks and Hugo shortcodes.
 * ``![[figure.png]]`` (an attachment) is dropped; ``![[other note]]`` becomes that note's title (from
   ``embed_title``); a target that is not found is dropped and reported.
 * ``> [!note] Title`` callouts become a section: a heading one level below the heading in force (never
-  level 1), then the callout's text unquoted.
+  level 1), then the callout's text unquoted. Admonitions of Python-Markdown / MkDocs-Material
+  (``!!! abstract "TL;DR"``, collapsible ``??? note`` / ``???+ tip``, their body indented by four
+  spaces) are read the same way: a section titled with the quoted title, else the type; the body
+  dedented (indented, it would read as code).
 * ``{% highlight lang %}…{% endhighlight %}`` and Hugo's ``{{< highlight lang >}}…{{< /highlight >}}``
   become fenced code, so ``#`` lines inside are code, not headings; ``{% raw %}…{% endraw %}`` is code
   too (only its tags are dropped when it wraps a fence already); other ``{{< … >}}`` / ``{{% … %}}``
   shortcodes are removed and the text between them kept.
 
+A note template of a notes tool — a file whose title, first heading or front matter is still an
+unfilled placeholder (``{{title}}``, ``{{date:YYYY-MM-DD}}``: Obsidian's core Templates plugin and the
+Zotero Integration plugin; ``<% tp.file.title %>``: the Templater plugin, whose tags are never left in a
+note it filled) — is a template, not a note (:func:`template_placeholder`).
+
 Syntax documentation: Obsidian (https://help.obsidian.md/Linking+notes+and+files/Internal+links,
 https://help.obsidian.md/Editing+and+formatting/Callouts), Jekyll (https://jekyllrb.com/docs/liquid/tags/),
-Hugo (https://gohugo.io/content-management/shortcodes/).
+Hugo (https://gohugo.io/content-management/shortcodes/), admonitions
+(https://python-markdown.github.io/extensions/admonition/, templates:
+https://help.obsidian.md/Plugins/Templates, https://silentvoid13.github.io/Templater/,
+https://squidfunk.github.io/mkdocs-material/reference/admonitions/).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 #: File endings of Obsidian attachments: an embed of one shows a file, not text to index.
 ATTACHMENT_SUFFIXES = (
@@ -38,8 +50,51 @@ _RAW_CLOSE_RE = re.compile(r"^\s*\{%-?\s*endraw\s*-?%\}\s*$")
 _RAW_TAG_RE = re.compile(r"\{%-?\s*(?:end)?raw\s*-?%\}")
 _SHORTCODE_RE = re.compile(r"\{\{[<%].*?[>%]\}\}")
 _CALLOUT_RE = re.compile(r"^\s{0,3}>\s*\[!([\w-]+)\][+-]?\s*(.*)$")
+#: An admonition's first line: ``!!! type "Title"``, ``??? type``, ``???+ type inline end "Title"``.
+_ADMONITION_RE = re.compile(r'^\s{0,3}(?:!!!|\?\?\?\+?)\s*([\w-]+)(?:\s+[\w-]+)*\s*(?:"([^"]*)")?\s*$')
 _EMBED_RE = re.compile(r"!\[\[([^\[\]|#^]+)(?:[#^][^\[\]|]*)?(?:\|[^\[\]]*)?\]\]")
 _WIKI_RE = re.compile(r"(?<!!)\[\[([^\[\]|]+?)(?:\|([^\[\]]+))?\]\]")
+
+
+#: An unfilled placeholder: ``{{title}}``, ``{{ date:YYYY-MM-DD }}``, ``{{citekey}}`` (not a Hugo
+#: shortcode ``{{< … >}}`` / ``{{% … %}}``), or a Templater tag ``<% tp.… %>`` / ``<%* … %>``.
+_PLACEHOLDER_RE = re.compile(
+    r"\{\{\s*[A-Za-z_][\w.-]*(?:\s*[:|][^{}\n]*)?\s*\}\}|<%[_-]?\s*tp\.[^%\n]*%>|<%\*[^\n]*?%>"
+)
+_PLAIN_PLACEHOLDER_RE = re.compile(r"\{\{\s*([A-Za-z_]\w*)(?:\s*:[^{}\n]*)?\s*\}\}")
+_TEMPLATER_RE = re.compile(r"<%[_-]?\s*tp\.[^%\n]*%>|<%\*[^\n]*?%>")
+
+
+def template_placeholder(front_matter: Mapping[str, Any], body: str) -> str | None:
+    """The first unfilled placeholder that makes a file a notes-tool template, or None for a note: one
+    in a front-matter value, in the first heading, a Templater tag on any line outside code, or two
+    different plain ``{{name}}`` placeholders (no dotted ``{{ site.url }}``: a Jekyll post's body holds
+    Liquid its site renders, so one such tag is no template)."""
+    for v in front_matter.values():
+        m = _PLACEHOLDER_RE.search(str(v))
+        if m:
+            return m.group(0)
+    fence: str | None = None
+    heading_seen = False
+    plain: dict[str, str] = {}
+    for line in body.split("\n"):
+        f = _FENCE_RE.match(line)
+        if f:
+            fence = None if fence and f.group(1)[0] == fence[0] else fence or f.group(1)
+            continue
+        if fence:
+            continue
+        m = _TEMPLATER_RE.search(line)
+        if not m and not heading_seen and _HEADING_RE.match(line):
+            heading_seen = True
+            m = _PLACEHOLDER_RE.search(line)
+        if m:
+            return m.group(0)
+        for p in _PLAIN_PLACEHOLDER_RE.finditer(line):
+            plain.setdefault(p.group(1).lower(), p.group(0))
+        if len(plain) >= 2:
+            return next(iter(plain.values()))
+    return None
 
 
 def _wiki_link(m: re.Match[str]) -> str:
@@ -68,7 +123,7 @@ def normalize_note_syntax(
     -------
     ``(markdown, problems)``: the rewritten text and one-line messages (embeds whose note is missing).
     """
-    if not any(s in markdown for s in ("[[", "{%", "{{", "[!")):
+    if not any(s in markdown for s in ("[[", "{%", "{{", "[!", "!!!", "???")):
         return markdown, []
     lines = markdown.split("\n")
     out: list[str] = []
@@ -140,6 +195,18 @@ def normalize_note_syntax(
             i += 1
             while i < len(lines) and re.match(r"^\s{0,3}>", lines[i]):
                 out.append(_inline(re.sub(r"^\s{0,3}>\s?", "", lines[i]), embed_title, problems))
+                i += 1
+            out.append("")
+            continue
+        a = _ADMONITION_RE.match(line)
+        if a:
+            title = a.group(2).strip() if a.group(2) is not None else a.group(1).replace("-", " ").capitalize()
+            out += [f"{'#' * min(6, max(2, level + 1))} {_inline(title, embed_title, problems)}", ""] if title else []
+            i += 1
+            while i < len(lines) and (not lines[i].strip() or re.match(r"^(?: {4}|\t)", lines[i])):
+                if not lines[i].strip() and not re.match(r"^(?: {4}|\t)", lines[i + 1] if i + 1 < len(lines) else ""):
+                    break  # a blank line then text that is not indented: the admonition is over
+                out.append(_inline(re.sub(r"^(?: {4}|\t)", "", lines[i]), embed_title, problems))
                 i += 1
             out.append("")
             continue

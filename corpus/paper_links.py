@@ -34,6 +34,12 @@ PAPER_HOSTS = (
 )
 _ARXIV_RE = re.compile(r"arxiv\.org/(?:abs|pdf|html)/([a-z-]+(?:\.[A-Z]{2})?/\d{7}|\d{4}\.\d{4,5})(?:v\d+)?", re.I)
 _DOI_RE = re.compile(r"(?:doi\.org/|dl\.acm\.org/doi/(?:abs/|pdf/|full/|epdf/)?)(10\.\d{4,9}/[^\s?#]+)", re.I)
+#: An ACL Anthology paper id in its URL (``aclanthology.org/N19-1423/``, ``aclweb.org/anthology/N19-1423.pdf``,
+#: ``aclanthology.org/2023.acl-long.1``) or in its DOI (``10.18653/v1/N19-1423``): the Anthology's
+#: papers carry DOIs of the form 10.18653/v1/<Anthology ID> (https://aclanthology.org/info/ids/).
+_ACL_RE = re.compile(
+    r"(?:aclanthology\.org/|aclweb\.org/anthology/|10\.18653/v1/)([A-Z]\d{2}-\d{4}|\d{4}\.[a-z\d-]+\.\d+)", re.I
+)
 #: A bare arXiv identifier (``2312.12456``, ``arXiv:2312.12456v2``, ``cs/0501001``).
 ARXIV_ID_RE = re.compile(r"^(?:arxiv:\s*)?(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?$", re.I)
 
@@ -72,11 +78,15 @@ def is_paper_link(url: str) -> bool:
 
 def paper_id(url: str) -> str:
     """Identity of the paper a link points at: ``"arxiv:2312.12456"`` (abstract, PDF or HTML, any
-    version), ``"doi:10.1145/…"`` (doi.org or the ACM Digital Library, lower-cased), ``"openreview:ID"``,
-    else the URL without scheme, ``www.``, query of tracking, fragment and trailing slash."""
+    version), ``"acl:n19-1423"`` (an ACL Anthology page or PDF, or its DOI), ``"doi:10.1145/…"`` (doi.org
+    or the ACM Digital Library, lower-cased), ``"openreview:ID"``, else the URL without scheme, ``www.``,
+    query of tracking, fragment and trailing slash."""
     m = _ARXIV_RE.search(url)
     if m:
         return f"arxiv:{m.group(1).lower()}"
+    m = _ACL_RE.search(url)
+    if m:
+        return f"acl:{m.group(1).lower()}"
     m = _DOI_RE.search(url)
     if m:
         return f"doi:{m.group(1).rstrip('/.').lower()}"

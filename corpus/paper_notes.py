@@ -33,7 +33,18 @@ from papernotes.corpus.papers import (
     system_name,
     title_key,
 )
-from papernotes.corpus.venues import SERIES, decide_venue, find_venues, normalize_venue, split_venue, stated_venues
+from papernotes.corpus.venues import (
+    JOURNAL_SERIES,
+    SERIES,
+    decide_venue,
+    find_venue_mentions,
+    find_venues,
+    journal_abbreviated,
+    normalize_venue,
+    split_venue,
+    stated_venues,
+    workshop_venues,
+)
 
 #: Front-matter keys (case-insensitive) of the notes tools (Obsidian, Jekyll, Hugo, GitBook, Zotero).
 VENUE_KEYS = ("venue", "conference", "booktitle", "journal", "publication", "proceedings", "event", "published")
@@ -52,15 +63,26 @@ _DATE_YEAR_RE = re.compile(r"^((?:19|20)\d\d)\b")
 _BARE_URL_RE = re.compile(r"(?<![(<\[])https?://[^\s)>\]]+")
 
 
+#: Link labels of Chinese notes that present the paper: "paper", "the original", "paper link", "link".
+_CJK_LINK_LABELS = ("论文", "原文", "论文链接", "论文地址", "原文链接", "链接")
+
+
 def _primary_label(label: str, title: str) -> bool:
     """A link label that presents the note's own paper: a link kind ("Paper", "arXiv", "PDF", "Link"),
-    the URL itself, or the paper's title; "this survey" or "the ResNet paper" cite another."""
+    the URL itself, or the paper's title — the page title, or a full title the page title (without a
+    post's framing) begins ("Paper review – FlexGen" and "[FlexGen: High-Throughput …](…)"); "this
+    survey" or "the ResNet paper" cite another; under a framed title ("Paper review – X") any label that
+    reads as a title of three or more words."""
     low = label.strip().lower()
+    (name, framed), key = frame_stripped(title), title_key(label)
+    name = title_key(name)
     return (
         low in PAPER_LINK_LABELS
-        or low in ("link", "url", "pdf link", "paper link", "full paper", "preprint")
+        or low in ("link", "url", "pdf link", "paper link", "full paper", "preprint", *_CJK_LINK_LABELS)
+        or (framed and len(label.split()) >= 3 and label[:1].isupper() and not label.rstrip().endswith("."))
         or low.startswith("http")
-        or (bool(title_key(label)) and title_key(label) == title_key(title))
+        or (bool(key) and key == title_key(title))
+        or (len(name) >= 3 and len(label.split()) >= 3 and key.startswith(name))
     )
 
 
@@ -183,9 +205,10 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     tag_venues, bare_series = _venues_in_tags(page.tags)
     fm_venue_raw = _fm(meta, VENUE_KEYS)
     fm_venue = _venue_of(str(fm_venue_raw)) if isinstance(fm_venue_raw, (str, int)) else None
-    if fm_venue is None and isinstance(fm_venue_raw, str) and fm_venue_raw.strip().lower() in SERIES:
+    fm_series = journal_abbreviated(fm_venue_raw).strip().lower() if isinstance(fm_venue_raw, str) else ""
+    if fm_venue is None and fm_series in SERIES:
         # `venue: NeurIPS` with the year in its own key (`year: 2023`): a series, dated like a bare tag
-        bare_series = [SERIES[fm_venue_raw.strip().lower()]]
+        bare_series = [SERIES[fm_series]]
 
     op = read_opening(page.markdown)
     link: str | None = None
@@ -209,6 +232,15 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         [v for text in op.venues for v in stated_venues(text, byline=True)]
         + stated_venues("\n".join(op.byline), byline=True)
     )
+    if opening_venue is None and not opening_conflict and op.year:
+        # "| Venue | MLSys |" and "| Year | 2022 |": a series and its year on two lines
+        in_table = list(
+            dict.fromkeys(
+                m.series for v in op.venues for m in find_venue_mentions(journal_abbreviated(v), any_case=SERIES)
+            )
+        )
+        in_table = [x for x in in_table if x != "USENIX"] or in_table  # "USENIX OSDI": the publisher, then the series
+        opening_venue = f"{in_table[0]} {op.year}" if len(in_table) == 1 else None
     if not is_note and not listing and not open_links and not op.ambiguous:
         # no link at all, or an empty one ("[Title]()"): a paper note when the rest says so plainly
         placeholder = op.placeholder or op.named_only or op.bare_placeholder is not None
@@ -225,7 +257,7 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     if not is_note:
         return None
 
-    title = _title(page, head, op)
+    title, alias = _title(page, head, op, link)
     if not title:
         return None
     title, title_venue = parse_title(title)
@@ -242,9 +274,23 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
             later = [b.text for b in blocks[:12] if b.kind == "text"]
             venue, conflict = decide_venue(v for text in later for v in stated_venues(text))
     year = split_venue(venue)[1] if venue else None
+    said = [str(fm_venue_raw or ""), *page.tags, *op.venues, *op.byline]
+    opening_text = [*said, *(b.text for b in blocks[:12] if b.kind == "text")]
+    hosts = [v for text in opening_text for v in workshop_venues(text)]
+    if venue is None and not conflict and hosts:
+        # a workshop's paper: not the conference's, and no preprint venue in its place
+        conflict, year = True, split_venue(hosts[0])[1]
+    if venue is None and not conflict and not bare_series:
+        # a journal named without its year ("Kim and Park, Transactions on Machine Learning Research.")
+        bare_series = [
+            m.series
+            for text in [*op.venues, *op.byline]
+            for m in find_venue_mentions(journal_abbreviated(text))
+            if m.series in JOURNAL_SERIES and not m.year
+        ]
     if venue is None and not conflict:
         series, _ = _one(bare_series)
-        y = _year_of(meta)
+        y = _year_of(meta) or op.year
         if series and y:
             venue, year = f"{series} {y}", y
         elif link and arxiv_year(link) and not bare_series:
@@ -264,7 +310,8 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
             links.setdefault("code" if k in ("github", "repo", "repository") else k, value)
 
     authors, affs = _people(meta, blocks, op)
-    aliases = [a for a in _as_list(_fm(meta, ("aliases", "alias"))) if a.casefold() != title.casefold()]
+    names = [*_as_list(_fm(meta, ("aliases", "alias"))), *([alias] if alias else [])]
+    aliases = [a for a in dict.fromkeys(names) if a.casefold() != title.casefold()]
     strong = [s for b in opening for s in strong_in(b)]
     summary = _summary(meta, blocks)[:600]
     system = system_name(title, strong[:3]) or title_acronym(
@@ -325,11 +372,14 @@ def complete_entry(entry: PaperEntry, other: PaperEntry | None) -> PaperEntry:
     return entry
 
 
-def _title(page: Page, head: tuple[int, Inline] | None, op: Opening) -> str:
-    """Front-matter title, else the title heading's paper-link label (the heading is that link), else
-    the heading's text, else the page title (the file name as a last resort) — without a post's
-    framing ("Paper notes: QLoRA" → "QLoRA"). A labelled line's link text ("**Paper:** [Title](…)")
-    wins when the title was framed, was the file name, or is a shorter name the link text contains."""
+def _title(page: Page, head: tuple[int, Inline] | None, op: Opening, link: str | None) -> tuple[str, str | None]:
+    """``(title, alias)``: the front-matter title, else the title heading's paper-link label (the heading
+    is that link), else the heading's text, else the page title (the file name as a last resort) —
+    without a post's framing ("Paper notes: QLoRA" → "QLoRA"). A full title the note states wins when
+    the title was framed, was the file name, or is a shorter name the full title contains, or is
+    written in another script (a Chinese post on an English paper): a labelled line's link text
+    ("**Paper:** [Title](…)"), else the one title the opening sets apart (the text of the note's paper
+    ``link``, a quoted or bold line: :attr:`Opening.named`). The shorter name is then the ``alias``."""
     fm_title = page.front_matter.get("title")
     base, fallback = page.title.strip(), True
     if isinstance(fm_title, str) and fm_title.strip():
@@ -347,9 +397,17 @@ def _title(page: Page, head: tuple[int, Inline] | None, op: Opening) -> str:
         if label or inline.text.strip():
             base, fallback = label or inline.text.strip(), False
     stripped, framed = frame_stripped(base)
-    if op.title and (framed or fallback or (title_key(stripped) and title_key(stripped) in title_key(op.title))):
-        return op.title.strip()
-    return stripped
+    full = op.title
+    if not full:
+        own = [t for t, href in op.named if href is None or (link is not None and paper_id(href) == paper_id(link))]
+        keys = {title_key(t): t for t in own}
+        full = next(iter(keys.values())) if len(keys) == 1 else None
+    key = title_key(stripped)
+    other_script = bool(key) and not re.search(r"[a-z]", key) and full is not None and re.search(r"[A-Za-z]", full)
+    if full and (framed or fallback or other_script or (key and key in title_key(full))):
+        full = full.strip()
+        return full, (stripped if stripped and not fallback and title_key(stripped) != title_key(full) else None)
+    return stripped, None
 
 
 def _placeholder_heading(inline: Inline) -> bool:

@@ -8,7 +8,7 @@ import unicodedata
 
 from papernotes.corpus.markdown import Block, Item
 from papernotes.corpus.models import Page, PaperEntry, Publication
-from papernotes.corpus.venues import find_venues, normalize_venue, split_venue, venue_from_site_path
+from papernotes.corpus.venues import find_venues, normalize_venue, split_venue, venue_from_site_path, workshop_venues
 
 #: Link labels that mark a list item as a paper entry (GitBook notes: ``\[[Paper](…)] \[[Code](…)]``).
 PAPER_LINK_LABELS = {
@@ -35,6 +35,15 @@ PAPER_LINK_LABELS = {
 NOTE_LABELS = {"notes", "personal notes", "my notes", "note"}
 #: A task-list checkbox at the start of a bullet (``- [ ] read``, ``- [x] done``).
 _TASK_BOX_RE = re.compile(r"^\s*\[[ xX✓✔-]\]\s+")
+#: A to-do's lead before a paper's name (after a task box, or starting with "TODO"): "TODO read:",
+#: "TODO:", "to read:", "To-read —", "read later:", "want to read", "TODO skim"; and after an unchecked
+#: box a bare "read"/"skim" (``- [ ] read Orca``). Such a bullet is a to-do, not a note on the paper.
+_TODO_RE = re.compile(
+    r"^(?:to-?do\b[\s:–—-]*(?:(?:read|skim|check)(?:\s+later)?\b)?|(?:(?:want|need)\s+)?to[\s-]+(?:read|skim)\b"
+    r"|(?:read|skim)\s+later\b)[\s:–—-]*",
+    re.IGNORECASE,
+)
+_UNCHECKED_LEAD_RE = re.compile(r"^(?:read|skim)\b[\s:–—-]*", re.IGNORECASE)
 _LABELS_TAIL_RE = re.compile(r"(\s*\[(?:[^\[\]]{1,40})\])+\s*$")
 _AFFIL_WORD_OK = {"of", "and", "the", "de", "at", "for", "in", "la", "und", "du", "des", "di", "e"}
 _ARXIV_ID_RE = re.compile(r"\(arXiv[: ]?(\d{2})(\d{2})\.\d{4,5}\)", re.IGNORECASE)
@@ -74,6 +83,18 @@ def looks_like_affiliation(text: str) -> bool:
     return caps == len(words) and len(words) <= 8
 
 
+def todo_stripped(text: str) -> tuple[str, bool]:
+    """``(the bullet's text without its task box and to-do lead, whether it had a to-do lead)``:
+    "[ ] TODO read: Sarathi-Serve" → ``("Sarathi-Serve", True)``, "[x] Orca (OSDI 2022)" →
+    ``("Orca (OSDI 2022)", False)``. Task lists: https://github.github.com/gfm/#task-list-items-extension-."""
+    box = _TASK_BOX_RE.match(text)
+    rest = text[box.end() :] if box else text
+    if not box and not re.match(r"to-?do\b", rest, re.IGNORECASE):
+        return rest, False
+    lead = _TODO_RE.match(rest) or (_UNCHECKED_LEAD_RE.match(rest) if box and "[ ]" in box.group(0) else None)
+    return (rest[lead.end() :], True) if lead and lead.end() < len(rest) else (rest, False)
+
+
 def _title_words(item: Item) -> list[str]:
     """Words of a bullet's text that are not its paper-link labels or a trailing venue."""
     title, _ = parse_title(item.text)
@@ -106,12 +127,19 @@ def _is_paper_item(item: Item, affiliation_rule: bool = True) -> bool:
     ending with ":" or a sentence ending with ".") plus a paper-link label, or a title of two or more
     words with a trailing venue, an arXiv identifier, or (``affiliation_rule``: on a listing page, see
     :func:`listing_page`) an affiliation line below it. A task-list checkbox is not part of the title,
-    and a bullet that only points to a note (:func:`points_to_note`) is no paper of its own."""
+    and a bullet that only points to a note (:func:`points_to_note`) is no paper of its own. A to-do —
+    an unchecked task or a to-do lead ("- [ ] TODO read: Sarathi-Serve [arXiv](…)", "- [ ] to read: X",
+    :func:`todo_stripped`) — names a paper only by a full title (three or more words) with a paper
+    link or its venue or arXiv identifier, never by a bare name beside a link."""
     words = _title_words(item)
-    text = _TASK_BOX_RE.sub("", item.text).strip()
+    text, todo = todo_stripped(item.text)
+    text = text.strip()
     if not words or text.endswith(":") or " ".join(words).endswith(".") or len(words) > 40 or points_to_note(item):
         return False
     labels = {lbl.lower() for lbl, _ in item.inline.links}
+    if todo or re.match(r"^\s*\[ \]", item.text):
+        said = labels & (PAPER_LINK_LABELS - NOTE_LABELS) or parse_title(item.text)[1] or _ARXIV_ID_RE.search(text)
+        return len(words) >= 3 and (words[0][:1].isupper() or words[0][:1].isdigit()) and bool(said)
     if labels & PAPER_LINK_LABELS:
         return True  # a name beside the labels is enough ("Mixtral [Paper]"); a bare "[Code]" is not
     if len(words) < 2:
@@ -154,7 +182,7 @@ def _internal_only(item: Item) -> bool:
 def parse_title(text: str) -> tuple[str, str | None]:
     """Split a paper bullet's text into ``(title, venue)``: link labels at the end are dropped, and a
     trailing ``(VENUE YEAR)`` / ``(arXiv 2210.14826)`` gives the venue."""
-    t = _LABELS_TAIL_RE.sub("", _TASK_BOX_RE.sub("", text)).strip()
+    t = _LABELS_TAIL_RE.sub("", todo_stripped(text)[0]).strip()
     venue = None
     m = re.search(r"\s*\(([^()]*)\)\s*$", t)
     if m:
@@ -365,7 +393,10 @@ def deep_note_entry(page: Page, blocks: list[Block]) -> PaperEntry:
 
 def _meta_venue(b: Block) -> str | None:
     """Venue of a ``Presented in [OSDI 2026](…).`` line: a known venue anywhere in it, else a link
-    label that reads as a venue, else the text after the lead words (``"Presented in ToySys 2026."``)."""
+    label that reads as a venue, else the text after the lead words (``"Presented in ToySys 2026."``);
+    none for a workshop ("Accepted at the ICML 2023 Workshop on …": not the conference's paper)."""
+    if workshop_venues(b.text):
+        return None
     v = normalize_venue(b.text) if find_venues(b.text) else None
     if v:
         return v

@@ -18,7 +18,7 @@ from papernotes.corpus.front_matter import split_front_matter
 from papernotes.corpus.git_times import commit_times, date_pages
 from papernotes.corpus.markdown import heading_sections, markdown_parser, render_inline, unclosed_fence_line
 from papernotes.corpus.models import Page, Warning_
-from papernotes.corpus.note_syntax import normalize_note_syntax
+from papernotes.corpus.note_syntax import normalize_note_syntax, template_placeholder
 from papernotes.corpus.publications import looks_like_publication_page, parse_publication_page
 
 #: Title of the note an ``![[name]]`` embed names, or None when there is none.
@@ -184,7 +184,8 @@ def pages_from_text(
 
     Notes-tool syntax (Obsidian links, embeds and callouts, Liquid and Hugo blocks) is rewritten first
     (:func:`~papernotes.corpus.note_syntax.normalize_note_syntax`; ``embed_title`` gives an embedded
-    note's title). A Jekyll post's file date becomes its front matter's ``date`` when that is unset.
+    note's title); a notes-tool template (:func:`~papernotes.corpus.note_syntax.template_placeholder`)
+    gives no page, with a problem naming its placeholder. A Jekyll post's file date becomes its front matter's ``date`` when that is unset.
 
     Returns ``(pages, problems)``; problems are per-file messages (the file is still used if it has
     content).
@@ -193,6 +194,10 @@ def pages_from_text(
     meta, body, problem = split_front_matter(text)
     if problem:
         problems.append(problem)
+    placeholder = template_placeholder(meta, body)
+    if placeholder:
+        problems.append(f"a notes-tool template (unfilled {placeholder}), not a note; skipped")
+        return [], problems
     body, syntax_problems = normalize_note_syntax(body, embed_title)
     problems += syntax_problems
     jekyll = _JEKYLL_NAME_RE.match(Path(rel).stem)

@@ -22,9 +22,65 @@ SERIES: dict[str, str] = {
         "SIGMETRICS SIGMOD VLDB ICDE KDD WWW HotOS HotNets HotCloud HotChips ICML ICLR NeurIPS CVPR "
         "ICCV ECCV ACL EMNLP NAACL AAAI IJCAI CLUSTER IPDPS HPDC ICPP IWQoS Middleware INFOCOM CoNEXT "
         "TPDS TCC TC TOCS arXiv NVMW CGO PLDI LCTES DAC ICS PACT MobiSys MobiCom SenSys BigData "
-        "SIGGRAPH ISSCC USENIX DSN SRDS"
+        "SIGGRAPH ISSCC USENIX DSN SRDS JMLR TMLR TPAMI TACL JACM CACM TOG TOS TKDE COLM"
     ).split()
 }
+#: Journals written out in full → their series (abbreviations as DBLP lists them, https://dblp.org/db/journals/).
+JOURNALS: dict[str, str] = {
+    "journal of machine learning research": "JMLR",
+    "transactions on machine learning research": "TMLR",
+    "transactions on computer systems": "TOCS",
+    "transactions on pattern analysis and machine intelligence": "TPAMI",
+    "transactions of the association for computational linguistics": "TACL",
+    "journal of the acm": "JACM",
+    "communications of the acm": "CACM",
+    "transactions on graphics": "TOG",
+    "transactions on storage": "TOS",
+    "transactions on parallel and distributed systems": "TPDS",
+    "transactions on knowledge and data engineering": "TKDE",
+    "transactions on computers": "TC",
+    "transactions on cloud computing": "TCC",
+}
+#: Series of :data:`SERIES` that are journals: named without a year, the note's year completes them.
+JOURNAL_SERIES = frozenset(JOURNALS.values())
+_JOURNAL_RE = re.compile(
+    r"(?:\b(?:ACM|IEEE)\s+)?\b(" + "|".join(re.escape(k) for k in [*JOURNALS, *JOURNALS.values()]) + r")\b"
+    r"(?:\s*\([A-Z]{2,8}\))?"  # "(TOCS)" after the name
+    # then what a reference adds before the year: volume(issue), pages — "15(56)", "vol. 31, no. 4, pp. 1–20"
+    r"(?:[\s,:;]*(?:vol(?:ume)?\.?\s*)?(?!(?:19|20)\d\d\b)\d{1,4}(?:\s*\((?!(?:19|20)\d\d\))\d{1,4}\))?(?:[\s,]*(?:no\.?|issue)\s*\d+)?"
+    r"(?:\s*:\s*\d+(?:\s*[-–]\s*\d+)?|[\s,]*pp\.?\s*\d+(?:\s*[-–]\s*\d+)?|[\s,]*\d+\s*[-–]\s*\d+)?)?"
+    r"(?:[\s,]*\(?((?:19|20)\d\d)\)?)?",
+    re.IGNORECASE,
+)
+#: A workshop named with the conference that hosts it: "NIPS 2014 Deep Learning Workshop", "ICML 2023
+#: Workshop on …", "Workshop on X at NeurIPS 2022" — the paper is not the conference's.
+_WORKSHOP_AFTER_RE = re.compile(r"^\W{0,3}(?:[A-Z][\w&-]*\s+){0,5}[Ww]orkshops?\b")
+_WORKSHOP_BEFORE_RE = re.compile(r"\bworkshops?\b[^.;()\n]{0,100}(?:\bat|@|\bco-located with)\s*(?:the\s+)?$", re.I)
+
+
+def journal_abbreviated(text: str) -> str:
+    """``text`` with journals written out in full replaced by their series and year: "Journal of
+    Machine Learning Research, 15(56), 2014" → "JMLR 2014"; without a year, the series alone."""
+    if not re.search(r"journal|transactions|communications|" + "|".join(JOURNALS.values()), text, re.IGNORECASE):
+        return text
+
+    def abbreviated(m: re.Match[str]) -> str:
+        name = JOURNALS.get(m.group(1).lower(), m.group(1).upper())
+        return " ".join(x for x in (name, m.group(2)) if x)
+
+    return _JOURNAL_RE.sub(abbreviated, text)
+
+
+def workshop_venues(text: str) -> list[str]:
+    """Conferences (with a year) that ``text`` names as a workshop's host ("NIPS 2014 Deep Learning
+    Workshop" → ``["NeurIPS 2014"]``); a paper of such a workshop is not the conference's."""
+    return [m.venue for m in find_venue_mentions(text) if m.venue and _at_workshop(text, m.span)]
+
+
+def _at_workshop(text: str, span: tuple[int, int]) -> bool:
+    return bool(_WORKSHOP_AFTER_RE.match(text[span[1] :]) or _WORKSHOP_BEFORE_RE.search(text[: span[0]]))
+
+
 SERIES["usenix atc"] = "ATC"
 SERIES["atc"] = "ATC"
 SERIES["neurips"] = "NeurIPS"
@@ -33,9 +89,10 @@ SERIES["ieee bigdata"] = "BigData"
 SERIES["hot chips"] = "HotChips"
 
 _series_alt = "|".join(sorted((re.escape(k) for k in SERIES), key=len, reverse=True))
-# "OSDI 2026", "OSDI'26", "OSDI '26", "osdi-2026", "osdi26", "OSDI-26", "SoCC 2024"
+# "OSDI 2026", "OSDI'26", "OSDI '26", "osdi-2026", "osdi26", "OSDI-26", "SoCC 2024"; not an identifier
+# ("arXiv 1909.08053" names no year 1909)
 VENUE_RE = re.compile(
-    rf"(?<![A-Za-z0-9])(?P<series>{_series_alt})\s*(?:[-_ ]\s*|['’‘]\s*)?(?P<year>(?:19|20)\d\d|\d\d)(?![0-9])",
+    rf"(?<![A-Za-z0-9])(?P<series>{_series_alt})\s*(?:[-_ ]\s*|['’‘]\s*)?(?P<year>(?:19|20)\d\d|\d\d)(?![0-9]|\.\d)",
     re.IGNORECASE,
 )
 
@@ -73,7 +130,8 @@ def find_venues(text: str) -> list[str]:
     years only count when written with an apostrophe or glued to the series ("OSDI'26", "osdi26"), so
     "SC 25 nodes" is not a venue.
     """
-    return list(dict.fromkeys(m.venue for m in find_venue_mentions(text) if m.venue))
+    text = journal_abbreviated(text)
+    return list(dict.fromkeys(m.venue for m in find_venue_mentions(text) if m.venue and not _at_workshop(text, m.span)))
 
 
 def ordinary_word_series(series: Iterable[str], texts: Iterable[str]) -> set[str]:
@@ -157,7 +215,7 @@ def find_venue_mentions(
             series_map[s.lower()] = s
     alt = "|".join(sorted((re.escape(k) for k in series_map), key=len, reverse=True))
     pat = re.compile(
-        rf"(?<![\w])(?P<series>{alt})(?:\s*(?:[-_ ]\s*|['’‘]\s*)?(?P<year>(?:19|20)\d\d|\d\d)(?![0-9]))?(?![\w])",
+        rf"(?<![\w])(?P<series>{alt})(?:\s*(?:[-_ ]\s*|['’‘]\s*)?(?P<year>(?:19|20)\d\d|\d\d)(?![0-9]|\.\d))?(?![\w])",
         re.IGNORECASE,
     )
     out: list[VenueMention] = []
@@ -218,6 +276,16 @@ _PREPRINT_RE = re.compile(
     r"\b(arxiv|biorxiv|medrxiv)(?:\s+preprint)?[\s,:]*(?:(?:arxiv:\s*)?(\d\d)\d\d\.\d{4,5}(?:v\d+)?)?[\s,(]*((?:19|20)\d\d)?",
     re.IGNORECASE,
 )
+#: A series nobody listed, stated with a year after words that state it: "Published in: COLM 2024".
+_LEAD_UNKNOWN_RE = re.compile(
+    r"\b(?i:accepted|published|presented|appear(?:s|ed|ing)?)\s*(?i:as|at|in|to|by)?[\s:]*(?i:the\s+)?"
+    r"([A-Z][A-Za-z&+-]{1,19})\s*['’]?\s*((?:19|20)\d\d)\b(?!\s*(?:[A-Z][\w&-]*\s+){0,5}[Ww]orkshop)",
+)
+#: Capitalised words after "published in" that are no venue ("Published in January 2023").
+_NOT_SERIES = frozenset(
+    "january february march april may june july august september october november december spring summer "
+    "autumn fall winter early late mid the a an".split()
+)
 #: Longest sentence (in words) that reads as a byline ("Yu et al. OSDI '22.").
 BYLINE_WORDS = 25
 
@@ -252,14 +320,20 @@ def stated_venues(text: str, byline: bool = False) -> list[str]:
     little else at the end of a sentence ("Frankle and Carbin (ICLR'19).", "(NeurIPS 2024, oral)";
     not "compared with Triton (SC 2019) on …"). With ``byline`` (the text is a note's opening)
     also a venue that starts or ends a short sentence ("Yu et al. OSDI '22.", "EuroSys 2024 (best
-    paper)"; before the venue only names) and a preprint with its year ("arXiv preprint, 2023" → ``"arXiv 2023"``). A venue named
-    in passing ("compared with Orca, OSDI '22, on …") does not count.
+    paper)"; before the venue only names, or a title's citation ending "et al.,") and a preprint with its year ("arXiv preprint, 2023" → ``"arXiv 2023"``). A venue named
+    in passing ("compared with Orca, OSDI '22, on …") does not count, nor a conference hosting the
+    paper's workshop (:func:`workshop_venues`). Journals written out in full are read by their series
+    (:func:`journal_abbreviated`); after "Published in", "Accepted at/to" … a series the built-in list
+    lacks counts too when a year follows ("Published in: COLM 2024", "Accepted to Interspeech 2023").
     """
     out: list[str] = []
-    for s in _sentences(text):
+    for s in _sentences(journal_abbreviated(text)):
         short = len(s.split()) <= BYLINE_WORDS
+        for u in _LEAD_UNKNOWN_RE.finditer(s):
+            if u.group(1).lower() not in SERIES and u.group(1).lower() not in _NOT_SERIES:
+                out.append(f"{u.group(1)} {u.group(2)}")
         for m in find_venue_mentions(s):
-            if not m.venue:
+            if not m.venue or _at_workshop(s, m.span):
                 continue
             before, after = s[: m.span[0]], s[m.span[1] :]
             opened = before.rstrip().endswith(("(", "["))
@@ -270,7 +344,10 @@ def stated_venues(text: str, byline: bool = False) -> list[str]:
                 or (
                     byline
                     and short
-                    and (not before.strip(" -–—:,") or (_names(before) and _BYLINE_TAIL_RE.match(after)))
+                    and (
+                        not before.strip(" -–—:,")
+                        or ((_names(before) or re.search(r"\bet al\.?,?\s*$", before)) and _BYLINE_TAIL_RE.match(after))
+                    )
                 )
             ):
                 out.append(m.venue)
