@@ -196,3 +196,40 @@ def test_venue_from_front_matter_keys_and_taxonomies(tmp_path, front_matter, ven
     )
     records, _ = catalog_of(tmp_path)
     assert [r.venue for r in records] == [venue]
+
+
+BLIND_2 = TESTS / "fixtures" / "blind_style_2"
+BLIND_2_EXPECTED = TESTS / "fixtures" / "blind_style_2_expected"
+
+
+def test_second_blind_fixture_catalog_as_measured_untuned():
+    """Three more collections (MkDocs tables and admonitions, Zotero literature notes, a blog with framed
+    titles and bylines; blind_style_2_expected/README.md), written blind. First measure: precision
+    0.53, recall 0.42 (the MkDocs notes unread, reading-list to-dos and a template taken for papers);
+    with those families handled (tests/fixtures/families): 0.71 / 0.71 — framed blog titles whose full
+    title sits only in the byline's link text, and a venue in "USENIX ATC" spelling, still miss.
+    Asserted as floors so a change that loses ground shows."""
+    expected = json.loads((BLIND_2_EXPECTED / "expected_records.json").read_text())
+    records, _ = catalog_of(BLIND_2)
+    precision, recall = precision_recall(records, expected)
+    assert precision >= 0.70 and recall >= 0.70, (precision, recall)
+
+
+def test_second_blind_fixture_questions_as_measured_untuned(tmp_path, models_cache):
+    """The second blind fixture's questions, untuned: hit@5 0.81, answer-contains 0.55, refusal accuracy
+    0.70, false refusals 0.16, list recall 0.20 — far below the targets (a paper whose catalog title is
+    a framed post title is not found by its real title, and list questions over tags and years of
+    three conventions miss most members); asserted as floors so a change that loses ground shows."""
+    from papernotes.retrieval.evaluate import load_questions, run_eval
+    from papernotes.retrieval.indexing import ingest
+    from papernotes.retrieval.service import Notes
+
+    data = tmp_path / "blind2"
+    seed_models(models_cache, data)
+    s = make_settings(data)
+    ingest(s, [str(BLIND_2)])
+    notes = Notes(s)
+    rep = run_eval(load_questions(BLIND_2_EXPECTED / "questions.jsonl"), lambda q: notes.ask(q, use_llm=False), 5)
+    floors = {"hit_at_k": 0.80, "answer_contains": 0.54, "refusal_accuracy": 0.70, "list_recall": 0.20}
+    for metric, floor in floors.items():
+        assert rep[metric] >= floor, (metric, rep[metric], rep["misses"])
