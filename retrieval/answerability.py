@@ -14,8 +14,8 @@ Question features (:func:`question_features`):
 ``cov_best``       idf-weighted share of the question's terms found in one single chunk (the best one):
                    the subject and what is asked about it must occur together
 ``cov_union``      the same share over the top 3 chunks together
-``asked_cov``      share of what is asked about named papers (words describing the papers themselves
-                   and English words the notes never use aside, see :func:`evidence_asked`) found in
+``asked_cov``      share of what is asked about named papers (English words the notes never use
+                   aside, see :func:`evidence_asked`) found in
                    those papers' own chunks, or in one retrieved passage that names them when higher
                    (the name as context); 1 when nothing specific is
                    asked (a lookup) or papers are compared; the best chunk's share when no paper is named
@@ -163,18 +163,17 @@ def specific_asked(q: Question, bm25: BM25Index, identity: AbstractSet[str] = fr
     ]
 
 
-def evidence_asked(q: Question, bm25: BM25Index, identity: AbstractSet[str] = frozenset()) -> list[Key]:
+def evidence_asked(q: Question, bm25: BM25Index) -> list[Key]:
     """What is asked about the named papers that a passage can confirm or not: the asked words without
-    those describing the papers themselves (``identity``) and without common English words the notes
-    (almost) never use (in at most :data:`~papernotes.retrieval.terms.RARE_IN_NOTES_MIN` chunks: "tricks",
-    "gist"), whose absence from a passage says nothing. Unlike :func:`specific_asked`, a word the notes
-    do use, however rarely ("baselines", "license"), counts: a paper's notes that never say it do not
-    answer it."""
+    the common English words the notes (almost) never use (in at most
+    :data:`~papernotes.retrieval.terms.RARE_IN_NOTES_MIN` chunks: "tricks", "gist"), whose absence from
+    a passage says nothing. Unlike :func:`specific_asked`, a word the notes do use, however rarely
+    ("baselines", "license"), counts: a paper's notes that never say it do not answer it; and so do
+    the words that also describe the paper ("Mooncake's *KV cache* design"), often what is asked."""
     return [
         k
         for k in q.asked
-        if not k.covered(identity)
-        and not (english_word(k.word) and max((bm25.df(t) for t in k.terms), default=0) <= RARE_IN_NOTES_MIN)
+        if not (english_word(k.word) and max((bm25.df(t) for t in k.terms), default=0) <= RARE_IN_NOTES_MIN)
     ]
 
 
@@ -265,7 +264,6 @@ def question_features(
     sentences: list[Sentence],
     bm25: BM25Index,
     named_chunks: Iterable[Hit] = (),
-    identity: AbstractSet[str] = frozenset(),
 ) -> dict[str, float]:
     """Features of a question against its evidence (see the module docstring)."""
     q = result.question
@@ -279,7 +277,7 @@ def question_features(
         own: set[str] = set()
         for h in named_chunks:
             own |= set(lexical_terms(h.text))
-        asked = evidence_asked(q, bm25, identity)
+        asked = evidence_asked(q, bm25)
         # a comparison of papers the notes hold is answered with what they say of each; a named paper can
         # also be context for another one ("… beats torch.compile on KernelBench"): then one retrieved
         # passage holds the name and what is asked together

@@ -220,11 +220,12 @@ def match_keys(
                 continue
         w, parts = parsed[i]
         if i + 1 < len(parsed) and parts and parsed[i + 1][1] and in_notes is not None:
-            both = parts + parsed[i + 1][1]
-            joined = stem_term("".join(both))
-            split = tuple(lexical_terms(" ".join(both)))
-            if len(split) >= 2 and in_notes(joined):
-                out.append(Key(_bare(f"{w} {parsed[i + 1][0]}"), ((joined,), split)))
+            # the pair as typed, or with a misspelt word read as the notes' word ("kv cahce" / "KVCache")
+            typed = parts + parsed[i + 1][1]
+            read = _as_read(parts, in_notes, variant) + _as_read(parsed[i + 1][1], in_notes, variant)
+            pair = _joined_pair(typed, in_notes) or _joined_pair(read, in_notes)
+            if pair:
+                out.append(Key(_bare(f"{w} {parsed[i + 1][0]}"), pair))
                 i += 2
                 continue
         alts: list[tuple[str, ...]] = []
@@ -241,6 +242,24 @@ def match_keys(
             out.append(Key(_bare(w), tuple(dict.fromkeys(alts))))
         i += 1
     return out
+
+
+def _joined_pair(both: list[str], in_notes: Callable[[str], bool]) -> tuple[tuple[str, ...], ...] | None:
+    """The alternatives of two words the notes write joined (their joined form, their parts), or None."""
+    joined = stem_term("".join(both))
+    split = tuple(lexical_terms(" ".join(both)))
+    return ((joined,), split) if len(split) >= 2 and in_notes(joined) else None
+
+
+def _as_read(
+    parts: list[str], in_notes: Callable[[str], bool], variant: Callable[[str], str | None] | None
+) -> list[str]:
+    """One word's parts, a single part the notes lack read as the notes' word it misspells (``variant``)."""
+    if variant is not None and len(parts) == 1 and not in_notes(stem_term(parts[0])):
+        meant = variant(parts[0])
+        if meant:
+            return word_parts(normalize(meant))
+    return parts
 
 
 def _bare(words: str) -> str:

@@ -349,6 +349,7 @@ def test_comparisons_typed_any_way_answer_both(notes, q):
         "mooncake's distribued kv cache desgin?",
         "mooncake kv cache archtecture?",
         "what does mooncake pool in its kv cache desgn",
+        "mooncake kv cahce design",  # a misspelt half of a word pair the notes write joined ("KVCache")
     ],
 )
 def test_misspelt_or_abbreviated_words_are_read_as_the_notes_words(notes, q):
