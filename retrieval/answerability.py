@@ -45,7 +45,7 @@ from papernotes.corpus.models import PaperRecord
 from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.evidence import Sentence
 from papernotes.retrieval.question import Question
-from papernotes.retrieval.search import Hit, SearchResult
+from papernotes.retrieval.search import SearchResult
 from papernotes.retrieval.terms import RARE_IN_NOTES_MIN, Key, conversational, coverage, english_word, lexical_terms
 
 #: Probability at or above which a question is answered (fixed before fitting; the fit's class
@@ -263,9 +263,10 @@ def question_features(
     result: SearchResult,
     sentences: list[Sentence],
     bm25: BM25Index,
-    named_chunks: Iterable[Hit] = (),
+    own: AbstractSet[str] = frozenset(),
 ) -> dict[str, float]:
-    """Features of a question against its evidence (see the module docstring)."""
+    """Features of a question against its evidence (see the module docstring); ``own``: the stemmed
+    terms of the named papers' chunks."""
     q = result.question
     idf = bm25.idf
     terms = q.keys if q else lexical_terms(result.query)
@@ -274,9 +275,6 @@ def question_features(
     cov_best = max((coverage(terms, ts, idf) for ts in per_chunk), default=0.0)
     union: set[str] = set().union(*per_chunk[:3]) if per_chunk else set()
     if q and q.papers:
-        own: set[str] = set()
-        for h in named_chunks:
-            own |= set(lexical_terms(h.text))
         asked = evidence_asked(q, bm25)
         # a comparison of papers the notes hold is answered with what they say of each; a named paper can
         # also be context for another one ("… beats torch.compile on KernelBench"): then one retrieved

@@ -224,9 +224,9 @@ class Notes:
         an.paper_hits = self._paper_hits(q, result)
         named_chunks = [h for rec in q.records for h in an.paper_hits.get(rec, [])]
         identity = identity_terms(self.catalog[r] for r in q.records)
-        an.features = question_features(result, an.sentences, self.retriever.bm25, named_chunks)
-        an.answerability = answerability(an.features)
         own = {t for h in named_chunks for t in lexical_terms(h.text)}
+        an.features = question_features(result, an.sentences, self.retriever.bm25, own)
+        an.answerability = answerability(an.features)
         an.lookup = is_lookup(q, self.retriever.bm25, self.lookup_similarity, identity, own)
         log.debug("answerability of %r: %.3f %s", question, an.answerability, an.features)
         return an
