@@ -149,7 +149,7 @@ def main() -> None:
     stats: dict[str, dict] = {}
     if not args.no_fit:
         am.WEIGHTS_FILE.unlink(missing_ok=True)
-        am.models.cache_clear()
+        am.calibration.cache_clear()
         t = time.perf_counter()
         out = {}
         # the sentence model first: the question model uses its best sentence score as a feature
@@ -203,8 +203,7 @@ def write_weights(path: Path, n_fit: int, stats: dict, models: dict, lookup_at: 
         + "\n",
         encoding="utf-8",
     )
-    am.models.cache_clear()
-    am.lookup_threshold.cache_clear()
+    am.calibration.cache_clear()
 
 
 METRICS = ("hit_at_k", "recall_at_k", "mrr", "answer_contains", "refusal_accuracy", "false_refusal_rate")

@@ -118,13 +118,18 @@ _DEFAULTS = {
 
 
 @lru_cache(maxsize=1)
-def models() -> dict[str, Model]:
-    """The fitted models from :data:`WEIGHTS_FILE` (``question_named``, ``question_unnamed``,
-    ``sentence``, ``membership``), with the starting values for any not fitted yet."""
+def calibration() -> dict:
+    """The contents of :data:`WEIGHTS_FILE` (written by ``eval/calibrate.py``), or ``{}`` before the
+    first fit; read once per process."""
     if not WEIGHTS_FILE.is_file():
-        return dict(_DEFAULTS)
-    data = json.loads(WEIGHTS_FILE.read_text(encoding="utf-8"))
-    fitted = {name: Model(dict(m["weights"]), float(m["bias"])) for name, m in data["models"].items()}
+        return {}
+    return json.loads(WEIGHTS_FILE.read_text(encoding="utf-8"))
+
+
+def models() -> dict[str, Model]:
+    """The fitted models of :func:`calibration` (``question_named``, ``question_unnamed``,
+    ``sentence``, ``membership``), with the starting values for any not fitted yet."""
+    fitted = {name: Model(dict(m["weights"]), float(m["bias"])) for name, m in calibration().get("models", {}).items()}
     return {**_DEFAULTS, **fitted}
 
 
@@ -250,13 +255,10 @@ def asks_no_more(
     return q.is_comparison or not any(k.covered(own) and not k.covered(identity) for k in q.asked)
 
 
-@lru_cache(maxsize=1)
 def lookup_threshold() -> float:
-    """The calibrated framing-similarity threshold of :func:`is_lookup` (``calibration.json``'s
-    ``lookup_at``), or :data:`LOOKUP_AT_DEFAULT` before calibration."""
-    if not WEIGHTS_FILE.is_file():
-        return LOOKUP_AT_DEFAULT
-    return float(json.loads(WEIGHTS_FILE.read_text(encoding="utf-8")).get("lookup_at", LOOKUP_AT_DEFAULT))
+    """The calibrated framing-similarity threshold of :func:`is_lookup` (``lookup_at`` of
+    :func:`calibration`), or :data:`LOOKUP_AT_DEFAULT` before calibration."""
+    return float(calibration().get("lookup_at", LOOKUP_AT_DEFAULT))
 
 
 def question_features(
