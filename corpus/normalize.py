@@ -2,8 +2,9 @@
 
 :func:`normalize` makes two spellings of the same text equal: Unicode NFKC (full-width forms, ligatures,
 the NFD "Café" of macOS file names), every dash/hyphen variant as ``-``, every space variant as a space,
-zero-width characters and soft hyphens removed, curly apostrophes as ``'``, a possessive ``'s`` dropped
-("Mooncake's" → "mooncake"), case folded, and accents folded on Latin, Greek and Cyrillic letters
+zero-width characters and soft hyphens removed, curly apostrophes as ``'``, a possessive ``'s`` and the
+clitic of an English contraction dropped ("Mooncake's" → "mooncake", "where'd" → "where", "didn't" →
+"didn": a clitic is no part of the word it leans on), case folded, and accents folded on Latin, Greek and Cyrillic letters
 ("Café" → "cafe"; other scripts keep their marks).
 
 :func:`tokens` splits normalized text into matching units: word parts split at punctuation and at
@@ -30,7 +31,8 @@ _JOINERS = "-._+/'"
 _WORD_RE = re.compile(rf"[{CJK_CHARS}]+|[^\W_{CJK_CHARS}]+(?:[{re.escape(_JOINERS)}]+[^\W_{CJK_CHARS}]+)*[+]*")
 _PART_RE = re.compile(rf"[{CJK_CHARS}]+|[^\W\d_{CJK_CHARS}]+|\d+")
 _NON_ASCII_RE = re.compile(r"[^\x00-\x7f]")
-_POSSESSIVE_RE = re.compile(r"(?<=\w)'s\b|(?<=s)'(?!\w)")
+#: A possessive ("Mooncake's", "papers'") or the clitic of an English contraction ('d 're 've 'll 'm n't).
+_CLITIC_RE = re.compile(r"(?<=\w)'(?:s|d|re|ve|ll|m)\b|(?<=n)'t\b|(?<=s)'(?!\w)")
 
 
 @lru_cache(maxsize=4096)
@@ -82,7 +84,7 @@ def normalize(text: str) -> str:
     >>> normalize("Mooncake’s  KV‑cache (Café)")
     'mooncake  kv-cache (cafe)'
     """
-    t = _POSSESSIVE_RE.sub("", unify_punctuation(text).casefold())
+    t = _CLITIC_RE.sub("", unify_punctuation(text).casefold())
     return _fold_accents(t)
 
 

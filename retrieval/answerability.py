@@ -168,6 +168,11 @@ def specific_asked(q: Question, bm25: BM25Index, identity: AbstractSet[str] = fr
     ]
 
 
+def _rare_english(k: Key, bm25: BM25Index) -> bool:
+    """A common English word that the notes use in at most :data:`RARE_IN_NOTES_MIN` chunks."""
+    return english_word(k.word) and max((bm25.df(t) for t in k.terms), default=0) <= RARE_IN_NOTES_MIN
+
+
 def evidence_asked(q: Question, bm25: BM25Index) -> list[Key]:
     """What is asked about the named papers that a passage can confirm or not: the asked words without
     the common English words the notes (almost) never use (in at most
@@ -175,11 +180,7 @@ def evidence_asked(q: Question, bm25: BM25Index) -> list[Key]:
     a passage says nothing. Unlike :func:`specific_asked`, a word the notes do use, however rarely
     ("baselines", "license"), counts: a paper's notes that never say it do not answer it; and so do
     the words that also describe the paper ("Mooncake's *KV cache* design"), often what is asked."""
-    return [
-        k
-        for k in q.asked
-        if not (english_word(k.word) and max((bm25.df(t) for t in k.terms), default=0) <= RARE_IN_NOTES_MIN)
-    ]
+    return [k for k in q.asked if not _rare_english(k, bm25)]
 
 
 def identity_terms(records: Iterable[PaperRecord]) -> set[str]:

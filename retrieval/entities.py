@@ -6,7 +6,8 @@ before ":" and the full title — in the one normalized form of :mod:`papernotes
 "DeepSeek-V3.2". A question names a paper when a run of its words, joined, equals one of those names.
 
 A one-word name that is also an ordinary word of the notes ("Flash", "Echo", "Face") is only taken when
-the question writes it in the name's own casing, or when the word occurs in few chunks besides the
+the question writes it in the name's own casing, when it stands next to the paper's own venue the way a
+citation is written ("focus hpca26", "HPCA 2026 Focus"), or when the word occurs in few chunks besides the
 paper's own (:data:`COMMON_NAME_CHUNKS`), and so is a one-word name written as several ordinary words
 ("serverless LLM" for "ServerlessLLM"); one that is a term of the whole field ("LLMs", in more than
 :data:`FIELD_TERM_SHARE` of the chunks) never names a paper: a name has to single out a paper.
@@ -15,13 +16,14 @@ paper's own (:data:`COMMON_NAME_CHUNKS`), and so is a one-word name written as s
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from papernotes.corpus.models import PaperRecord
 from papernotes.corpus.normalize import normalize, word_parts
 from papernotes.corpus.papers import title_key
+from papernotes.corpus.venues import VenueMention
 from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.terms import lexical_terms, question_words, stop_words
 
@@ -64,7 +66,26 @@ def _words(text: str, skip: Iterable[tuple[int, int]] = ()) -> list[tuple[str, l
         inside = any(a < m.end() and m.start() < b for a, b in spans)
         parts = [] if inside else word_parts(normalize(raw))
         if parts or inside:
-            out.append((re.sub(r"['’]s$", "", raw.strip('?!.,;:()[]{}"“”‘’')), parts))
+            out.append((_bare(raw), parts))
+    return out
+
+
+def _bare(raw: str) -> str:
+    """A question word as written, without surrounding punctuation or a possessive ``'s``."""
+    return re.sub(r"['’]s$", "", raw.strip('?!.,;:()[]{}"“”‘’'))
+
+
+def _next_to_venue(question: str, venues: Sequence[VenueMention]) -> dict[str, set[str]]:
+    """Words standing right before or after a venue mention with a year, as written (punctuation
+    stripped as in :func:`_words`) → the :func:`title_key` of the venues beside them."""
+    out: dict[str, set[str]] = {}
+    for m in venues:
+        if not m.venue:
+            continue
+        before = [w for w in map(_bare, re.findall(r"\S+", question[: m.span[0]])) if w][-1:]
+        after = [w for w in map(_bare, re.findall(r"\S+", question[m.span[1] :])) if w][:1]
+        for word in before + after:
+            out.setdefault(word, set()).add(title_key(m.venue))
     return out
 
 
@@ -130,13 +151,22 @@ class PaperIndex:
                 common.add(key)
         return common
 
-    def resolve(self, question: str, skip: Iterable[tuple[int, int]] = ()) -> list[PaperMention]:
-        """Papers the question names, longest names first, in question order, without overlaps; words
-        in the ``skip`` character spans (venue mentions) are not names.
+    def resolve(
+        self,
+        question: str,
+        venues: Sequence[VenueMention] = (),
+        variant: Callable[[str], str | None] | None = None,
+    ) -> list[PaperMention]:
+        """Papers the question names, longest names first, in question order, without overlaps; the
+        words of the ``venues`` mentioned are not names, and a common one-word name next to a mention
+        of its paper's venue is one. ``variant(word)`` reads a misspelt word as the notes' word
+        (:meth:`~papernotes.retrieval.spelling.Vocabulary.variant`): "kernelevovle" names KernelEvolve.
 
         >>> # "What's Mooncake's KV cache design?" → [PaperMention(records=[…], name="Mooncake", …)]
         """
+        skip = [m.span for m in venues]
         words = _words(question, skip)
+        cited = _next_to_venue(question, venues)
         taken = [False] * len(words)
         found: list[PaperMention] = []
         for size in range(min(MAX_NAME_WORDS, len(words)), 0, -1):
@@ -147,10 +177,14 @@ class PaperIndex:
                     continue
                 key = "".join(p for _, parts in words[i : i + size] for p in parts)
                 n = self._names.get(key)
+                if n is None and size == 1 and variant is not None:
+                    meant = variant(normalize(words[i][0]))
+                    key = "".join(word_parts(normalize(meant))) if meant else key
+                    n = self._names.get(key) if meant else None
                 if n is None:
                     continue
                 raw = " ".join(w for w, _ in words[i : i + size])
-                if key in self._common and raw != n.display:
+                if key in self._common and raw != n.display and not self._cited(n, words, i, size, cited):
                     continue  # an ordinary word ("flash attention"), not the paper "FLASH"
                 if size > 1 and n.single and raw != n.display and self._ordinary_phrase(words[i : i + size], n):
                     continue  # "serverless LLM serving" describes a field, it does not name "ServerlessLLM"
@@ -158,6 +192,15 @@ class PaperIndex:
                 for j in range(i, i + size):
                     taken[j] = True
         return sorted(found, key=lambda m: m.words)
+
+    def _cited(
+        self, n: _Name, words: list[tuple[str, list[str]]], i: int, size: int, cited: dict[str, set[str]]
+    ) -> bool:
+        """True when the name's words ``words[i:i+size]`` stand right before or after the mention of a
+        venue that one of the name's papers was published at (``cited``: raw word → venues beside it)."""
+        venues = {title_key(self.records[r].venue or "") for r in n.records} - {""}
+        near = cited.get(words[i][0], set()) | cited.get(words[i + size - 1][0], set())
+        return bool(venues & near)
 
     def _ordinary_phrase(self, words: list[tuple[str, list[str]]], n: _Name) -> bool:
         """True when separate words that join into a one-word name are each an ordinary word of the notes
@@ -200,7 +243,7 @@ def _record_names(r: PaperRecord) -> list[str]:
         names.append(r.system.strip())
     if ":" in r.title:
         prefix = r.title.split(":", 1)[0].strip()
-        if 0 < len(prefix.split()) <= 4:
+        if 0 < len(prefix.split()) <= MAX_NAME_WORDS:  # "PIM is All You Need: A CXL-Enabled …"
             names.append(prefix)
     if len(r.title.split()) >= 3:
         names.append(r.title.strip())

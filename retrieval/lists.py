@@ -1,5 +1,6 @@
 """Complete list answers from the catalog: every paper that matches the question's venue (or series)
-and topic, not only the top-k passages.
+and topic, not only the top-k passages. A topic with alternatives ("reasoning models / test-time
+scaling", "… chips or … GPUs") is covered by covering any one of them.
 
 Candidates are the venue's papers when the question names a venue or series (listed there, or whose
 venue it is), else the papers of the chunks that match the topic by keyword or by embedding. Each
@@ -25,6 +26,7 @@ from papernotes.corpus.models import PaperRecord
 from papernotes.corpus.venues import split_venue
 from papernotes.retrieval.answerability import Model, models, specific_asked
 from papernotes.retrieval.filters import Filters
+from papernotes.retrieval.question import topic_alternatives
 from papernotes.retrieval.search import Hit, HybridRetriever, SearchResult
 from papernotes.retrieval.terms import Key, coverage, lexical_terms
 
@@ -92,6 +94,12 @@ def select(
     """``(members, candidates scored)`` of a list question, members in the notes' order (catalog order)."""
     q = result.question
     topic: Sequence[Key | str] = q.asked if q else lexical_terms(result.query)
+    # "reasoning models / test-time scaling": a paper on either alternative is on the topic
+    alternatives: list[Sequence[Key | str]] = list(topic_alternatives(q.text, q.asked)) if q else [topic]
+
+    def cov(have: set[str]) -> float:
+        return max(coverage(alt, have, idf) for alt in alternatives) if topic else 1.0
+
     recs = candidates(retriever, result, topic)
     if not recs:
         return [], []
@@ -117,9 +125,9 @@ def select(
         if chunk is None:
             continue
         feats = {
-            "cov_own": coverage(topic, set(lexical_terms(own)), idf) if topic else 1.0,
-            "cov": coverage(topic, set(lexical_terms(text)), idf) if topic else 1.0,
-            "head": coverage(topic, set(lexical_terms(heads)), idf) if topic else 1.0,
+            "cov_own": cov(set(lexical_terms(own))),
+            "cov": cov(set(lexical_terms(text))),
+            "head": cov(set(lexical_terms(heads))),
             "dense": max(sims, default=0.0),
         }
         scored.append(ListItem(rec, r, 0.0, chunk, feats))

@@ -19,6 +19,7 @@ from papernotes.corpus.venues import VenueMention
 from papernotes.retrieval.entities import PaperIndex, PaperMention
 from papernotes.retrieval.filters import Filters, detect_filters, venue_mentions
 from papernotes.retrieval.terms import (
+    CHAT_WORDS,
     Key,
     foreign_stop_words,
     is_year,
@@ -38,6 +39,8 @@ LIST_NOUNS = frozenset(
     {"papers", "works", "work", "systems", "ones", "talks", "studies", "publications", "pubs", "entries", "projects"}
 )
 QUANTIFIERS = frozenset({"which", "what", "any", "all", "every", "some", "other", "list", "many"})
+#: The same closed-class words in Chinese, which has no spaces: "which (ones)", "list", "enumerate".
+LIST_PHRASES_CJK = ("哪些", "列出", "列举")
 
 
 def asks_for_list(
@@ -53,14 +56,45 @@ def asks_for_list(
     if set(words) & LIST_VERBS:
         return True
     venue_words = {t for m in venues for t in tokens(normalize(text[m.span[0] : m.span[1]]), compounds=False)}
+    if any(p in text for p in LIST_PHRASES_CJK):
+        return True
+    filler = stop_words() | CHAT_WORDS
     for i, w in enumerate(words):
         before = set(words[max(0, i - 4) : i])
         at_end = i == len(words) - 1 and w.endswith("s")  # "meta's osdi 24 papers?", not "how does X work?"
+        # the head of the question's opening noun phrase: "papers that focus on memory at hpca 2026"
+        heads = w.endswith("s") and all(x in filler for x in words[:i])
         if w in LIST_NOUNS and words[max(0, i - 2) : i] == ["how", "many"]:
             continue  # "how many papers did X accept?" asks for a count
-        if w in LIST_NOUNS and (at_end or before & QUANTIFIERS or set(words[max(0, i - 2) : i]) & venue_words):
+        if w in LIST_NOUNS and (at_end or heads or before & QUANTIFIERS or set(words[max(0, i - 2) : i]) & venue_words):
             return True
     return False
+
+
+#: What separates the alternatives of a topic: "or", and a slash written between spaces ("reasoning
+#: models / test-time scaling"; "I/O" is one word).
+_ALTERNATIVE_RE = re.compile(r"\s+(?:or|and/or)\s+|\s+/\s+")
+
+
+def topic_alternatives(text: str, keys: Sequence[Key]) -> list[list[Key]]:
+    """The topic ``keys`` of ``text`` as alternatives, any one of which is the topic: "papers that
+    target wafer-scale chips or wafer-scale GPUs" → ``[[target, wafer-scale, chips], [target,
+    wafer-scale, gpus]]``. The parts after the first are alternatives as written; the first part's
+    alternative is its last keys, as many as the longest later one has ("wafer-scale chips"); its
+    earlier keys ("target") and the keys written in several parts apply to every alternative. Without
+    "or" (or a spaced slash): ``[keys]``."""
+    parts = _ALTERNATIVE_RE.split(normalize(text))
+    if len(parts) < 2:
+        return [list(keys)]
+    words = [set(tokens(p)) for p in parts]
+    where = {k: [i for i, w in enumerate(words) if set(tokens(k.word)) <= w] for k in keys}
+    own = [[k for k in keys if where[k] == [i]] for i in range(len(parts))]
+    width = max(len(o) for o in own[1:])
+    if not width:
+        return [list(keys)]
+    own[0] = own[0][-width:]  # keys keep question order
+    shared = [k for k in keys if not any(k in o for o in own)]
+    return [shared + o for o in own if o] or [list(keys)]
 
 
 #: Questions about the collection itself ("do I have notes on X?", "what have I read about X?", "have I
@@ -131,9 +165,12 @@ class Question:
     @property
     def dangling(self) -> bool:
         """The question refers back to something it does not name ("How was it evaluated?"): a
-        referring pronoun, no paper, no venue, and at most two content words of its own."""
+        referring pronoun, no paper, no venue, and at most two content words of its own — none when it
+        asks for a list, whose pronoun refers to the papers it describes ("anything built on openfaas?
+        list em")."""
         words = set(tokens(normalize(self.text), compounds=False))
-        return bool(words & REFERRING) and not self.papers and not self.venues and len(self.keys) <= 2
+        own_words = len(self.keys) <= (0 if self.is_list else 2)
+        return bool(words & REFERRING) and not self.papers and not self.venues and own_words
 
     @property
     def records(self) -> list[int]:
@@ -361,12 +398,13 @@ def understand(
         terms = [t for t in terms if in_notes(t) or t in capitalized]
         keys = _keep(keys, lambda t: in_notes(t) or t in capitalized)
     spans = [m.span for m in found]
-    mentions = papers.resolve(text, spans) if papers is not None else []
+    mentions = papers.resolve(text, found, meant) if papers is not None else []
     names: set[str] = set()
     if papers is not None:
         for pm in mentions:
             parts = papers.name_terms([pm], text, spans)
             names |= set(lexical_terms(" ".join(parts))) | set(lexical_terms("".join(parts)))
+            names |= set(lexical_terms(pm.name))  # the name as the notes spell it ("kernelevovle")
     # "how does X differ from Y?", "X vs Y": the comparison is the question's form, not what it asks about
     asked = [k for k in keys if not (k.terms <= names) and k.word not in COMPARING]
     about_notes = MY_NOTES_RE.search(text) is not None and not mentions

@@ -16,17 +16,20 @@ from papernotes.corpus.normalize import CJK_CHARS, normalize, tokens
 
 #: Version of the term rules stored with the BM25 index; bump it whenever :func:`lexical_terms` changes
 #: its output, so that an index built by the old rules is detected and rebuilt.
-TERMS_VERSION = 3
+TERMS_VERSION = 4
 
+#: The courtesy words and shorthand of the chat register ("pls", "btw", "w/o"); they carry no topic.
+CHAT_TEXT = "hey hi hello please pls plz thanks thx btw iirc afaik imo tbh ok okay so w/o"
 #: Words that frame a question about notes ("which paper in the notes …") beyond the stop words, and the
-#: courtesy words and shorthand of the chat register ("pls", "btw", "w/o"); they carry no topic.
+#: chat words (:data:`CHAT_TEXT`); they carry no topic.
 QUESTION_TEXT = (
     "paper papers notes note work works system systems study studies approach method describe "
     "summarize summarise summary tell give show find mention mentioned propose proposed present "
     "presented introduce introduced use used using much many report reported reading listed list "
-    "anything something everything ones em whats hows whose "
-    "hey hi hello please pls plz thanks thx btw iirc afaik imo tbh ok okay w/o"
+    "anything something everything ones em whats hows whose " + CHAT_TEXT
 )
+#: The chat words as normalized, unstemmed tokens.
+CHAT_WORDS = frozenset(tokens(CHAT_TEXT, compounds=False))
 
 
 @lru_cache(maxsize=1)

@@ -56,6 +56,21 @@ def test_normalization_unifies_spellings():
     assert tokens("预填充与解码") == ["预填", "填充", "充与", "与解", "解码"]
 
 
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("where'd it appear", ["where", "it", "appear"]),
+        ("who’re the authors", ["who", "the", "authors"]),  # curly apostrophe
+        ("what've they built", ["what", "they", "built"]),
+        ("they'll ship it", ["they", "ship", "it"]),
+        ("it didn't scale", ["it", "didn", "scale"]),
+        ("O'Reilly's notes", ["o", "reilly", "oreilly", "notes"]),  # a name's apostrophe is no clitic
+    ],
+)
+def test_contraction_clitics_are_not_part_of_the_word(text, words):
+    assert tokens(text) == words
+
+
 # --- venues as people write them --------------------------------------------------------------------
 
 
@@ -411,6 +426,10 @@ def test_affiliations_are_quoted_as_the_notes_write_them(notes):
         "sosp 24 llm training pappers",  # a misspelt list noun
         "sosp24 llm training paper(s)?",
         "sosp 2024 - anything on llm training?",  # a venue, no paper named, "anything on"
+        "papers that study llm training at sosp 2024",  # the plural noun heads the question
+        "ok so works on llm training from sosp24?",
+        "SOSP 2024 的 LLM training 论文有哪些?",  # Chinese "which (ones)"
+        "anything at sosp 2024 on llm training? list em",  # "em": the papers the question describes
     ],
 )
 def test_list_questions_typed_casually_are_lists(notes, q):
@@ -422,3 +441,72 @@ def test_list_questions_typed_casually_are_lists(notes, q):
 
 def test_any_about_a_named_paper_is_not_a_list(notes):
     assert ask(notes, "did Mooncake win any award at FAST?").kind != "list"
+
+
+@pytest.mark.parametrize(
+    "q",
+    [
+        "sosp 2024 papers on early exits or pipeline adaptation?",
+        "which sosp24 papers are about early exits / pipeline adaptation",
+    ],
+)
+def test_a_list_topic_with_alternatives_takes_papers_on_either(notes, q):
+    a = ask(notes, q)
+    titles = " ".join(cited_titles(a))
+    assert a.kind == "list" and "Apparate" in titles and "ReCycle" in titles, q
+    assert "Burrow" not in titles and "Fast Crash Recovery" not in titles, q
+
+
+def test_topic_alternatives_share_the_words_before_the_alternation():
+    from papernotes.retrieval.question import topic_alternatives
+    from papernotes.retrieval.terms import Key
+
+    def keys(*words):
+        return [Key(w, ((w,),)) for w in words]
+
+    def alts(text, *words):
+        return [[k.word for k in alt] for alt in topic_alternatives(text, keys(*words))]
+
+    assert alts(
+        "papers that target wafer-scale chips or wafer-scale GPUs", "target", "wafer-scale", "chips", "gpus"
+    ) == [
+        ["target", "wafer-scale", "chips"],
+        ["target", "wafer-scale", "gpus"],
+    ]
+    assert alts("anything on reasoning models / test-time scaling?", "reasoning", "models", "test-time", "scaling") == [
+        ["reasoning", "models"],
+        ["test-time", "scaling"],
+    ]
+    assert alts("I/O scheduling papers", "i/o", "scheduling") == [["i/o", "scheduling"]]  # no spaced slash
+
+
+def test_a_paper_named_by_a_long_title_prefix_or_beside_its_venue_resolves():
+    from papernotes.corpus.models import PaperRecord
+    from papernotes.retrieval.bm25 import BM25Index
+    from papernotes.retrieval.entities import PaperIndex
+    from papernotes.retrieval.filters import venue_mentions
+
+    records = [
+        PaperRecord(title="PIM is All You Need: A CXL-Enabled GPU-Free System for LLM Inference", venue="ASPLOS 2025"),
+        PaperRecord(title="Focus: A Streaming Concentration Architecture for VLMs", system="Focus", venue="HPCA 2026"),
+        PaperRecord(title="KernelEvolve: Scaling Agentic Kernel Coding", system="KernelEvolve"),
+    ]
+    texts = [f"Paper {i}: the focus of this design is memory" for i in range(8)] + [r.title for r in records]
+    metas = [{"paper_title": f"Paper {i}"} for i in range(8)] + [{"paper_title": r.title} for r in records]
+    index = PaperIndex(records, BM25Index.build([str(i) for i in range(len(texts))], texts, metas))
+
+    def named(q):
+        return [m.records for m in index.resolve(q, venue_mentions(q, {"HPCA", "ASPLOS"}, ()))]
+
+    assert named("pim is all you need - the gpu-free one, details?") == [[0]]  # a five-word prefix
+    for q in ("focus hpca26 - which univ?", "the HPCA 2026 focus paper", "focus (hpca'26)"):
+        assert named(q) == [[1]], q  # a common word beside its paper's venue is the name
+    for q in ("papers whose focus is memory at hpca 2026", "focus asplos 2025", "what is the focus of hpca 2026"):
+        assert named(q) == [], q  # elsewhere, or beside another venue, it is the ordinary word
+
+    def misspelt(word):  # the notes' word a misspelling stands for (as the spelling vocabulary reads it)
+        return {"kernelevovle": "kernelevolve", "kernalevolve": "kernelevolve", "focsu": "focus"}.get(word)
+
+    for q in ("kernelevovle pass rate?", "kernalevolve - who built it"):
+        assert [m.records for m in index.resolve(q, (), misspelt)] == [[2]], q
+    assert index.resolve("focsu on memory", (), misspelt) == []  # read as an ordinary word, still no name
