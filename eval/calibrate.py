@@ -162,7 +162,7 @@ def main() -> None:
             f"collected features of {len(fit_rows)} fit questions in {time.perf_counter() - t:.0f} s", file=sys.stderr
         )
         for name, feats in (
-            ("question_named", am.NAMED_QUESTION_FEATURES),
+            ("question_named", am.QUESTION_FEATURES),
             ("question_unnamed", am.QUESTION_FEATURES),
             ("membership", lists.MEMBERSHIP_FEATURES),
         ):

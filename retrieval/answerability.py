@@ -64,10 +64,6 @@ QUESTION_FEATURES = (
     "venue_missing",
     "best_sentence",
 )
-#: The named-paper question model leaves out ``cov_union``: with a paper named, the top chunks are
-#: mostly that paper's, so the union repeats ``cov_best`` (the two were fitted collinear, with opposite
-#: weights at the regularization cap; without it the held split's refusal accuracy is no worse).
-NAMED_QUESTION_FEATURES = tuple(f for f in QUESTION_FEATURES if f != "cov_union")
 SENTENCE_FEATURES = ("cos", "lexical", "asked", "number_asked", "named", "is_title", "first", "rank")
 
 WEIGHTS_FILE = Path(__file__).with_name("calibration.json")
