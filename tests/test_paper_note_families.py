@@ -12,7 +12,7 @@ few members of one family with its records listed by hand in expected_records.js
   opening read as labelled lines (tests/test_note_openings.py has the unit tests of the families below);
 * framed_titles — blog posts whose title is framed ("Paper review – X") or in another script, the full
   title in the body (the paper link's text, a quoted, bold or italic line);
-* reading_todos — unchecked task items and to-do leads ("TODO read: X") are no papers without a full title;
+* reading_todos — unchecked task items and to-do leads ("TODO read: X") are papers not read yet: no records;
 * templates — notes-tool templates (``{{title}}``, ``<% tp.file.title %>``) are no notes;
 * journal_workshop_venues — journals by name or abbreviation with a year, workshops that are not their
   host conference, series the built-in list lacks after "Published in", ACL Anthology identities.
