@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from markdown_it.token import Token
 
 from papernotes.corpus.markdown import Inline, markdown_parser, render_inline
-from papernotes.corpus.paper_links import arxiv_url, doi_url, is_paper_link, paper_id
+from papernotes.corpus.paper_links import arxiv_url, doi_url, is_paper_link, one_paper, paper_id
 from papernotes.corpus.papers import PAPER_LINK_LABELS
 from papernotes.corpus.venues import find_venues
 
@@ -239,6 +239,18 @@ def frame_stripped(title: str) -> tuple[str, bool]:
     return s, False
 
 
+def _line_paper_links(links: list[tuple[str, str]], strong: bool) -> list[tuple[str, str]]:
+    """The paper links of one labelled line, as ``(text, url)``: its links to papers (on a line whose
+    label says it is the paper, ``strong``, any web link when none is a paper's), or only the first
+    when they are copies of one paper (``Link: [USENIX](…) · [arXiv](…)``,
+    :func:`~papernotes.corpus.paper_links.one_paper`); a code link beside them (``· Code: <github>``)
+    is not the paper's."""
+    web = [(label, href) for label, href in links if re.match(r"^https?://", href, re.I)]
+    papers = [(label, href) for label, href in web if is_paper_link(href)] or (web if strong else [])
+    one = one_paper(papers)
+    return [next(x for x in papers if x[1] == one)] if one else papers
+
+
 def read_opening(markdown: str) -> Opening:
     """What the labelled lines and the byline of a note's opening say (see :class:`Opening`)."""
     op = Opening()
@@ -273,15 +285,13 @@ def read_opening(markdown: str) -> Opening:
             continue
         links = [(label, href.strip()) for label, href in inline.links]
         for label, href in links:
-            if href in ("", "#"):
-                if kind == "paper" and _title_like(label):
-                    titles.append(label)
-                    op.placeholder = True
-                continue
-            if re.match(r"^https?://", href, re.I) and (kind in _STRONG_LABELS or is_paper_link(href)):
-                found.setdefault(kind, []).append(href)
-                if _title_like(label):
-                    titles.append(label)
+            if href in ("", "#") and kind == "paper" and _title_like(label):
+                titles.append(label)
+                op.placeholder = True
+        for label, href in _line_paper_links(links, kind in _STRONG_LABELS):
+            found.setdefault(kind, []).append(href)
+            if _title_like(label):
+                titles.append(label)
         if not links:
             bare = _BARE_URL_RE.findall(rest)
             word = rest.split()[0] if rest.split() else ""

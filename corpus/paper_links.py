@@ -121,3 +121,38 @@ def arxiv_year(url: str) -> int | None:
     if not m or "/" in m.group(1):
         return None
     return 2000 + int(m.group(1)[:2])
+
+
+#: Words of a link text that say what kind of copy of a paper it is, not which paper ("PDF", "full text").
+_COPY_WORDS = frozenset(
+    "pdf paper doi abs abstract html version full text official publisher journal conference proceedings "
+    "preprint page link camera ready extended".split()
+)
+
+
+def names_its_site(label: str, url: str) -> bool:
+    """True when a link's text names where the link goes or what copy it is, not a paper: the site
+    ("USENIX", "ACM DL", "arXiv", "OpenReview", "IEEE Xplore", "ACL Anthology" — each word of three or
+    more letters found in the host name), a kind of copy ("PDF", "publisher version") or the URL
+    itself."""
+    low = label.strip().lower()
+    if low.startswith(("http://", "https://")):
+        return True
+    host = _host(url).removeprefix("www.")
+    words = re.findall(r"[a-z]{3,}", low)
+    return bool(words) and all(w in host or w in _COPY_WORDS for w in words)
+
+
+def one_paper(links: list[tuple[str, str]]) -> str | None:
+    """The one paper that ``links`` (``(text, url)`` of one line, paper links only) give, as its first
+    link: the links share one identity (:func:`paper_id`), or each names its site and they lie on
+    different hosts — one paper's publisher page and preprint side by side (``[USENIX](…) ·
+    [arXiv](…)``). None when the links name several papers (two arXiv ids, two titles) or none."""
+    if not links:
+        return None
+    if len({paper_id(u) for _, u in links}) == 1:
+        return links[0][1]
+    hosts = [_host(u).removeprefix("www.") for _, u in links]
+    if len(set(hosts)) == len(hosts) and all(names_its_site(label, u) for label, u in links):
+        return links[0][1]
+    return None

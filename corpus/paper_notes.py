@@ -23,7 +23,15 @@ from typing import Any
 from papernotes.corpus.markdown import Block, Inline, markdown_parser, render_inline
 from papernotes.corpus.models import Page, PaperEntry
 from papernotes.corpus.note_opening import Opening, frame_stripped, read_opening
-from papernotes.corpus.paper_links import arxiv_url, arxiv_year, doi_url, is_paper_link, paper_id
+from papernotes.corpus.paper_links import (
+    arxiv_url,
+    arxiv_year,
+    doi_url,
+    is_paper_link,
+    names_its_site,
+    one_paper,
+    paper_id,
+)
 from papernotes.corpus.papers import (
     PAPER_LINK_LABELS,
     join_lines,
@@ -84,6 +92,16 @@ def _primary_label(label: str, title: str) -> bool:
         or (bool(key) and key == title_key(title))
         or (len(name) >= 3 and len(label.split()) >= 3 and key.startswith(name))
     )
+
+
+def _paragraph_paper_links(b: Block) -> list[str]:
+    """The paper links of a paragraph (linked or bare), or only the first when they are copies of one
+    paper side by side (a byline's ``[USENIX](…) · [arXiv](…)``,
+    :func:`~papernotes.corpus.paper_links.one_paper`)."""
+    links = [(label, h) for label, h in b.links if is_paper_link(h)]
+    links += [(u, u) for u in _BARE_URL_RE.findall(b.text) if is_paper_link(u)]
+    one = one_paper(links)
+    return [one] if one else [h for _, h in links]
 
 
 def _fm(meta: dict[str, Any], keys: tuple[str, ...]) -> Any:
@@ -197,11 +215,14 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     ids = _fm(meta, ID_KEYS)
     head_links = _distinct([h for _, h in head[1].links if is_paper_link(h)]) if head else []
     opening = _first_section(blocks)
-    open_links = _distinct(
-        [h for b in opening if b.kind == "text" for _, h in b.links if is_paper_link(h)]
-        + [u for b in opening if b.kind == "text" for u in _BARE_URL_RE.findall(b.text) if is_paper_link(u)]
-    )
-    primary = [h for b in opening if b.kind == "text" for label, h in b.links if _primary_label(label, page.title)]
+    open_links = _distinct([u for b in opening if b.kind == "text" for u in _paragraph_paper_links(b)])
+    primary = [
+        h
+        for b in opening
+        if b.kind == "text"
+        for label, h in b.links
+        if _primary_label(label, page.title) or (is_paper_link(h) and names_its_site(label, h))
+    ]
     tag_venues, bare_series = _venues_in_tags(page.tags)
     fm_venue_raw = _fm(meta, VENUE_KEYS)
     fm_venue = _venue_of(str(fm_venue_raw)) if isinstance(fm_venue_raw, (str, int)) else None
