@@ -108,8 +108,9 @@ def build_catalog(entries: Iterable[PaperEntry], warnings: list[str] | None = No
     a little from its listing's joins the listing's record; a bullet whose notes link names a paper
     note by file name joins that note's record, its title kept as an alias: :func:`_pointers`). Records that then share a paper's identity
     (the same arXiv id, DOI or paper link, :func:`~papernotes.corpus.paper_links.paper_id`) and whose
-    titles agree apart from the system name ("PrefillOnly: X" / "LMPrefill: X") are one paper: the
-    title of the later place in ingest order is kept and the others become ``aliases``. Records with
+    titles agree apart from the system name ("PrefillOnly: X" / "LMPrefill: X"; "FlashAttention" /
+    "FlashAttention: Fast and …") are one paper: the title of the later place in ingest order is kept
+    (a full title over one that is only its system name) and the others become ``aliases``. Records with
     clearly different titles sharing a link stay apart, and a message naming both is appended to
     ``warnings``.
 
@@ -223,11 +224,25 @@ def _rest_key(title: str) -> str:
     return title_key(rest) if sep and len(head.split()) <= 4 and title_key(rest) else title_key(title)
 
 
+def _name_key(title: str) -> str:
+    """Title key of the system name a title opens with ("FlashAttention: Fast and …" → "flashattention");
+    "" when it has none."""
+    head, sep, rest = title.partition(":")
+    return title_key(head) if sep and len(head.split()) <= 4 and title_key(rest) else ""
+
+
+def name_only(title: str, other: str) -> bool:
+    """True when ``title`` is only the system name ``other`` opens with ("FlashAttention" beside
+    "FlashAttention: Fast and Memory-Efficient Exact Attention with IO-Awareness")."""
+    return bool(_name_key(other)) and title_key(title) == _name_key(other)
+
+
 def same_paper_titles(a: str, b: str) -> bool:
     """True when two titles agree apart from the system name: the same words after ``"Name:"`` (or
-    one is the other's rest), or nearly the same letters (:data:`SAME_TITLE_RATIO`)."""
+    one is the other's rest), or nearly the same letters (:data:`SAME_TITLE_RATIO`), or one is only the
+    system name the other opens with (:func:`name_only`)."""
     ra, rb = _rest_key(a), _rest_key(b)
-    if ra == rb or ra == title_key(b) or rb == title_key(a):
+    if ra == rb or ra == title_key(b) or rb == title_key(a) or name_only(a, b) or name_only(b, a):
         return True
     return difflib.SequenceMatcher(None, ra, rb).ratio() >= SAME_TITLE_RATIO
 
@@ -249,7 +264,11 @@ def _merge_by_identity(
         group = [r for r in group if id(r) not in gone]
         if len(group) < 2:
             continue
-        keep = max(group, key=lambda r: last.get(id(r), -1))
+        # the later place's title, unless it is only the system name another place's full title opens with
+        keep = max(
+            group,
+            key=lambda r: (not any(name_only(r.title, o.title) for o in group), last.get(id(r), -1)),
+        )
         for other in group:
             if other is keep:
                 continue

@@ -34,14 +34,28 @@ IDENTITY_LABELS = ("paper", "arxiv", "doi", "pdf", "link", "url", "source")
 _STRONG_LABELS = ("paper", "arxiv", "doi", "pdf")
 _LABEL_RE = re.compile(
     r"^\W{0,3}(paper(?:\s+link)?|pdf|arxiv(?:\s+id)?|doi|link|url|source|venue|conference|published(?:\s+(?:at|in))?"
-    r"|title|authors?|year|论文标题|标题|题目|论文链接|论文地址|原文链接|原文|论文|作者|会议|发表于?)\s*[*_]{0,2}\s*[:：]\s*[*_]{0,2}\s*",
+    r"|(?:(?:full|paper|original|complete|official)\s+)?title|authors?|year"
+    r"|论文标题|原文标题|原标题|英文标题|英文题目|论文题目|标题|题目|论文链接|论文地址|原文链接|原文|论文|作者|会议|发表于?)"
+    r"\s*[*_]{0,2}\s*[:：]\s*[*_]{0,2}\s*",
+    re.IGNORECASE,
+)
+#: A heading that is only a title label ("## Full title", "### Paper title", "## 论文标题"): the line
+#: below it reads as that labelled line.
+_TITLE_HEADING_RE = re.compile(
+    r"^\W{0,3}(?:(?:(?:full|paper|original|complete|official)\s+)?title|论文标题|原文标题|原标题|英文标题|论文题目)\W{0,3}$",
     re.IGNORECASE,
 )
 _BARE_URL_RE = re.compile(r"https?://[^\s)>\]]+")
-#: The same labels as Chinese notes write them: 论文标题 "paper title", 论文链接/论文地址/原文链接 "paper
-#: link", 原文/论文 "the paper", 作者 "authors", 会议/发表于 "venue/published in".
+#: The same labels as Chinese notes write them: 论文标题/原文标题/原标题/英文标题/论文题目 "(original,
+#: English) paper title", 论文链接/论文地址/原文链接 "paper link", 原文/论文 "the paper", 作者 "authors",
+#: 会议/发表于 "venue/published in".
 _CJK_LABELS = {
     "论文标题": "title",
+    "原文标题": "title",
+    "原标题": "title",
+    "英文标题": "title",
+    "英文题目": "title",
+    "论文题目": "title",
     "标题": "title",
     "题目": "title",
     "论文链接": "link",
@@ -168,6 +182,7 @@ def _lines(markdown: str) -> list[tuple[Inline, bool, str | None]]:
     out: list[tuple[Inline, bool, str | None]] = []
     proper = True
     quoted = 0
+    label: str | None = None  # a title-label heading's text, for the line below it
     tokens = markdown_parser().parse(markdown)
     i = -1
     while i + 1 < len(tokens):
@@ -182,8 +197,15 @@ def _lines(markdown: str) -> list[tuple[Inline, bool, str | None]]:
             if row is None:
                 continue
             t = row
-        elif t.type != "inline" or (i and tokens[i - 1].type == "heading_open"):
+        elif t.type == "inline" and i and tokens[i - 1].type == "heading_open":
+            label = t.content.strip() if _TITLE_HEADING_RE.match(t.content.strip()) else None
             continue
+        elif t.type != "inline":
+            continue
+        if label:  # "## Full title" over "**Title**": the line reads "Full title: Title"
+            lead = Token(type="text", tag="", nesting=0, content=f"{label}: ")
+            t = Token(type="inline", tag="", nesting=0, children=[lead, *(t.children or [])])
+            label = None
         parts: list[list[Token]] = [[]]
         for c in t.children or []:
             if c.type in ("softbreak", "hardbreak"):
@@ -239,6 +261,17 @@ def frame_stripped(title: str) -> tuple[str, bool]:
     return s, False
 
 
+def _title_value(text: str) -> str:
+    """A ``Title:`` line's title without what follows it: a closing stop ("Full title: **X**."), a
+    remark in full-width brackets ("X（Google Research）") or a bracket holding a venue or year
+    ("X (NeurIPS 2022)")."""
+    t = text.strip().rstrip(".。 ")
+    m = re.search(r"\s*(?:（[^（）]*）|\(([^()]*)\))$", t)
+    if m and m.start() > 0 and (m.group(1) is None or re.search(r"\b(?:19|20)\d\d\b", m.group(1)) or find_venues(m.group(1))):
+        t = t[: m.start()].rstrip(" .,")
+    return t
+
+
 def _line_paper_links(links: list[tuple[str, str]], strong: bool) -> list[tuple[str, str]]:
     """The paper links of one labelled line, as ``(text, url)``: its links to papers (on a line whose
     label says it is the paper, ``strong``, any web link when none is a paper's), or only the first
@@ -267,7 +300,8 @@ def read_opening(markdown: str) -> Opening:
             if proper and len(empty) == 1 and _title_like(empty[0]) and len(empty[0]) >= 0.6 * len(inline.text):
                 op.bare_placeholder = op.bare_placeholder or empty[0]
             continue
-        kind = _CJK_LABELS.get(m.group(1), re.split(r"\s+", m.group(1).lower())[0])
+        label = m.group(1).lower()
+        kind = _CJK_LABELS.get(m.group(1), "title" if label.endswith("title") else re.split(r"\s+", label)[0])
         rest = inline.text[m.end() :].strip()
         if kind in ("venue", "conference", "published"):
             op.venues.append(rest)
@@ -277,6 +311,7 @@ def read_opening(markdown: str) -> Opening:
             op.year = op.year or (int(y.group(1)) if y else None)
             continue
         if kind == "title":
+            rest = _title_value(rest)
             if _title_like(rest):
                 titles.append(rest)
             continue

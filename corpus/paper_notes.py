@@ -378,9 +378,16 @@ def title_acronym(title: str, text: str) -> str | None:
 
 def complete_entry(entry: PaperEntry, other: PaperEntry | None) -> PaperEntry:
     """``entry`` with its empty fields (paper link, venue and year, authors, affiliations, summary,
-    aliases) filled from ``other``, another reading of the same note; ``entry`` itself when None."""
+    aliases) filled from ``other``, another reading of the same note; ``entry`` itself when None.
+    When ``other`` replaced the page title by the full title the note states (the page title, without
+    its framing, is one of ``other``'s aliases: "Paper review – FlexGen" → "FlexGen: High-Throughput
+    …"), the full title is taken too."""
     if other is None:
         return entry
+    page_name = title_key(frame_stripped(entry.title)[0])
+    if title_key(other.title) != title_key(entry.title) and page_name in {title_key(a) for a in other.aliases}:
+        # the other reading found the paper's full title in place of the page's (framed, shorter) one
+        entry.title, entry.system = other.title, other.system or entry.system
     if other.links.get("paper") and not any(k in entry.links for k in ("paper", "arxiv", "doi", "pdf")):
         entry.links = {"paper": other.links["paper"], **entry.links}
     if not entry.venue and other.venue:
