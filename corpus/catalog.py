@@ -117,7 +117,7 @@ def build_catalog(entries: Iterable[PaperEntry], warnings: list[str] | None = No
     "Later" is ingest order, except that between entries of git sources the newer commit of the note's
     file is later (:func:`_precedence`). The venue is the last peer-reviewed venue, else the last
     preprint venue; when the places give different venues, ``history`` lists them (preprints first,
-    the kept venue last).
+    the kept venue last). The year is the venue's, else the first year a place states without one.
     Affiliations, authors, links, topics, tags, aliases and sources are unions in order of appearance;
     the summary is the first listing's one-liner (else the deep note's TL;DR, else the abstract).
     Records keep first-seen order.
@@ -148,6 +148,7 @@ def build_catalog(entries: Iterable[PaperEntry], warnings: list[str] | None = No
         venue = venue or e.venue
         if venue:
             venues.setdefault(id(r), []).append((order[id(e)], venue, e.year))
+        r.year = r.year or e.year  # a year stated without a venue; a venue's year replaces it below
         last[id(r)] = max(last.get(id(r), -1), order[id(e)])
         _add_unique(r.affiliations, e.affiliations)
         _add_unique(r.authors, e.authors)
@@ -290,6 +291,7 @@ def _absorb(keep: PaperRecord, other: PaperRecord) -> None:
     _add_unique(keep.aliases, [other.title, *other.aliases])
     keep.aliases = [a for a in keep.aliases if title_key(a) != title_key(keep.title)]
     keep.system = keep.system or other.system
+    keep.year = keep.year or other.year
     _add_unique(keep.affiliations, other.affiliations)
     _add_unique(keep.authors, other.authors)
     for k, v in other.links.items():

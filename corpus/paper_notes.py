@@ -314,10 +314,10 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         y = _year_of(meta) or op.year
         if series and y:
             venue, year = f"{series} {y}", y
-        elif link and arxiv_year(link) and not bare_series:
-            venue, year = f"arXiv {arxiv_year(link)}", arxiv_year(link)
     if year is None and not conflict:
-        year = _year_of(meta)
+        # an arXiv link alone dates the paper but names no venue: a link is where the paper is, not
+        # where it was published
+        year = _year_of(meta) or (arxiv_year(link) if link else None)
 
     links: dict[str, str] = {}
     if link:
