@@ -249,10 +249,12 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
             is_note = True
         elif not open_links and (fm_venue or len(tag_venues) == 1) and isinstance(meta.get("title"), str):
             is_note = True
-    opening_venue, opening_conflict = decide_venue(
-        [v for text in op.venues for v in stated_venues(text, byline=True)]
-        + stated_venues("\n".join(op.byline), byline=True)
-    )
+    # a Venue:/Published in: line (or a table's Venue row) states the venue outright: the opening's
+    # prose ("the journal version of the OSDI '12 paper") only when those lines give none
+    labelled = [v for text in op.venues for v in stated_venues(text, byline=True)]
+    opening_venue, opening_conflict = decide_venue(labelled)
+    if opening_venue is None:
+        opening_venue, opening_conflict = decide_venue(labelled + stated_venues("\n".join(op.byline), byline=True))
     if opening_venue is None and not opening_conflict and op.year:
         # "| Venue | MLSys |" and "| Year | 2022 |": a series and its year on two lines
         in_table = list(

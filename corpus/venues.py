@@ -54,7 +54,9 @@ _JOURNAL_RE = re.compile(
 )
 #: A workshop named with the conference that hosts it: "NIPS 2014 Deep Learning Workshop", "ICML 2023
 #: Workshop on …", "Workshop on X at NeurIPS 2022" — the paper is not the conference's.
-_WORKSHOP_AFTER_RE = re.compile(r"^\W{0,3}(?:[A-Z][\w&-]*\s+){0,5}[Ww]orkshops?\b")
+_WORKSHOP_AFTER_RE = re.compile(
+    r"^\W{0,3}(?:[A-Z][\w&-]*\s+(?:(?:[A-Z][\w&-]*|and|of|on|for|in|the|&)\s+){0,7})?[Ww]orkshops?\b"
+)
 _WORKSHOP_BEFORE_RE = re.compile(r"\bworkshops?\b[^.;()\n]{0,100}(?:\bat|@|\bco-located with)\s*(?:the\s+)?$", re.I)
 
 
@@ -88,11 +90,19 @@ SERIES["nips"] = "NeurIPS"
 SERIES["ieee bigdata"] = "BigData"
 SERIES["hot chips"] = "HotChips"
 
+def _joined(alt: str) -> str:
+    """Pattern of a joint conference's second name after a known series ("NAACL-HLT 2019", "ACL-IJCNLP
+    2021", "EMNLP/IJCNLP 2019"): the venue is the known series'. A second known series ("NeurIPS/ICML")
+    is no partner."""
+    return rf"(?:[-/](?!(?:{alt})\b)[A-Za-z][A-Za-z]{{1,11}}(?=\s*['’‘]?\s*(?:19|20)?\d\d\b))?"
+
+
 _series_alt = "|".join(sorted((re.escape(k) for k in SERIES), key=len, reverse=True))
 # "OSDI 2026", "OSDI'26", "OSDI '26", "osdi-2026", "osdi26", "OSDI-26", "SoCC 2024"; not an identifier
 # ("arXiv 1909.08053" names no year 1909)
 VENUE_RE = re.compile(
-    rf"(?<![A-Za-z0-9])(?P<series>{_series_alt})\s*(?:[-_ ]\s*|['’‘]\s*)?(?P<year>(?:19|20)\d\d|\d\d)(?![0-9]|\.\d)",
+    rf"(?<![A-Za-z0-9])(?P<series>{_series_alt}){_joined(_series_alt)}\s*(?:[-_ ]\s*|['’‘]\s*)?"
+    r"(?P<year>(?:19|20)\d\d|\d\d)(?![0-9]|\.\d)",
     re.IGNORECASE,
 )
 
@@ -215,7 +225,8 @@ def find_venue_mentions(
             series_map[s.lower()] = s
     alt = "|".join(sorted((re.escape(k) for k in series_map), key=len, reverse=True))
     pat = re.compile(
-        rf"(?<![\w])(?P<series>{alt})(?:\s*(?:[-_ ]\s*|['’‘]\s*)?(?P<year>(?:19|20)\d\d|\d\d)(?![0-9]|\.\d))?(?![\w])",
+        rf"(?<![\w])(?P<series>{alt})(?:{_joined(alt)}\s*(?:[-_ ]\s*|['’‘]\s*)?(?P<year>(?:19|20)\d\d|\d\d)"
+        r"(?![0-9]|\.\d))?(?![\w])",
         re.IGNORECASE,
     )
     out: list[VenueMention] = []
@@ -265,7 +276,7 @@ PREPRINT_SERIES = frozenset({"arxiv", "biorxiv", "medrxiv", "ssrn", "corr"})
 #: Words before a venue that state it as the paper's own: "Accepted at", "Published in", "In
 #: Proceedings of the", "Journal version in", "To appear in", "Presented at".
 _LEAD_RE = re.compile(
-    r"\b(?:accepted|published|presented|appear(?:s|ed|ing)?|proceedings|version|venue|conference)\b"
+    r"\b(?:accepted|published|presented|appear(?:s|ed|ing)?|proceedings|version(?![\s,-]+of\b)|venue|conference)\b"
     r"[\s:,-]*(?:(?:as|at|in|to|by|of|on|the|an?|\d+(?:st|nd|rd|th)|(?:19|20)\d\d)\b[\s:,-]*){0,4}$",
     re.IGNORECASE,
 )
@@ -330,7 +341,8 @@ def stated_venues(text: str, byline: bool = False) -> list[str]:
     for s in _sentences(journal_abbreviated(text)):
         short = len(s.split()) <= BYLINE_WORDS
         for u in _LEAD_UNKNOWN_RE.finditer(s):
-            if u.group(1).lower() not in SERIES and u.group(1).lower() not in _NOT_SERIES:
+            first = re.split(r"[-/]", u.group(1))[0].lower()  # "ACL-IJCNLP": a joint name of a known series
+            if first not in SERIES and u.group(1).lower() not in _NOT_SERIES:
                 out.append(f"{u.group(1)} {u.group(2)}")
         for m in find_venue_mentions(s):
             if not m.venue or _at_workshop(s, m.span):

@@ -172,6 +172,17 @@ def test_templates_are_skipped_with_a_warning():
         ("Accepted at the ICML 2023 Workshop on Efficient Systems.", False, []),
         ("Presented at the Workshop on Efficient NLP at NeurIPS 2022.", False, []),
         ("Accepted at ICML 2023 and the workshop on X.", False, ["ICML 2023"]),
+        # a workshop's name with lower-case words in it
+        ("NIPS 2014 Deep Learning and Representation Learning Workshop", True, []),
+        ("Presented at the ICLR 2021 Workshop on Science and Engineering of Deep Learning.", False, []),
+        # joint conferences read as the series the catalog uses
+        ("Proceedings of NAACL-HLT 2019", False, ["NAACL 2019"]),
+        ("Published in ACL-IJCNLP 2021.", False, ["ACL 2021"]),
+        ("In Proceedings of EMNLP-IJCNLP '19.", False, ["EMNLP 2019"]),
+        ("Lewis et al., USENIX ATC '23.", True, ["ATC 2023"]),
+        # another version of the paper is not this note's venue
+        ("This is the journal version of the OSDI '12 paper.", True, []),
+        ("Journal version in JMLR 2022.", False, ["JMLR 2022"]),
     ],
 )
 def test_journal_workshop_and_unknown_series_venues(text, byline, venues):
