@@ -267,7 +267,11 @@ def _title_value(text: str) -> str:
     ("X (NeurIPS 2022)")."""
     t = text.strip().rstrip(".。 ")
     m = re.search(r"\s*(?:（[^（）]*）|\(([^()]*)\))$", t)
-    if m and m.start() > 0 and (m.group(1) is None or re.search(r"\b(?:19|20)\d\d\b", m.group(1)) or find_venues(m.group(1))):
+    if (
+        m
+        and m.start() > 0
+        and (m.group(1) is None or re.search(r"\b(?:19|20)\d\d\b", m.group(1)) or find_venues(m.group(1)))
+    ):
         t = t[: m.start()].rstrip(" .,")
     return t
 

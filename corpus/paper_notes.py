@@ -268,8 +268,10 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         # no link at all, or an empty one ("[Title]()"): a paper note when the rest says so plainly
         placeholder = op.placeholder or op.named_only or op.bare_placeholder is not None
         placeholder = placeholder or (head is not None and _placeholder_heading(head[1]))
+        placeholder = placeholder or _empty_link_key(meta)  # `paper: ""`: a template's link not filled in
         et_al = any(re.search(r"\bet al\b", line) for line in op.byline)
-        told = bool(op.authors or opening_venue or _has_tldr(blocks) or fm_venue or len(tag_venues) == 1 or et_al)
+        authors = op.authors or _fm(meta, AUTHOR_KEYS) or any(_author_list(line) for line in op.byline[:2])
+        told = bool(authors or opening_venue or _has_tldr(blocks) or fm_venue or len(tag_venues) == 1 or et_al)
         named = op.title is not None and title_key(frame_stripped(page.title)[0]) in title_key(op.title)
         titled = head is not None or isinstance(meta.get("title"), str)
         is_note = (
@@ -438,6 +440,30 @@ def _title(page: Page, head: tuple[int, Inline] | None, op: Opening, link: str |
         full = full.strip()
         return full, (stripped if stripped and not fallback and title_key(stripped) != title_key(full) else None)
     return stripped, None
+
+
+def _empty_link_key(meta: dict[str, Any]) -> bool:
+    """Front matter with a paper-link key left empty (``paper: ""``, ``doi:``): a note made from a
+    paper-note template whose link was not filled in."""
+    low = {str(k).lower(): v for k, v in meta.items()}
+    return any(k in low and low[k] in (None, "") for k in (*LINK_KEYS, "doi", "arxiv", "arxiv_id"))
+
+
+#: Fewest names that make an opening line an author list ("Jared Kaplan, Sam McCandlish, Tom Henighan").
+AUTHOR_LIST_NAMES = 2
+
+
+def _author_list(line: str) -> bool:
+    """A line that opens with an author list: comma-separated personal names (two to four capitalised
+    words or initials each), affiliations in brackets aside ("Jared Kaplan, Sam McCandlish, … (OpenAI)")."""
+    names = re.split(r"\s*,\s*|\s+and\s+", re.sub(r"\([^()]*\)", " ", line).strip())
+    lead = []
+    for n in names:
+        words = n.strip(" .").split()
+        if not (2 <= len(words) <= 4 and all(re.fullmatch(r"[A-Z][\w'’-]*\.?|[A-Z]\.", w) for w in words)):
+            break
+        lead.append(n)
+    return len(lead) >= AUTHOR_LIST_NAMES
 
 
 def _placeholder_heading(inline: Inline) -> bool:

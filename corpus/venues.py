@@ -90,6 +90,7 @@ SERIES["nips"] = "NeurIPS"
 SERIES["ieee bigdata"] = "BigData"
 SERIES["hot chips"] = "HotChips"
 
+
 def _joined(alt: str) -> str:
     """Pattern of a joint conference's second name after a known series ("NAACL-HLT 2019", "ACL-IJCNLP
     2021", "EMNLP/IJCNLP 2019"): the venue is the known series'. A second known series ("NeurIPS/ICML")

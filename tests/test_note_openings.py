@@ -145,6 +145,12 @@ def test_todo_leads_are_not_part_of_the_title():
         ({}, "# X\n\n{{< figure src=x.png >}}", None),  # a Hugo shortcode
         ({}, "# Note\n\nTitle: {{title}}\nAuthors: {{ authors }}", "{{title}}"),  # two plain placeholders
         ({}, "# Note\n\nSee {{ site.url }} and {{ page.date }}.", None),
+        ({"date": "{{ .Date }}"}, "text", "{{ .Date }}"),  # a Hugo archetype's Go-template actions
+        (
+            {"title": '{{ replace .File.ContentBaseName "-" " " | title }}'},
+            "",
+            '{{ replace .File.ContentBaseName "-" " " | title }}',
+        ),
     ],
 )
 def test_template_placeholders(front_matter, body, found):
@@ -155,7 +161,14 @@ def test_templates_are_skipped_with_a_warning():
     r = read_path(FAMILIES / "templates" / "notes")
     assert [p.title for p in r.pages] == ["Deep Sets"]
     skipped = {w.source.rsplit("/", 1)[-1] for w in r.warnings if "template" in w.message}
-    assert skipped == {"body-only.md", "literature-note.md", "obsidian-core.md", "paper-template.md", "templater.md"}
+    assert skipped == {
+        "body-only.md",
+        "hugo-archetype.md",
+        "literature-note.md",
+        "obsidian-core.md",
+        "paper-template.md",
+        "templater.md",
+    }
 
 
 @pytest.mark.parametrize(
