@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from markdown_it.token import Token
 
 from papernotes.corpus.markdown import Inline, markdown_parser, render_inline
-from papernotes.corpus.paper_links import arxiv_url, doi_url, is_paper_link, one_paper, paper_id
+from papernotes.corpus.paper_links import arxiv_url, doi_url, is_paper_link, names_its_site, one_paper, paper_id
 from papernotes.corpus.papers import PAPER_LINK_LABELS
 from papernotes.corpus.venues import find_venues
 
@@ -127,7 +127,12 @@ def _named_titles(inline: Inline, apart: str | None) -> list[tuple[str, str | No
     out: list[tuple[str, str | None]] = []
     for label, href in inline.links:
         words = len(label.split())
-        if is_paper_link(href.strip()) and _title_like(label) and TITLE_WORDS[0] <= words <= TITLE_WORDS[1]:
+        if (
+            is_paper_link(href.strip())
+            and _title_like(label)
+            and not names_its_site(label, href.strip())  # "[ACM DL](…)", "[IEEE Xplore](…)"
+            and TITLE_WORDS[0] <= words <= TITLE_WORDS[1]
+        ):
             out.append((label.strip(), href.strip()))
     text = (apart or "").strip()
     n = len(text.split())

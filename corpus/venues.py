@@ -49,7 +49,7 @@ _JOURNAL_RE = re.compile(
     # then what a reference adds before the year: volume(issue), pages — "15(56)", "vol. 31, no. 4, pp. 1–20"
     r"(?:[\s,:;]*(?:vol(?:ume)?\.?\s*)?(?!(?:19|20)\d\d\b)\d{1,4}(?:\s*\((?!(?:19|20)\d\d\))\d{1,4}\))?(?:[\s,]*(?:no\.?|issue)\s*\d+)?"
     r"(?:\s*:\s*\d+(?:\s*[-–]\s*\d+)?|[\s,]*pp\.?\s*\d+(?:\s*[-–]\s*\d+)?|[\s,]*\d+\s*[-–]\s*\d+)?)?"
-    r"(?:[\s,]*\(?((?:19|20)\d\d)\)?)?",
+    r"(?:[\s,]*(?P<open>\()?(?P<year>(?:19|20)\d\d)(?(open)\)))?",  # "(2014)"; "(JMLR 2022)" keeps its ")"
     re.IGNORECASE,
 )
 #: A workshop named with the conference that hosts it: "NIPS 2014 Deep Learning Workshop", "ICML 2023
@@ -68,7 +68,7 @@ def journal_abbreviated(text: str) -> str:
 
     def abbreviated(m: re.Match[str]) -> str:
         name = JOURNALS.get(m.group(1).lower(), m.group(1).upper())
-        return " ".join(x for x in (name, m.group(2)) if x)
+        return " ".join(x for x in (name, m.group("year")) if x)
 
     return _JOURNAL_RE.sub(abbreviated, text)
 

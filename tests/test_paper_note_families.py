@@ -15,7 +15,13 @@ few members of one family with its records listed by hand in expected_records.js
 * reading_todos — unchecked task items and to-do leads ("TODO read: X") are papers not read yet: no records;
 * templates — notes-tool templates (``{{title}}``, ``<% tp.file.title %>``) are no notes;
 * journal_workshop_venues — journals by name or abbreviation with a year, workshops that are not their
-  host conference, series the built-in list lacks after "Published in", ACL Anthology identities.
+  host conference, series the built-in list lacks after "Published in", ACL Anthology identities;
+* paper_copies — one paper linked several times on one line (a metadata table's ``[arXiv](…) ·
+  [USENIX](…)``, a byline's ``[ACM DL](…) · [arXiv](…)``, ``Paper: <…> · Code: <…>``): one paper, its
+  first link; links to two papers on one line (two arXiv ids, two named systems) are none;
+* title_lines — the full title under a label ("Full title: **X**.", "Paper title: X (JMLR 2022)",
+  "原文标题：X（NVIDIA）", a "## Full title" heading over a bold line), also in a note with a "Published
+  in:" line; a post titled only by the system name joins the record of the same paper's full title.
 """
 
 from __future__ import annotations
@@ -177,3 +183,71 @@ def test_newer_commit_wins_between_git_sources(tmp_path):
     local = [read_path(tmp_path / "new"), read_path(tmp_path / "old")]
     (rec,) = build_catalog(e for r in local for p in r.pages for e in analyze_page(p).entries)
     assert rec.title.startswith("LMInfer:") and rec.venue == "OSDI 2024"
+
+
+def test_a_name_only_post_joins_the_full_titles_record():
+    records, _ = catalog_of(FAMILIES / "title_lines" / "notes")
+    (gshard,) = [r for r in records if "GShard" in r.title]
+    assert gshard.title.startswith("GShard: Scaling Giant Models") and gshard.aliases == ["GShard"]
+    assert len(gshard.sources) == 2
+
+
+@pytest.mark.parametrize(
+    ("links", "one"),
+    [
+        (
+            [
+                ("arXiv", "https://arxiv.org/abs/2406.03243"),
+                ("USENIX", "https://www.usenix.org/conference/osdi24/presentation/sun-biao"),
+            ],
+            0,
+        ),
+        (
+            [
+                ("ACM DL", "https://dl.acm.org/doi/10.1145/3341301.3359646"),
+                ("arXiv", "https://arxiv.org/abs/1806.03377"),
+            ],
+            0,
+        ),
+        ([("PDF", "https://arxiv.org/pdf/2205.14135"), ("arXiv", "https://arxiv.org/abs/2205.14135v2")], 0),  # one id
+        ([("arXiv", "https://arxiv.org/abs/2402.02750"), ("arXiv", "https://arxiv.org/abs/2401.18079")], None),
+        (
+            [
+                ("Orca", "https://www.usenix.org/conference/osdi22/presentation/yu"),
+                ("vLLM", "https://arxiv.org/abs/2309.06180"),
+            ],
+            None,
+        ),
+        ([], None),
+    ],
+)
+def test_copies_of_one_paper_on_one_line(links, one):
+    from papernotes.corpus.paper_links import one_paper
+
+    assert one_paper(links) == (links[one][1] if one is not None else None)
+
+
+@pytest.mark.parametrize(
+    ("markdown", "title"),
+    [
+        (
+            "Full title: **Megatron-LM: Training Multi-Billion Parameter Models**.\n",
+            "Megatron-LM: Training Multi-Billion Parameter Models",
+        ),
+        (
+            "> 原文标题：Reducing Activation Recomputation in Large Transformer Models（NVIDIA）\n",
+            "Reducing Activation Recomputation in Large Transformer Models",
+        ),
+        (
+            "Paper title: Switch Transformers: Scaling to Trillion Parameter Models (JMLR 2022)\n",
+            "Switch Transformers: Scaling to Trillion Parameter Models",
+        ),
+        (
+            "Intro line.\n\n## Full title\n\n**Training Compute-Optimal Large Language Models**\n",
+            "Training Compute-Optimal Large Language Models",
+        ),
+        ("## Results\n\n**Training Compute-Optimal Large Language Models**\n", None),  # not under a title label
+    ],
+)
+def test_title_lines(markdown, title):
+    assert read_opening(markdown).title == title
