@@ -36,7 +36,7 @@ _LABEL_RE = re.compile(
     r"^\W{0,3}(paper(?:\s+link)?|pdf|arxiv(?:\s+id)?|doi|link|url|source|venue|conference|published(?:\s+(?:at|in))?"
     r"|(?:(?:full|paper|original|complete|official)\s+)?title|authors?|year"
     r"|论文标题|原文标题|原标题|英文标题|英文题目|论文题目|标题|题目|论文链接|论文地址|原文链接|原文|论文|作者|会议|发表于?)"
-    r"\s*[*_]{0,2}\s*[:：]\s*[*_]{0,2}\s*",
+    r"\s*[*_]{0,2}\s*(?:::|[:：])\s*[*_]{0,2}\s*",  # "Paper:", "**Paper:**", Logseq's "url:: …"
     re.IGNORECASE,
 )
 #: A heading that is only a title label ("## Full title", "### Paper title", "## 论文标题"): the line

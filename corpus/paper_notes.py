@@ -226,10 +226,13 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     tag_venues, bare_series = _venues_in_tags(page.tags)
     fm_venue_raw = _fm(meta, VENUE_KEYS)
     fm_venue = _venue_of(str(fm_venue_raw)) if isinstance(fm_venue_raw, (str, int)) else None
-    fm_series = journal_abbreviated(fm_venue_raw).strip().lower() if isinstance(fm_venue_raw, str) else ""
-    if fm_venue is None and fm_series in SERIES:
-        # `venue: NeurIPS` with the year in its own key (`year: 2023`): a series, dated like a bare tag
-        bare_series = [SERIES[fm_series]]
+    fm_series = journal_abbreviated(fm_venue_raw).strip() if isinstance(fm_venue_raw, str) else ""
+    named_series = list(dict.fromkeys(m.series for m in find_venue_mentions(fm_series, any_case=SERIES)))
+    named_series = [x for x in named_series if x != "USENIX"] or named_series  # "USENIX OSDI": the series
+    if fm_venue is None and not workshop_venues(fm_series) and len(named_series) == 1:
+        # `venue: NeurIPS` (or "Proceedings of the 29th Symposium on Operating Systems Principles") with
+        # the year in its own key (`year: 2023`): a series, dated like a bare tag
+        bare_series = named_series
 
     op = read_opening(page.markdown)
     link: str | None = None

@@ -193,6 +193,12 @@ def _assert_question_floors(tmp_path, models_cache, notes_dir: Path, questions: 
         ('categories: ["SOSP 2023"]', "SOSP 2023"),  # Hugo/Jekyll's second taxonomy
         ("keywords: [serving, osdi24]", "OSDI 2024"),
         ("tags: [nips2017]", "NeurIPS 2017"),
+        # venues written out in full, as reference managers export them
+        ('publication: "Advances in Neural Information Processing Systems 35"\nyear: 2022', "NeurIPS 2022"),
+        ('booktitle: "Proceedings of the 29th Symposium on Operating Systems Principles"\nyear: 2023', "SOSP 2023"),
+        ('venue: "USENIX OSDI"\nyear: 2022', "OSDI 2022"),
+        ('publication: "Proceedings of NAACL-HLT 2019"', "NAACL 2019"),
+        ('venue: "NIPS 2014 Deep Learning and Representation Learning Workshop"\nyear: 2014', None),
     ],
 )
 def test_venue_from_front_matter_keys_and_taxonomies(tmp_path, front_matter, venue):

@@ -251,3 +251,14 @@ def test_copies_of_one_paper_on_one_line(links, one):
 )
 def test_title_lines(markdown, title):
     assert read_opening(markdown).title == title
+
+
+def test_logseq_page_properties_read_as_labelled_lines(tmp_path):
+    (tmp_path / "deep-sets.md").write_text(
+        "title:: Deep Sets\nurl:: https://arxiv.org/abs/1703.06114\nauthors:: Manzil Zaheer, Satwik Kottur\n"
+        "venue:: NeurIPS 2017\n\n- Permutation-invariant functions are sums of per-element embeddings.\n",
+        encoding="utf-8",
+    )
+    (rec,) = catalog_of(tmp_path)[0]
+    assert (rec.title, rec.url, rec.venue) == ("Deep Sets", "https://arxiv.org/abs/1703.06114", "NeurIPS 2017")
+    assert rec.authors == ["Manzil Zaheer", "Satwik Kottur"]
