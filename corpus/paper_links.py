@@ -31,9 +31,24 @@ PAPER_HOSTS = (
     "biorxiv.org",
     "medrxiv.org",
     "semanticscholar.org",
+    "mlsys.org",
+    "nature.com",
+    "researchgate.net",
+    "paperswithcode.com",
+    "ecva.net",
+    "aaai.org",
+    "ndss-symposium.org",
+    "cv-foundation.org",
 )
-_ARXIV_RE = re.compile(r"arxiv\.org/(?:abs|pdf|html)/([a-z-]+(?:\.[A-Z]{2})?/\d{7}|\d{4}\.\d{4,5})(?:v\d+)?", re.I)
-_DOI_RE = re.compile(r"(?:doi\.org/|dl\.acm\.org/doi/(?:abs/|pdf/|full/|epdf/)?)(10\.\d{4,9}/[^\s?#]+)", re.I)
+#: An arXiv identifier in a link to arXiv or to a site that shows arXiv papers by their id (Hugging Face
+#: papers, alphaXiv, ar5iv).
+_ARXIV_RE = re.compile(
+    r"(?:arxiv\.org/(?:abs|pdf|html)|huggingface\.co/papers|alphaxiv\.org/(?:abs|overview)|ar5iv\.org/(?:abs|html))"
+    r"/([a-z-]+(?:\.[A-Z]{2})?/\d{7}|\d{4}\.\d{4,5})(?:v\d+)?",
+    re.I,
+)
+#: A DOI in a link: doi.org, or a publisher's ``/doi/`` path (the ACM Digital Library, Science, SIAM, Wiley …).
+_DOI_RE = re.compile(r"(?:doi\.org/|/doi/(?:abs/|pdf/|full/|epdf/|book/)?)(10\.\d{4,9}/[^\s?#]+)", re.I)
 #: An ACL Anthology paper id in its URL (``aclanthology.org/N19-1423/``, ``aclweb.org/anthology/N19-1423.pdf``,
 #: ``aclanthology.org/2023.acl-long.1``) or in its DOI (``10.18653/v1/N19-1423``): the Anthology's
 #: papers carry DOIs of the form 10.18653/v1/<Anthology ID> (https://aclanthology.org/info/ids/).
@@ -52,9 +67,10 @@ def _host(url: str) -> str:
 
 
 def is_paper_link(url: str) -> bool:
-    """True when ``url`` (http/https) points at one paper: an arXiv abstract/PDF, a DOI (doi.org, the ACM
-    Digital Library; not a proceedings' table of contents), an IEEE Xplore document, an OpenReview
-    forum, a USENIX presentation page or file, a page on another host of :data:`PAPER_HOSTS`, or any
+    """True when ``url`` (http/https) points at one paper: an arXiv abstract/PDF (or its page on Hugging
+    Face papers, alphaXiv, ar5iv), a DOI (doi.org, a publisher's ``/doi/`` path; not a proceedings' table
+    of contents), an IEEE Xplore document, an OpenReview
+    forum, a USENIX presentation page or file, an IEEE Computer Society article, a page on another host of :data:`PAPER_HOSTS`, or any
     ``.pdf`` (not a whole proceedings volume)."""
     if not re.match(r"^https?://", url or "", re.I):
         return False
@@ -65,10 +81,12 @@ def is_paper_link(url: str) -> bool:
         return "proceedings" not in path.rsplit("/", 1)[-1]  # a whole proceedings volume is no one paper
     if host == "usenix.org" or host.endswith(".usenix.org"):
         return "/presentation/" in path or "/system/files/" in path
-    if host == "arxiv.org":
+    if host in ("arxiv.org", "huggingface.co", "alphaxiv.org", "ar5iv.org"):
         return bool(_ARXIV_RE.search(url))
-    if host in ("dl.acm.org", "doi.org"):
+    if host in ("dl.acm.org", "doi.org") or _DOI_RE.search(url):
         return bool(_DOI_RE.search(url)) and "/proceedings/" not in path and "/toc/" not in path
+    if host == "computer.org" or host.endswith(".computer.org"):  # the IEEE Computer Society library
+        return "/proceedings-article/" in path
     if host == "ieeexplore.ieee.org":
         return "/document/" in path
     if host == "openreview.net":

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from papernotes.corpus.markdown import Block, Inline, markdown_parser, render_inline
+from papernotes.corpus.markdown import Block, Inline, Item, markdown_parser, render_inline
 from papernotes.corpus.models import Page, PaperEntry
 from papernotes.corpus.note_opening import Opening, frame_stripped, read_opening
 from papernotes.corpus.paper_links import (
@@ -102,6 +102,22 @@ def _paragraph_paper_links(b: Block) -> list[str]:
     links += [(u, u) for u in _BARE_URL_RE.findall(b.text) if is_paper_link(u)]
     one = one_paper(links)
     return [one] if one else [h for _, h in links]
+
+
+def _page_paper_links(blocks: list[Block]) -> list[str]:
+    """Every paper link of a page's paragraphs and bullets, in order (copies of one paper on one line
+    counted once, :func:`_paragraph_paper_links`)."""
+
+    def of_items(items: list[Item]) -> list[str]:
+        out: list[str] = []
+        for it in items:
+            links = [(label, h) for label, h in it.inline.links if is_paper_link(h)]
+            one = one_paper(links)
+            out += [one] if one else [h for _, h in links]
+            out += of_items(it.children)
+        return out
+
+    return [u for b in blocks for u in (_paragraph_paper_links(b) if b.kind == "text" else of_items(b.items))]
 
 
 def _fm(meta: dict[str, Any], keys: tuple[str, ...]) -> Any:
@@ -277,11 +293,18 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         told = bool(authors or opening_venue or _has_tldr(blocks) or fm_venue or len(tag_venues) == 1 or et_al)
         named = op.title is not None and title_key(frame_stripped(page.title)[0]) in title_key(op.title)
         titled = head is not None or isinstance(meta.get("title"), str)
+        # "# Title", "**Authors:** …" and one paper link anywhere in the note (a "Links" section at its
+        # end), or a year, venue or TL;DR beside the authors
+        anywhere = _distinct(_page_paper_links(blocks))
+        labelled_authors = bool(op.authors) and titled and len(anywhere) <= 1
         is_note = (
             (op.placeholder and op.title is not None)
             or (placeholder and (told or named))
             or (titled and opening_venue is not None and bool(op.authors or et_al))  # "Yu et al., OSDI '22."
+            or (labelled_authors and bool(anywhere or op.year or _has_tldr(blocks)))
         )
+        if is_note and labelled_authors and anywhere:
+            link = anywhere[0]
     if not is_note:
         return None
 
@@ -289,6 +312,8 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     if not title:
         return None
     title, title_venue = parse_title(title)
+    title, decoration = _venue_decoration(title)
+    title_venue = title_venue or decoration
 
     # venue: front matter, else tags, else the opening's statements (a byline, "Venue:", "(ICML'23)"),
     # else the first paragraphs'; conflicting statements leave it empty (one parser: venues.py)
@@ -324,7 +349,7 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     if year is None and not conflict:
         # an arXiv link alone dates the paper but names no venue: a link is where the paper is, not
         # where it was published
-        year = _year_of(meta) or (arxiv_year(link) if link else None)
+        year = _year_of(meta) or op.year or (arxiv_year(link) if link else None)
 
     links: dict[str, str] = {}
     if link:
@@ -467,6 +492,43 @@ def _author_list(line: str) -> bool:
             break
         lead.append(n)
     return len(lead) >= AUTHOR_LIST_NAMES
+
+
+_LEAD_MARK_RE = re.compile(r"^[^\w\[(（【\"'“‘«]+")
+_LEAD_VENUE_RE = re.compile(
+    r"^[\[(（【]([^\[\]()（）【】]{2,24})[\])）】]\s*[:：|–—-]?\s*|^([A-Za-z][\w-]{1,11}\s*['’]?\s*\d{2,4})\s*[:：|–—-]\s+"
+)
+_TAIL_VENUE_RE = re.compile(r"\s+[|–—-]\s+([^|–—]{2,30})$|\s*[\[【]([^\[\]【】]{2,24})[\]】]$")
+
+
+def _marked_venue(said: str) -> str | None:
+    """The venue a title's mark names: a few words that are a venue of a known series or of one written
+    in capitals ("OSDI'22", "FOOCON 2024"; not "ResNet 2016")."""
+    v = normalize_venue(said) if len(said.split()) <= 3 else None
+    return v if v and (split_venue(v)[0].lower() in SERIES or split_venue(v)[0].isupper()) else None
+
+
+def _venue_decoration(title: str) -> tuple[str, str | None]:
+    """``(title, venue)``: a title without the marks a note puts around it — a leading emoji or symbol
+    ("📄 Title"), a venue before it ("[OSDI'22] Title", "【SOSP 2023】Title", "OSDI '22: Title") or after
+    it ("Title | NeurIPS 2022", "Title - OSDI 2012", "Title [ICML'23]") — and the venue such a mark
+    names (None when there is none: "[Draft] Title" keeps its bracket)."""
+    t = _LEAD_MARK_RE.sub("", title).strip() or title.strip()
+    venue = None
+
+    m = _LEAD_VENUE_RE.match(t)
+    if m:
+        said = (m.group(1) or m.group(2)).strip()
+        v = _marked_venue(said)
+        if v and len(t) > m.end():
+            t, venue = t[m.end() :].strip(), v
+    m = _TAIL_VENUE_RE.search(t)
+    if m and venue is None:
+        said = (m.group(1) or m.group(2)).strip()
+        v = _marked_venue(said)
+        if v and m.start() > 0:
+            t, venue = t[: m.start()].strip(), v
+    return t, venue
 
 
 def _placeholder_heading(inline: Inline) -> bool:

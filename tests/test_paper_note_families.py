@@ -21,7 +21,10 @@ few members of one family with its records listed by hand in expected_records.js
   first link; links to two papers on one line (two arXiv ids, two named systems) are none;
 * title_lines — the full title under a label ("Full title: **X**.", "Paper title: X (JMLR 2022)",
   "原文标题：X（NVIDIA）", a "## Full title" heading over a bold line), also in a note with a "Published
-  in:" line; a post titled only by the system name joins the record of the same paper's full title.
+  in:" line; a post titled only by the system name joins the record of the same paper's full title;
+* title_marks — a title marked with an emoji or its venue ("[OSDI'22] Title", "Title | NeurIPS 2022"),
+  paper links on sites that show papers by their arXiv id or DOI (Hugging Face papers, a publisher's
+  ``/doi/`` path), and an "Authors:" line with the paper's one link in a "Links" section at the end.
 """
 
 from __future__ import annotations
@@ -262,3 +265,9 @@ def test_logseq_page_properties_read_as_labelled_lines(tmp_path):
     (rec,) = catalog_of(tmp_path)[0]
     assert (rec.title, rec.url, rec.venue) == ("Deep Sets", "https://arxiv.org/abs/1703.06114", "NeurIPS 2017")
     assert rec.authors == ["Manzil Zaheer", "Satwik Kottur"]
+
+
+def test_the_year_line_dates_a_note_without_a_venue():
+    records, _ = catalog_of(FAMILIES / "title_marks" / "notes")
+    (gpipe,) = [r for r in records if r.title.startswith("GPipe")]
+    assert (gpipe.venue, gpipe.year, gpipe.authors) == (None, 2019, ["Yanping Huang", "Youlong Cheng"])
