@@ -130,6 +130,7 @@ def _named_titles(inline: Inline, apart: str | None) -> list[tuple[str, str | No
         if (
             is_paper_link(href.strip())
             and _title_like(label)
+            and not re.match(r"(?:the|this|our|their|a|an)\s|.*\s(?:paper|pdf)$", label.strip())  # "the Orca paper"
             and not names_its_site(label, href.strip())  # "[ACM DL](…)", "[IEEE Xplore](…)"
             and TITLE_WORDS[0] <= words <= TITLE_WORDS[1]
         ):

@@ -55,8 +55,37 @@ from papernotes.corpus.venues import (
 )
 
 #: Front-matter keys (case-insensitive) of the notes tools (Obsidian, Jekyll, Hugo, GitBook, Zotero).
-VENUE_KEYS = ("venue", "conference", "booktitle", "journal", "publication", "proceedings", "event", "published")
-LINK_KEYS = ("paper", "url", "link", "pdf", "paper_url", "paperurl", "paper_link", "arxiv_url", "doi_url")
+VENUE_KEYS = (
+    "venue",
+    "conference",
+    "booktitle",
+    "journal",
+    "publication",
+    "proceedings",
+    "event",
+    "published",
+    # Zotero's, BibLaTeX's and CSL's names for the same field
+    "publicationtitle",
+    "publication_title",
+    "proceedingstitle",
+    "proceedings_title",
+    "journaltitle",
+    "container-title",
+)
+LINK_KEYS = (
+    "paper",
+    "url",
+    "link",
+    "pdf",
+    "paper_url",
+    "paperurl",
+    "paper_link",
+    "arxiv_url",
+    "arxiv_link",
+    "doi_url",
+    "pdf_url",
+    "paper_pdf",
+)
 SUMMARY_KEYS = ("tldr", "tl;dr", "summary", "excerpt", "description", "abstract")
 AUTHOR_KEYS = ("authors", "author", "creators")
 AFFILIATION_KEYS = ("affiliations", "affiliation", "institution", "institutions", "organization")
@@ -84,14 +113,28 @@ def _primary_label(label: str, title: str) -> bool:
     low = label.strip().lower()
     (name, framed), key = frame_stripped(title), title_key(label)
     name = title_key(name)
+    # "the paper", "full paper here", "the Orca paper" under the title "Orca"
+    named = re.sub(r"^(?:(?:the|this|our|original|full)\s+)+|(?:\s+(?:paper|pdf|here|link))+$", "", low).strip()
     return (
         low in PAPER_LINK_LABELS
+        or (named != low and (named in ("", "paper") or title_key(named) == name))
         or low in ("link", "url", "pdf link", "paper link", "full paper", "preprint", *_CJK_LINK_LABELS)
         or (framed and len(label.split()) >= 3 and label[:1].isupper() and not label.rstrip().endswith("."))
         or low.startswith("http")
         or (bool(key) and key == title_key(title))
         or (len(name) >= 3 and len(label.split()) >= 3 and key.startswith(name))
     )
+
+
+#: Most paper links an opening may hold beside the one it presents as its own (the rest cited by name).
+MAX_CITED_BESIDE = 3
+
+
+def _title_like_label(label: str) -> bool:
+    """A link text that names a paper or system ("FlashAttention", "Orca: A …"), not a link kind."""
+    low = label.strip().lower()
+    generic = re.sub(r"\b(?:the|this|our|original|full|paper|pdf|here|link|arxiv|preprint|version)\b", "", low)
+    return bool(title_key(generic)) and low not in PAPER_LINK_LABELS and not low.startswith("http")
 
 
 def _paragraph_paper_links(b: Block) -> list[str]:
@@ -239,6 +282,14 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         for label, h in b.links
         if _primary_label(label, page.title) or (is_paper_link(h) and names_its_site(label, h))
     ]
+    # links whose text is a kind of link ("arXiv", "PDF", "the paper"), not a paper's name
+    own_kind = {
+        h
+        for b in opening
+        if b.kind == "text"
+        for label, h in b.links
+        if is_paper_link(h) and (names_its_site(label, h) or not _title_like_label(label))
+    }
     tag_venues, bare_series = _venues_in_tags(page.tags)
     fm_venue_raw = _fm(meta, VENUE_KEYS)
     fm_venue = _venue_of(str(fm_venue_raw)) if isinstance(fm_venue_raw, (str, int)) else None
@@ -263,9 +314,13 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     if not is_note and not listing and not head_links and op.link and not op.ambiguous:
         link, is_note = op.link, True  # "**Paper:** [Title](link)", "arXiv: 2401.12345"
     if not is_note and not listing and not head_links:
+        kinds = _distinct([h for h in primary if h in open_links and h in own_kind])
         if len(open_links) == 1 and open_links[0] in primary:
             link = open_links[0]
             is_note = True
+        elif len(kinds) == 1 and len(open_links) <= MAX_CITED_BESIDE:
+            # "[arXiv](…) — it improves on [FlashAttention](…)": the one link presented as the note's own
+            link, is_note = kinds[0], True
         elif not open_links and (fm_venue or len(tag_venues) == 1) and isinstance(meta.get("title"), str):
             is_note = True
     # a Venue:/Published in: line (or a table's Venue row) states the venue outright: the opening's
