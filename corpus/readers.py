@@ -115,7 +115,7 @@ def _summary_order(root: Path) -> dict[str, tuple[int, str]]:
 
 def site_path_for(rel: str) -> str:
     """GitBook site path of a file (``a/b/README.md`` → ``a/b``; ``a/c.md`` → ``a/c``)."""
-    p = re.sub(r"\.(md|markdown|txt)$", "", rel)
+    p = re.sub(r"\.(md|markdown|mdx|qmd|txt)$", "", rel)
     if p.endswith("/README") or p == "README":
         p = p[: -len("README")].rstrip("/")
     return p
@@ -335,7 +335,7 @@ def read_path(
         result.hidden_skipped = walk.hidden
         if not files:
             why = f" ({len(walk.warnings)} links skipped: see {walk.warnings[0]})" if walk.warnings else ""
-            raise BadSourceError(f"no notes (.md, .markdown, .txt) found in {path}{why}")
+            raise BadSourceError(f"no notes (.md, .markdown, .mdx, .qmd, .txt) found in {path}{why}")
     orders = {root: _summary_order(root) for root in {r for _, _, r in files if r is not None}}
     embed_title = _embed_titles(path, [f for f, _, _ in files])
     for i, (file, rel, root) in enumerate(files):
