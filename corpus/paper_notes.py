@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from papernotes.corpus.markdown import Block, Inline, Item, markdown_parser, render_inline
+from papernotes.corpus.markdown import Block, Inline, Item, is_section_heading, markdown_parser, render_inline
 from papernotes.corpus.models import Page, PaperEntry
 from papernotes.corpus.note_opening import Opening, frame_stripped, read_opening
 from papernotes.corpus.paper_links import (
@@ -499,7 +499,7 @@ def _title(page: Page, head: tuple[int, Inline] | None, op: Opening, link: str |
     base, fallback = page.title.strip(), True
     if isinstance(fm_title, str) and fm_title.strip():
         base, fallback = fm_title.strip(), False
-    elif head:
+    elif head and not is_section_heading(head[1].text):
         inline = head[1]
         label = next(
             (

@@ -27,7 +27,9 @@ few members of one family with its records listed by hand in expected_records.js
   ``/doi/`` path), and an "Authors:" line with the paper's one link in a "Links" section at the end;
 * cited_beside — the note's own link presented as a kind of link ("[arXiv](…)", "[the Orca paper](…)")
   beside papers cited by name, reference-manager keys (``publicationTitle``, ``pdf_url``); a page
-  linking papers only by name (a trip report) is none.
+  linking papers only by name (a trip report) is none;
+* file_named_notes — notes titled by their file name (Obsidian, a Notion export without its page id)
+  whose first heading names a section ("## Summary") or whose first line is a property ("Authors: …").
 """
 
 from __future__ import annotations
@@ -274,3 +276,21 @@ def test_the_year_line_dates_a_note_without_a_venue():
     records, _ = catalog_of(FAMILIES / "title_marks" / "notes")
     (gpipe,) = [r for r in records if r.title.startswith("GPipe")]
     assert (gpipe.venue, gpipe.year, gpipe.authors) == (None, 2019, ["Yanping Huang", "Youlong Cheng"])
+
+
+def test_notes_titled_by_their_file_name():
+    from papernotes.corpus.readers import read_path
+
+    titles = sorted(p.title for p in read_path(FAMILIES / "file_named_notes" / "notes").pages)
+    assert titles == ["Attention Is All You Need", "Deep Residual Learning for Image Recognition", "Weekly sync"]
+
+
+@pytest.mark.parametrize(
+    ("heading", "section"),
+    [("Summary", True), ("🧠 Key ideas", True), ("1. Background", True), ("TL;DR", True), ("摘要", True)]
+    + [("Attention Is All You Need", False), ("Summary of Results in Deep Learning", False), ("Orca", False)],
+)
+def test_section_headings(heading, section):
+    from papernotes.corpus.markdown import is_section_heading
+
+    assert is_section_heading(heading) is section
