@@ -184,10 +184,12 @@ def _set_apart(part: list[Token], inline: Inline, quoted: bool) -> str | None:
 
 def _lines(markdown: str) -> list[tuple[Inline, bool, str | None]]:
     """The note's first lines outside code and headings as ``(rendered inline, in the opening
-    proper, the text it sets apart: see _set_apart)``; a paragraph's soft line breaks separate lines."""
+    proper, the text it sets apart: see _set_apart)``; a paragraph's soft line breaks separate lines.
+    A bullet that links a paper is a listing's entry, not part of the opening proper."""
     out: list[tuple[Inline, bool, str | None]] = []
     proper = True
     quoted = 0
+    items = 0  # list-item depth: a bullet that links a paper is a listing's entry, no byline
     label: str | None = None  # a title-label heading's text, for the line below it
     tokens = markdown_parser().parse(markdown)
     i = -1
@@ -197,6 +199,7 @@ def _lines(markdown: str) -> list[tuple[Inline, bool, str | None]]:
         if t.type == "heading_open":
             proper = proper and not out
         quoted += 1 if t.type == "blockquote_open" else -1 if t.type == "blockquote_close" else 0
+        items += 1 if t.type == "list_item_open" else -1 if t.type == "list_item_close" else 0
         if t.type == "tr_open":
             row, i = _table_row_line(tokens, i)
             i -= 1
@@ -221,7 +224,8 @@ def _lines(markdown: str) -> list[tuple[Inline, bool, str | None]]:
         for part in parts:
             inline = render_inline(Token(type="inline", tag="", nesting=0, children=part))
             if inline.text:
-                out.append((inline, proper, _set_apart(part, inline, quoted > 0)))
+                listed = items > 0 and any(is_paper_link(h.strip()) for _, h in inline.links)
+                out.append((inline, proper and not listed, _set_apart(part, inline, quoted > 0)))
         if len(out) >= OPENING_LINES:
             break
     return out[:OPENING_LINES]

@@ -20,20 +20,27 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from papernotes.corpus.markdown import Block, Inline, Item, is_section_heading, markdown_parser, render_inline
+from papernotes.corpus.markdown import Block, Inline, markdown_parser, render_inline
 from papernotes.corpus.models import Page, PaperEntry
+from papernotes.corpus.note_links import (
+    BARE_URL_RE,
+    LINK_KEYS,
+    MAX_CITED_BESIDE,
+    distinct_papers,
+    front_matter_links,
+    page_paper_links,
+    paragraph_paper_links,
+    primary_label,
+    title_like_label,
+)
 from papernotes.corpus.note_opening import Opening, frame_stripped, read_opening
+from papernotes.corpus.note_titles import note_title, venue_decoration
 from papernotes.corpus.paper_links import (
-    arxiv_url,
     arxiv_year,
-    doi_url,
     is_paper_link,
     names_its_site,
-    one_paper,
-    paper_id,
 )
 from papernotes.corpus.papers import (
-    PAPER_LINK_LABELS,
     join_lines,
     parse_title,
     split_authors,
@@ -41,13 +48,12 @@ from papernotes.corpus.papers import (
     system_name,
     title_key,
 )
+from papernotes.corpus.venue_names import JOURNAL_SERIES, journal_abbreviated
 from papernotes.corpus.venues import (
-    JOURNAL_SERIES,
     SERIES,
     decide_venue,
     find_venue_mentions,
     find_venues,
-    journal_abbreviated,
     normalize_venue,
     split_venue,
     stated_venues,
@@ -72,20 +78,6 @@ VENUE_KEYS = (
     "journaltitle",
     "container-title",
 )
-LINK_KEYS = (
-    "paper",
-    "url",
-    "link",
-    "pdf",
-    "paper_url",
-    "paperurl",
-    "paper_link",
-    "arxiv_url",
-    "arxiv_link",
-    "doi_url",
-    "pdf_url",
-    "paper_pdf",
-)
 SUMMARY_KEYS = ("tldr", "tl;dr", "summary", "excerpt", "description", "abstract")
 AUTHOR_KEYS = ("authors", "author", "creators")
 AFFILIATION_KEYS = ("affiliations", "affiliation", "institution", "institutions", "organization")
@@ -97,70 +89,6 @@ _ACCEPTED_RE = re.compile(
     re.IGNORECASE,
 )
 _DATE_YEAR_RE = re.compile(r"^((?:19|20)\d\d)\b")
-_BARE_URL_RE = re.compile(r"(?<![(<\[])https?://[^\s)>\]]+")
-
-
-#: Link labels of Chinese notes that present the paper: "paper", "the original", "paper link", "link".
-_CJK_LINK_LABELS = ("论文", "原文", "论文链接", "论文地址", "原文链接", "链接")
-
-
-def _primary_label(label: str, title: str) -> bool:
-    """A link label that presents the note's own paper: a link kind ("Paper", "arXiv", "PDF", "Link"),
-    the URL itself, or the paper's title — the page title, or a full title the page title (without a
-    post's framing) begins ("Paper review – FlexGen" and "[FlexGen: High-Throughput …](…)"); "this
-    survey" or "the ResNet paper" cite another; under a framed title ("Paper review – X") any label that
-    reads as a title of three or more words."""
-    low = label.strip().lower()
-    (name, framed), key = frame_stripped(title), title_key(label)
-    name = title_key(name)
-    # "the paper", "full paper here", "the Orca paper" under the title "Orca"
-    named = re.sub(r"^(?:(?:the|this|our|original|full)\s+)+|(?:\s+(?:paper|pdf|here|link))+$", "", low).strip()
-    return (
-        low in PAPER_LINK_LABELS
-        or (named != low and (named in ("", "paper") or title_key(named) == name))
-        or low in ("link", "url", "pdf link", "paper link", "full paper", "preprint", *_CJK_LINK_LABELS)
-        or (framed and len(label.split()) >= 3 and label[:1].isupper() and not label.rstrip().endswith("."))
-        or low.startswith("http")
-        or (bool(key) and key == title_key(title))
-        or (len(name) >= 3 and len(label.split()) >= 3 and key.startswith(name))
-    )
-
-
-#: Most paper links an opening may hold beside the one it presents as its own (the rest cited by name).
-MAX_CITED_BESIDE = 3
-
-
-def _title_like_label(label: str) -> bool:
-    """A link text that names a paper or system ("FlashAttention", "Orca: A …"), not a link kind."""
-    low = label.strip().lower()
-    generic = re.sub(r"\b(?:the|this|our|original|full|paper|pdf|here|link|arxiv|preprint|version)\b", "", low)
-    return bool(title_key(generic)) and low not in PAPER_LINK_LABELS and not low.startswith("http")
-
-
-def _paragraph_paper_links(b: Block) -> list[str]:
-    """The paper links of a paragraph (linked or bare), or only the first when they are copies of one
-    paper side by side (a byline's ``[USENIX](…) · [arXiv](…)``,
-    :func:`~papernotes.corpus.paper_links.one_paper`)."""
-    links = [(label, h) for label, h in b.links if is_paper_link(h)]
-    links += [(u, u) for u in _BARE_URL_RE.findall(b.text) if is_paper_link(u)]
-    one = one_paper(links)
-    return [one] if one else [h for _, h in links]
-
-
-def _page_paper_links(blocks: list[Block]) -> list[str]:
-    """Every paper link of a page's paragraphs and bullets, in order (copies of one paper on one line
-    counted once, :func:`_paragraph_paper_links`)."""
-
-    def of_items(items: list[Item]) -> list[str]:
-        out: list[str] = []
-        for it in items:
-            links = [(label, h) for label, h in it.inline.links if is_paper_link(h)]
-            one = one_paper(links)
-            out += [one] if one else [h for _, h in links]
-            out += of_items(it.children)
-        return out
-
-    return [u for b in blocks for u in (_paragraph_paper_links(b) if b.kind == "text" else of_items(b.items))]
 
 
 def _fm(meta: dict[str, Any], keys: tuple[str, ...]) -> Any:
@@ -189,33 +117,6 @@ def title_heading(markdown: str) -> tuple[int, Inline] | None:
         if t.type == "heading_open":
             return int(t.tag[1:]), render_inline(tokens[i + 1])
     return None
-
-
-def _distinct(links: list[str]) -> list[str]:
-    seen: dict[str, str] = {}
-    for u in links:
-        seen.setdefault(paper_id(u), u)
-    return list(seen.values())
-
-
-def _front_matter_links(meta: dict[str, Any]) -> dict[str, str]:
-    """Paper links the front matter gives: ``{"paper"|"arxiv"|"doi": url}``."""
-    out: dict[str, str] = {}
-    low = {str(k).lower(): v for k, v in meta.items()}
-    if low.get("doi"):
-        u = doi_url(str(low["doi"]))
-        if u:
-            out["doi"] = u
-    for k in ("arxiv", "arxiv_id"):
-        if low.get(k):
-            u = arxiv_url(str(low[k]))
-            if u:
-                out["arxiv"] = u
-    for k in LINK_KEYS:
-        v = low.get(k)
-        if isinstance(v, str) and is_paper_link(v.strip()):
-            out.setdefault("paper", v.strip())
-    return out
 
 
 def _venue_of(text: str) -> str | None:
@@ -270,17 +171,17 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     listing is a paper note only by a linked title heading or identifying front matter)."""
     meta = page.front_matter
     head = title_heading(page.markdown)
-    fm_links = _front_matter_links(meta)
+    fm_links = front_matter_links(meta)
     ids = _fm(meta, ID_KEYS)
-    head_links = _distinct([h for _, h in head[1].links if is_paper_link(h)]) if head else []
+    head_links = distinct_papers([h for _, h in head[1].links if is_paper_link(h)]) if head else []
     opening = _first_section(blocks)
-    open_links = _distinct([u for b in opening if b.kind == "text" for u in _paragraph_paper_links(b)])
+    open_links = distinct_papers([u for b in opening if b.kind == "text" for u in paragraph_paper_links(b)])
     primary = [
         h
         for b in opening
         if b.kind == "text"
         for label, h in b.links
-        if _primary_label(label, page.title) or (is_paper_link(h) and names_its_site(label, h))
+        if primary_label(label, page.title) or (is_paper_link(h) and names_its_site(label, h))
     ]
     # links whose text is a kind of link ("arXiv", "PDF", "the paper"), not a paper's name
     own_kind = {
@@ -288,7 +189,7 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         for b in opening
         if b.kind == "text"
         for label, h in b.links
-        if is_paper_link(h) and (names_its_site(label, h) or not _title_like_label(label))
+        if is_paper_link(h) and (names_its_site(label, h) or not title_like_label(label))
     }
     tag_venues, bare_series = _venues_in_tags(page.tags)
     fm_venue_raw = _fm(meta, VENUE_KEYS)
@@ -305,7 +206,7 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     link: str | None = None
     if len(head_links) == 1:
         link = head_links[0]
-    elif len(_distinct(list(fm_links.values()))) == 1:
+    elif len(distinct_papers(list(fm_links.values()))) == 1:
         link = next(iter(fm_links.values()))
     elif fm_links:
         link = fm_links.get("doi") or fm_links.get("paper") or fm_links.get("arxiv")
@@ -314,7 +215,7 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     if not is_note and not listing and not head_links and op.link and not op.ambiguous:
         link, is_note = op.link, True  # "**Paper:** [Title](link)", "arXiv: 2401.12345"
     if not is_note and not listing and not head_links:
-        kinds = _distinct([h for h in primary if h in open_links and h in own_kind])
+        kinds = distinct_papers([h for h in primary if h in open_links and h in own_kind])
         if len(open_links) == 1 and open_links[0] in primary:
             link = open_links[0]
             is_note = True
@@ -350,7 +251,7 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         titled = head is not None or isinstance(meta.get("title"), str)
         # "# Title", "**Authors:** …" and one paper link anywhere in the note (a "Links" section at its
         # end), or a year, venue or TL;DR beside the authors
-        anywhere = _distinct(_page_paper_links(blocks))
+        anywhere = distinct_papers(page_paper_links(blocks))
         labelled_authors = bool(op.authors) and titled and len(anywhere) <= 1
         is_note = (
             (op.placeholder and op.title is not None)
@@ -363,11 +264,11 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     if not is_note:
         return None
 
-    title, alias = _title(page, head, op, link)
+    title, alias = note_title(page, head, op, link)
     if not title:
         return None
     title, title_venue = parse_title(title)
-    title, decoration = _venue_decoration(title)
+    title, decoration = venue_decoration(title)
     title_venue = title_venue or decoration
 
     # venue: front matter, else tags, else the opening's statements (a byline, "Venue:", "(ICML'23)"),
@@ -487,44 +388,6 @@ def complete_entry(entry: PaperEntry, other: PaperEntry | None) -> PaperEntry:
     return entry
 
 
-def _title(page: Page, head: tuple[int, Inline] | None, op: Opening, link: str | None) -> tuple[str, str | None]:
-    """``(title, alias)``: the front-matter title, else the title heading's paper-link label (the heading
-    is that link), else the heading's text, else the page title (the file name as a last resort) —
-    without a post's framing ("Paper notes: QLoRA" → "QLoRA"). A full title the note states wins when
-    the title was framed, was the file name, or is a shorter name the full title contains, or is
-    written in another script (a Chinese post on an English paper): a labelled line's link text
-    ("**Paper:** [Title](…)"), else the one title the opening sets apart (the text of the note's paper
-    ``link``, a quoted or bold line: :attr:`Opening.named`). The shorter name is then the ``alias``."""
-    fm_title = page.front_matter.get("title")
-    base, fallback = page.title.strip(), True
-    if isinstance(fm_title, str) and fm_title.strip():
-        base, fallback = fm_title.strip(), False
-    elif head and not is_section_heading(head[1].text):
-        inline = head[1]
-        label = next(
-            (
-                lbl.strip()
-                for lbl, href in inline.links
-                if is_paper_link(href) and len(lbl) >= 0.6 * len(inline.text) and len(lbl.split()) >= 2
-            ),
-            None,
-        )
-        if label or inline.text.strip():
-            base, fallback = label or inline.text.strip(), False
-    stripped, framed = frame_stripped(base)
-    full = op.title
-    if not full:
-        own = [t for t, href in op.named if href is None or (link is not None and paper_id(href) == paper_id(link))]
-        keys = {title_key(t): t for t in own}
-        full = next(iter(keys.values())) if len(keys) == 1 else None
-    key = title_key(stripped)
-    other_script = bool(key) and not re.search(r"[a-z]", key) and full is not None and re.search(r"[A-Za-z]", full)
-    if full and (framed or fallback or other_script or (key and key in title_key(full))):
-        full = full.strip()
-        return full, (stripped if stripped and not fallback and title_key(stripped) != title_key(full) else None)
-    return stripped, None
-
-
 def _empty_link_key(meta: dict[str, Any]) -> bool:
     """Front matter with a paper-link key left empty (``paper: ""``, ``doi:``): a note made from a
     paper-note template whose link was not filled in."""
@@ -547,43 +410,6 @@ def _author_list(line: str) -> bool:
             break
         lead.append(n)
     return len(lead) >= AUTHOR_LIST_NAMES
-
-
-_LEAD_MARK_RE = re.compile(r"^[^\w\[(（【\"'“‘«]+")
-_LEAD_VENUE_RE = re.compile(
-    r"^[\[(（【]([^\[\]()（）【】]{2,24})[\])）】]\s*[:：|–—-]?\s*|^([A-Za-z][\w-]{1,11}\s*['’]?\s*\d{2,4})\s*[:：|–—-]\s+"
-)
-_TAIL_VENUE_RE = re.compile(r"\s+[|–—-]\s+([^|–—]{2,30})$|\s*[\[【]([^\[\]【】]{2,24})[\]】]$")
-
-
-def _marked_venue(said: str) -> str | None:
-    """The venue a title's mark names: a few words that are a venue of a known series or of one written
-    in capitals ("OSDI'22", "FOOCON 2024"; not "ResNet 2016")."""
-    v = normalize_venue(said) if len(said.split()) <= 3 else None
-    return v if v and (split_venue(v)[0].lower() in SERIES or split_venue(v)[0].isupper()) else None
-
-
-def _venue_decoration(title: str) -> tuple[str, str | None]:
-    """``(title, venue)``: a title without the marks a note puts around it — a leading emoji or symbol
-    ("📄 Title"), a venue before it ("[OSDI'22] Title", "【SOSP 2023】Title", "OSDI '22: Title") or after
-    it ("Title | NeurIPS 2022", "Title - OSDI 2012", "Title [ICML'23]") — and the venue such a mark
-    names (None when there is none: "[Draft] Title" keeps its bracket)."""
-    t = _LEAD_MARK_RE.sub("", title).strip() or title.strip()
-    venue = None
-
-    m = _LEAD_VENUE_RE.match(t)
-    if m:
-        said = (m.group(1) or m.group(2)).strip()
-        v = _marked_venue(said)
-        if v and len(t) > m.end():
-            t, venue = t[m.end() :].strip(), v
-    m = _TAIL_VENUE_RE.search(t)
-    if m and venue is None:
-        said = (m.group(1) or m.group(2)).strip()
-        v = _marked_venue(said)
-        if v and m.start() > 0:
-            t, venue = t[: m.start()].strip(), v
-    return t, venue
 
 
 def _placeholder_heading(inline: Inline) -> bool:
@@ -643,4 +469,4 @@ def _prose(b: Block) -> bool:
     rest = b.text
     for label, _ in b.links:
         rest = rest.replace(label, " ")
-    return len(_BARE_URL_RE.sub(" ", rest).split()) >= 5
+    return len(BARE_URL_RE.sub(" ", rest).split()) >= 5

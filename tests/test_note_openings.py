@@ -16,7 +16,8 @@ from papernotes.corpus.note_syntax import normalize_note_syntax, template_placeh
 from papernotes.corpus.paper_links import paper_id
 from papernotes.corpus.papers import _is_paper_item, parse_title, title_key, todo_stripped
 from papernotes.corpus.readers import read_path
-from papernotes.corpus.venues import find_venues, journal_abbreviated, stated_venues, workshop_venues
+from papernotes.corpus.venue_names import journal_abbreviated
+from papernotes.corpus.venues import find_venues, stated_venues, workshop_venues
 
 FAMILIES = TESTS / "fixtures" / "families"
 

@@ -29,7 +29,9 @@ few members of one family with its records listed by hand in expected_records.js
   beside papers cited by name, reference-manager keys (``publicationTitle``, ``pdf_url``); a page
   linking papers only by name (a trip report) is none;
 * file_named_notes — notes titled by their file name (Obsidian, a Notion export without its page id)
-  whose first heading names a section ("## Summary") or whose first line is a property ("Authors: …").
+  whose first heading names a section ("## Summary") or whose first line is a property ("Authors: …");
+* reading_logs — one file, one section per paper ("## Title", then its link or byline): one record per
+  section; a list of paper links is no paper, and a one-paper note's sections citing others stay its own.
 """
 
 from __future__ import annotations
@@ -294,3 +296,9 @@ def test_section_headings(heading, section):
     from papernotes.corpus.markdown import is_section_heading
 
     assert is_section_heading(heading) is section
+
+
+def test_a_reading_log_section_is_its_papers_note():
+    records, _ = catalog_of(FAMILIES / "reading_logs" / "notes")
+    (attention,) = [r for r in records if r.title == "Attention Is All You Need"]
+    assert attention.sources == ["notes/reading-log.md"] and attention.summary.startswith("Self-attention only")
