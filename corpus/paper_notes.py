@@ -253,13 +253,16 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         # end), or a year, venue or TL;DR beside the authors
         anywhere = distinct_papers(page_paper_links(blocks))
         labelled_authors = bool(op.authors) and titled and len(anywhere) <= 1
+        # "# Title" … "## Links" / "- [Paper](…)": the note's one paper link, in a section of its links
+        in_links = distinct_papers(page_paper_links([b for b in blocks if _links_section(b)]))
         is_note = (
             (op.placeholder and op.title is not None)
             or (placeholder and (told or named))
             or (titled and opening_venue is not None and bool(op.authors or et_al))  # "Yu et al., OSDI '22."
             or (labelled_authors and bool(anywhere or op.year or _has_tldr(blocks)))
+            or (titled and len(anywhere) == 1 and in_links == anywhere)
         )
-        if is_note and labelled_authors and anywhere:
+        if is_note and anywhere and (labelled_authors or in_links == anywhere):
             link = anywhere[0]
     if not is_note:
         return None
@@ -386,6 +389,18 @@ def complete_entry(entry: PaperEntry, other: PaperEntry | None) -> PaperEntry:
         entry.summary = other.summary  # a "Published in …" line is no summary
     entry.aliases = entry.aliases or other.aliases
     return entry
+
+
+#: A section that lists a note's links: "## Links", "## Resources", "## 🔗 Paper & code", "## 链接".
+_LINKS_SECTION_RE = re.compile(
+    r"^\W*(?:links?|resources?|references?|paper|source|paper (?:&|and) code|links? (?:&|and) resources|链接|资源)\W*$",
+    re.IGNORECASE,
+)
+
+
+def _links_section(b: Block) -> bool:
+    """A block under a heading that names a section of links (:data:`_LINKS_SECTION_RE`)."""
+    return bool(b.headings) and bool(_LINKS_SECTION_RE.match(b.headings[-1]))
 
 
 def _empty_link_key(meta: dict[str, Any]) -> bool:

@@ -24,7 +24,8 @@ few members of one family with its records listed by hand in expected_records.js
   in:" line; a post titled only by the system name joins the record of the same paper's full title;
 * title_marks — a title marked with an emoji or its venue ("[OSDI'22] Title", "Title | NeurIPS 2022"),
   paper links on sites that show papers by their arXiv id or DOI (Hugging Face papers, a publisher's
-  ``/doi/`` path), and an "Authors:" line with the paper's one link in a "Links" section at the end;
+  ``/doi/`` path), an "Authors:" line with the paper's one link anywhere, or the one link in a "## Links"
+  section at the end (a meeting note linking one paper in passing is none);
 * cited_beside — the note's own link presented as a kind of link ("[arXiv](…)", "[the Orca paper](…)")
   beside papers cited by name, reference-manager keys (``publicationTitle``, ``pdf_url``); a page
   linking papers only by name (a trip report) is none;
