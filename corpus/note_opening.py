@@ -271,6 +271,11 @@ def frame_stripped(title: str) -> tuple[str, bool]:
     return s, False
 
 
+def is_labelled_line(text: str) -> bool:
+    """True for a labelled line ("Author: …", "**Venue:** …", "论文链接：…"; see the module docstring)."""
+    return bool(_LABEL_RE.match(text))
+
+
 def _title_value(text: str) -> str:
     """A ``Title:`` line's title without what follows it: a closing stop ("Full title: **X**."), a
     remark in full-width brackets ("X（Google Research）") or a bracket holding a venue or year

@@ -33,7 +33,7 @@ from papernotes.corpus.note_links import (
     primary_label,
     title_like_label,
 )
-from papernotes.corpus.note_opening import Opening, frame_stripped, read_opening
+from papernotes.corpus.note_opening import Opening, frame_stripped, is_labelled_line, read_opening
 from papernotes.corpus.note_titles import note_title, venue_decoration
 from papernotes.corpus.paper_links import (
     arxiv_year,
@@ -478,8 +478,9 @@ def _summary(meta: dict[str, Any], blocks: list[Block]) -> str:
 
 
 def _prose(b: Block) -> bool:
-    """A paragraph that says something: not code, a quote, a venue statement or mostly link labels."""
-    if b.text.startswith(("```", "> ")) or _ACCEPTED_RE.match(b.text):
+    """A paragraph that says something: not code, a quote, a venue statement, a labelled line
+    ("Author: …", "Venue: …") or mostly link labels."""
+    if b.text.startswith(("```", "> ")) or _ACCEPTED_RE.match(b.text) or is_labelled_line(b.text):
         return False
     rest = b.text
     for label, _ in b.links:
