@@ -108,15 +108,16 @@ def build_catalog(entries: Iterable[PaperEntry], warnings: list[str] | None = No
     a little from its listing's joins the listing's record; a bullet whose notes link names a paper
     note by file name joins that note's record, its title kept as an alias: :func:`_pointers`). Records that then share a paper's identity
     (the same arXiv id, DOI or paper link, :func:`~papernotes.corpus.paper_links.paper_id`) and whose
-    titles agree apart from the system name ("PrefillOnly: X" / "LMPrefill: X") are one paper: the
-    title of the later place in ingest order is kept and the others become ``aliases``. Records with
+    titles agree apart from the system name ("PrefillOnly: X" / "LMPrefill: X"; "FlashAttention" /
+    "FlashAttention: Fast and …") are one paper: the title of the later place in ingest order is kept
+    (a full title over one that is only its system name) and the others become ``aliases``. Records with
     clearly different titles sharing a link stay apart, and a message naming both is appended to
     ``warnings``.
 
     "Later" is ingest order, except that between entries of git sources the newer commit of the note's
     file is later (:func:`_precedence`). The venue is the last peer-reviewed venue, else the last
     preprint venue; when the places give different venues, ``history`` lists them (preprints first,
-    the kept venue last).
+    the kept venue last). The year is the venue's, else the first year a place states without one.
     Affiliations, authors, links, topics, tags, aliases and sources are unions in order of appearance;
     the summary is the first listing's one-liner (else the deep note's TL;DR, else the abstract).
     Records keep first-seen order.
@@ -147,6 +148,7 @@ def build_catalog(entries: Iterable[PaperEntry], warnings: list[str] | None = No
         venue = venue or e.venue
         if venue:
             venues.setdefault(id(r), []).append((order[id(e)], venue, e.year))
+        r.year = r.year or e.year  # a year stated without a venue; a venue's year replaces it below
         last[id(r)] = max(last.get(id(r), -1), order[id(e)])
         _add_unique(r.affiliations, e.affiliations)
         _add_unique(r.authors, e.authors)
@@ -223,11 +225,25 @@ def _rest_key(title: str) -> str:
     return title_key(rest) if sep and len(head.split()) <= 4 and title_key(rest) else title_key(title)
 
 
+def _name_key(title: str) -> str:
+    """Title key of the system name a title opens with ("FlashAttention: Fast and …" → "flashattention");
+    "" when it has none."""
+    head, sep, rest = title.partition(":")
+    return title_key(head) if sep and len(head.split()) <= 4 and title_key(rest) else ""
+
+
+def name_only(title: str, other: str) -> bool:
+    """True when ``title`` is only the system name ``other`` opens with ("FlashAttention" beside
+    "FlashAttention: Fast and Memory-Efficient Exact Attention with IO-Awareness")."""
+    return bool(_name_key(other)) and title_key(title) == _name_key(other)
+
+
 def same_paper_titles(a: str, b: str) -> bool:
     """True when two titles agree apart from the system name: the same words after ``"Name:"`` (or
-    one is the other's rest), or nearly the same letters (:data:`SAME_TITLE_RATIO`)."""
+    one is the other's rest), or nearly the same letters (:data:`SAME_TITLE_RATIO`), or one is only the
+    system name the other opens with (:func:`name_only`)."""
     ra, rb = _rest_key(a), _rest_key(b)
-    if ra == rb or ra == title_key(b) or rb == title_key(a):
+    if ra == rb or ra == title_key(b) or rb == title_key(a) or name_only(a, b) or name_only(b, a):
         return True
     return difflib.SequenceMatcher(None, ra, rb).ratio() >= SAME_TITLE_RATIO
 
@@ -249,7 +265,11 @@ def _merge_by_identity(
         group = [r for r in group if id(r) not in gone]
         if len(group) < 2:
             continue
-        keep = max(group, key=lambda r: last.get(id(r), -1))
+        # the later place's title, unless it is only the system name another place's full title opens with
+        keep = max(
+            group,
+            key=lambda r: (not any(name_only(r.title, o.title) for o in group), last.get(id(r), -1)),
+        )
         for other in group:
             if other is keep:
                 continue
@@ -271,6 +291,7 @@ def _absorb(keep: PaperRecord, other: PaperRecord) -> None:
     _add_unique(keep.aliases, [other.title, *other.aliases])
     keep.aliases = [a for a in keep.aliases if title_key(a) != title_key(keep.title)]
     keep.system = keep.system or other.system
+    keep.year = keep.year or other.year
     _add_unique(keep.affiliations, other.affiliations)
     _add_unique(keep.authors, other.authors)
     for k, v in other.links.items():

@@ -18,6 +18,7 @@ from typing import Any
 
 from papernotes.corpus.markdown import Block, Item, parse_blocks
 from papernotes.corpus.models import Chunk, Page, PaperEntry
+from papernotes.corpus.note_sections import section_entries
 from papernotes.corpus.paper_notes import complete_entry, paper_note_entry
 from papernotes.corpus.papers import (
     deep_note_entry,
@@ -372,7 +373,9 @@ def analyze_page(
     deep = is_deep_note(page, blocks)
     listing = listing_page(blocks, venue)
     note: PaperEntry | None = None
-    if not page.publications and not venue:  # a conference page is no paper note
+    logged = [] if page.publications or venue else section_entries(page)
+    out.entries += logged  # a reading log: one paper note per section
+    if not page.publications and not venue and not logged:  # a conference page is no paper note
         bullets = 0
         if not deep:
             bullets = sum(

@@ -318,3 +318,21 @@ def parse_blocks(markdown: str) -> list[Block]:
         else:
             i += 1
     return blocks
+
+
+#: A heading that names a section of a note, not the note: "## Summary", "### TL;DR", "## 🧠 Key ideas",
+#: "## 1. Background", "## 摘要" — a note (an Obsidian note named by its file) that opens with one is
+#: titled by its file name.
+_SECTION_HEADING_RE = re.compile(
+    r"^[^\w]*(?:\d+[.)]\s*)?(?:summary|tl;?\s?dr|abstract|overview|notes?|my notes|key (?:ideas?|points|takeaways|insights)"
+    r"|takeaways?|contributions?|introduction|background|motivation|problem(?: statement)?|methods?|methodology"
+    r"|approach|results?|evaluation|experiments?|thoughts|review|metadata|meta info|info|details|links?|references"
+    r"|questions|discussion|conclusions?|highlights|摘要|总结|简介|背景|动机|方法|实验|结论|笔记)\W*$",
+    re.IGNORECASE,
+)
+
+
+def is_section_heading(text: str) -> bool:
+    """True for a heading that names a section of a note ("Summary", "TL;DR", "🧠 Key ideas", "1.
+    Background", "摘要"), not the note itself."""
+    return bool(_SECTION_HEADING_RE.match(text.strip()))

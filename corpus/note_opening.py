@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from markdown_it.token import Token
 
 from papernotes.corpus.markdown import Inline, markdown_parser, render_inline
-from papernotes.corpus.paper_links import arxiv_url, doi_url, is_paper_link, paper_id
+from papernotes.corpus.paper_links import arxiv_url, doi_url, is_paper_link, names_its_site, one_paper, paper_id
 from papernotes.corpus.papers import PAPER_LINK_LABELS
 from papernotes.corpus.venues import find_venues
 
@@ -34,14 +34,28 @@ IDENTITY_LABELS = ("paper", "arxiv", "doi", "pdf", "link", "url", "source")
 _STRONG_LABELS = ("paper", "arxiv", "doi", "pdf")
 _LABEL_RE = re.compile(
     r"^\W{0,3}(paper(?:\s+link)?|pdf|arxiv(?:\s+id)?|doi|link|url|source|venue|conference|published(?:\s+(?:at|in))?"
-    r"|title|authors?|year|论文标题|标题|题目|论文链接|论文地址|原文链接|原文|论文|作者|会议|发表于?)\s*[*_]{0,2}\s*[:：]\s*[*_]{0,2}\s*",
+    r"|(?:(?:full|paper|original|complete|official)\s+)?title|authors?|year"
+    r"|论文标题|原文标题|原标题|英文标题|英文题目|论文题目|标题|题目|论文链接|论文地址|原文链接|原文|论文|作者|会议|发表于?)"
+    r"\s*[*_]{0,2}\s*(?:::|[:：])\s*[*_]{0,2}\s*",  # "Paper:", "**Paper:**", Logseq's "url:: …"
+    re.IGNORECASE,
+)
+#: A heading that is only a title label ("## Full title", "### Paper title", "## 论文标题"): the line
+#: below it reads as that labelled line.
+_TITLE_HEADING_RE = re.compile(
+    r"^\W{0,3}(?:(?:(?:full|paper|original|complete|official)\s+)?title|论文标题|原文标题|原标题|英文标题|论文题目)\W{0,3}$",
     re.IGNORECASE,
 )
 _BARE_URL_RE = re.compile(r"https?://[^\s)>\]]+")
-#: The same labels as Chinese notes write them: 论文标题 "paper title", 论文链接/论文地址/原文链接 "paper
-#: link", 原文/论文 "the paper", 作者 "authors", 会议/发表于 "venue/published in".
+#: The same labels as Chinese notes write them: 论文标题/原文标题/原标题/英文标题/论文题目 "(original,
+#: English) paper title", 论文链接/论文地址/原文链接 "paper link", 原文/论文 "the paper", 作者 "authors",
+#: 会议/发表于 "venue/published in".
 _CJK_LABELS = {
     "论文标题": "title",
+    "原文标题": "title",
+    "原标题": "title",
+    "英文标题": "title",
+    "英文题目": "title",
+    "论文题目": "title",
     "标题": "title",
     "题目": "title",
     "论文链接": "link",
@@ -113,7 +127,13 @@ def _named_titles(inline: Inline, apart: str | None) -> list[tuple[str, str | No
     out: list[tuple[str, str | None]] = []
     for label, href in inline.links:
         words = len(label.split())
-        if is_paper_link(href.strip()) and _title_like(label) and TITLE_WORDS[0] <= words <= TITLE_WORDS[1]:
+        if (
+            is_paper_link(href.strip())
+            and _title_like(label)
+            and not re.match(r"(?:the|this|our|their|a|an)\s|.*\s(?:paper|pdf)$", label.strip())  # "the Orca paper"
+            and not names_its_site(label, href.strip())  # "[ACM DL](…)", "[IEEE Xplore](…)"
+            and TITLE_WORDS[0] <= words <= TITLE_WORDS[1]
+        ):
             out.append((label.strip(), href.strip()))
     text = (apart or "").strip()
     n = len(text.split())
@@ -164,10 +184,13 @@ def _set_apart(part: list[Token], inline: Inline, quoted: bool) -> str | None:
 
 def _lines(markdown: str) -> list[tuple[Inline, bool, str | None]]:
     """The note's first lines outside code and headings as ``(rendered inline, in the opening
-    proper, the text it sets apart: see _set_apart)``; a paragraph's soft line breaks separate lines."""
+    proper, the text it sets apart: see _set_apart)``; a paragraph's soft line breaks separate lines.
+    A bullet that links a paper is a listing's entry, not part of the opening proper."""
     out: list[tuple[Inline, bool, str | None]] = []
     proper = True
     quoted = 0
+    items = 0  # list-item depth: a bullet that links a paper is a listing's entry, no byline
+    label: str | None = None  # a title-label heading's text, for the line below it
     tokens = markdown_parser().parse(markdown)
     i = -1
     while i + 1 < len(tokens):
@@ -176,14 +199,22 @@ def _lines(markdown: str) -> list[tuple[Inline, bool, str | None]]:
         if t.type == "heading_open":
             proper = proper and not out
         quoted += 1 if t.type == "blockquote_open" else -1 if t.type == "blockquote_close" else 0
+        items += 1 if t.type == "list_item_open" else -1 if t.type == "list_item_close" else 0
         if t.type == "tr_open":
             row, i = _table_row_line(tokens, i)
             i -= 1
             if row is None:
                 continue
             t = row
-        elif t.type != "inline" or (i and tokens[i - 1].type == "heading_open"):
+        elif t.type == "inline" and i and tokens[i - 1].type == "heading_open":
+            label = t.content.strip() if _TITLE_HEADING_RE.match(t.content.strip()) else None
             continue
+        elif t.type != "inline":
+            continue
+        if label:  # "## Full title" over "**Title**": the line reads "Full title: Title"
+            lead = Token(type="text", tag="", nesting=0, content=f"{label}: ")
+            t = Token(type="inline", tag="", nesting=0, children=[lead, *(t.children or [])])
+            label = None
         parts: list[list[Token]] = [[]]
         for c in t.children or []:
             if c.type in ("softbreak", "hardbreak"):
@@ -193,7 +224,8 @@ def _lines(markdown: str) -> list[tuple[Inline, bool, str | None]]:
         for part in parts:
             inline = render_inline(Token(type="inline", tag="", nesting=0, children=part))
             if inline.text:
-                out.append((inline, proper, _set_apart(part, inline, quoted > 0)))
+                listed = items > 0 and any(is_paper_link(h.strip()) for _, h in inline.links)
+                out.append((inline, proper and not listed, _set_apart(part, inline, quoted > 0)))
         if len(out) >= OPENING_LINES:
             break
     return out[:OPENING_LINES]
@@ -239,6 +271,38 @@ def frame_stripped(title: str) -> tuple[str, bool]:
     return s, False
 
 
+def is_labelled_line(text: str) -> bool:
+    """True for a labelled line ("Author: …", "**Venue:** …", "论文链接：…"; see the module docstring)."""
+    return bool(_LABEL_RE.match(text))
+
+
+def _title_value(text: str) -> str:
+    """A ``Title:`` line's title without what follows it: a closing stop ("Full title: **X**."), a
+    remark in full-width brackets ("X（Google Research）") or a bracket holding a venue or year
+    ("X (NeurIPS 2022)")."""
+    t = text.strip().rstrip(".。 ")
+    m = re.search(r"\s*(?:（[^（）]*）|\(([^()]*)\))$", t)
+    if (
+        m
+        and m.start() > 0
+        and (m.group(1) is None or re.search(r"\b(?:19|20)\d\d\b", m.group(1)) or find_venues(m.group(1)))
+    ):
+        t = t[: m.start()].rstrip(" .,")
+    return t
+
+
+def _line_paper_links(links: list[tuple[str, str]], strong: bool) -> list[tuple[str, str]]:
+    """The paper links of one labelled line, as ``(text, url)``: its links to papers (on a line whose
+    label says it is the paper, ``strong``, any web link when none is a paper's), or only the first
+    when they are copies of one paper (``Link: [USENIX](…) · [arXiv](…)``,
+    :func:`~papernotes.corpus.paper_links.one_paper`); a code link beside them (``· Code: <github>``)
+    is not the paper's."""
+    web = [(label, href) for label, href in links if re.match(r"^https?://", href, re.I)]
+    papers = [(label, href) for label, href in web if is_paper_link(href)] or (web if strong else [])
+    one = one_paper(papers)
+    return [next(x for x in papers if x[1] == one)] if one else papers
+
+
 def read_opening(markdown: str) -> Opening:
     """What the labelled lines and the byline of a note's opening say (see :class:`Opening`)."""
     op = Opening()
@@ -255,7 +319,8 @@ def read_opening(markdown: str) -> Opening:
             if proper and len(empty) == 1 and _title_like(empty[0]) and len(empty[0]) >= 0.6 * len(inline.text):
                 op.bare_placeholder = op.bare_placeholder or empty[0]
             continue
-        kind = _CJK_LABELS.get(m.group(1), re.split(r"\s+", m.group(1).lower())[0])
+        label = m.group(1).lower()
+        kind = _CJK_LABELS.get(m.group(1), "title" if label.endswith("title") else re.split(r"\s+", label)[0])
         rest = inline.text[m.end() :].strip()
         if kind in ("venue", "conference", "published"):
             op.venues.append(rest)
@@ -265,6 +330,7 @@ def read_opening(markdown: str) -> Opening:
             op.year = op.year or (int(y.group(1)) if y else None)
             continue
         if kind == "title":
+            rest = _title_value(rest)
             if _title_like(rest):
                 titles.append(rest)
             continue
@@ -273,15 +339,13 @@ def read_opening(markdown: str) -> Opening:
             continue
         links = [(label, href.strip()) for label, href in inline.links]
         for label, href in links:
-            if href in ("", "#"):
-                if kind == "paper" and _title_like(label):
-                    titles.append(label)
-                    op.placeholder = True
-                continue
-            if re.match(r"^https?://", href, re.I) and (kind in _STRONG_LABELS or is_paper_link(href)):
-                found.setdefault(kind, []).append(href)
-                if _title_like(label):
-                    titles.append(label)
+            if href in ("", "#") and kind == "paper" and _title_like(label):
+                titles.append(label)
+                op.placeholder = True
+        for label, href in _line_paper_links(links, kind in _STRONG_LABELS):
+            found.setdefault(kind, []).append(href)
+            if _title_like(label):
+                titles.append(label)
         if not links:
             bare = _BARE_URL_RE.findall(rest)
             word = rest.split()[0] if rest.split() else ""

@@ -57,9 +57,12 @@ _WIKI_RE = re.compile(r"(?<!!)\[\[([^\[\]|]+?)(?:\|([^\[\]]+))?\]\]")
 
 
 #: An unfilled placeholder: ``{{title}}``, ``{{ date:YYYY-MM-DD }}``, ``{{citekey}}`` (not a Hugo
-#: shortcode ``{{< … >}}`` / ``{{% … %}}``), or a Templater tag ``<% tp.… %>`` / ``<%* … %>``.
+#: shortcode ``{{< … >}}`` / ``{{% … %}}``), a Go-template action of a Hugo archetype (``{{ .Date }}``,
+#: ``{{ replace .File.ContentBaseName "-" " " | title }}``: a field reference starting with a dot), or a
+#: Templater tag ``<% tp.… %>`` / ``<%* … %>``.
 _PLACEHOLDER_RE = re.compile(
-    r"\{\{\s*[A-Za-z_][\w.-]*(?:\s*[:|][^{}\n]*)?\s*\}\}|<%[_-]?\s*tp\.[^%\n]*%>|<%\*[^\n]*?%>"
+    r"\{\{\s*[A-Za-z_][\w.-]*(?:\s*[:|][^{}\n]*)?\s*\}\}|\{\{-?\s*(?:[a-z]\w*\s+)*\.[A-Za-z][^{}\n]*\}\}"
+    r"|<%[_-]?\s*tp\.[^%\n]*%>|<%\*[^\n]*?%>"
 )
 _PLAIN_PLACEHOLDER_RE = re.compile(r"\{\{\s*([A-Za-z_]\w*)(?:\s*:[^{}\n]*)?\s*\}\}")
 _TEMPLATER_RE = re.compile(r"<%[_-]?\s*tp\.[^%\n]*%>|<%\*[^\n]*?%>")

@@ -31,9 +31,24 @@ PAPER_HOSTS = (
     "biorxiv.org",
     "medrxiv.org",
     "semanticscholar.org",
+    "mlsys.org",
+    "nature.com",
+    "researchgate.net",
+    "paperswithcode.com",
+    "ecva.net",
+    "aaai.org",
+    "ndss-symposium.org",
+    "cv-foundation.org",
 )
-_ARXIV_RE = re.compile(r"arxiv\.org/(?:abs|pdf|html)/([a-z-]+(?:\.[A-Z]{2})?/\d{7}|\d{4}\.\d{4,5})(?:v\d+)?", re.I)
-_DOI_RE = re.compile(r"(?:doi\.org/|dl\.acm\.org/doi/(?:abs/|pdf/|full/|epdf/)?)(10\.\d{4,9}/[^\s?#]+)", re.I)
+#: An arXiv identifier in a link to arXiv or to a site that shows arXiv papers by their id (Hugging Face
+#: papers, alphaXiv, ar5iv).
+_ARXIV_RE = re.compile(
+    r"(?:arxiv\.org/(?:abs|pdf|html)|huggingface\.co/papers|alphaxiv\.org/(?:abs|overview)|ar5iv\.org/(?:abs|html))"
+    r"/([a-z-]+(?:\.[A-Z]{2})?/\d{7}|\d{4}\.\d{4,5})(?:v\d+)?",
+    re.I,
+)
+#: A DOI in a link: doi.org, or a publisher's ``/doi/`` path (the ACM Digital Library, Science, SIAM, Wiley …).
+_DOI_RE = re.compile(r"(?:doi\.org/|/doi/(?:abs/|pdf/|full/|epdf/|book/)?)(10\.\d{4,9}/[^\s?#]+)", re.I)
 #: An ACL Anthology paper id in its URL (``aclanthology.org/N19-1423/``, ``aclweb.org/anthology/N19-1423.pdf``,
 #: ``aclanthology.org/2023.acl-long.1``) or in its DOI (``10.18653/v1/N19-1423``): the Anthology's
 #: papers carry DOIs of the form 10.18653/v1/<Anthology ID> (https://aclanthology.org/info/ids/).
@@ -52,9 +67,10 @@ def _host(url: str) -> str:
 
 
 def is_paper_link(url: str) -> bool:
-    """True when ``url`` (http/https) points at one paper: an arXiv abstract/PDF, a DOI (doi.org, the ACM
-    Digital Library; not a proceedings' table of contents), an IEEE Xplore document, an OpenReview
-    forum, a USENIX presentation page or file, a page on another host of :data:`PAPER_HOSTS`, or any
+    """True when ``url`` (http/https) points at one paper: an arXiv abstract/PDF (or its page on Hugging
+    Face papers, alphaXiv, ar5iv), a DOI (doi.org, a publisher's ``/doi/`` path; not a proceedings' table
+    of contents), an IEEE Xplore document, an OpenReview
+    forum, a USENIX presentation page or file, an IEEE Computer Society article, a page on another host of :data:`PAPER_HOSTS`, or any
     ``.pdf`` (not a whole proceedings volume)."""
     if not re.match(r"^https?://", url or "", re.I):
         return False
@@ -65,10 +81,12 @@ def is_paper_link(url: str) -> bool:
         return "proceedings" not in path.rsplit("/", 1)[-1]  # a whole proceedings volume is no one paper
     if host == "usenix.org" or host.endswith(".usenix.org"):
         return "/presentation/" in path or "/system/files/" in path
-    if host == "arxiv.org":
+    if host in ("arxiv.org", "huggingface.co", "alphaxiv.org", "ar5iv.org"):
         return bool(_ARXIV_RE.search(url))
-    if host in ("dl.acm.org", "doi.org"):
+    if host in ("dl.acm.org", "doi.org") or _DOI_RE.search(url):
         return bool(_DOI_RE.search(url)) and "/proceedings/" not in path and "/toc/" not in path
+    if host == "computer.org" or host.endswith(".computer.org"):  # the IEEE Computer Society library
+        return "/proceedings-article/" in path
     if host == "ieeexplore.ieee.org":
         return "/document/" in path
     if host == "openreview.net":
@@ -121,3 +139,38 @@ def arxiv_year(url: str) -> int | None:
     if not m or "/" in m.group(1):
         return None
     return 2000 + int(m.group(1)[:2])
+
+
+#: Words of a link text that say what kind of copy of a paper it is, not which paper ("PDF", "full text").
+_COPY_WORDS = frozenset(
+    "pdf paper doi abs abstract html version full text official publisher journal conference proceedings "
+    "preprint page link camera ready extended".split()
+)
+
+
+def names_its_site(label: str, url: str) -> bool:
+    """True when a link's text names where the link goes or what copy it is, not a paper: the site
+    ("USENIX", "ACM DL", "arXiv", "OpenReview", "IEEE Xplore", "ACL Anthology" — each word of three or
+    more letters found in the host name), a kind of copy ("PDF", "publisher version") or the URL
+    itself."""
+    low = label.strip().lower()
+    if low.startswith(("http://", "https://")):
+        return True
+    host = _host(url).removeprefix("www.")
+    words = re.findall(r"[a-z]{3,}", low)
+    return bool(words) and all(w in host or w in _COPY_WORDS for w in words)
+
+
+def one_paper(links: list[tuple[str, str]]) -> str | None:
+    """The one paper that ``links`` (``(text, url)`` of one line, paper links only) give, as its first
+    link: the links share one identity (:func:`paper_id`), or each names its site and they lie on
+    different hosts — one paper's publisher page and preprint side by side (``[USENIX](…) ·
+    [arXiv](…)``). None when the links name several papers (two arXiv ids, two titles) or none."""
+    if not links:
+        return None
+    if len({paper_id(u) for _, u in links}) == 1:
+        return links[0][1]
+    hosts = [_host(u).removeprefix("www.") for _, u in links]
+    if len(set(hosts)) == len(hosts) and all(names_its_site(label, u) for label, u in links):
+        return links[0][1]
+    return None

@@ -22,10 +22,25 @@ from typing import Any
 
 from papernotes.corpus.markdown import Block, Inline, markdown_parser, render_inline
 from papernotes.corpus.models import Page, PaperEntry
-from papernotes.corpus.note_opening import Opening, frame_stripped, read_opening
-from papernotes.corpus.paper_links import arxiv_url, arxiv_year, doi_url, is_paper_link, paper_id
+from papernotes.corpus.note_links import (
+    BARE_URL_RE,
+    LINK_KEYS,
+    MAX_CITED_BESIDE,
+    distinct_papers,
+    front_matter_links,
+    page_paper_links,
+    paragraph_paper_links,
+    primary_label,
+    title_like_label,
+)
+from papernotes.corpus.note_opening import Opening, frame_stripped, is_labelled_line, read_opening
+from papernotes.corpus.note_titles import note_title, venue_decoration
+from papernotes.corpus.paper_links import (
+    arxiv_year,
+    is_paper_link,
+    names_its_site,
+)
 from papernotes.corpus.papers import (
-    PAPER_LINK_LABELS,
     join_lines,
     parse_title,
     split_authors,
@@ -33,13 +48,12 @@ from papernotes.corpus.papers import (
     system_name,
     title_key,
 )
+from papernotes.corpus.venue_names import JOURNAL_SERIES, journal_abbreviated
 from papernotes.corpus.venues import (
-    JOURNAL_SERIES,
     SERIES,
     decide_venue,
     find_venue_mentions,
     find_venues,
-    journal_abbreviated,
     normalize_venue,
     split_venue,
     stated_venues,
@@ -47,8 +61,23 @@ from papernotes.corpus.venues import (
 )
 
 #: Front-matter keys (case-insensitive) of the notes tools (Obsidian, Jekyll, Hugo, GitBook, Zotero).
-VENUE_KEYS = ("venue", "conference", "booktitle", "journal", "publication", "proceedings", "event", "published")
-LINK_KEYS = ("paper", "url", "link", "pdf", "paper_url", "paperurl", "paper_link", "arxiv_url", "doi_url")
+VENUE_KEYS = (
+    "venue",
+    "conference",
+    "booktitle",
+    "journal",
+    "publication",
+    "proceedings",
+    "event",
+    "published",
+    # Zotero's, BibLaTeX's and CSL's names for the same field
+    "publicationtitle",
+    "publication_title",
+    "proceedingstitle",
+    "proceedings_title",
+    "journaltitle",
+    "container-title",
+)
 SUMMARY_KEYS = ("tldr", "tl;dr", "summary", "excerpt", "description", "abstract")
 AUTHOR_KEYS = ("authors", "author", "creators")
 AFFILIATION_KEYS = ("affiliations", "affiliation", "institution", "institutions", "organization")
@@ -60,30 +89,6 @@ _ACCEPTED_RE = re.compile(
     re.IGNORECASE,
 )
 _DATE_YEAR_RE = re.compile(r"^((?:19|20)\d\d)\b")
-_BARE_URL_RE = re.compile(r"(?<![(<\[])https?://[^\s)>\]]+")
-
-
-#: Link labels of Chinese notes that present the paper: "paper", "the original", "paper link", "link".
-_CJK_LINK_LABELS = ("论文", "原文", "论文链接", "论文地址", "原文链接", "链接")
-
-
-def _primary_label(label: str, title: str) -> bool:
-    """A link label that presents the note's own paper: a link kind ("Paper", "arXiv", "PDF", "Link"),
-    the URL itself, or the paper's title — the page title, or a full title the page title (without a
-    post's framing) begins ("Paper review – FlexGen" and "[FlexGen: High-Throughput …](…)"); "this
-    survey" or "the ResNet paper" cite another; under a framed title ("Paper review – X") any label that
-    reads as a title of three or more words."""
-    low = label.strip().lower()
-    (name, framed), key = frame_stripped(title), title_key(label)
-    name = title_key(name)
-    return (
-        low in PAPER_LINK_LABELS
-        or low in ("link", "url", "pdf link", "paper link", "full paper", "preprint", *_CJK_LINK_LABELS)
-        or (framed and len(label.split()) >= 3 and label[:1].isupper() and not label.rstrip().endswith("."))
-        or low.startswith("http")
-        or (bool(key) and key == title_key(title))
-        or (len(name) >= 3 and len(label.split()) >= 3 and key.startswith(name))
-    )
 
 
 def _fm(meta: dict[str, Any], keys: tuple[str, ...]) -> Any:
@@ -112,33 +117,6 @@ def title_heading(markdown: str) -> tuple[int, Inline] | None:
         if t.type == "heading_open":
             return int(t.tag[1:]), render_inline(tokens[i + 1])
     return None
-
-
-def _distinct(links: list[str]) -> list[str]:
-    seen: dict[str, str] = {}
-    for u in links:
-        seen.setdefault(paper_id(u), u)
-    return list(seen.values())
-
-
-def _front_matter_links(meta: dict[str, Any]) -> dict[str, str]:
-    """Paper links the front matter gives: ``{"paper"|"arxiv"|"doi": url}``."""
-    out: dict[str, str] = {}
-    low = {str(k).lower(): v for k, v in meta.items()}
-    if low.get("doi"):
-        u = doi_url(str(low["doi"]))
-        if u:
-            out["doi"] = u
-    for k in ("arxiv", "arxiv_id"):
-        if low.get(k):
-            u = arxiv_url(str(low[k]))
-            if u:
-                out["arxiv"] = u
-    for k in LINK_KEYS:
-        v = low.get(k)
-        if isinstance(v, str) and is_paper_link(v.strip()):
-            out.setdefault("paper", v.strip())
-    return out
 
 
 def _venue_of(text: str) -> str | None:
@@ -193,28 +171,42 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     listing is a paper note only by a linked title heading or identifying front matter)."""
     meta = page.front_matter
     head = title_heading(page.markdown)
-    fm_links = _front_matter_links(meta)
+    fm_links = front_matter_links(meta)
     ids = _fm(meta, ID_KEYS)
-    head_links = _distinct([h for _, h in head[1].links if is_paper_link(h)]) if head else []
+    head_links = distinct_papers([h for _, h in head[1].links if is_paper_link(h)]) if head else []
     opening = _first_section(blocks)
-    open_links = _distinct(
-        [h for b in opening if b.kind == "text" for _, h in b.links if is_paper_link(h)]
-        + [u for b in opening if b.kind == "text" for u in _BARE_URL_RE.findall(b.text) if is_paper_link(u)]
-    )
-    primary = [h for b in opening if b.kind == "text" for label, h in b.links if _primary_label(label, page.title)]
+    open_links = distinct_papers([u for b in opening if b.kind == "text" for u in paragraph_paper_links(b)])
+    primary = [
+        h
+        for b in opening
+        if b.kind == "text"
+        for label, h in b.links
+        if primary_label(label, page.title) or (is_paper_link(h) and names_its_site(label, h))
+    ]
+    # links whose text is a kind of link ("arXiv", "PDF", "the paper"), not a paper's name
+    own_kind = {
+        h
+        for b in opening
+        if b.kind == "text"
+        for label, h in b.links
+        if is_paper_link(h) and (names_its_site(label, h) or not title_like_label(label))
+    }
     tag_venues, bare_series = _venues_in_tags(page.tags)
     fm_venue_raw = _fm(meta, VENUE_KEYS)
     fm_venue = _venue_of(str(fm_venue_raw)) if isinstance(fm_venue_raw, (str, int)) else None
-    fm_series = journal_abbreviated(fm_venue_raw).strip().lower() if isinstance(fm_venue_raw, str) else ""
-    if fm_venue is None and fm_series in SERIES:
-        # `venue: NeurIPS` with the year in its own key (`year: 2023`): a series, dated like a bare tag
-        bare_series = [SERIES[fm_series]]
+    fm_series = journal_abbreviated(fm_venue_raw).strip() if isinstance(fm_venue_raw, str) else ""
+    named_series = list(dict.fromkeys(m.series for m in find_venue_mentions(fm_series, any_case=SERIES)))
+    named_series = [x for x in named_series if x != "USENIX"] or named_series  # "USENIX OSDI": the series
+    if fm_venue is None and not workshop_venues(fm_series) and len(named_series) == 1:
+        # `venue: NeurIPS` (or "Proceedings of the 29th Symposium on Operating Systems Principles") with
+        # the year in its own key (`year: 2023`): a series, dated like a bare tag
+        bare_series = named_series
 
     op = read_opening(page.markdown)
     link: str | None = None
     if len(head_links) == 1:
         link = head_links[0]
-    elif len(_distinct(list(fm_links.values()))) == 1:
+    elif len(distinct_papers(list(fm_links.values()))) == 1:
         link = next(iter(fm_links.values()))
     elif fm_links:
         link = fm_links.get("doi") or fm_links.get("paper") or fm_links.get("arxiv")
@@ -223,15 +215,21 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     if not is_note and not listing and not head_links and op.link and not op.ambiguous:
         link, is_note = op.link, True  # "**Paper:** [Title](link)", "arXiv: 2401.12345"
     if not is_note and not listing and not head_links:
+        kinds = distinct_papers([h for h in primary if h in open_links and h in own_kind])
         if len(open_links) == 1 and open_links[0] in primary:
             link = open_links[0]
             is_note = True
+        elif len(kinds) == 1 and len(open_links) <= MAX_CITED_BESIDE:
+            # "[arXiv](…) — it improves on [FlashAttention](…)": the one link presented as the note's own
+            link, is_note = kinds[0], True
         elif not open_links and (fm_venue or len(tag_venues) == 1) and isinstance(meta.get("title"), str):
             is_note = True
-    opening_venue, opening_conflict = decide_venue(
-        [v for text in op.venues for v in stated_venues(text, byline=True)]
-        + stated_venues("\n".join(op.byline), byline=True)
-    )
+    # a Venue:/Published in: line (or a table's Venue row) states the venue outright: the opening's
+    # prose ("the journal version of the OSDI '12 paper") only when those lines give none
+    labelled = [v for text in op.venues for v in stated_venues(text, byline=True)]
+    opening_venue, opening_conflict = decide_venue(labelled)
+    if opening_venue is None:
+        opening_venue, opening_conflict = decide_venue(labelled + stated_venues("\n".join(op.byline), byline=True))
     if opening_venue is None and not opening_conflict and op.year:
         # "| Venue | MLSys |" and "| Year | 2022 |": a series and its year on two lines
         in_table = list(
@@ -245,22 +243,36 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         # no link at all, or an empty one ("[Title]()"): a paper note when the rest says so plainly
         placeholder = op.placeholder or op.named_only or op.bare_placeholder is not None
         placeholder = placeholder or (head is not None and _placeholder_heading(head[1]))
+        placeholder = placeholder or _empty_link_key(meta)  # `paper: ""`: a template's link not filled in
         et_al = any(re.search(r"\bet al\b", line) for line in op.byline)
-        told = bool(op.authors or opening_venue or _has_tldr(blocks) or fm_venue or len(tag_venues) == 1 or et_al)
+        authors = op.authors or _fm(meta, AUTHOR_KEYS) or any(_author_list(line) for line in op.byline[:2])
+        told = bool(authors or opening_venue or _has_tldr(blocks) or fm_venue or len(tag_venues) == 1 or et_al)
         named = op.title is not None and title_key(frame_stripped(page.title)[0]) in title_key(op.title)
         titled = head is not None or isinstance(meta.get("title"), str)
+        # "# Title", "**Authors:** …" and one paper link anywhere in the note (a "Links" section at its
+        # end), or a year, venue or TL;DR beside the authors
+        anywhere = distinct_papers(page_paper_links(blocks))
+        labelled_authors = bool(op.authors) and titled and len(anywhere) <= 1
+        # "# Title" … "## Links" / "- [Paper](…)": the note's one paper link, in a section of its links
+        in_links = distinct_papers(page_paper_links([b for b in blocks if _links_section(b)]))
         is_note = (
             (op.placeholder and op.title is not None)
             or (placeholder and (told or named))
             or (titled and opening_venue is not None and bool(op.authors or et_al))  # "Yu et al., OSDI '22."
+            or (labelled_authors and bool(anywhere or op.year or _has_tldr(blocks)))
+            or (titled and len(anywhere) == 1 and in_links == anywhere)
         )
+        if is_note and anywhere and (labelled_authors or in_links == anywhere):
+            link = anywhere[0]
     if not is_note:
         return None
 
-    title, alias = _title(page, head, op, link)
+    title, alias = note_title(page, head, op, link)
     if not title:
         return None
     title, title_venue = parse_title(title)
+    title, decoration = venue_decoration(title)
+    title_venue = title_venue or decoration
 
     # venue: front matter, else tags, else the opening's statements (a byline, "Venue:", "(ICML'23)"),
     # else the first paragraphs'; conflicting statements leave it empty (one parser: venues.py)
@@ -293,10 +305,10 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         y = _year_of(meta) or op.year
         if series and y:
             venue, year = f"{series} {y}", y
-        elif link and arxiv_year(link) and not bare_series:
-            venue, year = f"arXiv {arxiv_year(link)}", arxiv_year(link)
     if year is None and not conflict:
-        year = _year_of(meta)
+        # an arXiv link alone dates the paper but names no venue: a link is where the paper is, not
+        # where it was published
+        year = _year_of(meta) or op.year or (arxiv_year(link) if link else None)
 
     links: dict[str, str] = {}
     if link:
@@ -357,9 +369,16 @@ def title_acronym(title: str, text: str) -> str | None:
 
 def complete_entry(entry: PaperEntry, other: PaperEntry | None) -> PaperEntry:
     """``entry`` with its empty fields (paper link, venue and year, authors, affiliations, summary,
-    aliases) filled from ``other``, another reading of the same note; ``entry`` itself when None."""
+    aliases) filled from ``other``, another reading of the same note; ``entry`` itself when None.
+    When ``other`` replaced the page title by the full title the note states (the page title, without
+    its framing, is one of ``other``'s aliases: "Paper review – FlexGen" → "FlexGen: High-Throughput
+    …"), the full title is taken too."""
     if other is None:
         return entry
+    page_name = title_key(frame_stripped(entry.title)[0])
+    if title_key(other.title) != title_key(entry.title) and page_name in {title_key(a) for a in other.aliases}:
+        # the other reading found the paper's full title in place of the page's (framed, shorter) one
+        entry.title, entry.system = other.title, other.system or entry.system
     if other.links.get("paper") and not any(k in entry.links for k in ("paper", "arxiv", "doi", "pdf")):
         entry.links = {"paper": other.links["paper"], **entry.links}
     if not entry.venue and other.venue:
@@ -372,42 +391,40 @@ def complete_entry(entry: PaperEntry, other: PaperEntry | None) -> PaperEntry:
     return entry
 
 
-def _title(page: Page, head: tuple[int, Inline] | None, op: Opening, link: str | None) -> tuple[str, str | None]:
-    """``(title, alias)``: the front-matter title, else the title heading's paper-link label (the heading
-    is that link), else the heading's text, else the page title (the file name as a last resort) —
-    without a post's framing ("Paper notes: QLoRA" → "QLoRA"). A full title the note states wins when
-    the title was framed, was the file name, or is a shorter name the full title contains, or is
-    written in another script (a Chinese post on an English paper): a labelled line's link text
-    ("**Paper:** [Title](…)"), else the one title the opening sets apart (the text of the note's paper
-    ``link``, a quoted or bold line: :attr:`Opening.named`). The shorter name is then the ``alias``."""
-    fm_title = page.front_matter.get("title")
-    base, fallback = page.title.strip(), True
-    if isinstance(fm_title, str) and fm_title.strip():
-        base, fallback = fm_title.strip(), False
-    elif head:
-        inline = head[1]
-        label = next(
-            (
-                lbl.strip()
-                for lbl, href in inline.links
-                if is_paper_link(href) and len(lbl) >= 0.6 * len(inline.text) and len(lbl.split()) >= 2
-            ),
-            None,
-        )
-        if label or inline.text.strip():
-            base, fallback = label or inline.text.strip(), False
-    stripped, framed = frame_stripped(base)
-    full = op.title
-    if not full:
-        own = [t for t, href in op.named if href is None or (link is not None and paper_id(href) == paper_id(link))]
-        keys = {title_key(t): t for t in own}
-        full = next(iter(keys.values())) if len(keys) == 1 else None
-    key = title_key(stripped)
-    other_script = bool(key) and not re.search(r"[a-z]", key) and full is not None and re.search(r"[A-Za-z]", full)
-    if full and (framed or fallback or other_script or (key and key in title_key(full))):
-        full = full.strip()
-        return full, (stripped if stripped and not fallback and title_key(stripped) != title_key(full) else None)
-    return stripped, None
+#: A section that lists a note's links: "## Links", "## Resources", "## 🔗 Paper & code", "## 链接".
+_LINKS_SECTION_RE = re.compile(
+    r"^\W*(?:links?|resources?|references?|paper|source|paper (?:&|and) code|links? (?:&|and) resources|链接|资源)\W*$",
+    re.IGNORECASE,
+)
+
+
+def _links_section(b: Block) -> bool:
+    """A block under a heading that names a section of links (:data:`_LINKS_SECTION_RE`)."""
+    return bool(b.headings) and bool(_LINKS_SECTION_RE.match(b.headings[-1]))
+
+
+def _empty_link_key(meta: dict[str, Any]) -> bool:
+    """Front matter with a paper-link key left empty (``paper: ""``, ``doi:``): a note made from a
+    paper-note template whose link was not filled in."""
+    low = {str(k).lower(): v for k, v in meta.items()}
+    return any(k in low and low[k] in (None, "") for k in (*LINK_KEYS, "doi", "arxiv", "arxiv_id"))
+
+
+#: Fewest names that make an opening line an author list ("Jared Kaplan, Sam McCandlish, Tom Henighan").
+AUTHOR_LIST_NAMES = 2
+
+
+def _author_list(line: str) -> bool:
+    """A line that opens with an author list: comma-separated personal names (two to four capitalised
+    words or initials each), affiliations in brackets aside ("Jared Kaplan, Sam McCandlish, … (OpenAI)")."""
+    names = re.split(r"\s*,\s*|\s+and\s+", re.sub(r"\([^()]*\)", " ", line).strip())
+    lead = []
+    for n in names:
+        words = n.strip(" .").split()
+        if not (2 <= len(words) <= 4 and all(re.fullmatch(r"[A-Z][\w'’-]*\.?|[A-Z]\.", w) for w in words)):
+            break
+        lead.append(n)
+    return len(lead) >= AUTHOR_LIST_NAMES
 
 
 def _placeholder_heading(inline: Inline) -> bool:
@@ -461,10 +478,11 @@ def _summary(meta: dict[str, Any], blocks: list[Block]) -> str:
 
 
 def _prose(b: Block) -> bool:
-    """A paragraph that says something: not code, a quote, a venue statement or mostly link labels."""
-    if b.text.startswith(("```", "> ")) or _ACCEPTED_RE.match(b.text):
+    """A paragraph that says something: not code, a quote, a venue statement, a labelled line
+    ("Author: …", "Venue: …") or mostly link labels."""
+    if b.text.startswith(("```", "> ")) or _ACCEPTED_RE.match(b.text) or is_labelled_line(b.text):
         return False
     rest = b.text
     for label, _ in b.links:
         rest = rest.replace(label, " ")
-    return len(_BARE_URL_RE.sub(" ", rest).split()) >= 5
+    return len(BARE_URL_RE.sub(" ", rest).split()) >= 5

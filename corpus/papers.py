@@ -129,17 +129,15 @@ def _is_paper_item(item: Item, affiliation_rule: bool = True) -> bool:
     :func:`listing_page`) an affiliation line below it. A task-list checkbox is not part of the title,
     and a bullet that only points to a note (:func:`points_to_note`) is no paper of its own. A to-do —
     an unchecked task or a to-do lead ("- [ ] TODO read: Sarathi-Serve [arXiv](…)", "- [ ] to read: X",
-    :func:`todo_stripped`) — names a paper only by a full title (three or more words) with a paper
-    link or its venue or arXiv identifier, never by a bare name beside a link."""
+    :func:`todo_stripped`) — is a paper not read yet, so no paper of the notes, whatever it names."""
     words = _title_words(item)
     text, todo = todo_stripped(item.text)
     text = text.strip()
     if not words or text.endswith(":") or " ".join(words).endswith(".") or len(words) > 40 or points_to_note(item):
         return False
-    labels = {lbl.lower() for lbl, _ in item.inline.links}
     if todo or re.match(r"^\s*\[ \]", item.text):
-        said = labels & (PAPER_LINK_LABELS - NOTE_LABELS) or parse_title(item.text)[1] or _ARXIV_ID_RE.search(text)
-        return len(words) >= 3 and (words[0][:1].isupper() or words[0][:1].isdigit()) and bool(said)
+        return False
+    labels = {lbl.lower() for lbl, _ in item.inline.links}
     if labels & PAPER_LINK_LABELS:
         return True  # a name beside the labels is enough ("Mixtral [Paper]"); a bare "[Code]" is not
     if len(words) < 2:

@@ -16,7 +16,13 @@ from papernotes.corpus.errors import BadSourceError
 from papernotes.corpus.files import NoteFiles, decode_note, note_files
 from papernotes.corpus.front_matter import split_front_matter
 from papernotes.corpus.git_times import commit_times, date_pages
-from papernotes.corpus.markdown import heading_sections, markdown_parser, render_inline, unclosed_fence_line
+from papernotes.corpus.markdown import (
+    heading_sections,
+    is_section_heading,
+    markdown_parser,
+    render_inline,
+    unclosed_fence_line,
+)
 from papernotes.corpus.models import Page, Warning_
 from papernotes.corpus.note_syntax import normalize_note_syntax, template_placeholder
 from papernotes.corpus.publications import looks_like_publication_page, parse_publication_page
@@ -115,7 +121,7 @@ def _summary_order(root: Path) -> dict[str, tuple[int, str]]:
 
 def site_path_for(rel: str) -> str:
     """GitBook site path of a file (``a/b/README.md`` → ``a/b``; ``a/c.md`` → ``a/c``)."""
-    p = re.sub(r"\.(md|markdown|txt)$", "", rel)
+    p = re.sub(r"\.(md|markdown|mdx|qmd|txt)$", "", rel)
     if p.endswith("/README") or p == "README":
         p = p[: -len("README")].rstrip("/")
     return p
@@ -154,20 +160,32 @@ _JEKYLL_NAME_RE = re.compile(r"^((?:19|20)\d\d-\d\d-\d\d)-(.+)$")
 def file_title(rel: str) -> str:
     """A page title from its file name, the last resort: the stem without a Jekyll date prefix; for a
     folder's own page (``index.md``, ``_index.md``, ``README.md``: Hugo page bundles, GitBook) the
-    folder's name."""
+    folder's name; a Notion export's page id is dropped."""
     path = Path(rel.split("#", 1)[0])
     stem = path.stem
     if stem.lower() in ("index", "_index", "readme") and path.parent.name:
         stem = path.parent.name
     m = _JEKYLL_NAME_RE.match(stem)
-    return m.group(2) if m else stem
+    return _NOTION_ID_RE.sub("", m.group(2) if m else stem)
+
+
+#: A first line that is a property of the note ("Authors: …", "URL: …", Logseq's "tags:: …"), not its title.
+_PROPERTY_LINE_RE = re.compile(
+    r"^(?:authors?|url|link|paper|pdf|arxiv|doi|venue|conference|year|tags?|status|date|created|type|source"
+    r"|category|categories|rating|published|aliases|id)\s*::?\s",
+    re.IGNORECASE,
+)
+#: The id Notion appends to an exported page's file name ("Deep Residual Learning 8f3a…e7f8.md").
+_NOTION_ID_RE = re.compile(r"\s+[0-9a-f]{32}$")
 
 
 def _first_heading_any(tokens: list) -> str:
-    """Text of the first heading of any level (links read as their labels), or ""."""
+    """Text of the first heading of any level (links read as their labels), or "" — also when that
+    heading names a section ("## Summary", :func:`~papernotes.corpus.markdown.is_section_heading`)."""
     for i, t in enumerate(tokens):
         if t.type == "heading_open":
-            return render_inline(tokens[i + 1]).text
+            text = render_inline(tokens[i + 1]).text
+            return "" if is_section_heading(text) else text
     return ""
 
 
@@ -256,7 +274,8 @@ def pages_from_text(
     title = fm_title or (heads[0][1] if heads else "") or title_hint or _first_heading_any(tokens)
     if not title:
         first = next((ln.strip() for ln in body.splitlines() if ln.strip()), "")
-        title = first[:120] if first and not first.startswith(("#", "*", "-", "|", "`")) else file_title(rel)
+        usable = first and not first.startswith(("#", "*", "-", "|", "`")) and not _PROPERTY_LINE_RE.match(first)
+        title = first[:120] if usable else file_title(rel)
     return [
         Page(
             title=title,
@@ -335,7 +354,7 @@ def read_path(
         result.hidden_skipped = walk.hidden
         if not files:
             why = f" ({len(walk.warnings)} links skipped: see {walk.warnings[0]})" if walk.warnings else ""
-            raise BadSourceError(f"no notes (.md, .markdown, .txt) found in {path}{why}")
+            raise BadSourceError(f"no notes (.md, .markdown, .mdx, .qmd, .txt) found in {path}{why}")
     orders = {root: _summary_order(root) for root in {r for _, _, r in files if r is not None}}
     embed_title = _embed_titles(path, [f for f, _, _ in files])
     for i, (file, rel, root) in enumerate(files):

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from papernotes.corpus.errors import BadInputError
+from papernotes.corpus.venue_names import journal_abbreviated
 
 #: Canonical spelling of venue series seen in systems/ML notes (lower-case key → canonical name).
 SERIES: dict[str, str] = {
@@ -25,50 +26,12 @@ SERIES: dict[str, str] = {
         "SIGGRAPH ISSCC USENIX DSN SRDS JMLR TMLR TPAMI TACL JACM CACM TOG TOS TKDE COLM"
     ).split()
 }
-#: Journals written out in full → their series (abbreviations as DBLP lists them, https://dblp.org/db/journals/).
-JOURNALS: dict[str, str] = {
-    "journal of machine learning research": "JMLR",
-    "transactions on machine learning research": "TMLR",
-    "transactions on computer systems": "TOCS",
-    "transactions on pattern analysis and machine intelligence": "TPAMI",
-    "transactions of the association for computational linguistics": "TACL",
-    "journal of the acm": "JACM",
-    "communications of the acm": "CACM",
-    "transactions on graphics": "TOG",
-    "transactions on storage": "TOS",
-    "transactions on parallel and distributed systems": "TPDS",
-    "transactions on knowledge and data engineering": "TKDE",
-    "transactions on computers": "TC",
-    "transactions on cloud computing": "TCC",
-}
-#: Series of :data:`SERIES` that are journals: named without a year, the note's year completes them.
-JOURNAL_SERIES = frozenset(JOURNALS.values())
-_JOURNAL_RE = re.compile(
-    r"(?:\b(?:ACM|IEEE)\s+)?\b(" + "|".join(re.escape(k) for k in [*JOURNALS, *JOURNALS.values()]) + r")\b"
-    r"(?:\s*\([A-Z]{2,8}\))?"  # "(TOCS)" after the name
-    # then what a reference adds before the year: volume(issue), pages — "15(56)", "vol. 31, no. 4, pp. 1–20"
-    r"(?:[\s,:;]*(?:vol(?:ume)?\.?\s*)?(?!(?:19|20)\d\d\b)\d{1,4}(?:\s*\((?!(?:19|20)\d\d\))\d{1,4}\))?(?:[\s,]*(?:no\.?|issue)\s*\d+)?"
-    r"(?:\s*:\s*\d+(?:\s*[-–]\s*\d+)?|[\s,]*pp\.?\s*\d+(?:\s*[-–]\s*\d+)?|[\s,]*\d+\s*[-–]\s*\d+)?)?"
-    r"(?:[\s,]*\(?((?:19|20)\d\d)\)?)?",
-    re.IGNORECASE,
-)
 #: A workshop named with the conference that hosts it: "NIPS 2014 Deep Learning Workshop", "ICML 2023
 #: Workshop on …", "Workshop on X at NeurIPS 2022" — the paper is not the conference's.
-_WORKSHOP_AFTER_RE = re.compile(r"^\W{0,3}(?:[A-Z][\w&-]*\s+){0,5}[Ww]orkshops?\b")
+_WORKSHOP_AFTER_RE = re.compile(
+    r"^\W{0,3}(?:[A-Z][\w&-]*\s+(?:(?:[A-Z][\w&-]*|and|of|on|for|in|the|&)\s+){0,7})?[Ww]orkshops?\b"
+)
 _WORKSHOP_BEFORE_RE = re.compile(r"\bworkshops?\b[^.;()\n]{0,100}(?:\bat|@|\bco-located with)\s*(?:the\s+)?$", re.I)
-
-
-def journal_abbreviated(text: str) -> str:
-    """``text`` with journals written out in full replaced by their series and year: "Journal of
-    Machine Learning Research, 15(56), 2014" → "JMLR 2014"; without a year, the series alone."""
-    if not re.search(r"journal|transactions|communications|" + "|".join(JOURNALS.values()), text, re.IGNORECASE):
-        return text
-
-    def abbreviated(m: re.Match[str]) -> str:
-        name = JOURNALS.get(m.group(1).lower(), m.group(1).upper())
-        return " ".join(x for x in (name, m.group(2)) if x)
-
-    return _JOURNAL_RE.sub(abbreviated, text)
 
 
 def workshop_venues(text: str) -> list[str]:
@@ -88,11 +51,20 @@ SERIES["nips"] = "NeurIPS"
 SERIES["ieee bigdata"] = "BigData"
 SERIES["hot chips"] = "HotChips"
 
+
+def _joined(alt: str) -> str:
+    """Pattern of a joint conference's second name after a known series ("NAACL-HLT 2019", "ACL-IJCNLP
+    2021", "EMNLP/IJCNLP 2019"): the venue is the known series'. A second known series ("NeurIPS/ICML")
+    is no partner."""
+    return rf"(?:[-/](?!(?:{alt})\b)[A-Za-z][A-Za-z]{{1,11}}(?=\s*['’‘]?\s*(?:19|20)?\d\d\b))?"
+
+
 _series_alt = "|".join(sorted((re.escape(k) for k in SERIES), key=len, reverse=True))
 # "OSDI 2026", "OSDI'26", "OSDI '26", "osdi-2026", "osdi26", "OSDI-26", "SoCC 2024"; not an identifier
 # ("arXiv 1909.08053" names no year 1909)
 VENUE_RE = re.compile(
-    rf"(?<![A-Za-z0-9])(?P<series>{_series_alt})\s*(?:[-_ ]\s*|['’‘]\s*)?(?P<year>(?:19|20)\d\d|\d\d)(?![0-9]|\.\d)",
+    rf"(?<![A-Za-z0-9])(?P<series>{_series_alt}){_joined(_series_alt)}\s*(?:[-_ ]\s*|['’‘]\s*)?"
+    r"(?P<year>(?:19|20)\d\d|\d\d)(?![0-9]|\.\d)",
     re.IGNORECASE,
 )
 
@@ -215,7 +187,8 @@ def find_venue_mentions(
             series_map[s.lower()] = s
     alt = "|".join(sorted((re.escape(k) for k in series_map), key=len, reverse=True))
     pat = re.compile(
-        rf"(?<![\w])(?P<series>{alt})(?:\s*(?:[-_ ]\s*|['’‘]\s*)?(?P<year>(?:19|20)\d\d|\d\d)(?![0-9]|\.\d))?(?![\w])",
+        rf"(?<![\w])(?P<series>{alt})(?:{_joined(alt)}\s*(?:[-_ ]\s*|['’‘]\s*)?(?P<year>(?:19|20)\d\d|\d\d)"
+        r"(?![0-9]|\.\d))?(?![\w])",
         re.IGNORECASE,
     )
     out: list[VenueMention] = []
@@ -265,7 +238,7 @@ PREPRINT_SERIES = frozenset({"arxiv", "biorxiv", "medrxiv", "ssrn", "corr"})
 #: Words before a venue that state it as the paper's own: "Accepted at", "Published in", "In
 #: Proceedings of the", "Journal version in", "To appear in", "Presented at".
 _LEAD_RE = re.compile(
-    r"\b(?:accepted|published|presented|appear(?:s|ed|ing)?|proceedings|version|venue|conference)\b"
+    r"\b(?:accepted|published|presented|appear(?:s|ed|ing)?|proceedings|version(?![\s,-]+of\b)|venue|conference)\b"
     r"[\s:,-]*(?:(?:as|at|in|to|by|of|on|the|an?|\d+(?:st|nd|rd|th)|(?:19|20)\d\d)\b[\s:,-]*){0,4}$",
     re.IGNORECASE,
 )
@@ -330,7 +303,8 @@ def stated_venues(text: str, byline: bool = False) -> list[str]:
     for s in _sentences(journal_abbreviated(text)):
         short = len(s.split()) <= BYLINE_WORDS
         for u in _LEAD_UNKNOWN_RE.finditer(s):
-            if u.group(1).lower() not in SERIES and u.group(1).lower() not in _NOT_SERIES:
+            first = re.split(r"[-/]", u.group(1))[0].lower()  # "ACL-IJCNLP": a joint name of a known series
+            if first not in SERIES and u.group(1).lower() not in _NOT_SERIES:
                 out.append(f"{u.group(1)} {u.group(2)}")
         for m in find_venue_mentions(s):
             if not m.venue or _at_workshop(s, m.span):

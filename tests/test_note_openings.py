@@ -16,7 +16,8 @@ from papernotes.corpus.note_syntax import normalize_note_syntax, template_placeh
 from papernotes.corpus.paper_links import paper_id
 from papernotes.corpus.papers import _is_paper_item, parse_title, title_key, todo_stripped
 from papernotes.corpus.readers import read_path
-from papernotes.corpus.venues import find_venues, journal_abbreviated, stated_venues, workshop_venues
+from papernotes.corpus.venue_names import journal_abbreviated
+from papernotes.corpus.venues import find_venues, stated_venues, workshop_venues
 
 FAMILIES = TESTS / "fixtures" / "families"
 
@@ -114,12 +115,15 @@ def _item(md: str):
         ("- [ ] Sarathi-Serve [arXiv](https://arxiv.org/abs/2403.02310)", False),
         ("- [ ] Read the Llumnix paper [PDF](https://arxiv.org/abs/2406.03243)", False),
         ("- TODO: DistServe [paper](https://arxiv.org/abs/2401.09670)", False),
-        ("- [ ] to read: Orca: A Distributed Serving System for Transformers (OSDI 2022)", True),
-        ("- [ ] SGLang: Efficient Execution of Structured Programs [Paper](https://arxiv.org/abs/2312.07104)", True),
+        # a full title with its venue or link is still a paper not read yet
+        ("- [ ] to read: Orca: A Distributed Serving System for Transformers (OSDI 2022)", False),
+        ("- [ ] SGLang: Efficient Execution of Structured Programs [Paper](https://arxiv.org/abs/2312.07104)", False),
+        ("- TODO read: Dynamo: Amazon's Highly Available Key-value Store (SOSP '07)", False),
         ("- [x] FlashAttention [arXiv](https://arxiv.org/abs/2205.14135)", True),  # read: as before
+        ("- [x] Orca: A Distributed Serving System for Transformers (OSDI 2022)", True),
     ],
 )
-def test_todo_bullets_need_a_full_title(bullet, paper):
+def test_todo_bullets_are_no_papers(bullet, paper):
     assert _is_paper_item(_item(bullet)) is paper
 
 
@@ -142,6 +146,12 @@ def test_todo_leads_are_not_part_of_the_title():
         ({}, "# X\n\n{{< figure src=x.png >}}", None),  # a Hugo shortcode
         ({}, "# Note\n\nTitle: {{title}}\nAuthors: {{ authors }}", "{{title}}"),  # two plain placeholders
         ({}, "# Note\n\nSee {{ site.url }} and {{ page.date }}.", None),
+        ({"date": "{{ .Date }}"}, "text", "{{ .Date }}"),  # a Hugo archetype's Go-template actions
+        (
+            {"title": '{{ replace .File.ContentBaseName "-" " " | title }}'},
+            "",
+            '{{ replace .File.ContentBaseName "-" " " | title }}',
+        ),
     ],
 )
 def test_template_placeholders(front_matter, body, found):
@@ -152,7 +162,14 @@ def test_templates_are_skipped_with_a_warning():
     r = read_path(FAMILIES / "templates" / "notes")
     assert [p.title for p in r.pages] == ["Deep Sets"]
     skipped = {w.source.rsplit("/", 1)[-1] for w in r.warnings if "template" in w.message}
-    assert skipped == {"body-only.md", "literature-note.md", "obsidian-core.md", "paper-template.md", "templater.md"}
+    assert skipped == {
+        "body-only.md",
+        "hugo-archetype.md",
+        "literature-note.md",
+        "obsidian-core.md",
+        "paper-template.md",
+        "templater.md",
+    }
 
 
 @pytest.mark.parametrize(
@@ -169,6 +186,17 @@ def test_templates_are_skipped_with_a_warning():
         ("Accepted at the ICML 2023 Workshop on Efficient Systems.", False, []),
         ("Presented at the Workshop on Efficient NLP at NeurIPS 2022.", False, []),
         ("Accepted at ICML 2023 and the workshop on X.", False, ["ICML 2023"]),
+        # a workshop's name with lower-case words in it
+        ("NIPS 2014 Deep Learning and Representation Learning Workshop", True, []),
+        ("Presented at the ICLR 2021 Workshop on Science and Engineering of Deep Learning.", False, []),
+        # joint conferences read as the series the catalog uses
+        ("Proceedings of NAACL-HLT 2019", False, ["NAACL 2019"]),
+        ("Published in ACL-IJCNLP 2021.", False, ["ACL 2021"]),
+        ("In Proceedings of EMNLP-IJCNLP '19.", False, ["EMNLP 2019"]),
+        ("Lewis et al., USENIX ATC '23.", True, ["ATC 2023"]),
+        # another version of the paper is not this note's venue
+        ("This is the journal version of the OSDI '12 paper.", True, []),
+        ("Journal version in JMLR 2022.", False, ["JMLR 2022"]),
     ],
 )
 def test_journal_workshop_and_unknown_series_venues(text, byline, venues):

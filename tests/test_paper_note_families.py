@@ -12,10 +12,27 @@ few members of one family with its records listed by hand in expected_records.js
   opening read as labelled lines (tests/test_note_openings.py has the unit tests of the families below);
 * framed_titles — blog posts whose title is framed ("Paper review – X") or in another script, the full
   title in the body (the paper link's text, a quoted, bold or italic line);
-* reading_todos — unchecked task items and to-do leads ("TODO read: X") are no papers without a full title;
+* reading_todos — unchecked task items and to-do leads ("TODO read: X") are papers not read yet: no records;
 * templates — notes-tool templates (``{{title}}``, ``<% tp.file.title %>``) are no notes;
 * journal_workshop_venues — journals by name or abbreviation with a year, workshops that are not their
-  host conference, series the built-in list lacks after "Published in", ACL Anthology identities.
+  host conference, series the built-in list lacks after "Published in", ACL Anthology identities;
+* paper_copies — one paper linked several times on one line (a metadata table's ``[arXiv](…) ·
+  [USENIX](…)``, a byline's ``[ACM DL](…) · [arXiv](…)``, ``Paper: <…> · Code: <…>``): one paper, its
+  first link; links to two papers on one line (two arXiv ids, two named systems) are none;
+* title_lines — the full title under a label ("Full title: **X**.", "Paper title: X (JMLR 2022)",
+  "原文标题：X（NVIDIA）", a "## Full title" heading over a bold line), also in a note with a "Published
+  in:" line; a post titled only by the system name joins the record of the same paper's full title;
+* title_marks — a title marked with an emoji or its venue ("[OSDI'22] Title", "Title | NeurIPS 2022"),
+  paper links on sites that show papers by their arXiv id or DOI (Hugging Face papers, a publisher's
+  ``/doi/`` path), an "Authors:" line with the paper's one link anywhere, or the one link in a "## Links"
+  section at the end (a meeting note linking one paper in passing is none);
+* cited_beside — the note's own link presented as a kind of link ("[arXiv](…)", "[the Orca paper](…)")
+  beside papers cited by name, reference-manager keys (``publicationTitle``, ``pdf_url``); a page
+  linking papers only by name (a trip report) is none;
+* file_named_notes — notes titled by their file name (Obsidian, a Notion export without its page id)
+  whose first heading names a section ("## Summary") or whose first line is a property ("Authors: …");
+* reading_logs — one file, one section per paper ("## Title", then its link or byline): one record per
+  section; a list of paper links is no paper, and a one-paper note's sections citing others stay its own.
 """
 
 from __future__ import annotations
@@ -177,3 +194,112 @@ def test_newer_commit_wins_between_git_sources(tmp_path):
     local = [read_path(tmp_path / "new"), read_path(tmp_path / "old")]
     (rec,) = build_catalog(e for r in local for p in r.pages for e in analyze_page(p).entries)
     assert rec.title.startswith("LMInfer:") and rec.venue == "OSDI 2024"
+
+
+def test_a_name_only_post_joins_the_full_titles_record():
+    records, _ = catalog_of(FAMILIES / "title_lines" / "notes")
+    (gshard,) = [r for r in records if "GShard" in r.title]
+    assert gshard.title.startswith("GShard: Scaling Giant Models") and gshard.aliases == ["GShard"]
+    assert len(gshard.sources) == 2
+
+
+@pytest.mark.parametrize(
+    ("links", "one"),
+    [
+        (
+            [
+                ("arXiv", "https://arxiv.org/abs/2406.03243"),
+                ("USENIX", "https://www.usenix.org/conference/osdi24/presentation/sun-biao"),
+            ],
+            0,
+        ),
+        (
+            [
+                ("ACM DL", "https://dl.acm.org/doi/10.1145/3341301.3359646"),
+                ("arXiv", "https://arxiv.org/abs/1806.03377"),
+            ],
+            0,
+        ),
+        ([("PDF", "https://arxiv.org/pdf/2205.14135"), ("arXiv", "https://arxiv.org/abs/2205.14135v2")], 0),  # one id
+        ([("arXiv", "https://arxiv.org/abs/2402.02750"), ("arXiv", "https://arxiv.org/abs/2401.18079")], None),
+        (
+            [
+                ("Orca", "https://www.usenix.org/conference/osdi22/presentation/yu"),
+                ("vLLM", "https://arxiv.org/abs/2309.06180"),
+            ],
+            None,
+        ),
+        ([], None),
+    ],
+)
+def test_copies_of_one_paper_on_one_line(links, one):
+    from papernotes.corpus.paper_links import one_paper
+
+    assert one_paper(links) == (links[one][1] if one is not None else None)
+
+
+@pytest.mark.parametrize(
+    ("markdown", "title"),
+    [
+        (
+            "Full title: **Megatron-LM: Training Multi-Billion Parameter Models**.\n",
+            "Megatron-LM: Training Multi-Billion Parameter Models",
+        ),
+        (
+            "> 原文标题：Reducing Activation Recomputation in Large Transformer Models（NVIDIA）\n",
+            "Reducing Activation Recomputation in Large Transformer Models",
+        ),
+        (
+            "Paper title: Switch Transformers: Scaling to Trillion Parameter Models (JMLR 2022)\n",
+            "Switch Transformers: Scaling to Trillion Parameter Models",
+        ),
+        (
+            "Intro line.\n\n## Full title\n\n**Training Compute-Optimal Large Language Models**\n",
+            "Training Compute-Optimal Large Language Models",
+        ),
+        ("## Results\n\n**Training Compute-Optimal Large Language Models**\n", None),  # not under a title label
+    ],
+)
+def test_title_lines(markdown, title):
+    assert read_opening(markdown).title == title
+
+
+def test_logseq_page_properties_read_as_labelled_lines(tmp_path):
+    (tmp_path / "deep-sets.md").write_text(
+        "title:: Deep Sets\nurl:: https://arxiv.org/abs/1703.06114\nauthors:: Manzil Zaheer, Satwik Kottur\n"
+        "venue:: NeurIPS 2017\n\n- Permutation-invariant functions are sums of per-element embeddings.\n",
+        encoding="utf-8",
+    )
+    (rec,) = catalog_of(tmp_path)[0]
+    assert (rec.title, rec.url, rec.venue) == ("Deep Sets", "https://arxiv.org/abs/1703.06114", "NeurIPS 2017")
+    assert rec.authors == ["Manzil Zaheer", "Satwik Kottur"]
+
+
+def test_the_year_line_dates_a_note_without_a_venue():
+    records, _ = catalog_of(FAMILIES / "title_marks" / "notes")
+    (gpipe,) = [r for r in records if r.title.startswith("GPipe")]
+    assert (gpipe.venue, gpipe.year, gpipe.authors) == (None, 2019, ["Yanping Huang", "Youlong Cheng"])
+
+
+def test_notes_titled_by_their_file_name():
+    from papernotes.corpus.readers import read_path
+
+    titles = sorted(p.title for p in read_path(FAMILIES / "file_named_notes" / "notes").pages)
+    assert titles == ["Attention Is All You Need", "Deep Residual Learning for Image Recognition", "Weekly sync"]
+
+
+@pytest.mark.parametrize(
+    ("heading", "section"),
+    [("Summary", True), ("🧠 Key ideas", True), ("1. Background", True), ("TL;DR", True), ("摘要", True)]
+    + [("Attention Is All You Need", False), ("Summary of Results in Deep Learning", False), ("Orca", False)],
+)
+def test_section_headings(heading, section):
+    from papernotes.corpus.markdown import is_section_heading
+
+    assert is_section_heading(heading) is section
+
+
+def test_a_reading_log_section_is_its_papers_note():
+    records, _ = catalog_of(FAMILIES / "reading_logs" / "notes")
+    (attention,) = [r for r in records if r.title == "Attention Is All You Need"]
+    assert attention.sources == ["notes/reading-log.md"] and attention.summary.startswith("Self-attention only")

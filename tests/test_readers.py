@@ -456,3 +456,12 @@ def test_preamble_is_the_pages_own_chunk_under_the_front_matter_title(tmp_path, 
     assert "attention heads" not in pre[0].text
     (method,) = [c for c in chunks if c.metadata["section"] == "Method"]
     assert method.text == "Long-context retrieval › Method\nWe probe attention heads."
+
+
+def test_mdx_and_quarto_notes_are_read(tmp_path):
+    (tmp_path / "orca.mdx").write_text(
+        "---\ntitle: Orca\n---\n\nimport Tabs from '@theme/Tabs';\n\nIteration-level scheduling.\n", encoding="utf-8"
+    )
+    (tmp_path / "vllm.qmd").write_text("---\ntitle: vLLM\n---\n\nPaged KV cache.\n", encoding="utf-8")
+    (tmp_path / "data.csv").write_text("a,b\n", encoding="utf-8")
+    assert sorted(p.title for p in read_path(tmp_path).pages) == ["Orca", "vLLM"]
