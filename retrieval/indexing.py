@@ -169,7 +169,7 @@ def _bm25_version() -> str:
     """Hash of the sparse side's code (BM25 index and term rules): a change rebuilds it."""
     h = hashlib.sha1()
     h.update(str(TERMS_VERSION).encode())
-    for mod in ("bm25.py", "terms.py"):
+    for mod in ("bm25.py", "term_matrix.py", "terms.py"):
         h.update((Path(__file__).parent / mod).read_bytes())
     return h.hexdigest()[:16]
 
