@@ -1,8 +1,7 @@
 """What an ingest changes, kept O(change): each source's content signature from the last ingest (so only
 the pages of changed sources go through LangChain's ``index()``), the record-manager group of a chunk,
 removing the chunks of sources that are gone, the keyword index patched with only the changed sources'
-chunks (their postings only: nothing else is re-scored), and the versioned pickle caches kept beside the
-stores.
+chunks (their postings only: nothing else is re-scored).
 
 A *source* here is one ``source`` of the chunk metadata (a note file, or one page of a dump file) within
 its ``origin`` (the path or git URL given to ``ingest``); the record manager groups chunks by it.
@@ -12,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import pickle
 from collections.abc import Iterable
 from dataclasses import fields
 from functools import lru_cache
@@ -109,23 +107,6 @@ def delete_groups(rm, store, groups: Iterable[str], batch: int = 1000) -> int:
         store.delete(keys[i : i + batch])
         rm.delete_keys(keys[i : i + batch])
     return len(keys)
-
-
-def load_pickle(path: Path, version: str) -> dict:
-    """A cache dict saved by :func:`save_pickle` with the same ``version``; else empty."""
-    try:
-        saved_version, data = pickle.loads(path.read_bytes())
-        return data if saved_version == version else {}
-    except Exception:  # absent, stale or corrupt: rebuilt
-        return {}
-
-
-def save_pickle(path: Path, version: str, data: dict) -> None:
-    """Write a versioned cache dict (through a temporary file, replaced atomically)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_bytes(pickle.dumps((version, data), protocol=pickle.HIGHEST_PROTOCOL))
-    tmp.replace(path)
 
 
 #: chunks per read from the vector store: one read of a whole 10x index holds the store's own copy of

@@ -46,14 +46,13 @@ from papernotes.retrieval.index_update import (
     delete_groups,
     entry_dict,
     group_of,
-    load_pickle,
     load_state,
     patch_bm25,
     rebuild_bm25,
-    save_pickle,
     save_state,
     signatures,
 )
+from papernotes.retrieval.parse_cache import ParseCache
 from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.store import (
     drop_collection,
@@ -200,11 +199,13 @@ def analyze_pages(
 ) -> list[PageAnalysis]:
     """Chunk every page, reusing cached analyses of unchanged pages (keyed by page content and the
     chunking settings, :func:`page_key`; ``keys`` gives them when the caller has them already) so a
-    no-op re-ingest does not re-parse. The cache file is rewritten only when its keys changed."""
+    no-op re-ingest does not re-parse. The cache (:class:`~papernotes.retrieval.parse_cache.ParseCache`
+    at ``cache_path``) is written only for the keys that changed."""
     sig = chunk_signature(settings)
     if keys is None:
         keys = [_analysis_key(p, sig) for p in pages]
-    cache: dict[str, PageAnalysis] = load_pickle(cache_path, _parser_version()) if cache_path else {}
+    store = ParseCache(cache_path, _parser_version()) if cache_path else None
+    cache: dict[str, PageAnalysis] = store.load() if store else {}
     out, fresh = [], {}
     for p, key in zip(pages, keys, strict=True):
         a = cache.get(key)
@@ -218,8 +219,8 @@ def analyze_pages(
             )
         fresh[key] = a
         out.append(a)
-    if cache_path and fresh.keys() != cache.keys():
-        save_pickle(cache_path, _parser_version(), fresh)
+    if store is not None:
+        store.save(fresh)
     return out
 
 
@@ -294,8 +295,10 @@ def _ingest_locked(
     if previous is not None:
         report.resumed = str(previous.get("started", "")) or None
     results: list[ReadResult] = []
-    page_cache = load_pickle(settings.data_dir / "pages.pkl", _parser_version())
-    cached_keys = set(page_cache)
+    for legacy in ("pages.pkl", "analysis.pkl"):  # the caches' earlier format
+        (settings.data_dir / legacy).unlink(missing_ok=True)
+    pages_store = ParseCache(settings.data_dir / "pages.sqlite", _parser_version())
+    page_cache = pages_store.load()
     for i, s in enumerate(sources):
         results.append(
             read_source(s, settings.repos_dir, cache=page_cache, follow_external_links=follow_external_links)
@@ -303,15 +306,14 @@ def _ingest_locked(
         if progress:
             progress("read", i + 1, len(sources))
     used = set().union(*(r.cache_used for r in results))
-    if used != cached_keys:
-        save_pickle(settings.data_dir / "pages.pkl", _parser_version(), {k: page_cache[k] for k in used})
+    pages_store.save({k: page_cache[k] for k in used})
     del page_cache
     t_read = time.perf_counter()
     emb = embeddings or make_embeddings(settings)
     report.embedding_model = embedding_name(emb)
     pages = [p for r in results for p in r.pages]
     keys = [page_key(p, settings) for p in pages]
-    analyses = analyze_pages(pages, settings, token_counter(emb), settings.data_dir / "analysis.pkl", keys)
+    analyses = analyze_pages(pages, settings, token_counter(emb), settings.data_dir / "analysis.sqlite", keys)
     # each source's signature (its pages' content keys): only sources whose signature changed are indexed
     page_groups = [group_of({"origin": p.origin, "source": p.source}) for p in pages]
     sigs = signatures(zip(page_groups, keys, strict=True), _parser_version())

@@ -1,0 +1,69 @@
+"""The parse caches kept beside the stores (parsed pages by file content, page analyses by page content):
+one SQLite table of pickled values per cache, so an ingest reads them all but writes only the keys that
+changed (a one-note edit adds one row and deletes one instead of rewriting every parsed page)."""
+
+from __future__ import annotations
+
+import pickle
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+
+class ParseCache:
+    """A ``key → value`` cache in the SQLite file ``path``, valid for one code ``version`` (a cache
+    written by another version reads as empty and is replaced)."""
+
+    def __init__(self, path: Path, version: str):
+        self.path = path
+        self.version = version
+        self._held: set[str] = set()
+
+    def load(self) -> dict[str, Any]:
+        """Every value, by key; empty when the file is absent, unreadable or of another version."""
+        self._held = set()
+        if not self.path.is_file():
+            return {}
+        try:
+            with closing(sqlite3.connect(self.path)) as db:
+                (version,) = db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone() or ("",)
+                if version != self.version:
+                    return {}
+                out = {k: pickle.loads(v) for k, v in db.execute("SELECT key, value FROM entries")}
+        except Exception:  # unreadable, stale or corrupt: rebuilt by the caller
+            return {}
+        self._held = set(out)
+        return out
+
+    def save(self, data: dict[str, Any]) -> None:
+        """Make the file hold exactly ``data``: the keys :meth:`load` did not return are added, those it
+        returned that ``data`` lacks are deleted (one transaction); nothing is written when the keys are
+        the same. A file that cannot be updated is replaced whole."""
+        if set(data) == self._held and self.path.is_file():
+            return
+        try:
+            self._update(data)
+        except sqlite3.Error:
+            self.path.unlink(missing_ok=True)
+            self._held = set()
+            self._update(data)
+        self._held = set(data)
+
+    def _update(self, data: dict[str, Any]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with closing(sqlite3.connect(self.path)) as db, db:
+            db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
+            db.execute("CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, value BLOB)")
+            row = db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
+            if row is None or row[0] != self.version or not self._held:
+                db.execute("DELETE FROM entries")
+                db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (self.version,))
+                held: set[str] = set()
+            else:
+                held = self._held
+            db.executemany("DELETE FROM entries WHERE key = ?", [(k,) for k in held - data.keys()])
+            db.executemany(
+                "INSERT OR REPLACE INTO entries VALUES (?, ?)",
+                [(k, pickle.dumps(data[k], protocol=pickle.HIGHEST_PROTOCOL)) for k in data.keys() - held],
+            )
