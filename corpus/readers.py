@@ -343,8 +343,8 @@ def read_path(
         files = [(path, path.name, None)]
     else:
         walk = note_files(path, follow_external_links)
-        for root in {p.parent for p in walk.files if p.name == "SUMMARY.md"}:
-            orders[root] = _summary_order(root, cache, result.cache_used)
+        for summary_root in {p.parent for p in walk.files if p.name == "SUMMARY.md"}:
+            orders[summary_root] = _summary_order(summary_root, cache, result.cache_used)
         files = _directory_files(path, walk, orders)
         result.warnings += walk.warnings
         result.files_skipped += walk.links_skipped

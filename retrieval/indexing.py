@@ -10,7 +10,7 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +52,7 @@ from papernotes.retrieval.index_update import (
     save_state,
     signatures,
 )
-from papernotes.retrieval.parse_cache import ParseCache
+from papernotes.retrieval.parse_cache import LazyList, ParseCache
 from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.store import (
     drop_collection,
@@ -199,17 +199,31 @@ def analyze_pages(
 ) -> list[PageAnalysis]:
     """Chunk every page, reusing cached analyses of unchanged pages (keyed by page content and the
     chunking settings, :func:`page_key`; ``keys`` gives them when the caller has them already) so a
-    no-op re-ingest does not re-parse. The cache (:class:`~papernotes.retrieval.parse_cache.ParseCache`
-    at ``cache_path``) is written only for the keys that changed."""
+    no-op re-ingest does not re-parse.
+
+    The cache is two :class:`~papernotes.retrieval.parse_cache.ParseCache` files written only for the
+    keys that changed: ``cache_path`` holds each page's paper entries and chunk count, read whole, and
+    ``<cache_path stem>-chunks.sqlite`` its chunks, read only when a cached page's chunks are used
+    (:class:`~papernotes.retrieval.parse_cache.LazyList`): an ingest that re-indexes a few sources reads
+    only their chunks."""
     sig = chunk_signature(settings)
     if keys is None:
         keys = [_analysis_key(p, sig) for p in pages]
-    store = ParseCache(cache_path, _parser_version()) if cache_path else None
-    cache: dict[str, PageAnalysis] = store.load() if store else {}
-    out, fresh = [], {}
+    heads = ParseCache(cache_path, _parser_version()) if cache_path else None
+    bodies = (
+        ParseCache(cache_path.with_name(cache_path.stem + "-chunks.sqlite"), _parser_version()) if cache_path else None
+    )
+    cached: dict[str, tuple[list[PaperEntry], bool, int]] = heads.load() if heads else {}
+    have_bodies = bodies.load_keys() if bodies else set()
+    out: list[PageAnalysis] = []
+    fresh_heads: dict[str, tuple[list[PaperEntry], bool, int]] = {}
+    fresh_bodies: dict[str, Any] = {}
     for p, key in zip(pages, keys, strict=True):
-        a = cache.get(key)
-        if a is None:
+        head = cached.get(key)
+        if head is not None and bodies is not None and key in have_bodies:
+            entries, deep, n = head
+            a = PageAnalysis(p, LazyList(n, partial(bodies.get, key)), entries, deep)
+        else:
             a = analyze_page(
                 p,
                 count=count,
@@ -217,10 +231,12 @@ def analyze_pages(
                 overlap=settings.chunk_overlap,
                 site_url=settings.site_url,
             )
-        fresh[key] = a
+        fresh_heads[key] = (a.entries, a.is_deep_note, len(a.chunks))
+        fresh_bodies[key] = a.chunks
         out.append(a)
-    if store is not None:
-        store.save(fresh)
+    if heads is not None and bodies is not None:
+        bodies.save(fresh_bodies)  # chunks first: a head is used only with its chunks present
+        heads.save(fresh_heads)
     return out
 
 
