@@ -28,6 +28,7 @@ from papernotes.retrieval.embeddings import make_embeddings, token_counter
 from papernotes.retrieval.index_health import (
     catalog_readable,
     ensure_index,
+    file_sha1,
     load_json,
     load_json_safe,
     load_source_stats,
@@ -471,19 +472,19 @@ def _ingest_locked(
     entries.update(new_entries)
     stats.update(new_stats)
     save_json(stats_path(settings), stats)
-    catalog_ok = catalog_readable(settings)
+    cached = manifest.get("catalog")
+    catalog_ok = catalog_readable(settings, cached.get("sha1") if isinstance(cached, dict) else None)
     if not catalog_ok and not rebuild and old_entries:
         report.repaired.append("paper catalog rebuilt (it was missing or unreadable)")
     # the catalog is merged from every origin's entries when they changed; its warnings (papers sharing
     # a link) are kept in index.json, so every ingest reports them
     t = time.perf_counter()
-    cached = manifest.get("catalog")
     if entries != old_entries or not catalog_ok or not isinstance(cached, dict):
         catalog_warnings: list[str] = []
         records = build_catalog((PaperEntry(**e) for es in entries.values() for e in es), catalog_warnings)
         save_json(_entries_path(settings), entries)
         save_catalog(records, settings.catalog_path)
-        cached = {"papers": len(records), "warnings": catalog_warnings}
+        cached = {"papers": len(records), "warnings": catalog_warnings, "sha1": file_sha1(settings.catalog_path)}
         stages["catalog"] = time.perf_counter() - t
     report.warnings += [f"catalog: {w}" for w in cached["warnings"]]
     report.papers = int(cached["papers"])
