@@ -320,10 +320,11 @@ def _one_spelling_per_venue(records: list[PaperRecord]) -> None:
 
 
 def save_catalog(records: list[PaperRecord], path: Path) -> None:
-    """Write the catalog as a JSON list of records (atomically: temp file + rename)."""
+    """Write the catalog as a JSON list of records (atomically: temp file + rename; compact JSON, which
+    the standard library encodes in C, unlike indented JSON)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps([r.to_dict() for r in records], ensure_ascii=False, indent=1), encoding="utf-8")
+    tmp.write_text(json.dumps([r.to_dict() for r in records], ensure_ascii=False), encoding="utf-8")
     tmp.replace(path)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,7 +62,8 @@ class PageAnalysis:
     """A page with its parsed blocks, its chunks and the paper entries it yields."""
 
     page: Page
-    chunks: list[Chunk] = field(default_factory=list)
+    #: a list, or (from an ingest's cache) a sequence read on first use
+    chunks: Sequence[Chunk] = field(default_factory=list)
     entries: list[PaperEntry] = field(default_factory=list)
     is_deep_note: bool = False
 

@@ -5,6 +5,7 @@ abstract and PDF, ``doi.org`` and ``dl.acm.org/doi``) give one identity."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from urllib.parse import parse_qs, urlsplit
 
 #: Hosts whose pages are papers (publishers, proceedings and preprint servers), matched as the host or a
@@ -66,6 +67,7 @@ def _host(url: str) -> str:
         return ""
 
 
+@lru_cache(maxsize=1 << 16)
 def is_paper_link(url: str) -> bool:
     """True when ``url`` (http/https) points at one paper: an arXiv abstract/PDF (or its page on Hugging
     Face papers, alphaXiv, ar5iv), a DOI (doi.org, a publisher's ``/doi/`` path; not a proceedings' table
@@ -94,6 +96,7 @@ def is_paper_link(url: str) -> bool:
     return len(path.strip("/")) > 1 and any(host == h or host.endswith("." + h) for h in PAPER_HOSTS)
 
 
+@lru_cache(maxsize=1 << 16)
 def paper_id(url: str) -> str:
     """Identity of the paper a link points at: ``"arxiv:2312.12456"`` (abstract, PDF or HTML, any
     version), ``"acl:n19-1423"`` (an ACL Anthology page or PDF, or its DOI), ``"doi:10.1145/…"`` (doi.org

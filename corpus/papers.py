@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 from papernotes.corpus.markdown import Block, Item
 from papernotes.corpus.models import Page, PaperEntry, Publication
@@ -49,10 +50,12 @@ _AFFIL_WORD_OK = {"of", "and", "the", "de", "at", "for", "in", "la", "und", "du"
 _ARXIV_ID_RE = re.compile(r"\(arXiv[: ]?(\d{2})(\d{2})\.\d{4,5}\)", re.IGNORECASE)
 
 
+@lru_cache(maxsize=1 << 16)
 def title_key(title: str) -> str:
     """Case-, accent- and punctuation-insensitive key for matching paper titles: the title's letters
     and digits only, case-folded, accents removed (``"Zürich—Log-Structured"`` → ``"zurichlogstructured"``);
-    letters of any script count, so a title in CJK has a non-empty key too."""
+    letters of any script count, so a title in CJK has a non-empty key too. Recent keys are cached
+    (the catalog merge and the name index compute the same titles' keys again and again)."""
     t = "".join(c for c in unicodedata.normalize("NFKD", title) if not unicodedata.combining(c))
     return re.sub(r"[\W_]+", "", t.casefold())
 

@@ -98,17 +98,27 @@ def _first_heading(body: str) -> str | None:
     return h[0][1] if h else None
 
 
-def _summary_order(root: Path) -> dict[str, tuple[int, str]]:
-    """``relative path → (position, title)`` from a GitBook ``SUMMARY.md`` (empty if none)."""
+def _summary_order(root: Path, cache: dict | None = None, used: set[str] | None = None) -> dict[str, tuple[int, str]]:
+    """``relative path → (position, title)`` from a GitBook ``SUMMARY.md`` (empty if none).
+
+    ``cache`` (optional, mutated) keeps the order by a hash of the file's bytes, so an unchanged table
+    of contents is not parsed again; the keys read or added go into ``used``."""
     summary = root / "SUMMARY.md"
-    if not summary.is_file():
-        return {}
     try:
-        text = summary.read_text(encoding="utf-8-sig")
-    except (UnicodeDecodeError, OSError):
+        data = summary.read_bytes()
+    except OSError:  # absent (or unreadable): no order
         return {}
+    key = hashlib.sha1(b"SUMMARY.md\x1f" + data).hexdigest()
+    if used is not None:
+        used.add(key)
+    if cache is not None and key in cache:
+        return cache[key]
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = None
     order: dict[str, tuple[int, str]] = {}
-    for t in markdown_parser().parse(text):
+    for t in markdown_parser().parse(text) if text is not None else []:
         if t.type != "inline":
             continue
         r = render_inline(t)
@@ -116,6 +126,8 @@ def _summary_order(root: Path) -> dict[str, tuple[int, str]]:
             href = href.split("#")[0]
             if href and not re.match(r"^[a-z]+://", href) and href not in order:
                 order[href] = (len(order), label)
+    if cache is not None:
+        cache[key] = order
     return order
 
 
@@ -290,9 +302,11 @@ def pages_from_text(
     ], problems
 
 
-def _directory_files(path: Path, walk: NoteFiles) -> list[tuple[Path, str, Path | None]]:
+def _directory_files(
+    path: Path, walk: NoteFiles, orders: dict[Path, dict[str, tuple[int, str]]]
+) -> list[tuple[Path, str, Path | None]]:
     """Note files under ``path`` (found by :func:`note_files`) as ``(file, source, gitbook_root)``,
-    in reading order.
+    in reading order; ``orders`` gives the :func:`_summary_order` of each GitBook root.
 
     A GitBook is any folder holding a ``SUMMARY.md`` (``path`` itself or one below it, e.g. a cloned
     notes repository next to other notes); its pages come in SUMMARY.md order (unlisted pages after,
@@ -300,8 +314,7 @@ def _directory_files(path: Path, walk: NoteFiles) -> list[tuple[Path, str, Path 
     ``"<path name>/<relative path>"``; ``gitbook_root`` is None outside a GitBook.
     """
     found = walk.files
-    roots = sorted({p.parent for p in found if p.name == "SUMMARY.md"}, key=lambda r: len(r.parts), reverse=True)
-    orders = {r: _summary_order(r) for r in roots}
+    roots = sorted(orders, key=lambda r: len(r.parts), reverse=True)
 
     def root_of(p: Path) -> Path | None:
         return next((r for r in roots if p.is_relative_to(r)), None)  # the innermost GitBook
@@ -344,18 +357,20 @@ def read_path(
     origin = origin or str(path.resolve())
     result = ReadResult(origin=origin)
     files: list[tuple[Path, str, Path | None]]
+    orders: dict[Path, dict[str, tuple[int, str]]] = {}
     if path.is_file():
         files = [(path, path.name, None)]
     else:
         walk = note_files(path, follow_external_links)
-        files = _directory_files(path, walk)
+        for summary_root in {p.parent for p in walk.files if p.name == "SUMMARY.md"}:
+            orders[summary_root] = _summary_order(summary_root, cache, result.cache_used)
+        files = _directory_files(path, walk, orders)
         result.warnings += walk.warnings
         result.files_skipped += walk.links_skipped
         result.hidden_skipped = walk.hidden
         if not files:
             why = f" ({len(walk.warnings)} links skipped: see {walk.warnings[0]})" if walk.warnings else ""
             raise BadSourceError(f"no notes (.md, .markdown, .mdx, .qmd, .txt) found in {path}{why}")
-    orders = {root: _summary_order(root) for root in {r for _, _, r in files if r is not None}}
     embed_title = _embed_titles(path, [f for f, _, _ in files])
     for i, (file, rel, root) in enumerate(files):
         try:

@@ -1,5 +1,6 @@
-"""The sparse side: a bm25s index over every chunk, persisted beside the Chroma store, and a small
-LangChain retriever around it. Metadata filters use the same ``where`` dicts as Chroma."""
+"""The sparse side: a BM25 index over every chunk (postings scored at query time,
+:mod:`~papernotes.retrieval.term_matrix`), persisted beside the Chroma store and updated in place by a
+re-ingest, and the metadata filters over it (the same ``where`` dicts as Chroma)."""
 
 from __future__ import annotations
 
@@ -9,59 +10,56 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-import bm25s
 import numpy as np
 
 from papernotes.retrieval.spelling import Vocabulary
+from papernotes.retrieval.term_matrix import TermMatrix
 from papernotes.retrieval.terms import english_word, lexical_terms
 
 _ACRONYM_RE = re.compile(r"\b(?=[A-Za-z]*[A-Z][a-z]*[A-Z])[A-Za-z]{3,8}\b")
 
+#: the term standing for a chunk without any (so that every chunk has a length of at least one)
+EMPTY_TERM = "\u2205"
+
 
 class BM25Index:
-    """bm25s index plus the chunk ids, texts and metadata it covers (in one order).
+    """The chunk ids, texts and metadata the index covers and their postings (:class:`TermMatrix`), in
+    one order.
 
-    Files under ``directory``: bm25s's own files and ``chunks.json`` (ids, texts, metadatas).
+    Files under ``directory``: ``terms.npz`` (the postings) and ``chunks.json`` (ids, texts, metadatas),
+    written in that order, so a complete ``chunks.json`` means a complete index.
     """
 
-    def __init__(self, ids: list[str], texts: list[str], metadatas: list[dict[str, Any]], model: bm25s.BM25 | None):
+    def __init__(self, ids: list[str], texts: list[str], metadatas: list[dict[str, Any]], matrix: TermMatrix):
         self.ids = ids
         self.texts = texts
         self.metadatas = metadatas
-        self.model = model
-        self._vocab: dict[str, int] = dict(getattr(model, "vocab_dict", None) or {}) if model else {}
+        self.matrix = matrix
         self._field_codes: dict[str, tuple[np.ndarray, dict[Any, int]]] = {}
 
     @classmethod
-    def build(
-        cls,
-        ids: list[str],
-        texts: list[str],
-        metadatas: list[dict[str, Any]],
-        terms: dict[str, list[str]] | None = None,
-    ) -> BM25Index:
-        """Index the texts (BM25 with bm25s' defaults: Lucene variant, k1=1.5, b=0.75).
+    def build(cls, ids: list[str], texts: list[str], metadatas: list[dict[str, Any]]) -> BM25Index:
+        """Index the texts: each chunk's :func:`~papernotes.retrieval.terms.lexical_terms`."""
+        return cls([], [], [], TermMatrix.empty()).updated(np.zeros(0, dtype=bool), ids, texts, metadatas)
 
-        ``terms`` maps chunk ids to their :func:`~papernotes.retrieval.terms.lexical_terms` from an
-        earlier build (ids are content hashes, so a known id has the same text); only the other texts
-        are tokenized, and their terms are added to it. Tokenizing is most of a build, so a re-ingest
-        that changed a few chunks rebuilds the index in a fraction of a cold build's time.
-        """
-        if not ids:
-            return cls([], [], [], None)
-        known = terms if terms is not None else {}
-        for i, t in zip(ids, texts, strict=True):
-            if i not in known:
-                known[i] = lexical_terms(t) or ["\u2205"]
-        model = bm25s.BM25()
-        model.index([known[i] for i in ids], show_progress=False)
-        return cls(ids, texts, metadatas, model)
+    def updated(self, keep: np.ndarray, ids: list[str], texts: list[str], metadatas: list[dict[str, Any]]) -> BM25Index:
+        """A new index of this one's chunks where ``keep`` (bool, one per chunk) is true, in their order,
+        then the chunks ``ids``/``texts``/``metadatas`` (only these are tokenized). It scores every query
+        as :meth:`build` over the same chunks would."""
+        keep = np.asarray(keep, dtype=bool)
+        idx = np.flatnonzero(keep)
+        added = [lexical_terms(t) or [EMPTY_TERM] for t in texts]
+        return BM25Index(
+            [self.ids[i] for i in idx] + list(ids),
+            [self.texts[i] for i in idx] + list(texts),
+            [self.metadatas[i] for i in idx] + list(metadatas),
+            self.matrix.changed(keep, added),
+        )
 
     def save(self, directory: Path) -> None:
-        """Persist to ``directory`` (replaced whole)."""
+        """Persist to ``directory`` (each file replaced atomically, ``chunks.json`` last)."""
         directory.mkdir(parents=True, exist_ok=True)
-        if self.model is not None:
-            self.model.save(str(directory))
+        self.matrix.save(directory / "terms.npz")
         tmp = directory / "chunks.json.tmp"
         tmp.write_text(
             json.dumps({"ids": self.ids, "texts": self.texts, "metadatas": self.metadatas}, ensure_ascii=False),
@@ -71,13 +69,21 @@ class BM25Index:
 
     @classmethod
     def load(cls, directory: Path) -> BM25Index:
-        """Load an index saved by :meth:`save`; an absent one is empty."""
+        """Load an index saved by :meth:`save`; an absent one is empty. Postings that are missing or
+        do not cover ``chunks.json``'s chunks are rebuilt from its texts."""
         f = directory / "chunks.json"
         if not f.is_file():
-            return cls([], [], [], None)
+            return cls([], [], [], TermMatrix.empty())
         data = json.loads(f.read_text(encoding="utf-8"))
-        model = bm25s.BM25.load(str(directory)) if data["ids"] else None
-        return cls(data["ids"], data["texts"], data["metadatas"], model)
+        return cls.from_chunks(data, TermMatrix.load(directory / "terms.npz"))
+
+    @classmethod
+    def from_chunks(cls, data: dict[str, list], matrix: TermMatrix | None) -> BM25Index:
+        """The index of ``data`` (``chunks.json``'s ids, texts, metadatas) with its postings ``matrix``,
+        rebuilt from the texts when it is None or covers another number of chunks."""
+        if matrix is None or len(matrix) != len(data["ids"]):
+            return cls.build(data["ids"], data["texts"], data["metadatas"])
+        return cls(data["ids"], data["texts"], data["metadatas"], matrix)
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -127,27 +133,23 @@ class BM25Index:
 
     def search(self, terms: list[str], k: int, where: dict[str, Any] | None = None) -> list[tuple[int, float]]:
         """Top ``k`` chunks for query ``terms`` (from :func:`~papernotes.retrieval.terms.lexical_terms`)
-        as ``(position, bm25 score)``, best first; score > 0 only; terms the index lacks are ignored."""
-        if self.model is None:
+        as ``(position, bm25 score)``, best first (equal scores by position); score > 0 only; terms the
+        index lacks are ignored."""
+        if k <= 0 or not any(self.has(t) for t in terms):
             return []
-        q = [t for t in terms if t in self._vocab]
-        if not q:
-            return []
+        scores = self.matrix.scores(terms)
         mask = self.mask(where)
-        if mask is not None and not mask.any():
-            return []
-        k = min(k, len(self.ids))
-        docs, scores = self.model.retrieve([q], k=k, show_progress=False, weight_mask=mask, n_threads=1)
-        return [(int(d), float(s)) for d, s in zip(docs[0], scores[0], strict=True) if s > 0]
+        if mask is not None:
+            scores *= mask
+        hits = np.flatnonzero(scores > 0)
+        if len(hits) > k:
+            hits = hits[np.argpartition(-scores[hits], k - 1)[:k]]
+        hits = hits[np.lexsort((hits, -scores[hits]))]
+        return [(int(p), float(scores[p])) for p in hits[:k]]
 
     def postings(self, term: str) -> np.ndarray:
-        """Positions of the chunks that contain ``term`` (a stemmed term), ascending; empty if none.
-        Read from bm25s's term-column score matrix (``scores["indptr"]``/``["indices"]``)."""
-        tid = self._vocab.get(term)
-        if self.model is None or tid is None:
-            return np.zeros(0, dtype=np.int64)
-        sc = self.model.scores
-        return np.asarray(sc["indices"][sc["indptr"][tid] : sc["indptr"][tid + 1]])
+        """Positions of the chunks that contain ``term`` (a stemmed term), ascending; empty if none."""
+        return self.matrix.postings(term)
 
     def df(self, term: str) -> int:
         """Number of chunks containing ``term``."""
@@ -169,7 +171,7 @@ class BM25Index:
 
     def has(self, term: str) -> bool:
         """True when some chunk contains ``term``."""
-        return term in self._vocab
+        return term in self.matrix.term_ids
 
     def idf(self, term: str) -> float:
         """Inverse document frequency of a (stemmed) term: ``ln(1 + (N - df + .5) / (df + .5))``

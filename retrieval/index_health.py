@@ -5,6 +5,7 @@ Used by :mod:`~papernotes.retrieval.indexing` (which repairs) and by every query
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shlex
@@ -139,12 +140,26 @@ def reconcile_records(
     return metas, lost
 
 
-def catalog_readable(settings: Settings) -> bool:
-    """Whether the paper catalog file exists and holds a JSON list."""
+def catalog_readable(settings: Settings, sha1: str | None = None) -> bool:
+    """Whether the paper catalog file exists and holds a JSON list: true at once when its bytes have the
+    SHA-1 hex digest ``sha1`` (the one recorded when it was written), else read and parsed."""
     try:
+        if sha1 and file_sha1(settings.catalog_path) == sha1:
+            return True
         return isinstance(json.loads(settings.catalog_path.read_text(encoding="utf-8")), list)
     except (OSError, ValueError):
         return False
+
+
+def file_sha1(path: Path) -> str:
+    """SHA-1 hex digest of a file's bytes.
+
+    Raises
+    ------
+    OSError
+        when the file cannot be read.
+    """
+    return hashlib.sha1(path.read_bytes()).hexdigest()
 
 
 def load_source_stats(settings: Settings) -> dict[str, dict[str, Any]]:

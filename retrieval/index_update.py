@@ -1,7 +1,7 @@
 """What an ingest changes, kept O(change): each source's content signature from the last ingest (so only
 the pages of changed sources go through LangChain's ``index()``), the record-manager group of a chunk,
 removing the chunks of sources that are gone, the keyword index patched with only the changed sources'
-chunks, and the versioned pickle caches kept beside the stores.
+chunks (their postings only: nothing else is re-scored).
 
 A *source* here is one ``source`` of the chunk metadata (a note file, or one page of a dump file) within
 its ``origin`` (the path or git URL given to ``ingest``); the record manager groups chunks by it.
@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import hashlib
 import json
-import pickle
 from collections.abc import Iterable
 from dataclasses import fields
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from papernotes.corpus.models import PaperEntry
 from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.settings import Settings
+from papernotes.retrieval.term_matrix import TermMatrix
 
 #: the record manager's grouping of chunks written into ``index.json`` (``record_groups``); an index
 #: whose records are grouped otherwise (by origin, before per-source updates) is regrouped once
@@ -107,23 +109,6 @@ def delete_groups(rm, store, groups: Iterable[str], batch: int = 1000) -> int:
     return len(keys)
 
 
-def load_pickle(path: Path, version: str) -> dict:
-    """A cache dict saved by :func:`save_pickle` with the same ``version``; else empty."""
-    try:
-        saved_version, data = pickle.loads(path.read_bytes())
-        return data if saved_version == version else {}
-    except Exception:  # absent, stale or corrupt: rebuilt
-        return {}
-
-
-def save_pickle(path: Path, version: str, data: dict) -> None:
-    """Write a versioned cache dict (through a temporary file, replaced atomically)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_bytes(pickle.dumps((version, data), protocol=pickle.HIGHEST_PROTOCOL))
-    tmp.replace(path)
-
-
 #: chunks per read from the vector store: one read of a whole 10x index holds the store's own copy of
 #: every text and metadata besides the returned lists (about 2x the memory of reading it in pages)
 READ_PAGE = 1000
@@ -147,19 +132,33 @@ def read_store(store, include: list[str], ids: list[str] | None = None) -> dict[
 
 
 def rebuild_bm25(settings: Settings, store, version: str) -> None:
-    """Rebuild the keyword index from the store's contents, reusing the terms of chunks it held before
-    (``bm25_dir/terms.pkl``, keyed by chunk id and the sparse side's code version)."""
+    """Rebuild the keyword index from the store's contents; the chunks the saved index already held (same
+    ids, so the same texts) keep their postings when it was built by this code ``version``, the others
+    are tokenized."""
     got = read_store(store, ["documents", "metadatas"])
-    _build_bm25(settings, got["ids"], got["documents"], got["metadatas"], version)
+    saved = _saved_index(settings, version)
+    if saved is None:
+        index = BM25Index.build(got["ids"], got["documents"], got["metadatas"])
+    else:
+        have = set(saved.ids)
+        new = [i for i, cid in enumerate(got["ids"]) if cid not in have]
+        wanted = set(got["ids"])
+        index = saved.updated(
+            np.array([cid in wanted for cid in saved.ids], dtype=bool),
+            [got["ids"][i] for i in new],
+            [got["documents"][i] for i in new],
+            [got["metadatas"][i] for i in new],
+        )
+    _save_bm25(settings, index, version)
 
 
 def patch_bm25(
     settings: Settings, saved: dict | None, store, rm, changed: set[str], held: set[str], version: str
 ) -> bool:
     """Update the keyword index for the groups in ``changed`` only: their chunks are dropped from the
-    ``saved`` index (its ``chunks.json``: ids, texts, metadatas) and those the record manager now holds
-    for them are read from the store; every other chunk keeps its saved text and cached terms. The index
-    is re-scored (bm25s has no incremental update) and replaced whole.
+    ``saved`` index (its ``chunks.json``: ids, texts, metadatas; its postings are read here) and those the
+    record manager now holds for them are read from the store and added; every other chunk keeps its
+    text and postings (:meth:`BM25Index.updated`: nothing is re-scored).
 
     Returns False, writing nothing, when the saved index was built by another code ``version``, is
     unreadable, or the patched ids would differ from ``held`` (the store's ids): the caller then
@@ -169,29 +168,41 @@ def patch_bm25(
     try:
         if saved is None or marker.read_text() != version:
             return False
-        ids, texts, metas = saved["ids"], saved["texts"], saved["metadatas"]
+        matrix = TermMatrix.load(settings.bm25_dir / "terms.npz")
+        if matrix is None or len(matrix) != len(saved["ids"]):
+            return False
+        index = BM25Index.from_chunks(saved, matrix)
     except (OSError, KeyError, TypeError):
         return False
-    keep = [i for i, m in enumerate(metas) if group_of(m) not in changed]
+    keep = np.array([group_of(m) not in changed for m in index.metadatas], dtype=bool)
     new_ids = keys_of(rm, changed)
-    got = read_store(store, ["documents", "metadatas"], new_ids) if new_ids else None
-    ids = [ids[i] for i in keep] + (got["ids"] if got else [])
+    got = (
+        read_store(store, ["documents", "metadatas"], new_ids)
+        if new_ids
+        else {"ids": [], "documents": [], "metadatas": []}
+    )
+    ids = [index.ids[i] for i in np.flatnonzero(keep)] + got["ids"]
     if len(ids) != len(held) or set(ids) != held:
         return False
-    texts = [texts[i] for i in keep] + (got["documents"] if got else [])
-    metas = [metas[i] for i in keep] + (got["metadatas"] if got else [])
-    _build_bm25(settings, ids, texts, metas, version)
+    _save_bm25(settings, index.updated(keep, got["ids"], got["documents"], got["metadatas"]), version)
     return True
 
 
-def _build_bm25(settings: Settings, ids: list[str], texts: list[str], metas: list[dict], version: str) -> None:
-    cache_path = settings.bm25_dir / "terms.pkl"
-    terms: dict[str, list[str]] = load_pickle(cache_path, version)
-    before = len(terms)
-    BM25Index.build(ids, texts, metas, terms).save(settings.bm25_dir)
-    held = set(ids)
-    if len(terms) != before or len(terms) != len(held):  # new terms, or terms of chunks that are gone
-        save_pickle(cache_path, version, {k: v for k, v in terms.items() if k in held})
+def _saved_index(settings: Settings, version: str) -> BM25Index | None:
+    """The saved keyword index when it was built by this code ``version`` and is readable; else None."""
+    try:
+        if (settings.bm25_dir / "built-by").read_text() != version:
+            return None
+        data = json.loads((settings.bm25_dir / "chunks.json").read_text(encoding="utf-8"))
+        return BM25Index.from_chunks(data, TermMatrix.load(settings.bm25_dir / "terms.npz"))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _save_bm25(settings: Settings, index: BM25Index, version: str) -> None:
+    index.save(settings.bm25_dir)
+    for stale in [settings.bm25_dir / "terms.pkl", *settings.bm25_dir.glob("*.index.*")]:  # an older format's
+        stale.unlink(missing_ok=True)
     (settings.bm25_dir / "built-by").write_text(version)
 
 

@@ -10,7 +10,7 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,7 @@ from papernotes.retrieval.embeddings import make_embeddings, token_counter
 from papernotes.retrieval.index_health import (
     catalog_readable,
     ensure_index,
+    file_sha1,
     load_json,
     load_json_safe,
     load_source_stats,
@@ -46,14 +47,13 @@ from papernotes.retrieval.index_update import (
     delete_groups,
     entry_dict,
     group_of,
-    load_pickle,
     load_state,
     patch_bm25,
     rebuild_bm25,
-    save_pickle,
     save_state,
     signatures,
 )
+from papernotes.retrieval.parse_cache import LazyList, ParseCache
 from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.store import (
     drop_collection,
@@ -169,7 +169,7 @@ def _bm25_version() -> str:
     """Hash of the sparse side's code (BM25 index and term rules): a change rebuilds it."""
     h = hashlib.sha1()
     h.update(str(TERMS_VERSION).encode())
-    for mod in ("bm25.py", "terms.py"):
+    for mod in ("bm25.py", "term_matrix.py", "terms.py"):
         h.update((Path(__file__).parent / mod).read_bytes())
     return h.hexdigest()[:16]
 
@@ -200,15 +200,31 @@ def analyze_pages(
 ) -> list[PageAnalysis]:
     """Chunk every page, reusing cached analyses of unchanged pages (keyed by page content and the
     chunking settings, :func:`page_key`; ``keys`` gives them when the caller has them already) so a
-    no-op re-ingest does not re-parse. The cache file is rewritten only when its keys changed."""
+    no-op re-ingest does not re-parse.
+
+    The cache is two :class:`~papernotes.retrieval.parse_cache.ParseCache` files written only for the
+    keys that changed: ``cache_path`` holds each page's paper entries and chunk count, read whole, and
+    ``<cache_path stem>-chunks.sqlite`` its chunks, read only when a cached page's chunks are used
+    (:class:`~papernotes.retrieval.parse_cache.LazyList`): an ingest that re-indexes a few sources reads
+    only their chunks."""
     sig = chunk_signature(settings)
     if keys is None:
         keys = [_analysis_key(p, sig) for p in pages]
-    cache: dict[str, PageAnalysis] = load_pickle(cache_path, _parser_version()) if cache_path else {}
-    out, fresh = [], {}
+    heads = ParseCache(cache_path, _parser_version()) if cache_path else None
+    bodies = (
+        ParseCache(cache_path.with_name(cache_path.stem + "-chunks.sqlite"), _parser_version()) if cache_path else None
+    )
+    cached: dict[str, tuple[list[PaperEntry], bool, int]] = heads.load() if heads else {}
+    have_bodies = bodies.load_keys() if bodies else set()
+    out: list[PageAnalysis] = []
+    fresh_heads: dict[str, tuple[list[PaperEntry], bool, int]] = {}
+    fresh_bodies: dict[str, Any] = {}
     for p, key in zip(pages, keys, strict=True):
-        a = cache.get(key)
-        if a is None:
+        head = cached.get(key)
+        if head is not None and bodies is not None and key in have_bodies:
+            entries, deep, n = head
+            a = PageAnalysis(p, LazyList(n, partial(bodies.get, key)), entries, deep)
+        else:
             a = analyze_page(
                 p,
                 count=count,
@@ -216,10 +232,12 @@ def analyze_pages(
                 overlap=settings.chunk_overlap,
                 site_url=settings.site_url,
             )
-        fresh[key] = a
+        fresh_heads[key] = (a.entries, a.is_deep_note, len(a.chunks))
+        fresh_bodies[key] = a.chunks
         out.append(a)
-    if cache_path and fresh.keys() != cache.keys():
-        save_pickle(cache_path, _parser_version(), fresh)
+    if heads is not None and bodies is not None:
+        bodies.save(fresh_bodies)  # chunks first: a head is used only with its chunks present
+        heads.save(fresh_heads)
     return out
 
 
@@ -294,8 +312,10 @@ def _ingest_locked(
     if previous is not None:
         report.resumed = str(previous.get("started", "")) or None
     results: list[ReadResult] = []
-    page_cache = load_pickle(settings.data_dir / "pages.pkl", _parser_version())
-    cached_keys = set(page_cache)
+    for legacy in ("pages.pkl", "analysis.pkl"):  # the caches' earlier format
+        (settings.data_dir / legacy).unlink(missing_ok=True)
+    pages_store = ParseCache(settings.data_dir / "pages.sqlite", _parser_version())
+    page_cache = pages_store.load()
     for i, s in enumerate(sources):
         results.append(
             read_source(s, settings.repos_dir, cache=page_cache, follow_external_links=follow_external_links)
@@ -303,15 +323,14 @@ def _ingest_locked(
         if progress:
             progress("read", i + 1, len(sources))
     used = set().union(*(r.cache_used for r in results))
-    if used != cached_keys:
-        save_pickle(settings.data_dir / "pages.pkl", _parser_version(), {k: page_cache[k] for k in used})
+    pages_store.save({k: page_cache[k] for k in used})
     del page_cache
     t_read = time.perf_counter()
     emb = embeddings or make_embeddings(settings)
     report.embedding_model = embedding_name(emb)
     pages = [p for r in results for p in r.pages]
     keys = [page_key(p, settings) for p in pages]
-    analyses = analyze_pages(pages, settings, token_counter(emb), settings.data_dir / "analysis.pkl", keys)
+    analyses = analyze_pages(pages, settings, token_counter(emb), settings.data_dir / "analysis.sqlite", keys)
     # each source's signature (its pages' content keys): only sources whose signature changed are indexed
     page_groups = [group_of({"origin": p.origin, "source": p.source}) for p in pages]
     sigs = signatures(zip(page_groups, keys, strict=True), _parser_version())
@@ -453,19 +472,19 @@ def _ingest_locked(
     entries.update(new_entries)
     stats.update(new_stats)
     save_json(stats_path(settings), stats)
-    catalog_ok = catalog_readable(settings)
+    cached = manifest.get("catalog")
+    catalog_ok = catalog_readable(settings, cached.get("sha1") if isinstance(cached, dict) else None)
     if not catalog_ok and not rebuild and old_entries:
         report.repaired.append("paper catalog rebuilt (it was missing or unreadable)")
     # the catalog is merged from every origin's entries when they changed; its warnings (papers sharing
     # a link) are kept in index.json, so every ingest reports them
     t = time.perf_counter()
-    cached = manifest.get("catalog")
     if entries != old_entries or not catalog_ok or not isinstance(cached, dict):
         catalog_warnings: list[str] = []
         records = build_catalog((PaperEntry(**e) for es in entries.values() for e in es), catalog_warnings)
         save_json(_entries_path(settings), entries)
         save_catalog(records, settings.catalog_path)
-        cached = {"papers": len(records), "warnings": catalog_warnings}
+        cached = {"papers": len(records), "warnings": catalog_warnings, "sha1": file_sha1(settings.catalog_path)}
         stages["catalog"] = time.perf_counter() - t
     report.warnings += [f"catalog: {w}" for w in cached["warnings"]]
     report.papers = int(cached["papers"])
