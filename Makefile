@@ -9,7 +9,7 @@ BIN := $(VENV)/bin
 CORPUS ?= ../shared/corpus
 QUESTION ?= In the paper arguing for LLM-generated file systems, what share of Ext4's commits were bug fixes or maintenance?
 
-.PHONY: install demo lint test bench clean
+.PHONY: install corpus-exists demo lint test bench clean
 
 $(BIN)/papernotes: pyproject.toml
 	py="$(PY)"; [ -n "$$py" ] || py=$$($(SHELL) scripts/find-python.sh) || exit 1; $$py -m venv $(VENV)
@@ -22,7 +22,11 @@ $(BIN)/papernotes: pyproject.toml
 
 install: $(BIN)/papernotes
 
-demo: install
+corpus-exists:
+	@[ -e "$(CORPUS)" ] || { echo "error: notes not found at $(CORPUS); run from a checkout beside shared/, or give the path: make demo CORPUS=/path/to/notes" >&2; exit 2; }
+
+# the notes are checked before the install, so a wrong CORPUS fails in a second, not after it
+demo: corpus-exists install
 	$(BIN)/papernotes ingest $(CORPUS)
 	$(BIN)/papernotes ask "$(QUESTION)"
 
