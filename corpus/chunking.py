@@ -422,7 +422,9 @@ def analyze_page(
                 rows = [] if deep else table_entries(blk, page, sec, venue)
                 papers = {n for n, _ in rows}
                 if len(papers) < len(blk.rows) or not blk.rows:
-                    _table_chunks(b, replace(blk, rows=[r for n, r in enumerate(blk.rows) if n not in papers]), sec, meta)
+                    _table_chunks(
+                        b, replace(blk, rows=[r for n, r in enumerate(blk.rows) if n not in papers]), sec, meta
+                    )
                 for n, entry in rows:  # each paper row its own chunk, under the table's header row
                     out.entries.append(entry)
                     disc = _entry_disc(entry, seen_titles)

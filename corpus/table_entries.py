@@ -63,9 +63,8 @@ def _title_like(text: str) -> bool:
     words = text.split()
     if not 2 <= len(words) <= 40 or not (words[0][:1].isupper() or words[0][:1].isdigit()):
         return False
-    if text.endswith(".") or normalize_venue(text) or sum(bool(re.search(r"[^\W\d_]", w)) for w in words) * 2 < len(words):
-        return False
-    return True
+    lettered = sum(bool(re.search(r"[^\W\d_]", w)) for w in words)
+    return not (text.endswith(".") or normalize_venue(text) or lettered * 2 < len(words))
 
 
 def _title_run(text: str) -> int:
@@ -152,7 +151,9 @@ def table_entries(block: Block, page: Page, topic: str, venue_default: str | Non
         title, title_venue = parse_title(_title_text(cells[at], links[at]))
         venue = _row_venue(row, at, title_venue)
         paper_link = any(
-            _web(h) and (is_paper_link(h) or label.strip().lower() in PAPER_ITSELF_LABELS) for c in links for label, h in c
+            _web(h) and (is_paper_link(h) or label.strip().lower() in PAPER_ITSELF_LABELS)
+            for c in links
+            for label, h in c
         )
         if not (paper_link or venue):
             continue

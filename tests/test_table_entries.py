@@ -80,7 +80,7 @@ def test_the_collection_gives_its_table_papers_and_no_other_row():
 def test_a_table_row_paper_merges_with_its_note():
     records, _ = catalog_of(NOTES)
     (fa2,) = [r for r in records if r.title.startswith("FlashAttention-2")]
-    assert fa2.deep_note.endswith("flash-attention-2.md") and any(s.endswith("README.md") for s in fa2.sources)
+    assert (fa2.deep_note or "").endswith("flash-attention-2.md") and any(s.endswith("README.md") for s in fa2.sources)
     assert fa2.venue == "ICLR 2024" and fa2.links["paper"] == "https://arxiv.org/abs/2307.08691"
 
 
