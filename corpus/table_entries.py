@@ -90,23 +90,27 @@ def _title_cell(row: _Row) -> int | None:
     return best[1] if best else None
 
 
-def _row_venue(row: _Row, title_at: int, title_venue: str | None) -> str | None:
-    """The venue after the title (``"… (ICLR'23)"``), else the first venue in a short cell, else a bare
-    series cell ("NeurIPS") dated by a year cell ("2022")."""
+def _row_venue(row: _Row, title_at: int, title_venue: str | None) -> tuple[str | None, bool]:
+    """``(venue, stated after the title)``: the venue after the title (``"… (ICLR'23)"``), else the first
+    venue in a short cell, else a bare series cell ("NeurIPS") dated by a year cell ("2022"). A row names
+    its subject first: a venue in a cell before the title may be the row's subject (a conference
+    calendar's ``| MLSys 2025 | May 12-15 | Santa Clara, CA |``), so it is no evidence of a paper alone."""
     if title_venue:
-        return title_venue
-    short = [c for i, c in enumerate(row.cells) if i != title_at and 0 < len(c.split()) <= MAX_VENUE_CELL_WORDS]
-    for c in short:
-        vs = find_venues(c)
+        return title_venue, True
+    short = [(i, c) for i, c in enumerate(row.cells) if i != title_at and 0 < len(c.split()) <= MAX_VENUE_CELL_WORDS]
+    years = [m.group(0) for _, c in short for m in [re.search(r"\b(?:19|20)\d\d\b", c)] if m]
+    for i, c in short:
+        vs = find_venues(c) or (find_venues(f"{_clean(c)} {years[0]}") if years and not re.search(r"\d", c) else [])
         if vs:
-            return vs[0]
-    years = [m.group(0) for c in short for m in [re.search(r"\b(?:19|20)\d\d\b", c)] if m]
-    for c in short:
-        if years and not re.search(r"\d", c):
-            vs = find_venues(f"{_clean(c)} {years[0]}")
-            if vs:
-                return vs[0]
-    return None
+            return vs[0], i > title_at
+    return None, False
+
+
+def _fields_table(block: Block) -> bool:
+    """A table of one thing's fields (``| Venue | OSDI 2022 |``, ``| Link | ACM DL |``): two columns, the
+    first of one- or two-word keys."""
+    rows = [block.header, *block.rows] if any(block.header) else block.rows
+    return all(len(r) <= 2 for r in rows) and all(len(r[0].split()) <= 2 for r in rows if r)
 
 
 def _scores(row: _Row, title_at: int) -> bool:
@@ -139,9 +143,12 @@ def _links(row: _Row, title_at: int, venue: str | None) -> dict[str, str]:
 
 def table_entries(block: Block, page: Page, topic: str, venue_default: str | None) -> list[tuple[int, PaperEntry]]:
     """The paper rows of a table block: ``(row index into block.rows, its PaperEntry)`` for each row
-    with a title-like cell and a paper link or venue (``venue_default``: the page's venue, given to a
-    row that names none); rows of scores are no papers. An empty list for a table of no papers."""
+    with a title-like cell and a paper link or a venue after the title; a table of one thing's fields
+    gives none, nor do rows of scores (``venue_default``: the page's venue, given to a row that names
+    none). An empty list for a table of no papers."""
     out: list[tuple[int, PaperEntry]] = []
+    if _fields_table(block):
+        return out
     for n, cells in enumerate(block.rows):
         links = block.cell_links[n] if n < len(block.cell_links) else [[] for _ in cells]
         row = _Row(cells, links)
@@ -149,13 +156,13 @@ def table_entries(block: Block, page: Page, topic: str, venue_default: str | Non
         if at is None or _scores(row, at):
             continue
         title, title_venue = parse_title(_title_text(cells[at], links[at]))
-        venue = _row_venue(row, at, title_venue)
+        venue, after = _row_venue(row, at, title_venue)
         paper_link = any(
             _web(h) and (is_paper_link(h) or label.strip().lower() in PAPER_ITSELF_LABELS)
             for c in links
             for label, h in c
         )
-        if not (paper_link or venue):
+        if not (paper_link or after):
             continue
         venue = venue or venue_default
         kept = {at} | {i for i, c in enumerate(cells) if venue and find_venues(c)[:1] == [venue]}

@@ -53,6 +53,15 @@ def _rows(markdown: str) -> list[str]:
             "[arXiv](https://arxiv.org/abs/2307.09288) |",
             [],
         ),
+        (  # a conference calendar: the venue is the row's subject, the place no paper
+            "| Venue | Dates | Where |\n|---|---|---|\n| [MLSys 2025](https://mlsys.org) | May 12-15, 2025 | "
+            "Santa Clara, CA, USA |",
+            [],
+        ),
+        (  # one paper's fields: a key/value table inside a note
+            "| Venue | OSDI 2022 |\n|---|---|\n| Link | [ACM DL](https://dl.acm.org/doi/10.1145/945445.945450) |",
+            [],
+        ),
         (  # a table of contents: links into the page
             "| Part | Part |\n|---|---|\n| [Model Serving](#serving) | [Attention Kernels](#kernels) |",
             [],
