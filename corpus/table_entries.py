@@ -47,11 +47,13 @@ def _clean(text: str) -> str:
 
 
 def _title_text(cell: str, links: list[tuple[str, str]]) -> str:
-    """The cell's text without its link labels (``"[arXiv]"``, ``"GitHub"``): one-word labels and the
-    labels of :data:`PAPER_LINK_LABELS` are links, not title words; a linked title stays."""
+    """The cell's text without its link labels (``"[arXiv]"``, ``"GitHub"``): the labels of
+    :data:`PAPER_LINK_LABELS`, and one-word labels after the cell's first word, are links, not title
+    words; a linked title or a linked name starting the title (``"[Orca](…): A Distributed …"``) stays."""
     text = cell
     for label, _href in links:
-        if label and (label.lower() in PAPER_LINK_LABELS or len(label.split()) == 1):
+        one_word_after_start = len(label.split()) == 1 and not _clean(cell).startswith(label)
+        if label and (label.lower() in PAPER_LINK_LABELS or one_word_after_start):
             text = re.sub(rf"(?<!\w){re.escape(label)}(?!\w)", " ", text)
     text = re.sub(r"\[\s*\]|\(\s*\)", " ", text)
     return _clean(re.sub(r"\s+", " ", text))

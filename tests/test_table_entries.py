@@ -35,6 +35,11 @@ def _rows(markdown: str) -> list[str]:
             "osdi22/presentation/yu) | OSDI'22 |",
             ["Orca: A Distributed Serving System"],
         ),
+        (  # a linked name starting the title, a code link after it
+            "| Paper | Venue |\n|---|---|\n| [Orca](https://arxiv.org/abs/2201.0001): Iteration-Level Scheduling "
+            "[GitHub](https://github.com/o/orca) | OSDI 2022 |",
+            ["Orca: Iteration-Level Scheduling"],
+        ),
         (  # the venue only after the title, no link
             "| Paper | Notes |\n|---|---|\n| Attention Sinks for Streaming Models (ICLR'24) | sinks |",
             ["Attention Sinks for Streaming Models"],
