@@ -17,6 +17,7 @@ from papernotes.corpus.markdown import Block
 from papernotes.corpus.models import Page, PaperEntry
 from papernotes.corpus.paper_links import is_paper_link
 from papernotes.corpus.papers import PAPER_LINK_LABELS, parse_title, system_name
+from papernotes.corpus.publications import _looks_like_authors
 from papernotes.corpus.venues import find_venues, normalize_venue, split_venue
 
 #: Link labels that name the paper itself (its file or page), not its code, slides or the reader's notes.
@@ -60,13 +61,14 @@ def _title_text(cell: str, links: list[tuple[str, str]]) -> str:
 
 
 def _title_like(text: str) -> bool:
-    """Two to forty words, the first capitalized (or a digit), mostly words with letters, not a sentence
-    and not a venue or a date by itself."""
+    """Two to forty words, the first capitalized (or a digit), mostly words with letters, not a sentence,
+    not a venue or a date by itself and not an author list (two or more names: "Tri Dao, Daniel Y. Fu")."""
     words = text.split()
     if not 2 <= len(words) <= 40 or not (words[0][:1].isupper() or words[0][:1].isdigit()):
         return False
     lettered = sum(bool(re.search(r"[^\W\d_]", w)) for w in words)
-    return not (text.endswith(".") or normalize_venue(text) or lettered * 2 < len(words))
+    authors = _looks_like_authors(text) and bool(re.search(r",|\band\b|&", text))
+    return not (text.endswith(".") or normalize_venue(text) or lettered * 2 < len(words) or authors)
 
 
 def _title_run(text: str) -> int:

@@ -40,6 +40,11 @@ def _rows(markdown: str) -> list[str]:
             "[GitHub](https://github.com/o/orca) | OSDI 2022 |",
             ["Orca: Iteration-Level Scheduling"],
         ),
+        (  # an author list beside the title is no title, however many capitalized words it has
+            "| Paper | Authors | Venue |\n|---|---|---|\n| Exact Attention with IO-Awareness | Tri Dao, Daniel Y. Fu, "
+            "Stefano Ermon, Atri Rudra, Christopher Re | NeurIPS 2022 |",
+            ["Exact Attention with IO-Awareness"],
+        ),
         (  # the venue only after the title, no link
             "| Paper | Notes |\n|---|---|\n| Attention Sinks for Streaming Models (ICLR'24) | sinks |",
             ["Attention Sinks for Streaming Models"],
