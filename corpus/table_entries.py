@@ -3,8 +3,8 @@
 
 A row is a paper by the same evidence as a listing bullet (:func:`papernotes.corpus.papers._is_paper_item`):
 a title-like cell plus a paper link anywhere in the row (:func:`~papernotes.corpus.paper_links.is_paper_link`,
-or a link labelled as the paper) or a venue, in a short cell of its own or after the title
-(``"… (ICLR'23)"``). A code link is not the paper's. Rows of other tables — tools, data sets, tables of
+or a link labelled as the paper) or a venue stated after the title, in a short cell of its own or in
+the title cell (``"… (ICLR'23)"``). A code link is not the paper's. Rows of other tables — tools, data sets, tables of
 contents, results with numbers — lack that evidence or read as a row of scores, and stay table text.
 """
 
