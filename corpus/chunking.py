@@ -13,7 +13,7 @@ import functools
 import hashlib
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from papernotes.corpus.markdown import Block, Item, parse_blocks
@@ -29,6 +29,7 @@ from papernotes.corpus.papers import (
     title_key,
     walk_list,
 )
+from papernotes.corpus.table_entries import table_entries
 from papernotes.corpus.venues import split_venue
 
 TokenCounter = Callable[[str], int]
@@ -422,7 +423,18 @@ def analyze_page(
                 buf.append(blk.text)
             elif blk.kind == "table":
                 flush()
-                _table_chunks(b, blk, sec, meta)
+                rows = [] if deep else table_entries(blk, page, sec, venue)
+                papers = {n for n, _ in rows}
+                if len(papers) < len(blk.rows) or not blk.rows:
+                    _table_chunks(
+                        b, replace(blk, rows=[r for n, r in enumerate(blk.rows) if n not in papers]), sec, meta
+                    )
+                for n, entry in rows:  # each paper row its own chunk, under the table's header row
+                    out.entries.append(entry)
+                    disc = _entry_disc(entry, seen_titles)
+                    header = "| " + " | ".join(blk.header) + " |\n" if any(blk.header) else ""
+                    body = header + "| " + " | ".join(blk.rows[n]) + " |"
+                    b.add_entry(sec, body, _entry_meta(entry), disc=disc)
             elif deep:
                 buf.append("\n".join(it.render() for it in blk.items))
             else:
@@ -435,15 +447,20 @@ def analyze_page(
                     assert entry is not None
                     flush()
                     out.entries.append(entry)
-                    k = title_key(entry.title)
-                    seen_titles[k] = seen_titles.get(k, 0) + 1
-                    disc = k if seen_titles[k] == 1 else f"{k}~{seen_titles[k]}"
+                    disc = _entry_disc(entry, seen_titles)
                     b.add_entry(SEP.join(path), _render_entry(item), _entry_meta(entry), disc=disc)
         flush()
     for e in out.entries:
         e.committed = page.committed
     out.chunks = b.chunks
     return out
+
+
+def _entry_disc(entry: PaperEntry, seen: dict[str, int]) -> str:
+    """Chunk-ID discriminator of a paper entry: its title key, numbered from its second time on a page."""
+    k = title_key(entry.title)
+    seen[k] = seen.get(k, 0) + 1
+    return k if seen[k] == 1 else f"{k}~{seen[k]}"
 
 
 def _render_entry(item: Item) -> str:

@@ -69,6 +69,8 @@ class Block:
     header: list[str] = field(default_factory=list)
     rows: list[list[str]] = field(default_factory=list)
     links: list[tuple[str, str]] = field(default_factory=list)
+    #: A table's links by body row, then by cell: ``cell_links[row][cell]`` is that cell's (label, href) pairs.
+    cell_links: list[list[list[tuple[str, str]]]] = field(default_factory=list)
     strong: list[str] = field(default_factory=list)
     line: int = 0
     #: 0-based line of the innermost heading in force (-1 before the first heading): tells apart two
@@ -184,11 +186,16 @@ def _parse_item(tokens: list[Token], j: int, end: int) -> Item:
     return item
 
 
-def _table(tokens: list[Token], i: int, end: int) -> tuple[list[str], list[list[str]], list[tuple[str, str]]]:
+def _table(
+    tokens: list[Token], i: int, end: int
+) -> tuple[list[str], list[list[str]], list[tuple[str, str]], list[list[list[tuple[str, str]]]]]:
+    """``(header, body rows, all links, each body row's links by cell)`` of the table at ``i``..``end``."""
     header: list[str] = []
     rows: list[list[str]] = []
     links: list[tuple[str, str]] = []
+    cell_links: list[list[list[tuple[str, str]]]] = []
     row: list[str] = []
+    row_links: list[list[tuple[str, str]]] = []
     in_head = False
     for t in tokens[i:end]:
         if t.type == "thead_open":
@@ -196,17 +203,19 @@ def _table(tokens: list[Token], i: int, end: int) -> tuple[list[str], list[list[
         elif t.type == "thead_close":
             in_head = False
         elif t.type == "tr_open":
-            row = []
+            row, row_links = [], []
         elif t.type == "inline":
             r = render_inline(t)
             row.append(r.text)
+            row_links.append(r.links)
             links.extend(r.links)
         elif t.type == "tr_close":
             if in_head:
                 header = row
             else:
                 rows.append(row)
-    return header, rows, links
+                cell_links.append(row_links)
+    return header, rows, links, cell_links
 
 
 def heading_sections(markdown: str, level: int = 1, tokens: list[Token] | None = None) -> list[tuple[int, str]]:
@@ -273,10 +282,19 @@ def parse_blocks(markdown: str) -> list[Block]:
             i = k + 1
         elif t.type == "table_open":
             k = _find_close(tokens, i)
-            header, rows, links = _table(tokens, i, k)
+            header, rows, links, cell_links = _table(tokens, i, k)
             if rows or any(header):
                 blocks.append(
-                    Block("table", path(), header=header, rows=rows, links=links, line=line, heading_line=heading_line)
+                    Block(
+                        "table",
+                        path(),
+                        header=header,
+                        rows=rows,
+                        links=links,
+                        cell_links=cell_links,
+                        line=line,
+                        heading_line=heading_line,
+                    )
                 )
             i = k + 1
         elif t.type == "paragraph_open":

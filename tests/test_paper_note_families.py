@@ -14,6 +14,7 @@ few members of one family with its records listed by hand in expected_records.js
   title in the body (the paper link's text, a quoted, bold or italic line);
 * reading_todos — unchecked task items and to-do leads ("TODO read: X") are papers not read yet: no records;
 * templates — notes-tool templates (``{{title}}``, ``<% tp.file.title %>``) are no notes;
+* paper_tables — "awesome" lists whose papers are Markdown table rows (tests/test_table_entries.py);
 * journal_workshop_venues — journals by name or abbreviation with a year, workshops that are not their
   host conference, series the built-in list lacks after "Published in", ACL Anthology identities;
 * paper_copies — one paper linked several times on one line (a metadata table's ``[arXiv](…) ·
