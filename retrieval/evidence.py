@@ -53,11 +53,16 @@ _NUMBER_RE = re.compile(
 _YEAR_ONLY_RE = re.compile(r"^(?:19|20)\d\d$")
 
 
+#: A fenced code block (CommonMark: ``` or ~~~ fences, the closing fence as long as the opening one).
+_FENCED_RE = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]*\1[^\n]*$|\Z)", re.MULTILINE | re.DOTALL)
+
+
 def split_sentences(text: str) -> list[str]:
-    """Sentences and list lines of a chunk body, bullets stripped ("Dr." and "e.g." do not end one)."""
+    """Sentences and list lines of a chunk body, bullets stripped ("Dr." and "e.g." do not end one);
+    the lines of a fenced code block are code, not sentences, and are left out."""
     out: list[str] = []
     glue = False
-    for s in _SENT_SPLIT_RE.split(text):
+    for s in _SENT_SPLIT_RE.split(_FENCED_RE.sub("\n", text)):
         s = (s or "").strip()
         if not s:
             continue

@@ -510,3 +510,15 @@ def test_a_paper_named_by_a_long_title_prefix_or_beside_its_venue_resolves():
     for q in ("kernelevovle pass rate?", "kernalevolve - who built it"):
         assert [m.records for m in index.resolve(q, (), misspelt)] == [[2]], q
     assert index.resolve("focsu on memory", (), misspelt) == []  # read as an ordinary word, still no name
+
+
+def test_code_block_lines_are_not_candidate_sentences():
+    from papernotes.retrieval.evidence import split_sentences
+
+    body = "Quokka is 4.2K LoC of Rust.\n\n```python\n# a comment\nblocks = 16\n```\n\nIt runs on GPUs.\n"
+    assert split_sentences(body) == ["Quokka is 4.2K LoC of Rust.", "It runs on GPUs."]
+    assert split_sentences("Set up as follows.\n~~~~\nbatch = 8\n~~~~\nThen it trains.") == [
+        "Set up as follows.",
+        "Then it trains.",
+    ]
+    assert split_sentences("Intro text here.\n```\nunclosed = 1") == ["Intro text here."]  # to the chunk's end
