@@ -15,7 +15,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
-from papernotes.bot.exports import PaperFormat
+from papernotes.bot.exports import PaperFormat, choices
 from papernotes.corpus.errors import BadInputError, BadSourceError, PapernotesError
 from papernotes.retrieval.settings import Settings
 
@@ -25,7 +25,19 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     help="Ask your research-paper reading notes: grounded answers with citations.",
 )
-out = Console(soft_wrap=True, highlight=False)
+
+
+class _Stdout(Console):
+    """The terminal console; a reader that closes the pipe early (``papernotes papers | head``) ends the
+    command quietly with exit 0 (rich's default exits 1)."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        _quiet_stdout()
+        raise SystemExit(0)
+
+
+out = _Stdout(soft_wrap=True, highlight=False)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 K = Annotated[int | None, typer.Option("--k", min=1, max=50, help="Chunks to retrieve and cite.")]
@@ -262,7 +274,11 @@ def papers(
     ] = None,
     fmt: Annotated[
         PaperFormat,
-        typer.Option("--format", help="table (the terminal view), json, csv (UTF-8 with BOM), bibtex or markdown."),
+        typer.Option(
+            "--format",
+            parser=choices(PaperFormat),
+            help="table (the terminal view), json, csv (UTF-8 with BOM), bibtex or markdown.",
+        ),
     ] = PaperFormat.table,
     as_json: Annotated[bool, typer.Option("--json", help="The same as --format json.")] = False,
 ) -> None:
@@ -345,6 +361,15 @@ def _register_optional() -> None:
 _register_optional()
 
 
+def _quiet_stdout() -> None:
+    """Point stdout at the null device so the interpreter's final flush into a closed pipe raises nothing
+    (the recipe of the Python docs, "Note on SIGPIPE" in the signal module)."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
 def main() -> None:
     """Console-script entry point: run the app, turning our errors into one line and an exit code."""
     try:
@@ -355,6 +380,9 @@ def main() -> None:
     except KeyboardInterrupt:
         err.print("interrupted", markup=False)
         sys.exit(130)
+    except BrokenPipeError:  # `papernotes papers | head`: the reader has what it wanted
+        _quiet_stdout()
+        sys.exit(0)
     except (typer.Exit, SystemExit) as e:
         code = getattr(e, "exit_code", getattr(e, "code", 0))
         sys.exit(code or 0)

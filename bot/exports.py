@@ -7,9 +7,11 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
+
+import click
 
 from papernotes.bot.bibtex_export import bibtex_keys, to_bibtex
 from papernotes.corpus.models import PaperRecord
@@ -17,6 +19,9 @@ from papernotes.retrieval.tokens import one_line
 
 if TYPE_CHECKING:  # the summary pipeline's package imports LangChain: only when a summary is written
     from papernotes.retrieval.summarize.results import ConferenceSummary
+
+
+F = TypeVar("F", bound=StrEnum)
 
 
 class PaperFormat(StrEnum):
@@ -27,6 +32,26 @@ class PaperFormat(StrEnum):
     csv = "csv"
     bibtex = "bibtex"
     markdown = "markdown"
+
+
+def choices(kind: type[F]) -> Callable[[str], F]:
+    """A typer ``parser`` for a ``--format`` flag: the member of ``kind`` named by the value (any case).
+
+    Raises
+    ------
+    click.BadParameter
+        The value names no member; the message lists the choices ("'yaml' is not one of table, json, …").
+    """
+
+    def parse(value: str) -> F:
+        if isinstance(value, kind):
+            return value
+        for m in kind:
+            if m.value == str(value).strip().casefold():
+                return m
+        raise click.BadParameter(f"{value!r} is not one of {', '.join(m.value for m in kind)}", param_hint="'--format'")
+
+    return parse
 
 
 class SummaryFormat(StrEnum):

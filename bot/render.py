@@ -110,6 +110,11 @@ def render_stats(con: Console, st: dict[str, Any]) -> None:
         con.print(f"{origin}: {len(warns)} warning{'' if len(warns) == 1 else 's'} at its last ingest", markup=False)
         for w in warns:
             con.print(f"  {w}", markup=False, highlight=False)
+    if st.get("catalog_warnings"):
+        n = len(st["catalog_warnings"])
+        con.print(f"catalog: {n} warning{'' if n == 1 else 's'} (papers from all sources merged)", markup=False)
+        for w in st["catalog_warnings"]:
+            con.print(f"  {w}", markup=False, highlight=False)
     t = Table("venue", "papers")
     for v, n in st["papers_by_venue"].items():
         t.add_row(v, str(n))

@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from papernotes.bot.exports import SummaryFormat
+from papernotes.bot.exports import SummaryFormat, choices
 from papernotes.corpus.errors import BadInputError
 
 
@@ -30,7 +30,11 @@ def summarize(
     ] = "llm",
     fmt: Annotated[
         SummaryFormat,
-        typer.Option("--format", help="text (the terminal view), markdown or json (the --json object)."),
+        typer.Option(
+            "--format",
+            parser=choices(SummaryFormat),
+            help="text (the terminal view), markdown or json (the --json object).",
+        ),
     ] = SummaryFormat.text,
     output: Annotated[
         Path | None,

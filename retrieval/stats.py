@@ -10,7 +10,7 @@ from papernotes.corpus.models import PaperRecord
 from papernotes.corpus.venues import resolve_venue, split_venue, unknown_venue
 from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.filters import normalize_filters
-from papernotes.retrieval.index_health import ensure_index, load_source_stats
+from papernotes.retrieval.index_health import ensure_index, load_json_safe, load_source_stats, manifest_path
 from papernotes.retrieval.settings import Settings
 
 
@@ -47,9 +47,11 @@ def list_papers(
 
 def index_stats(settings: Settings) -> dict[str, Any]:
     """``{"files", "files_skipped", "pages", "chunks", "chunks_by_kind", "papers", "papers_by_venue",
-    "warnings", "sources"}`` for the whole index (all ingested origins). ``sources`` maps each origin
-    to the counts of its last ingest and that ingest's ``warnings`` (one line each); ``warnings`` is
-    their total (each source counted as of its last ingest, never accumulated).
+    "warnings", "catalog_warnings", "sources"}`` for the whole index (all ingested origins). ``sources``
+    maps each origin to the counts of its last ingest and that ingest's ``warnings`` (one line each);
+    ``catalog_warnings`` are the catalog merge's (papers sharing a link, across sources), as every
+    ingest reports them; ``warnings`` is the total of both (each source counted as of its last ingest,
+    never accumulated) — the figure the last ingest printed.
 
     Raises IndexMissingError / IndexDamagedError / IndexOutdatedError (see
     :func:`~papernotes.retrieval.indexing.ensure_index`)."""
@@ -60,6 +62,8 @@ def index_stats(settings: Settings) -> dict[str, Any]:
     bm = BM25Index.load(settings.bm25_dir)
     recs = load_catalog(settings.catalog_path)
     by_venue = Counter(r.venue for r in recs if r.venue)
+    catalog = (load_json_safe(manifest_path(settings)) or {}).get("catalog")
+    catalog_warnings = [str(w) for w in catalog.get("warnings", [])] if isinstance(catalog, dict) else []
     return {
         "files": sum(v["files"] for v in per_source.values()),
         "files_skipped": sum(v.get("files_skipped", 0) for v in per_source.values()),
@@ -68,6 +72,7 @@ def index_stats(settings: Settings) -> dict[str, Any]:
         "chunks_by_kind": dict(Counter(m.get("kind", "?") for m in bm.metadatas)),
         "papers": len(recs),
         "papers_by_venue": dict(sorted(by_venue.items(), key=lambda kv: (-kv[1], kv[0]))),
-        "warnings": sum(len(v["warnings"]) for v in per_source.values()),
+        "warnings": sum(len(v["warnings"]) for v in per_source.values()) + len(catalog_warnings),
+        "catalog_warnings": catalog_warnings,
         "sources": per_source,
     }

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import bibtexparser
+import pytest
 from pylatexenc.latex2text import LatexNodes2Text
 from rich.console import Console
 
@@ -207,3 +208,38 @@ def test_summary_files_round_trip(fixture_index, tmp_path):
     assert (tmp_path / "s.md").read_text(encoding="utf-8") == summary_markdown(expected) + "\n"
     r = papernotes("summarize", "toysys26", "-o", str(tmp_path / "missing" / "s.md"), data_dir=data)
     assert r.returncode != 0 and r.stderr.startswith("error: cannot write") and r.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "bad"),
+    [
+        (("papers", "--format"), "yaml"),
+        (("papers", "--format"), "pdf"),
+        (("summarize", "toysys26", "--format"), "html"),
+    ],
+)
+def test_an_unknown_format_is_one_line_naming_the_choices(fixture_index, args, bad):
+    r = papernotes(*args, bad, data_dir=fixture_index.data_dir)
+    assert r.returncode == 2 and r.stdout == "" and r.stderr.count("\n") == 1, r.stderr
+    assert f"'{bad}' is not one of" in r.stderr and "--format" in r.stderr and "Value error" not in r.stderr
+
+
+def test_format_names_are_read_in_any_case(fixture_index):
+    data = fixture_index.data_dir
+    assert (
+        papernotes("papers", "--format", "JSON", data_dir=data).stdout
+        == papernotes("papers", "--json", data_dir=data).stdout
+    )
+
+
+@pytest.mark.parametrize("args", [("papers",), ("papers", "--format", "csv"), ("papers", "--format", "bibtex")])
+def test_a_reader_closing_the_pipe_early_ends_the_command_quietly(real_index, args):
+    """``papernotes papers | head -1`` over the real notes (far more than a pipe's 64 KiB buffer, so the
+    command is still writing when the reader leaves): exit 0, nothing on stderr."""
+    env = dict(os.environ, PAPERNOTES_DATA_DIR=str(real_index.data_dir), COLUMNS="80")
+    proc = subprocess.Popen([str(BIN / "papernotes"), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    assert proc.stdout is not None and proc.stderr is not None
+    first = proc.stdout.readline()
+    proc.stdout.close()  # as `head -1` does
+    stderr = proc.stderr.read()
+    assert proc.wait(timeout=120) == 0 and first and stderr == b"", stderr

@@ -145,3 +145,33 @@ def test_stats_reports_each_sources_last_ingest_warnings_not_a_running_total(tmp
         assert st["sources"][str(a.resolve())]["files_skipped"] == 0
         assert st["sources"][str(b.resolve())]["warnings"] == src_b["warnings"]  # not ingested: as it was
         assert st["warnings"] == 1 and st["files_skipped"] == 0
+
+
+def test_stats_counts_the_warnings_the_last_ingest_printed_catalog_ones_included(tmp_path, models_cache):
+    """Two notes giving different papers one link: the catalog warns at the merge, and ``stats`` counts
+    and lists that warning as the ingest reported it (it had shown only the per-source ones)."""
+    from conftest import make_settings, seed_models
+
+    from papernotes.retrieval.indexing import ingest
+    from papernotes.retrieval.stats import index_stats
+
+    data = tmp_path / "data"
+    seed_models(models_cache, data)
+    settings = make_settings(data)
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    link = "https://arxiv.org/abs/2401.00001"
+    (notes / "a.md").write_text(
+        f"# Wombat: Burrow-Aware Scheduling for Clusters\n\n[Paper]({link})\n\nWombat schedules burrows.\n"
+    )
+    (notes / "b.md").write_text(
+        f"# Capybara: Lazy Replication of Ponds\n\n[Paper]({link})\n\nCapybara replicates ponds.\n"
+    )
+    (notes / "c.md").write_text("# Only A Heading\n")
+    report = ingest(settings, [str(notes)])
+    st = index_stats(settings)
+    assert [w for w in report.warnings if w.startswith("catalog: ")] == [
+        f"catalog: {w}" for w in st["catalog_warnings"]
+    ]
+    assert len(st["catalog_warnings"]) == 1 and link in st["catalog_warnings"][0]
+    assert st["warnings"] == len(report.warnings) == 2
