@@ -4,7 +4,9 @@
 the NFD "Café" of macOS file names), every dash/hyphen variant as ``-``, every space variant as a space,
 zero-width characters and soft hyphens removed, curly apostrophes as ``'``, a possessive ``'s`` and the
 clitic of an English contraction dropped ("Mooncake's" → "mooncake", "where'd" → "where", "didn't" →
-"didn": a clitic is no part of the word it leans on), case folded, and accents folded on Latin, Greek and Cyrillic letters
+"didn": a clitic is no part of the word it leans on), the plural ``s`` of an acronym dropped ("GPUs",
+"LLMs", "SLOs" → gpu, llm, slo; typed in lower case, only where the rest has no vowel: "llms", "vms" —
+"gpus" could be "bus"; the stemmer leaves all of these alone), case folded, and accents folded on Latin, Greek and Cyrillic letters
 ("Café" → "cafe"; other scripts keep their marks).
 
 :func:`tokens` splits normalized text into matching units: word parts split at punctuation and at
@@ -33,6 +35,14 @@ _PART_RE = re.compile(rf"[{CJK_CHARS}]+|[^\W\d_{CJK_CHARS}]+|\d+")
 _NON_ASCII_RE = re.compile(r"[^\x00-\x7f]")
 #: A possessive ("Mooncake's", "papers'") or the clitic of an English contraction ('d 're 've 'll 'm n't).
 _CLITIC_RE = re.compile(r"(?<=\w)'(?:s|d|re|ve|ll|m)\b|(?<=n)'t\b|(?<=s)'(?!\w)")
+#: An acronym's plural: two or more capitals (digits allowed) and a lower-case "s" ("GPUs", "MLLMs", "H100s").
+_ACRONYM_PLURAL_RE = re.compile(r"\b([A-Z0-9]*[A-Z][A-Z0-9]*[A-Z][A-Z0-9]*)s\b")
+#: The same typed in lower case: two or more consonant letters (digits allowed), no vowel, then "s"
+#: ("llms", "dnns", "vms"); with a vowel it could be an English word ("bus", "gas") and is left alone.
+_CONSONANTS = "b-df-hj-np-tv-xz"
+_LOWER_ACRONYM_PLURAL_RE = re.compile(
+    rf"\b([{_CONSONANTS}0-9]*[{_CONSONANTS}][0-9]*[{_CONSONANTS}][{_CONSONANTS}0-9]*)s\b"
+)
 
 
 @lru_cache(maxsize=4096)
@@ -84,7 +94,8 @@ def normalize(text: str) -> str:
     >>> normalize("Mooncake’s  KV‑cache (Café)")
     'mooncake  kv-cache (cafe)'
     """
-    t = _CLITIC_RE.sub("", unify_punctuation(text).casefold())
+    t = _ACRONYM_PLURAL_RE.sub(r"\1", unify_punctuation(text))
+    t = _LOWER_ACRONYM_PLURAL_RE.sub(r"\1", _CLITIC_RE.sub("", t.casefold()))
     return _fold_accents(t)
 
 

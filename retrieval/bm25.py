@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from papernotes.retrieval.abbreviations import Abbreviations, find_abbreviations
 from papernotes.retrieval.spelling import Vocabulary
 from papernotes.retrieval.term_matrix import TermMatrix
 from papernotes.retrieval.terms import english_word, lexical_terms
@@ -163,6 +164,11 @@ class BM25Index:
         for text in self.texts:
             found.update(m.casefold() for m in _ACRONYM_RE.findall(text))
         return frozenset(found)
+
+    @cached_property
+    def abbreviations(self) -> Abbreviations:
+        """The abbreviations the notes define ("Large Language Models (LLMs)"), as index terms."""
+        return find_abbreviations(self.texts)
 
     @cached_property
     def vocabulary(self) -> Vocabulary:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from papernotes.corpus.normalize import CJK_CHARS, normalize, tokens, word_parts
 from papernotes.corpus.venues import VenueMention
+from papernotes.retrieval.abbreviations import Abbreviations
 from papernotes.retrieval.entities import PaperIndex, PaperMention
 from papernotes.retrieval.filters import Filters, detect_filters, venue_mentions
 from papernotes.retrieval.terms import (
@@ -148,6 +149,8 @@ class Question:
     is_list : the question wants several papers.
     asks_quantity : the question asks for an amount ("how many", "what share", "speedup").
     numbers : the numbers the question itself states (a sentence repeating them states no new amount).
+    unread : words of a question in another language than the notes that no note uses: they could not
+        be matched, so they count neither for nor against an answer, and the answer says so.
     """
 
     text: str
@@ -161,6 +164,7 @@ class Question:
     is_list: bool = False
     asks_quantity: bool = False
     numbers: set[str] = field(default_factory=set)
+    unread: list[str] = field(default_factory=list)
 
     @property
     def dangling(self) -> bool:
@@ -231,17 +235,27 @@ def match_keys(
     in_notes: Callable[[str], bool] | None,
     acronyms: AbstractSet[str] = frozenset(),
     variant: Callable[[str], str | None] | None = None,
+    abbreviations: Abbreviations | None = None,
 ) -> list[Key]:
     """The :class:`~papernotes.retrieval.terms.Key` of each word of ``text`` (stop words skipped): a
     word with several parts matches its joined form or its parts; two adjacent words whose joined form
     the notes use (``in_notes``: "KV cache" / "KVCache") are one key, and so is a phrase of two to
     :data:`MAX_ACRONYM_WORDS` words whose acronym the notes write (``acronyms``: "lines of code" /
     "LoC"); a word the notes lack also matches the notes' word it misspells or abbreviates
-    (``variant``, see :mod:`papernotes.retrieval.spelling`: "databse" / "database")."""
+    (``variant``, see :mod:`papernotes.retrieval.spelling`: "databse" / "database"); an abbreviation the
+    notes define (``abbreviations``) matches its long form, and the long form its abbreviation ("LLM" /
+    "large language model")."""
     parsed = [(w, word_parts(normalize(w))) for w in re.findall(r"\S+", text)]
     out: list[Key] = []
     i = 0
     while i < len(parsed):
+        defined = _long_form_at(parsed, i, abbreviations) if abbreviations is not None else 0
+        if defined and abbreviations is not None:
+            phrase = parsed[i : i + defined]
+            long = tuple(lexical_terms(" ".join(p for _, parts in phrase for p in parts)))
+            out.append(Key(_bare(" ".join(w for w, _ in phrase)), ((abbreviations.short_of[long],), long)))
+            i += defined
+            continue
         if in_notes is not None:
             for size in range(min(MAX_ACRONYM_WORDS, len(parsed) - i), 1, -1):
                 acro = _acronym(parsed[i : i + size], in_notes, acronyms)
@@ -271,6 +285,8 @@ def match_keys(
         split = tuple(lexical_terms(" ".join(parts)))
         if split:
             alts.append(split)
+        if abbreviations is not None and len(split) == 1 and split[0] in abbreviations.long_of:
+            alts.append(abbreviations.long_of[split[0]])
         if variant is not None and in_notes is not None and len(split) == 1 and not in_notes(split[0]):
             meant = variant(parts[0])
             if meant and lexical_terms(meant):
@@ -279,6 +295,18 @@ def match_keys(
             out.append(Key(_bare(w), tuple(dict.fromkeys(alts))))
         i += 1
     return out
+
+
+def _long_form_at(parsed: list[tuple[str, list[str]]], i: int, abbreviations: Abbreviations) -> int:
+    """Words (two or more) from ``parsed[i]`` on that spell a long form the notes abbreviate, longest
+    first; 0 when none does."""
+    if not abbreviations.short_of or not lexical_terms(parsed[i][0]):
+        return 0
+    for size in range(min(len(parsed) - i, 2 * abbreviations.longest), 1, -1):
+        long = tuple(lexical_terms(" ".join(p for _, parts in parsed[i : i + size] for p in parts)))
+        if long in abbreviations.short_of and lexical_terms(parsed[i + size - 1][0]):
+            return size
+    return 0
 
 
 def _joined_pair(both: list[str], in_notes: Callable[[str], bool]) -> tuple[tuple[str, ...], ...] | None:
@@ -338,6 +366,14 @@ _HOW_AMOUNT_RE = re.compile(
 )
 
 
+def _as_typed(text: str, words: list[str]) -> list[str]:
+    """``words`` as the question typed them: a CJK fragment (stop phrases cut CJK runs apart, "文长度")
+    becomes the whole run of the question it comes from ("的上下文长度是多少"), without repeats."""
+    runs = re.findall(f"[{CJK_CHARS}]+", normalize(text))
+    out = [next((r for r in runs if w in r), w) if re.search(f"[{CJK_CHARS}]", w) else w for w in words]
+    return list(dict.fromkeys(out))
+
+
 def _framing_masked(text: str, venues: Sequence[VenueMention]) -> str:
     """``text`` with each venue mention and each amount interrogative ("how long") replaced by a comma,
     so no key is formed from them or across them."""
@@ -355,6 +391,7 @@ def understand(
     in_notes: Callable[[str], bool] | None = None,
     acronyms: AbstractSet[str] = frozenset(),
     variant: Callable[[str], str | None] | None = None,
+    abbreviations: Abbreviations | None = None,
 ) -> Question:
     """Read a question: its terms, venue filter, named papers and form (see :class:`Question`).
 
@@ -362,7 +399,8 @@ def understand(
     that count in any casing (:func:`papernotes.corpus.venues.find_venue_mentions`); ``in_notes(term)``
     tells whether the notes use a term; ``acronyms`` are the words the notes write as acronyms;
     ``variant(word)`` is the notes' word that a word typed in lower case misspells or abbreviates
-    (:meth:`papernotes.retrieval.spelling.Vocabulary.variant`), matched and searched beside it. Venue
+    (:meth:`papernotes.retrieval.spelling.Vocabulary.variant`), matched and searched beside it;
+    ``abbreviations`` are those the notes define (:mod:`papernotes.retrieval.abbreviations`). Venue
     mentions and the adjective of a "how many / how long / how big …" interrogative (it asks for an
     amount, see ``asks_quantity``) are not keys. A question asked in another language than the notes keeps,
     of the terms the notes lack, only the names (written with a capital or a digit): its other words
@@ -387,7 +425,11 @@ def understand(
     # misspelling or abbreviation, a capitalized one is a name
     lower = {normalize(w) for w in re.findall(r"[^\W\d_]+", text) if w.islower()}
     meant = (lambda w: variant(w) if w in lower else None) if variant is not None else None
-    keys = _keep(match_keys(strip_foreign_framing(_framing_masked(text, found)), in_notes, acronyms, meant), wanted)
+    keys = _keep(
+        match_keys(strip_foreign_framing(_framing_masked(text, found)), in_notes, acronyms, meant, abbreviations),
+        wanted,
+    )
+    unread: list[str] = []
     # keyword retrieval also looks for the joined forms, acronyms and spellings the keys found in the notes
     terms = [t for t in question_terms(text) if wanted(t)]
     terms += [
@@ -396,7 +438,9 @@ def understand(
     if in_notes is not None and foreign_language(text):
         capitalized = {t for w in re.findall(r"\S*[A-Z0-9]\S*", text) for t in lexical_terms(w)}
         terms = [t for t in terms if in_notes(t) or t in capitalized]
-        keys = _keep(keys, lambda t: in_notes(t) or t in capitalized)
+        readable = _keep(keys, lambda t: in_notes(t) or t in capitalized)
+        unread = _as_typed(text, [k.word for k in keys if k.word not in {r.word for r in readable}])
+        keys = readable
     spans = [m.span for m in found]
     mentions = papers.resolve(text, found, meant) if papers is not None else []
     names: set[str] = set()
@@ -414,6 +458,7 @@ def understand(
     )
     wants_list = (asks_for_list(text, found, meant) or about_notes or anything) and len(mentions) < 2
     return Question(
+        unread=unread,
         text=text,
         terms=terms,
         keys=keys,

@@ -163,6 +163,11 @@ class Notes:
         q, result = an.question, an.result
         if result.missing_venue:
             note = _join(note, f"the notes have nothing for {result.missing_venue}; searched all venues")
+        if q.unread:  # a question in another language: what no note uses was not matched
+            words = ", ".join(f"'{w}'" for w in q.unread)
+            whole = q.is_list and not q.asked and (result.filters.venue or result.filters.series)
+            scope = f"; listed: every paper of {result.filters.venue or result.filters.series}" if whole else ""
+            note = _join(note, f"no note uses {words} (the notes are in another language){scope}")
         if q.is_list:
             return self._list_answer(question, an, mode, note)
         p = an.answerability

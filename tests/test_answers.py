@@ -15,6 +15,7 @@ from conftest import make_settings, seed_models
 from papernotes.corpus.normalize import compact, normalize, tokens
 from papernotes.retrieval.filters import detect_filters, normalize_filters
 from papernotes.retrieval.prompts import REFUSAL
+from papernotes.retrieval.terms import lexical_terms
 
 ANSWERS = Path(__file__).resolve().parent / "fixtures" / "answers"
 
@@ -69,6 +70,28 @@ def test_normalization_unifies_spellings():
 )
 def test_contraction_clitics_are_not_part_of_the_word(text, words):
     assert tokens(text) == words
+
+
+@pytest.mark.parametrize(
+    "plural, singular",
+    [
+        ("GPUs", "GPU"),  # the stemmer keeps an "s" after a vowel ("gpus" could be "bus")
+        ("LLMs", "llm"),
+        ("SLOs", "SLO"),
+        ("MLLMs", "MLLM"),
+        ("DNNs", "dnn"),
+        ("llms", "LLM"),  # typed in lower case: no vowel, so an acronym's plural
+        ("vms", "VM"),
+        ("serving LLMs", "LLM serving"),
+    ],
+)
+def test_an_acronyms_plural_is_its_singular(plural, singular):
+    assert sorted(lexical_terms(plural)) == sorted(lexical_terms(singular))
+
+
+@pytest.mark.parametrize("word", ["bus", "gas", "plus", "status", "corpus", "thus"])
+def test_english_words_ending_in_s_after_a_vowel_are_kept(word):
+    assert tokens(word) == [word]
 
 
 # --- venues as people write them --------------------------------------------------------------------
@@ -468,10 +491,10 @@ def test_topic_alternatives_share_the_words_before_the_alternation():
         return [[k.word for k in alt] for alt in topic_alternatives(text, keys(*words))]
 
     assert alts(
-        "papers that target wafer-scale chips or wafer-scale GPUs", "target", "wafer-scale", "chips", "gpus"
+        "papers that target wafer-scale chips or wafer-scale GPUs", "target", "wafer-scale", "chips", "gpu"
     ) == [
         ["target", "wafer-scale", "chips"],
-        ["target", "wafer-scale", "gpus"],
+        ["target", "wafer-scale", "gpu"],  # a key's word is normalized: "GPUs" reads "gpu"
     ]
     assert alts("anything on reasoning models / test-time scaling?", "reasoning", "models", "test-time", "scaling") == [
         ["reasoning", "models"],
@@ -522,3 +545,25 @@ def test_code_block_lines_are_not_candidate_sentences():
         "Then it trains.",
     ]
     assert split_sentences("Intro text here.\n```\nunclosed = 1") == ["Intro text here."]  # to the chunk's end
+
+
+@pytest.mark.parametrize(
+    "q",
+    [
+        "SOSP 2024 有哪些关于存储引擎的论文？",
+        "列出 SOSP 2024 关于量子计算的论文",
+    ],
+)
+def test_a_list_topic_no_note_uses_is_said_not_hidden(notes, q):
+    """A topic typed in a language the notes do not use cannot be matched: the list is the venue's every
+    paper, and the answer says which words went unread."""
+    a = ask(notes, q)
+    sosp = [r for r in notes.catalog if r.venue == "SOSP 2024"]
+    assert a.kind == "list" and len(a.citations) == len(sosp) > 3, (q, a.answer)
+    assert "every paper of SOSP 2024" in (a.note or "") and "no note uses" in (a.note or ""), a.note
+
+
+def test_unread_words_are_named_as_typed(notes):
+    a = ask(notes, "DistServe 上下文长度是多少")
+    assert a.note and "'上下文长度是多少'" in a.note, a.note  # the run of the question, not a cut-up fragment
+    assert not ask(notes, "DistServe 是什么?").note  # its words are framing or the notes' own

@@ -1,0 +1,103 @@
+"""Abbreviations the notes define: a question's short form matches the long form the notes write, and
+the long form matches the short form (retrieval/abbreviations.py, through question.match_keys and the
+list answers)."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import make_settings, seed_models
+
+from papernotes.retrieval.abbreviations import find_abbreviations
+from papernotes.retrieval.question import match_keys
+from papernotes.retrieval.terms import lexical_terms
+
+DEFINING = [
+    "Serving Large Language Models (LLMs) is costly.",
+    "* Each layer is a Mixture of Experts (MoE) with 64 experts.",
+    "Retrieval-Augmented Generation (RAG) adds retrieved passages to the prompt.\nOther line (see below).",
+    "We measure the time to first token (TTFT) of every request.",
+]
+
+
+def in_notes(term: str) -> bool:
+    """The notes' terms: the words of :data:`DEFINING` (no joined word pairs)."""
+    return term in {t for text in DEFINING for t in lexical_terms(text)}
+
+
+def test_definitions_are_read_from_the_notes_text():
+    abbr = find_abbreviations(DEFINING)
+    assert abbr.long_of["llm"] == tuple(lexical_terms("large language model"))
+    assert abbr.long_of["moe"] == tuple(lexical_terms("mixture of experts"))
+    assert abbr.long_of["ttft"] == tuple(lexical_terms("time to first token"))
+    assert abbr.short_of[tuple(lexical_terms("large language models"))] == "llm"
+    assert "see" not in abbr.long_of and "below" not in abbr.long_of  # a parenthesis that is no abbreviation
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [
+        [],
+        ["No parentheses here at all."],
+        ["A remark (not an abbreviation, just words) and a figure (Fig. 3)."],
+        ["Latency fell (by 40%) in the tests (TPC-C)."],  # TPC-C's letters are not in the words before it
+    ],
+)
+def test_text_without_definitions_defines_nothing(texts):
+    assert not find_abbreviations(texts).long_of
+
+
+@pytest.mark.parametrize(
+    ("question", "word", "alternatives"),
+    [
+        ("llm serving papers", "llm", [("llm",), ("larg", "languag", "model")]),
+        ("LLMs for serving", "llm", [("llm",), ("larg", "languag", "model")]),
+        ("large language model serving", "large language model", [("llm",), ("larg", "languag", "model")]),
+        ("serving large language models", "large language models", [("llm",), ("larg", "languag", "model")]),
+        ("papers on mixture of experts", "mixture of experts", [("moe",), ("mixtur", "expert")]),
+        ("what is the ttft of it", "ttft", [("ttft",), ("time", "first", "token")]),
+    ],
+)
+def test_a_question_matches_the_short_or_the_long_form(question, word, alternatives):
+    keys = match_keys(question, in_notes, frozenset(), None, find_abbreviations(DEFINING))
+    key = next(k for k in keys if k.word == word)
+    assert sorted(key.alternatives) == sorted(alternatives)
+    assert key.covered(set(alternatives[0])) and key.covered(set(alternatives[1]))
+
+
+def test_words_the_notes_do_not_abbreviate_are_read_as_themselves():
+    keys = match_keys("large scale model serving", in_notes, frozenset(), None, find_abbreviations(DEFINING))
+    assert [k.word for k in keys] == ["large", "scale", "model", "serving"]
+
+
+def test_a_list_question_finds_papers_by_either_form(tmp_path, models_cache):
+    """One paper is listed as "LLM serving", another as "serving large language models": a list question
+    typed either way lists both (the notes define the abbreviation once, elsewhere), and a paper on
+    another topic stays out."""
+    from papernotes.retrieval.indexing import ingest
+    from papernotes.retrieval.service import Notes
+
+    notes_dir = tmp_path / "notes"
+    notes_dir.mkdir()
+    (notes_dir / "glossary.md").write_text(
+        "# Glossary\n\nLarge Language Models (LLMs) are neural networks trained on text.\n", encoding="utf-8"
+    )
+    (notes_dir / "hotos-2030.md").write_text(
+        "# HotOS 2030\n\n## Papers\n\n"
+        "* Quokka: Elastic LLM Serving on Spot GPUs \\[[Paper](https://example.org/quokka)]\n"
+        "  * Uni A\n  * Moves LLM serving replicas between spot GPUs before preemption.\n"
+        "* Numbat: Cheaper Serving of Large Language Models with Shared Prefixes \\[[Paper](https://example.org/numbat)]\n"
+        "  * Uni B\n  * Serves large language models from one shared prefix cache across tenants.\n"
+        "* Dingo: Crash-Consistent Logging for Persistent Memory \\[[Paper](https://example.org/dingo)]\n"
+        "  * Uni C\n  * Logs persistent memory writes so a crash loses no committed update.\n",
+        encoding="utf-8",
+    )
+    data = tmp_path / "data"
+    seed_models(models_cache, data)
+    s = make_settings(data)
+    ingest(s, [str(notes_dir)])
+    notes = Notes(s)
+    for q in ("hotos 2030 papers on llm serving?", "which HotOS 2030 papers are about serving large language models"):
+        a = notes.ask(q, use_llm=False)
+        titles = " ".join(c.paper_title or "" for c in a.citations)
+        assert a.kind == "list" and "Quokka" in titles and "Numbat" in titles, (q, titles)
+        assert "Dingo" not in titles, q
