@@ -6,7 +6,8 @@ zero-width characters and soft hyphens removed, curly apostrophes as ``'``, a po
 clitic of an English contraction dropped ("Mooncake's" → "mooncake", "where'd" → "where", "didn't" →
 "didn": a clitic is no part of the word it leans on), the plural ``s`` of an acronym dropped ("GPUs",
 "LLMs", "SLOs" → gpu, llm, slo; typed in lower case, only where the rest has no vowel: "llms", "vms" —
-"gpus" could be "bus"; the stemmer leaves all of these alone), case folded, and accents folded on Latin, Greek and Cyrillic letters
+"gpus" could be "bus", so the index terms decide it against an English lexicon, see
+:func:`papernotes.retrieval.terms.lexical_terms`; the stemmer leaves all of these alone), case folded, and accents folded on Latin, Greek and Cyrillic letters
 ("Café" → "cafe"; other scripts keep their marks).
 
 :func:`tokens` splits normalized text into matching units: word parts split at punctuation and at

@@ -16,7 +16,7 @@ from papernotes.corpus.normalize import CJK_CHARS, normalize, tokens
 
 #: Version of the term rules stored with the BM25 index; bump it whenever :func:`lexical_terms` changes
 #: its output, so that an index built by the old rules is detected and rebuilt.
-TERMS_VERSION = 5
+TERMS_VERSION = 6
 
 #: The courtesy words and shorthand of the chat register ("pls", "btw", "w/o"); they carry no topic.
 CHAT_TEXT = "hey hi hello please pls plz thanks thx btw iirc afaik imo tbh ok okay so w/o"
@@ -68,7 +68,19 @@ def lexical_terms(text: str) -> list[str]:
 @lru_cache(maxsize=8192)
 def _lexical_terms(text: str) -> tuple[str, ...]:
     stop, stemmer = _stop_and_stem()
-    return tuple(s for s in stemmer.stemWords([t for t in tokens(text) if t not in stop]) if s not in stop)
+    words = [t for t in tokens(text) if t not in stop]
+    stems = [_plural_acronym(w) or s for w, s in zip(words, stemmer.stemWords(words), strict=True)]
+    return tuple(s for s in stems if s not in stop)
+
+
+def _plural_acronym(word: str) -> str | None:
+    """The singular of a lower-case plural the stemmer keeps because a vowel stands just before its "s"
+    ("gpus", "slos", "tpus": Snowball step 1a deletes an "s" only after a vowel further back), when the
+    word is no common English word ("bus", "plus", "status" stay); None otherwise. (Capitalized and
+    vowel-less plurals are singular already: :func:`papernotes.corpus.normalize.normalize`.)"""
+    if len(word) >= 4 and word[-1] == "s" and word[-2] in "aeiou" and word.isalpha() and not english_word(word):
+        return word[:-1]
+    return None
 
 
 @lru_cache(maxsize=1)

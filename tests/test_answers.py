@@ -82,6 +82,9 @@ def test_contraction_clitics_are_not_part_of_the_word(text, words):
         ("DNNs", "dnn"),
         ("llms", "LLM"),  # typed in lower case: no vowel, so an acronym's plural
         ("vms", "VM"),
+        ("gpus", "GPU"),  # a vowel before the "s": singular when the word is no English word ("bus" is)
+        ("slos", "SLO"),
+        ("tpus", "TPUs"),
         ("serving LLMs", "LLM serving"),
     ],
 )
