@@ -5,7 +5,8 @@ before ":" and the full title — in the one normalized form of :mod:`papernotes
 "sarathi serve", "Sarathi-Serve" and "SARATHI-SERVE" all name the same paper, and "DeepSeekV3.2" names
 "DeepSeek-V3.2". A question names a paper when a run of its words, joined, equals one of those names.
 
-A one-word name that is also an ordinary word of the notes ("Flash", "Echo", "Face") is only taken when
+A name that is also an ordinary word or phrase of the notes ("Flash", "Echo", "Face", "Speculative
+Decoding" for "Speculative Decoding: Performance or Illusion?") is only taken when
 the question writes it in the name's own casing, when it stands next to the paper's own venue the way a
 citation is written ("focus hpca26", "HPCA 2026 Focus"), or when the word occurs in few chunks besides the
 paper's own (:data:`COMMON_NAME_CHUNKS`), and so is a one-word name written as several ordinary words
@@ -20,8 +21,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from papernotes.corpus.models import PaperRecord
-from papernotes.corpus.normalize import normalize, word_parts
+from papernotes.corpus.normalize import normalize, tokens, word_parts
 from papernotes.corpus.papers import title_key
 from papernotes.corpus.venues import VenueMention
 from papernotes.retrieval.bm25 import BM25Index
@@ -135,21 +138,45 @@ class PaperIndex:
         return self._by_title.get(title_key(str(title))) if title else None
 
     def _common_names(self, bm25: BM25Index) -> set[str]:
-        """One-word names found in more than :data:`COMMON_NAME_CHUNKS` chunks not about the paper(s)
-        of that name (chunks counted through the BM25 postings of the name's term)."""
+        """Names found in more than :data:`COMMON_NAME_CHUNKS` chunks not about the paper(s) of that name
+        (chunks counted through the BM25 postings of the name's term; for a name of several words, the
+        chunks writing them as a phrase, and never when it holds a digit); a one-word name found in more
+        than :data:`FIELD_TERM_SHARE` of the chunks is dropped."""
         common = set()
         for key, n in list(self._names.items()):
-            if not n.single:
+            terms = lexical_terms(key) if n.single else list(dict.fromkeys(lexical_terms(n.display)))
+            if not terms or (n.single and len(terms) != 1):
                 continue
-            terms = lexical_terms(key)
-            if len(terms) != 1:
-                continue
-            others = sum(1 for pos in bm25.postings(terms[0]) if self.chunk_record[int(pos)] not in n.records)
+            if n.single:
+                holding = bm25.postings(terms[0])
+                others = sum(1 for pos in holding if self.chunk_record[int(pos)] not in n.records)
+            elif any(ch.isdigit() for ch in n.display):
+                continue  # a digit makes a name ("Llama 3")
+            else:  # a name of several words: how often other chunks write it as a phrase
+                others = self._phrase_elsewhere(bm25, n, terms)
             if others > max(FIELD_TERM_SHARE * len(bm25), FIELD_TERM_MIN_CHUNKS):
                 del self._names[key]  # a term of the field, never a name
             elif others > COMMON_NAME_CHUNKS:
                 common.add(key)
         return common
+
+    def _phrase_elsewhere(self, bm25: BM25Index, n: _Name, terms: list[str]) -> int:
+        """Chunks not about the name's paper(s) that write the name's words as a phrase ("speculative
+        decoding" for "Speculative Decoding: Performance or Illusion?"), counted up to one past
+        :data:`COMMON_NAME_CHUNKS`."""
+        holding = bm25.postings(terms[0])
+        for t in terms[1:]:
+            holding = np.intersect1d(holding, bm25.postings(t), assume_unique=True)
+        phrase = f" {' '.join(tokens(n.display, compounds=False))} "
+        count = 0
+        for pos in holding:
+            if self.chunk_record[int(pos)] in n.records:
+                continue
+            if phrase in f" {' '.join(tokens(bm25.texts[int(pos)], compounds=False))} ":
+                count += 1
+                if count > COMMON_NAME_CHUNKS:
+                    break
+        return count
 
     def resolve(
         self,

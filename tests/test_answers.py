@@ -570,3 +570,46 @@ def test_unread_words_are_named_as_typed(notes):
     a = ask(notes, "DistServe 上下文长度是多少")
     assert a.note and "'上下文长度是多少'" in a.note, a.note  # the run of the question, not a cut-up fragment
     assert not ask(notes, "DistServe 是什么?").note  # its words are framing or the notes' own
+
+
+def test_a_title_prefix_that_is_a_phrase_of_the_notes_names_no_paper_when_typed_as_a_topic(tmp_path, models_cache):
+    """ "Speculative Decoding: Performance or Illusion?" gives the name "Speculative Decoding", which other
+    papers' notes write as a phrase: typed in a question it is the topic (the list holds every paper on
+    it), not that one paper; the whole title, or the prefix with a digit ("Llama 3"), still names it."""
+    from papernotes.retrieval.indexing import ingest
+    from papernotes.retrieval.service import Notes
+
+    bullets = [
+        ("Speculative Decoding: Performance or Illusion?", "Measures when speculative decoding pays off in serving."),
+        ("Wallaby: Tree-Based Drafts", "Speeds up speculative decoding with draft trees."),
+        ("Quoll: Adaptive Drafters", "Trains small drafters online for speculative decoding."),
+        ("Bilby: Parallel Verification", "Verifies speculative decoding drafts in parallel on GPUs."),
+        ("Numbat: Draft Caching", "Caches drafts across requests for speculative decoding."),
+        ("Potoroo: Lossless Acceleration", "Lossless speculative decoding for long prompts."),
+        ("Dingo: Crash-Consistent Logs", "Logs persistent memory writes so a crash loses nothing."),
+        ("Llama 3: Herd Notes", "Notes on the Llama 3 models."),
+    ]
+    page = "# HotOS 2031\n\n## Papers\n\n" + "".join(
+        f"* {t} \\[[Paper](https://example.org/p{i})]\n  * Uni {i}\n  * {d}\n" for i, (t, d) in enumerate(bullets)
+    )
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "hotos-2031.md").write_text(page, encoding="utf-8")
+    data = tmp_path / "data"
+    seed_models(models_cache, data)
+    s = make_settings(data)
+    ingest(s, [str(tmp_path / "notes")])
+    retriever = Notes(s).retriever
+    for q in ("hotos 2031 papers on speculative decoding?", "which papers do speculative decoding"):
+        assert retriever.understand(q).papers == [], q
+    listed = " ".join(
+        c.paper_title or "" for c in Notes(s).ask("hotos 2031 papers on speculative decoding?", use_llm=False).citations
+    )
+    assert "Wallaby" in listed and "Quoll" in listed and "Dingo" not in listed, listed
+    for q, name in (
+        (
+            "Speculative Decoding: Performance or Illusion? who wrote it",
+            "Speculative Decoding: Performance or Illusion?",
+        ),
+        ("llama 3 paper?", "Llama 3"),
+    ):
+        assert [m.name for m in retriever.understand(q).papers] == [name], q
