@@ -47,8 +47,9 @@ LIST_PHRASES_CJK = ("哪些", "列出", "列举")
 def asks_for_list(
     text: str, venues: Sequence[VenueMention] = (), variant: Callable[[str], str | None] | None = None
 ) -> bool:
-    """True when the question asks for several papers (see :data:`LIST_NOUNS`), also right after a
-    named venue ("sosp24 papers on …", "OSDI papers"): "file systems" in "the paper on LLM-generated
+    """True when the question asks for several papers (see :data:`LIST_NOUNS`), also right before or
+    after a named venue ("sosp24 papers on …", "OSDI papers", "the megascale papers at eurosys 26"):
+    "file systems" in "the paper on LLM-generated
     file systems" does not. "paper(s)" is the plural; ``variant(word)`` reads a
     misspelt word as the notes' word ("pappers", :meth:`~papernotes.retrieval.spelling.Vocabulary.variant`)."""
     words = tokens(normalize(re.sub(r"\(s\)", "s", text)), compounds=False)
@@ -67,7 +68,9 @@ def asks_for_list(
         heads = w.endswith("s") and all(x in filler for x in words[:i])
         if w in LIST_NOUNS and words[max(0, i - 2) : i] == ["how", "many"]:
             continue  # "how many papers did X accept?" asks for a count
-        if w in LIST_NOUNS and (at_end or heads or before & QUANTIFIERS or set(words[max(0, i - 2) : i]) & venue_words):
+        # a named venue right before or after: "sosp24 papers on …", "the megascale papers at eurosys 26"
+        beside = set(words[max(0, i - 2) : i]) | set(words[i + 1 : i + 3])
+        if w in LIST_NOUNS and (at_end or heads or before & QUANTIFIERS or beside & venue_words):
             return True
     return False
 

@@ -456,6 +456,9 @@ def test_affiliations_are_quoted_as_the_notes_write_them(notes):
         "ok so works on llm training from sosp24?",
         "SOSP 2024 的 LLM training 论文有哪些?",  # Chinese "which (ones)"
         "anything at sosp 2024 on llm training? list em",  # "em": the papers the question describes
+        "the llm training papers at sosp 2024?",  # the plural noun right before the venue
+        "llm training works from sosp24",
+        "remind me of the llm training papers in sosp'24",
     ],
 )
 def test_list_questions_typed_casually_are_lists(notes, q):
