@@ -373,7 +373,8 @@ def resolve_venue(text: str, known: Iterable[str]) -> str:
     ------
     BadInputError
         When the notes lack it, with the suggestions of :func:`suggest_venues` (see
-        :func:`unknown_venue`); when ``text`` is empty or names no venue.
+        :func:`unknown_venue`); when ``text`` is empty or names no venue; when it is a series of the
+        notes without a year ("OSDI": the message names its years in the notes).
     """
     known = list(dict.fromkeys(known))
     raw = (text or "").strip()
@@ -385,6 +386,14 @@ def resolve_venue(text: str, known: Iterable[str]) -> str:
         return by_lower[v.lower()]
     if not v:  # a series venues.py does not know, written compactly: "toysys26", "ToySys-2026"
         compact = re.sub(r"[^a-z0-9]", "", raw.lower())
+        years = [
+            k for k in known if split_venue(k)[1] and re.sub(r"[^a-z0-9]", "", split_venue(k)[0].lower()) == compact
+        ]
+        if years:  # a series the notes hold, without its year
+            series = split_venue(years[0])[0]
+            raise BadInputError(
+                f"{raw!r} needs a year: {', '.join(suggest_venues(series, None, known))} are in the notes"
+            )
         for k in known:
             series, year = split_venue(k)
             forms = {re.sub(r"[^a-z0-9]", "", f"{series}{y}".lower()) for y in (year, (year or 0) % 100)}

@@ -176,7 +176,9 @@ class Notes:
         # a venue the notes lack is the subject of a question that names no paper ("mlsys 24 accept rate"):
         # passages of other venues cannot answer it; a named paper with a misremembered venue still can
         unanswerable_venue = bool(result.missing_venue) and not q.papers
-        if not result.hits or p is None or unanswerable_venue or (p < ANSWERABLE_AT and not an.lookup):
+        # a question of framing and chat words only ("hi", "thanks!", "ok") asks about nothing in the notes
+        nothing_asked = not q.keys and not q.papers and not q.venues
+        if not result.hits or p is None or unanswerable_venue or nothing_asked or (p < ANSWERABLE_AT and not an.lookup):
             a = refusal_answer(question, mode, result, note)
             a.answerability, a.kind = p, q.kind
             return a

@@ -627,3 +627,14 @@ def test_a_title_prefix_that_is_a_phrase_of_the_notes_names_no_paper_when_typed_
         ("llama 3 paper?", "Llama 3"),
     ):
         assert [m.name for m in retriever.understand(q).papers] == [name], q
+
+
+@pytest.mark.parametrize("q", ["hi", "thanks!", "ok", "hello there", "thx", "pls"])
+def test_chat_words_alone_ask_nothing_and_are_refused(notes, q):
+    a = ask(notes, q)
+    assert a.refused and a.answer == REFUSAL and not a.citations, (q, a.answer)
+
+
+def test_chat_words_around_a_question_do_not_stop_it(notes):
+    a = ask(notes, "hi! what is mooncake?")
+    assert not a.refused and "Mooncake" in " ".join(cited_titles(a))

@@ -71,3 +71,16 @@ def test_real_corpus_suggestions(real_index):
     nothing = message("FOOCONF 1999")
     assert "none of 1999" in nothing and not re.search(r"[A-Za-z]+ 20\d\d", nothing), nothing
     assert "no SIGGRAPH papers" in message("SIGGRAPH")
+
+
+@pytest.mark.parametrize("raw", ["OSDI", "osdi", "Osdi", "ToySys", "toysys"])
+def test_a_series_without_its_year_is_told_which_years_the_notes_hold(raw):
+    from papernotes.corpus.venues import resolve_venue
+
+    known = ["MLSys 2026", "OSDI 2024", "OSDI 2026", "ToySys 2026"]
+    with pytest.raises(BadInputError) as e:
+        resolve_venue(raw, known)
+    msg = str(e.value)
+    assert "needs a year" in msg and "\n" not in msg
+    series = "OSDI" if raw.lower() == "osdi" else "ToySys"
+    assert all(k in msg for k in known if k.startswith(series)) and "MLSys" not in msg, msg
