@@ -6,9 +6,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+from urllib.parse import urlsplit
 
 from papernotes.corpus.markdown import Block, Item
 from papernotes.corpus.models import Page, PaperEntry, Publication
+from papernotes.corpus.paper_links import is_paper_link
 from papernotes.corpus.venues import find_venues, normalize_venue, split_venue, venue_from_site_path, workshop_venues
 
 #: Link labels that mark a list item as a paper entry (GitBook notes: ``\[[Paper](…)] \[[Code](…)]``).
@@ -48,6 +50,14 @@ _UNCHECKED_LEAD_RE = re.compile(r"^(?:read|skim)\b[\s:–—-]*", re.IGNORECASE)
 _LABELS_TAIL_RE = re.compile(r"(\s*\[(?:[^\[\]]{1,40})\])+\s*$")
 _AFFIL_WORD_OK = {"of", "and", "the", "de", "at", "for", "in", "la", "und", "du", "des", "di", "e"}
 _ARXIV_ID_RE = re.compile(r"\(arXiv[: ]?(\d{2})(\d{2})\.\d{4,5}\)", re.IGNORECASE)
+#: A GitHub emoji shortcode (``:memo:``, ``:trophy:``, ``:+1:``), as awesome lists mark rows with
+#: (https://docs.github.com/en/get-started/writing-on-github/getting-started-with-writing-and-formatting-on-github/basic-writing-and-formatting-syntax#using-emojis).
+_SHORTCODE_RE = re.compile(r"(?<![\w:/]):[a-z0-9_+-]{2,30}:(?![\w/])")
+#: A venue after a dash at the end of a bullet ("Title — SC '21", "Title - Proc. of OSDI 2022"),
+#: with a remark in parentheses after it ("— SOSP '19 (the preprint is titled …)").
+_DASH_VENUE_RE = re.compile(r"\s+(?:[—–]|--?)\s+([^—–()]{2,60}?)\s*(?:\([^()]*\)\s*)?$")
+#: Words of a venue after a dash: a short series and year, maybe a label ("MLSys '24 Best Paper").
+DASH_VENUE_WORDS = 6
 
 
 @lru_cache(maxsize=1 << 16)
@@ -84,6 +94,38 @@ def looks_like_affiliation(text: str) -> bool:
         return True
     caps = sum(1 for w in words if w[:1].isupper() or w[:1].isdigit() or w.lower() in _AFFIL_WORD_OK)
     return caps == len(words) and len(words) <= 8
+
+
+def without_shortcodes(text: str) -> str:
+    """``text`` without GitHub emoji shortcodes (``"Orca :memo:"`` → ``"Orca"``), spaces collapsed."""
+    return re.sub(r"\s{2,}", " ", _SHORTCODE_RE.sub(" ", text)).strip() if ":" in text else text
+
+
+def dash_venue(text: str) -> tuple[str, str] | None:
+    """``(title, venue)`` of a bullet that ends in a venue after a dash (awesome lists' ``- [Title](…) —
+    Venue 'YY``): "Reducing Activation Recomputation — MLSys '23" → ``("Reducing Activation
+    Recomputation", "MLSys 2023")``; None when the text after the last dash is no short venue."""
+    m = _DASH_VENUE_RE.search(text)
+    if not m or len(m.group(1).split()) > DASH_VENUE_WORDS:
+        return None
+    venue = normalize_venue(m.group(1))
+    head = text[: m.start()].strip()
+    return (head, venue) if venue and len(head.split()) >= 2 else None
+
+
+def linked_title(item: Item) -> str | None:
+    """The label of a bullet that starts with its title linked to the paper's page on a registry of
+    papers (arXiv, a DOI, OpenReview, a USENIX presentation: :func:`~papernotes.corpus.paper_links.is_paper_link`;
+    a bare ``.pdf`` is any document, so it is not enough alone): ``[Title](https://arxiv.org/abs/…) — SC '21``
+    → ``"Title"``. None when the bullet does not start that way or the label is a single word."""
+    links = item.inline.links
+    if not links:
+        return None
+    label, href = links[0][0].strip(), links[0][1].strip()
+    text = todo_stripped(item.text)[0].strip()
+    if len(label.split()) < 2 or not text.startswith(label) or not is_paper_link(href):
+        return None
+    return None if urlsplit(href).path.lower().endswith(".pdf") else label
 
 
 def todo_stripped(text: str) -> tuple[str, bool]:
@@ -145,6 +187,10 @@ def _is_paper_item(item: Item, affiliation_rule: bool = True) -> bool:
         return True  # a name beside the labels is enough ("Mixtral [Paper]"); a bare "[Code]" is not
     if len(words) < 2:
         return False
+    if linked_title(item):
+        return True  # "[Title](arXiv link) — a remark": the bullet is the paper's own link
+    if dash_venue(without_shortcodes(text)):
+        return True
     if re.search(r"\((?:[^()]*\b(?:19|20)\d\d\b[^()]*|arXiv[^()]*)\)\s*$", text) and find_venues(text):
         return True
     if _ARXIV_ID_RE.search(text):
@@ -183,8 +229,11 @@ def _internal_only(item: Item) -> bool:
 def parse_title(text: str) -> tuple[str, str | None]:
     """Split a paper bullet's text into ``(title, venue)``: link labels at the end are dropped, and a
     trailing ``(VENUE YEAR)`` / ``(arXiv 2210.14826)`` gives the venue."""
-    t = _LABELS_TAIL_RE.sub("", todo_stripped(text)[0]).strip()
+    t = _LABELS_TAIL_RE.sub("", without_shortcodes(todo_stripped(text)[0])).strip()
     venue = None
+    dashed = dash_venue(t)
+    if dashed:
+        return dashed[0].strip(" -–—→⇒>|"), dashed[1]
     m = re.search(r"\s*\(([^()]*)\)\s*$", t)
     if m:
         inner = m.group(1)
@@ -256,6 +305,9 @@ def _strong_all(items: list[Item]) -> list[str]:
 def entry_from_item(item: Item, page: Page, topic: str, venue_default: str | None) -> PaperEntry:
     """A :class:`PaperEntry` from a paper bullet and its nested bullets."""
     title, venue = parse_title(item.text)
+    linked = linked_title(item)
+    if linked and title.startswith(linked):
+        title = linked  # "[Title](…), by A. Author": the linked title is all of it
     for label, _href in reversed(item.inline.links):  # "Title [Paper](…)" renders "Title Paper"
         if label.lower() in PAPER_LINK_LABELS and title.endswith(" " + label):
             title = title[: -len(label)].rstrip(" -–—→⇒>|")
@@ -267,6 +319,8 @@ def entry_from_item(item: Item, page: Page, topic: str, venue_default: str | Non
             links[key] = href
         elif key not in PAPER_LINK_LABELS and venue and normalize_venue(label) == venue and href.startswith("http"):
             links.setdefault("venue", href)
+        elif len(label.split()) >= 2 and title.startswith(label.strip()) and is_paper_link(href):
+            links.setdefault("paper", href)  # the linked title: "[Title](arXiv link) — SC '21"
     children = item.children
     affiliations: list[str] = []
     if children and not children[0].children and looks_like_affiliation(children[0].text):
