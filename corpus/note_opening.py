@@ -138,7 +138,7 @@ def _named_titles(inline: Inline, apart: str | None) -> list[tuple[str, str | No
     text = (apart or "").strip()
     n = len(text.split())
     byline = re.search(r"\bet al\b|\b(?:19|20)\d\d\b|['’]\d\d\b", text) or find_venues(text)
-    if text and not inline.links and SET_APART_WORDS <= n <= TITLE_WORDS[1] and _title_case(text) and not byline:
+    if text and not out and SET_APART_WORDS <= n <= TITLE_WORDS[1] and _title_case(text) and not byline:
         out.append((text, None))
     return out
 
@@ -174,6 +174,9 @@ def _set_apart(part: list[Token], inline: Inline, quoted: bool) -> str | None:
         return None
     whole = ch[0].type in ("em_open", "strong_open") and ch[-1].type == ch[0].type[:-4] + "close"
     lead = inline.strong[0] if ch[0].type == "strong_open" and inline.strong else None
+    if ch[0].type == "em_open" and not whole:  # "*Full Title*, A. Author, B. Author. SC '20."
+        end = next((k for k, c in enumerate(ch) if c.type == "em_close"), 0)
+        lead = render_inline(Token(type="inline", tag="", nesting=0, children=ch[1:end])).text.strip() or None
     rest = inline.text.strip()[len(lead) :] if lead and inline.text.strip().startswith(lead) else ""
     if whole and not (quoted and lead):
         return inline.text.strip()

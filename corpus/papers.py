@@ -128,6 +128,27 @@ def linked_title(item: Item) -> str | None:
     return None if urlsplit(href).path.lower().endswith(".pdf") else label
 
 
+_SHORT_NAME_TAIL_RE = re.compile(r"\s+\(([A-Za-z][\w.+-]{1,30})\)$")
+
+
+def short_name_tail(title: str) -> tuple[str, str | None]:
+    """``(title, short name)`` of a title that ends in its system's short name in parentheses, as awesome
+    lists add it ("Efficient Streaming Language Models with Attention Sinks (StreamingLLM)" →
+    ``(…Attention Sinks, "StreamingLLM")``): one word with a capital, digit or hyphen past its first
+    letter ("vLLM", "GPT-3"); a plain word ("(Demo)", "(Extended)") or a report number
+    ("(MSR-TR-2014-112)") stays part of the title."""
+    m = _SHORT_NAME_TAIL_RE.search(title)
+    name = m.group(1) if m else ""
+    if (
+        not m
+        or len(title[: m.start()].split()) < 3
+        or not re.search(r"[A-Z0-9-]", name[1:])
+        or re.search(r"\d{3}", name)
+    ):
+        return title, None
+    return title[: m.start()].strip(), m.group(1)
+
+
 def todo_stripped(text: str) -> tuple[str, bool]:
     """``(the bullet's text without its task box and to-do lead, whether it had a to-do lead)``:
     "[ ] TODO read: Sarathi-Serve" → ``("Sarathi-Serve", True)``, "[x] Orca (OSDI 2022)" →
@@ -308,6 +329,7 @@ def entry_from_item(item: Item, page: Page, topic: str, venue_default: str | Non
     linked = linked_title(item)
     if linked and title.startswith(linked):
         title = linked  # "[Title](…), by A. Author": the linked title is all of it
+    title, short = short_name_tail(title)
     for label, _href in reversed(item.inline.links):  # "Title [Paper](…)" renders "Title Paper"
         if label.lower() in PAPER_LINK_LABELS and title.endswith(" " + label):
             title = title[: -len(label)].rstrip(" -–—→⇒>|")
@@ -335,7 +357,8 @@ def entry_from_item(item: Item, page: Page, topic: str, venue_default: str | Non
         kind="paper_entry",
         source=page.source,
         page_title=page.title,
-        system=system_name(title, item.inline.strong + _strong_all(rest)),
+        system=short or system_name(title, item.inline.strong + _strong_all(rest)),
+        aliases=[short] if short else [],
         venue=venue,
         year=year,
         affiliations=affiliations,
