@@ -54,6 +54,7 @@ from papernotes.corpus.venues import (
     decide_venue,
     find_venue_mentions,
     find_venues,
+    is_preprint,
     normalize_venue,
     split_venue,
     stated_venues,
@@ -309,6 +310,8 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         # an arXiv link alone dates the paper but names no venue: a link is where the paper is, not
         # where it was published
         year = _year_of(meta) or op.year or (arxiv_year(link) if link else None)
+    if venue is None and not conflict and year and isinstance(fm_venue_raw, str) and is_preprint(fm_venue_raw):
+        venue = f"{split_venue(fm_venue_raw)[0].strip()} {year}"  # `venue:: arXiv`: the preprint, dated
 
     links: dict[str, str] = {}
     if link:
@@ -322,7 +325,7 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
             links.setdefault("code" if k in ("github", "repo", "repository") else k, value)
 
     authors, affs = _people(meta, blocks, op)
-    names = [*_as_list(_fm(meta, ("aliases", "alias"))), *([alias] if alias else [])]
+    names = [*_as_list(_fm(meta, ("aliases", "alias"))), *([alias] if alias else []), *op.aliases]
     aliases = [a for a in dict.fromkeys(names) if a.casefold() != title.casefold()]
     strong = [s for b in opening for s in strong_in(b)]
     summary = _summary(meta, blocks)[:600]
