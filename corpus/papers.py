@@ -11,7 +11,14 @@ from urllib.parse import urlsplit
 from papernotes.corpus.markdown import Block, Item
 from papernotes.corpus.models import Page, PaperEntry, Publication
 from papernotes.corpus.paper_links import is_paper_link
-from papernotes.corpus.venues import find_venues, normalize_venue, split_venue, venue_from_site_path, workshop_venues
+from papernotes.corpus.venues import (
+    find_venue_mentions,
+    find_venues,
+    normalize_venue,
+    split_venue,
+    venue_from_site_path,
+    workshop_venues,
+)
 
 #: Link labels that mark a list item as a paper entry (GitBook notes: ``\[[Paper](…)] \[[Code](…)]``).
 PAPER_LINK_LABELS = {
@@ -56,6 +63,8 @@ _SHORTCODE_RE = re.compile(r"(?<![\w:/]):[a-z0-9_+-]{2,30}:(?![\w/])")
 #: A venue after a dash at the end of a bullet ("Title — SC '21", "Title - Proc. of OSDI 2022"),
 #: with a remark in parentheses after it ("— SOSP '19 (the preprint is titled …)").
 _DASH_VENUE_RE = re.compile(r"\s+(?:[—–]|--?)\s+([^—–()]{2,60}?)\s*(?:\([^()]*\)\s*)?$")
+#: Words that may stand before a venue's name after the dash ("— Proc. of OSDI 2022", "— USENIX ATC 2023").
+_PROCEEDINGS_WORDS = frozenset({"proc.", "proc", "proceedings", "of", "the", "in", "usenix", "acm", "ieee"})
 #: Words of a venue after a dash: a short series and year, maybe a label ("MLSys '24 Best Paper").
 DASH_VENUE_WORDS = 6
 
@@ -108,7 +117,12 @@ def dash_venue(text: str) -> tuple[str, str] | None:
     m = _DASH_VENUE_RE.search(text)
     if not m or len(m.group(1).split()) > DASH_VENUE_WORDS:
         return None
-    venue = normalize_venue(m.group(1))
+    tail = m.group(1)
+    said = next((v for v in find_venue_mentions(tail) if v.year), None)
+    lead = tail[: said.span[0]].lower().split() if said else []
+    if said is None or any(w not in _PROCEEDINGS_WORDS for w in lead):
+        return None  # "— Vaswani et al., NeurIPS 2017": a byline, not the entry's venue
+    venue = normalize_venue(tail)
     head = text[: m.start()].strip()
     return (head, venue) if venue and len(head.split()) >= 2 else None
 
@@ -191,8 +205,9 @@ def points_to_note(item: Item) -> bool:
 def _is_paper_item(item: Item, affiliation_rule: bool = True) -> bool:
     """A listing bullet that reads as a paper: a title (words that are not link labels, not a lead-in
     ending with ":" or a sentence ending with ".") plus a paper-link label, or a title of two or more
-    words with a trailing venue, an arXiv identifier, or (``affiliation_rule``: on a listing page, see
-    :func:`listing_page`) an affiliation line below it. A task-list checkbox is not part of the title,
+    words with a trailing venue (in parentheses or after a dash: :func:`dash_venue`), an arXiv identifier,
+    or (``affiliation_rule``: on a listing page, see :func:`listing_page`) an affiliation line below it
+    or its title linked to a paper registry (:func:`linked_title`). A task-list checkbox is not part of the title,
     and a bullet that only points to a note (:func:`points_to_note`) is no paper of its own. A to-do —
     an unchecked task or a to-do lead ("- [ ] TODO read: Sarathi-Serve [arXiv](…)", "- [ ] to read: X",
     :func:`todo_stripped`) — is a paper not read yet, so no paper of the notes, whatever it names."""
@@ -208,8 +223,8 @@ def _is_paper_item(item: Item, affiliation_rule: bool = True) -> bool:
         return True  # a name beside the labels is enough ("Mixtral [Paper]"); a bare "[Code]" is not
     if len(words) < 2:
         return False
-    if linked_title(item):
-        return True  # "[Title](arXiv link) — a remark": the bullet is the paper's own link
+    if affiliation_rule and linked_title(item):
+        return True  # on a listing page, "[Title](arXiv link)": the bullet is the paper's own link
     if dash_venue(without_shortcodes(text)):
         return True
     if re.search(r"\((?:[^()]*\b(?:19|20)\d\d\b[^()]*|arXiv[^()]*)\)\s*$", text) and find_venues(text):
