@@ -317,6 +317,9 @@ def test_an_awesome_list_row_keeps_its_short_name_and_its_deep_note():
     records, _ = catalog_of(FAMILIES / "awesome_lists" / "notes")
     by_title = {r.title: r for r in records}
     assert by_title["Dense Passage Retrieval for Open-Domain Question Answering"].aliases == ["DPR"]
+    # a deep note named by the system, its bold full title and a bare link on the venue line, joins the bullet
+    realm = by_title["REALM: Retrieval-Augmented Language Model Pre-Training"]
+    assert realm.sources == ["notes/README.md", "notes/notes/realm.md"] and realm.deep_note == "notes/notes/realm.md"
     colbert = next(r for r in records if r.title.startswith("ColBERT:"))
     assert colbert.sources == ["notes/README.md", "notes/notes/colbert.md"] and "ColBERT" in colbert.aliases
     assert not any(title_key(r.title) in {"faiss", "llamaindex", "theillustratedretrievaltransformer"} for r in records)
