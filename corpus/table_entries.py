@@ -13,10 +13,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from papernotes.corpus.listing_marks import short_name_tail, without_shortcodes
 from papernotes.corpus.markdown import Block
 from papernotes.corpus.models import Page, PaperEntry
 from papernotes.corpus.paper_links import is_paper_link
-from papernotes.corpus.papers import PAPER_LINK_LABELS, parse_title, short_name_tail, system_name, without_shortcodes
+from papernotes.corpus.papers import PAPER_LINK_LABELS, parse_title, system_name
 from papernotes.corpus.publications import _looks_like_authors
 from papernotes.corpus.venues import find_venues, normalize_venue, split_venue
 

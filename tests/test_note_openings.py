@@ -10,11 +10,12 @@ import pytest
 from conftest import TESTS
 from test_note_styles import catalog_of
 
+from papernotes.corpus.listing_marks import short_name_tail
 from papernotes.corpus.markdown import parse_blocks
 from papernotes.corpus.note_opening import frame_stripped, read_opening
 from papernotes.corpus.note_syntax import normalize_note_syntax, template_placeholder
 from papernotes.corpus.paper_links import paper_id
-from papernotes.corpus.papers import _is_paper_item, parse_title, short_name_tail, title_key, todo_stripped
+from papernotes.corpus.papers import _is_paper_item, parse_title, title_key, todo_stripped
 from papernotes.corpus.readers import read_path
 from papernotes.corpus.venue_names import journal_abbreviated
 from papernotes.corpus.venues import find_venues, stated_venues, workshop_venues
