@@ -39,7 +39,7 @@ few members of one family with its records listed by hand in expected_records.js
   (or a title alone before the dash), tools tables and blog bullets (no papers), and a deep note
   opening with an emphasised citation line;
 * outliner_vaults — a Logseq graph (``key:: value`` page properties, ``[[paper]]`` tags, ``venue::
-  arXiv``, a to-read page) and a Dendron vault (short front-matter titles beside "Full title:" and
+  arXiv``, a venue among the tags, a to-read page) and a Dendron vault (short front-matter titles beside "Full title:" and
   "Preprint title:" lines, a hierarchy root, a note in Chinese with qualified title labels).
 """
 
