@@ -36,11 +36,12 @@ few members of one family with its records listed by hand in expected_records.js
   section; a list of paper links is no paper, and a one-paper note's sections citing others stay its own;
 * awesome_lists — an awesome list's README: table rows whose title cell carries emoji shortcodes
   (``:star:``), a notes link and a short name in parentheses, bullets ``[Title](arXiv) — Venue 'YY``
-  (or a title alone before the dash), tools tables and blog bullets (no papers), and a deep note
-  opening with an emphasised citation line;
+  (or a title alone before the dash), tools tables and blog bullets (no papers), and deep notes
+  opening with an emphasised citation line or a bold full title over a bare link;
 * outliner_vaults — a Logseq graph (``key:: value`` page properties, ``[[paper]]`` tags, ``venue::
-  arXiv``, a venue among the tags, a to-read page) and a Dendron vault (short front-matter titles beside "Full title:" and
-  "Preprint title:" lines, a hierarchy root, a note in Chinese with qualified title labels).
+  arXiv``, a venue among the tags, a to-read page) and a Dendron vault (short front-matter titles
+  beside "Full title:" and "Preprint title:" lines, a hierarchy root, a note in Chinese with qualified
+  title labels).
 """
 
 from __future__ import annotations
