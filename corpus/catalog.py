@@ -248,6 +248,12 @@ def same_paper_titles(a: str, b: str) -> bool:
     return difflib.SequenceMatcher(None, ra, rb).ratio() >= SAME_TITLE_RATIO
 
 
+def _named_as(short: PaperRecord, full: PaperRecord) -> bool:
+    """True when ``short``'s title is one of ``full``'s other names (a note titled "vLLM" beside the
+    listing "Efficient Memory Management … with PagedAttention (vLLM)")."""
+    return title_key(short.title) in {title_key(a) for a in full.aliases} | {title_key(full.system or "")}
+
+
 def _merge_by_identity(
     records: list[PaperRecord],
     venues: dict[int, list[tuple[int, str, int | None]]],
@@ -268,12 +274,15 @@ def _merge_by_identity(
         # the later place's title, unless it is only the system name another place's full title opens with
         keep = max(
             group,
-            key=lambda r: (not any(name_only(r.title, o.title) for o in group), last.get(id(r), -1)),
+            key=lambda r: (
+                not any(name_only(r.title, o.title) or _named_as(r, o) for o in group),
+                last.get(id(r), -1),
+            ),
         )
         for other in group:
             if other is keep:
                 continue
-            if not same_paper_titles(keep.title, other.title):
+            if not (same_paper_titles(keep.title, other.title) or _named_as(other, keep) or _named_as(keep, other)):
                 pair = tuple(sorted((keep.title, other.title)))
                 if warnings is not None and pair not in warned:
                     warned.add(pair)  # type: ignore[arg-type]

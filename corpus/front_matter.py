@@ -71,11 +71,32 @@ def recover_keys(fm: str) -> dict[str, Any]:
     return out
 
 
+_PROPERTY_RE = re.compile(r"^([A-Za-z][\w-]*)::\s*(.*)$")
+_WIKI_LINK_RE = re.compile(r"\[\[([^\[\]]+)\]\]")
+#: Logseq properties whose value is a comma-separated list (https://docs.logseq.com/#/page/properties).
+LIST_PROPERTIES = frozenset({"tags", "alias", "aliases", "authors"})
+
+
+def page_properties(text: str) -> tuple[dict[str, Any], str]:
+    """``(properties, body)`` of a Logseq page that opens with page properties — ``key:: value`` lines
+    before the first block (``title:: LoRA: …``, ``alias:: LoRA``, ``tags:: [[paper]], [[LLM]]``): keys
+    lower-cased, ``[[page]]`` references read as their names, and ``tags``/``alias``/``authors`` split
+    at commas into lists. ``({}, text)`` when the text does not open that way."""
+    lines = text.split("\n")
+    props: dict[str, Any] = {}
+    n = 0
+    while n < len(lines) and (m := _PROPERTY_RE.match(lines[n].strip())):
+        key, value = m.group(1).lower(), _WIKI_LINK_RE.sub(r"\1", m.group(2)).strip()
+        props[key] = [v.strip() for v in value.split(",") if v.strip()] if key in LIST_PROPERTIES else value
+        n += 1
+    return (props, "\n".join(lines[n:]).strip()) if props else ({}, text)
+
+
 def split_front_matter(text: str) -> tuple[dict[str, Any], str, str | None]:
     """``(front_matter, body, problem)`` of a note's text.
 
     YAML between ``---`` lines and TOML between ``+++`` lines are read (python-frontmatter with
-    :class:`TomlHandler`). YAML that does not parse is recovered key by key (:func:`recover_keys`),
+    :class:`TomlHandler`), and a Logseq page's leading ``key:: value`` lines (:func:`page_properties`). YAML that does not parse is recovered key by key (:func:`recover_keys`),
     with a problem message saying so; front matter that is not a ``key: value`` map at all (a list, a
     sentence — e.g. a page that merely starts with a ``---`` rule) keeps the whole text as the body,
     also with a problem message. ``problem`` is None otherwise. Dates become ISO strings.
@@ -83,7 +104,8 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str, str | None]:
     src = text.lstrip("\ufeff")
     handler = frontmatter.detect_format(src, HANDLERS)
     if handler is None:
-        return {}, text, None
+        props, rest = page_properties(src)
+        return (props, rest, None) if props else ({}, text, None)
     try:
         fm, content = handler.split(src.strip())
     except ValueError:  # an opening delimiter without a closing one: not front matter

@@ -328,10 +328,22 @@ def parse_blocks(markdown: str) -> list[Block]:
             i += 1
         elif t.type == "blockquote_open":
             k = _find_close(tokens, i)
-            parts = [render_inline(x).text for x in tokens[i:k] if x.type == "inline"]
-            txt = " ".join(p for p in parts if p)
-            if txt:
-                blocks.append(Block("text", path(), text="> " + txt, line=line, heading_line=heading_line))
+            parts = [render_inline(x) for x in tokens[i:k] if x.type == "inline"]
+            txt = " ".join(p.text for p in parts if p.text)
+            if txt:  # a quote's links and bold spans are the paragraph's, as in any other paragraph
+                links = [lk for p in parts for lk in p.links]
+                strong = [st for p in parts for st in p.strong]
+                blocks.append(
+                    Block(
+                        "text",
+                        path(),
+                        text="> " + txt,
+                        links=links,
+                        strong=strong,
+                        line=line,
+                        heading_line=heading_line,
+                    )
+                )
             i = k + 1
         else:
             i += 1

@@ -34,8 +34,9 @@ IDENTITY_LABELS = ("paper", "arxiv", "doi", "pdf", "link", "url", "source")
 _STRONG_LABELS = ("paper", "arxiv", "doi", "pdf")
 _LABEL_RE = re.compile(
     r"^\W{0,3}(paper(?:\s+link)?|pdf|arxiv(?:\s+id)?|doi|link|url|source|venue|conference|published(?:\s+(?:at|in))?"
-    r"|(?:(?:full|paper|original|complete|official)\s+)?title|authors?|year"
-    r"|论文标题|原文标题|原标题|英文标题|英文题目|论文题目|标题|题目|论文链接|论文地址|原文链接|原文|论文|作者|会议|发表于?)"
+    r"|(?:(?:full|paper|original|complete|official|preprint|arxiv|earlier|former|previous|old)\s+)?title|authors?|year"
+    r"|论文标题|原文标题|原标题|英文标题|英文题目|论文题目|标题|题目|论文链接|论文地址|原文链接|链接|原文|论文|作者|会议|发表于?)"
+    r"(?:\s*[(（]([^()（）]{1,24})[)）])?"  # a qualifier: "Title (arXiv version):", "论文标题（FAST 版）："
     r"\s*[*_]{0,2}\s*(?:::|[:：])\s*[*_]{0,2}\s*",  # "Paper:", "**Paper:**", Logseq's "url:: …"
     re.IGNORECASE,
 )
@@ -48,7 +49,7 @@ _TITLE_HEADING_RE = re.compile(
 _BARE_URL_RE = re.compile(r"https?://[^\s)>\]]+")
 #: The same labels as Chinese notes write them: 论文标题/原文标题/原标题/英文标题/论文题目 "(original,
 #: English) paper title", 论文链接/论文地址/原文链接 "paper link", 原文/论文 "the paper", 作者 "authors",
-#: 会议/发表于 "venue/published in".
+#: 会议/发表于 "venue/published in", 链接 "link".
 _CJK_LABELS = {
     "论文标题": "title",
     "原文标题": "title",
@@ -61,6 +62,7 @@ _CJK_LABELS = {
     "论文链接": "link",
     "论文地址": "link",
     "原文链接": "link",
+    "链接": "link",
     "原文": "paper",
     "论文": "paper",
     "作者": "authors",
@@ -110,6 +112,12 @@ class Opening:
     bare_placeholder: str | None = None
     year: int | None = None
     named: list[tuple[str, str | None]] = field(default_factory=list)
+    aliases: list[str] = field(default_factory=list)
+
+
+#: A title label's words or qualifier that mark the paper's earlier name: "Preprint title:", "Title
+#: (arXiv version):", "论文标题（arXiv 版）：" (预印本 "preprint").
+_EARLIER_TITLE_RE = re.compile(r"preprint|arxiv|earlier|former|previous|old|预印本", re.IGNORECASE)
 
 
 #: Words of a line set apart as a paper's full title: a title has a few words, not a paragraph's.
@@ -138,7 +146,7 @@ def _named_titles(inline: Inline, apart: str | None) -> list[tuple[str, str | No
     text = (apart or "").strip()
     n = len(text.split())
     byline = re.search(r"\bet al\b|\b(?:19|20)\d\d\b|['’]\d\d\b", text) or find_venues(text)
-    if text and not inline.links and SET_APART_WORDS <= n <= TITLE_WORDS[1] and _title_case(text) and not byline:
+    if text and not out and SET_APART_WORDS <= n <= TITLE_WORDS[1] and _title_case(text) and not byline:
         out.append((text, None))
     return out
 
@@ -174,6 +182,9 @@ def _set_apart(part: list[Token], inline: Inline, quoted: bool) -> str | None:
         return None
     whole = ch[0].type in ("em_open", "strong_open") and ch[-1].type == ch[0].type[:-4] + "close"
     lead = inline.strong[0] if ch[0].type == "strong_open" and inline.strong else None
+    if ch[0].type == "em_open" and not whole:  # "*Full Title*, A. Author, B. Author. SC '20."
+        end = next((k for k, c in enumerate(ch) if c.type == "em_close"), 0)
+        lead = render_inline(Token(type="inline", tag="", nesting=0, children=ch[1:end])).text.strip() or None
     rest = inline.text.strip()[len(lead) :] if lead and inline.text.strip().startswith(lead) else ""
     if whole and not (quoted and lead):
         return inline.text.strip()
@@ -332,7 +343,8 @@ def read_opening(markdown: str) -> Opening:
         if kind == "title":
             rest = _title_value(rest)
             if _title_like(rest):
-                titles.append(rest)
+                earlier = _EARLIER_TITLE_RE.search(f"{label} {m.group(2) or ''}")
+                (op.aliases if earlier else titles).append(rest)
             continue
         if kind.startswith("author"):
             op.authors = op.authors or rest
@@ -367,7 +379,13 @@ def read_opening(markdown: str) -> Opening:
         ids = list(dict.fromkeys(paper_id(u) for u in found.get(kind, [])))
         if len(ids) > 1:
             return Opening(
-                ambiguous=True, venues=op.venues, authors=op.authors, byline=op.byline, year=op.year, named=op.named
+                ambiguous=True,
+                venues=op.venues,
+                authors=op.authors,
+                byline=op.byline,
+                year=op.year,
+                named=op.named,
+                aliases=op.aliases,
             )
     if op.bare_placeholder and not found and not titles:
         titles.append(op.bare_placeholder)

@@ -46,10 +46,21 @@ def note_title(page: Page, head: tuple[int, Inline] | None, op: Opening, link: s
         full = next(iter(keys.values())) if len(keys) == 1 else None
     key = title_key(stripped)
     other_script = bool(key) and not re.search(r"[a-z]", key) and full is not None and re.search(r"[A-Za-z]", full)
-    if full and (framed or fallback or other_script or (key and key in title_key(full))):
+    if full and (framed or fallback or other_script or (key and key in title_key(full)) or _short_name(stripped, full)):
         full = full.strip()
         return full, (stripped if stripped and not fallback and title_key(stripped) != title_key(full) else None)
     return stripped, None
+
+
+#: Most words of a note's title that is a short name for its paper ("vLLM", "CachedAttention (AttentionStore)").
+SHORT_NAME_WORDS = 3
+
+
+def _short_name(title: str, full: str) -> bool:
+    """True when ``title`` is a short name beside a full title of a few more words: a Dendron or wiki
+    note titled "Transformer" whose body says "**Full title:** Attention Is All You Need"."""
+    n = len(title.split())
+    return 0 < n <= SHORT_NAME_WORDS and ":" not in title and len(full.split()) >= n + 3
 
 
 _LEAD_MARK_RE = re.compile(r"^[^\w\[(（【\"'“‘«]+")

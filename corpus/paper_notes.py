@@ -54,6 +54,7 @@ from papernotes.corpus.venues import (
     decide_venue,
     find_venue_mentions,
     find_venues,
+    is_preprint,
     normalize_venue,
     split_venue,
     stated_venues,
@@ -219,6 +220,10 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         if len(open_links) == 1 and open_links[0] in primary:
             link = open_links[0]
             is_note = True
+        elif len(open_links) == 1 and _names_in_full(page.title, op):
+            # "# Orca", "**Orca: A Distributed Serving System …**", "OSDI 2022 — https://…": the one paper
+            # link of an opening that sets apart the full title of the paper the note is named for
+            link, is_note = open_links[0], True
         elif len(kinds) == 1 and len(open_links) <= MAX_CITED_BESIDE:
             # "[arXiv](…) — it improves on [FlashAttention](…)": the one link presented as the note's own
             link, is_note = kinds[0], True
@@ -309,6 +314,8 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         # an arXiv link alone dates the paper but names no venue: a link is where the paper is, not
         # where it was published
         year = _year_of(meta) or op.year or (arxiv_year(link) if link else None)
+    if venue is None and not conflict and year and isinstance(fm_venue_raw, str) and is_preprint(fm_venue_raw):
+        venue = f"{split_venue(fm_venue_raw)[0].strip()} {year}"  # `venue:: arXiv`: the preprint, dated
 
     links: dict[str, str] = {}
     if link:
@@ -322,7 +329,7 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
             links.setdefault("code" if k in ("github", "repo", "repository") else k, value)
 
     authors, affs = _people(meta, blocks, op)
-    names = [*_as_list(_fm(meta, ("aliases", "alias"))), *([alias] if alias else [])]
+    names = [*_as_list(_fm(meta, ("aliases", "alias"))), *([alias] if alias else []), *op.aliases]
     aliases = [a for a in dict.fromkeys(names) if a.casefold() != title.casefold()]
     strong = [s for b in opening for s in strong_in(b)]
     summary = _summary(meta, blocks)[:600]
@@ -345,6 +352,14 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         tags=list(page.tags),
         aliases=aliases,
     )
+
+
+def _names_in_full(title: str, op: Opening) -> bool:
+    """True when the opening sets apart one full title (:attr:`Opening.named`) that holds the note's own
+    title ("Orca" in "Orca: A Distributed Serving System for Transformer-Based Generative Models")."""
+    key = title_key(frame_stripped(title)[0])
+    full = {title_key(t) for t, _ in op.named}
+    return bool(key) and len(full) == 1 and key in next(iter(full))
 
 
 def _block_text(b: Block) -> str:

@@ -6,9 +6,12 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+from urllib.parse import urlsplit
 
+from papernotes.corpus.listing_marks import dash_venue, short_name_tail, without_shortcodes
 from papernotes.corpus.markdown import Block, Item
 from papernotes.corpus.models import Page, PaperEntry, Publication
+from papernotes.corpus.paper_links import is_paper_link
 from papernotes.corpus.venues import find_venues, normalize_venue, split_venue, venue_from_site_path, workshop_venues
 
 #: Link labels that mark a list item as a paper entry (GitBook notes: ``\[[Paper](…)] \[[Code](…)]``).
@@ -86,6 +89,21 @@ def looks_like_affiliation(text: str) -> bool:
     return caps == len(words) and len(words) <= 8
 
 
+def linked_title(item: Item) -> str | None:
+    """The label of a bullet that starts with its title linked to the paper's page on a registry of
+    papers (arXiv, a DOI, OpenReview, a USENIX presentation: :func:`~papernotes.corpus.paper_links.is_paper_link`;
+    a bare ``.pdf`` is any document, so it is not enough alone): ``[Title](https://arxiv.org/abs/…) — SC '21``
+    → ``"Title"``. None when the bullet does not start that way or the label is a single word."""
+    links = item.inline.links
+    if not links:
+        return None
+    label, href = links[0][0].strip(), links[0][1].strip()
+    text = todo_stripped(item.text)[0].strip()
+    if len(label.split()) < 2 or not text.startswith(label) or not is_paper_link(href):
+        return None
+    return None if urlsplit(href).path.lower().endswith(".pdf") else label
+
+
 def todo_stripped(text: str) -> tuple[str, bool]:
     """``(the bullet's text without its task box and to-do lead, whether it had a to-do lead)``:
     "[ ] TODO read: Sarathi-Serve" → ``("Sarathi-Serve", True)``, "[x] Orca (OSDI 2022)" →
@@ -128,8 +146,9 @@ def points_to_note(item: Item) -> bool:
 def _is_paper_item(item: Item, affiliation_rule: bool = True) -> bool:
     """A listing bullet that reads as a paper: a title (words that are not link labels, not a lead-in
     ending with ":" or a sentence ending with ".") plus a paper-link label, or a title of two or more
-    words with a trailing venue, an arXiv identifier, or (``affiliation_rule``: on a listing page, see
-    :func:`listing_page`) an affiliation line below it. A task-list checkbox is not part of the title,
+    words with a trailing venue (in parentheses or after a dash: :func:`dash_venue`), an arXiv identifier,
+    or (``affiliation_rule``: on a listing page, see :func:`listing_page`) an affiliation line below it
+    or its title linked to a paper registry (:func:`linked_title`). A task-list checkbox is not part of the title,
     and a bullet that only points to a note (:func:`points_to_note`) is no paper of its own. A to-do —
     an unchecked task or a to-do lead ("- [ ] TODO read: Sarathi-Serve [arXiv](…)", "- [ ] to read: X",
     :func:`todo_stripped`) — is a paper not read yet, so no paper of the notes, whatever it names."""
@@ -145,6 +164,10 @@ def _is_paper_item(item: Item, affiliation_rule: bool = True) -> bool:
         return True  # a name beside the labels is enough ("Mixtral [Paper]"); a bare "[Code]" is not
     if len(words) < 2:
         return False
+    if affiliation_rule and linked_title(item):
+        return True  # on a listing page, "[Title](arXiv link)": the bullet is the paper's own link
+    if dash_venue(without_shortcodes(text)):
+        return True
     if re.search(r"\((?:[^()]*\b(?:19|20)\d\d\b[^()]*|arXiv[^()]*)\)\s*$", text) and find_venues(text):
         return True
     if _ARXIV_ID_RE.search(text):
@@ -183,8 +206,11 @@ def _internal_only(item: Item) -> bool:
 def parse_title(text: str) -> tuple[str, str | None]:
     """Split a paper bullet's text into ``(title, venue)``: link labels at the end are dropped, and a
     trailing ``(VENUE YEAR)`` / ``(arXiv 2210.14826)`` gives the venue."""
-    t = _LABELS_TAIL_RE.sub("", todo_stripped(text)[0]).strip()
+    t = _LABELS_TAIL_RE.sub("", without_shortcodes(todo_stripped(text)[0])).strip()
     venue = None
+    dashed = dash_venue(t)
+    if dashed:
+        return dashed[0].strip(" -–—→⇒>|"), dashed[1]
     m = re.search(r"\s*\(([^()]*)\)\s*$", t)
     if m:
         inner = m.group(1)
@@ -256,6 +282,10 @@ def _strong_all(items: list[Item]) -> list[str]:
 def entry_from_item(item: Item, page: Page, topic: str, venue_default: str | None) -> PaperEntry:
     """A :class:`PaperEntry` from a paper bullet and its nested bullets."""
     title, venue = parse_title(item.text)
+    linked = linked_title(item)
+    if linked and title.startswith(linked):
+        title = linked  # "[Title](…), by A. Author": the linked title is all of it
+    title, short = short_name_tail(title)
     for label, _href in reversed(item.inline.links):  # "Title [Paper](…)" renders "Title Paper"
         if label.lower() in PAPER_LINK_LABELS and title.endswith(" " + label):
             title = title[: -len(label)].rstrip(" -–—→⇒>|")
@@ -267,6 +297,8 @@ def entry_from_item(item: Item, page: Page, topic: str, venue_default: str | Non
             links[key] = href
         elif key not in PAPER_LINK_LABELS and venue and normalize_venue(label) == venue and href.startswith("http"):
             links.setdefault("venue", href)
+        elif len(label.split()) >= 2 and title.startswith(label.strip()) and is_paper_link(href):
+            links.setdefault("paper", href)  # the linked title: "[Title](arXiv link) — SC '21"
     children = item.children
     affiliations: list[str] = []
     if children and not children[0].children and looks_like_affiliation(children[0].text):
@@ -281,7 +313,8 @@ def entry_from_item(item: Item, page: Page, topic: str, venue_default: str | Non
         kind="paper_entry",
         source=page.source,
         page_title=page.title,
-        system=system_name(title, item.inline.strong + _strong_all(rest)),
+        system=short or system_name(title, item.inline.strong + _strong_all(rest)),
+        aliases=[short] if short else [],
         venue=venue,
         year=year,
         affiliations=affiliations,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from papernotes.corpus.listing_marks import short_name_tail, without_shortcodes
 from papernotes.corpus.markdown import Block
 from papernotes.corpus.models import Page, PaperEntry
 from papernotes.corpus.paper_links import is_paper_link
@@ -51,7 +52,7 @@ def _title_text(cell: str, links: list[tuple[str, str]]) -> str:
     """The cell's text without its link labels (``"[arXiv]"``, ``"GitHub"``): the labels of
     :data:`PAPER_LINK_LABELS`, and one-word labels after the cell's first word, are links, not title
     words; a linked title or a linked name starting the title (``"[Orca](…): A Distributed …"``) stays."""
-    text = cell
+    text = without_shortcodes(cell)
     for label, _href in links:
         one_word_after_start = len(label.split()) == 1 and not _clean(cell).startswith(label)
         if label and (label.lower() in PAPER_LINK_LABELS or one_word_after_start):
@@ -160,6 +161,7 @@ def table_entries(block: Block, page: Page, topic: str, venue_default: str | Non
         if at is None or _scores(row, at):
             continue
         title, title_venue = parse_title(_title_text(cells[at], links[at]))
+        title, short = short_name_tail(title)
         venue, after = _row_venue(row, at, title_venue)
         paper_link = any(
             _web(h) and (is_paper_link(h) or label.strip().lower() in PAPER_ITSELF_LABELS)
@@ -181,7 +183,8 @@ def table_entries(block: Block, page: Page, topic: str, venue_default: str | Non
                     kind="paper_entry",
                     source=page.source,
                     page_title=page.title,
-                    system=system_name(title, []),
+                    system=short or system_name(title, []),
+                    aliases=[short] if short else [],
                     venue=venue,
                     year=split_venue(venue)[1] if venue else None,
                     links=_links(row, at, venue),

@@ -148,3 +148,11 @@ def test_block_line_numbers_point_into_the_source():
     lines = md.splitlines()
     for b in parse_blocks(md):
         assert lines[b.line].startswith("first" if b.kind == "text" else "| a")
+
+
+def test_a_quote_keeps_its_links_and_bold_spans():
+    (b,) = parse_blocks(
+        "> *A Paper Title* — **Doe et al.**, 2022. [arXiv:2201.00001](https://arxiv.org/abs/2201.00001)\n"
+    )
+    assert b.text.startswith("> A Paper Title")
+    assert b.links == [("arXiv:2201.00001", "https://arxiv.org/abs/2201.00001")] and b.strong == ["Doe et al."]

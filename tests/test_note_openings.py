@@ -10,6 +10,7 @@ import pytest
 from conftest import TESTS
 from test_note_styles import catalog_of
 
+from papernotes.corpus.listing_marks import short_name_tail
 from papernotes.corpus.markdown import parse_blocks
 from papernotes.corpus.note_opening import frame_stripped, read_opening
 from papernotes.corpus.note_syntax import normalize_note_syntax, template_placeholder
@@ -225,3 +226,36 @@ def test_acl_anthology_pages_and_dois_are_one_paper():
         "https://aclanthology.org/2023.acl-long.1/"
     )
     assert paper_id("https://aclanthology.org/N19-1424/") != "acl:n19-1423"
+
+
+@pytest.mark.parametrize(
+    ("text", "parsed"),
+    [
+        ("Title of a Paper — SC '21", ("Title of a Paper", "SC 2021")),
+        ("Another Paper Title – Proc. of OSDI 2022", ("Another Paper Title", "OSDI 2022")),
+        ("Yet Another Paper - NeurIPS '19 (the preprint had another name)", ("Yet Another Paper", "NeurIPS 2019")),
+        ("A Quantization Paper — MLSys '24 :trophy: Best Paper", ("A Quantization Paper", "MLSys 2024")),
+        # a byline or a blog's name after the dash is no venue of the entry
+        (
+            "Attention Everywhere - Smith et al., NeurIPS 2017",
+            ("Attention Everywhere - Smith et al., NeurIPS 2017", None),
+        ),
+        ("How Batching Works — Some Company blog, 2023", ("How Batching Works — Some Company blog, 2023", None)),
+    ],
+)
+def test_a_venue_after_a_dash_ends_a_bullets_title(text, parsed):
+    assert parse_title(text) == parsed
+
+
+@pytest.mark.parametrize(
+    ("title", "split"),
+    [
+        ("Efficient Serving of Many Models (ManyServe)", ("Efficient Serving of Many Models", "ManyServe")),
+        ("A Benchmark for Retrieval Models (BEIR-2)", ("A Benchmark for Retrieval Models", "BEIR-2")),
+        ("A Toolkit for Networks (MSR-TR-2014-112)", ("A Toolkit for Networks (MSR-TR-2014-112)", None)),
+        ("Scaling Up Everything (Extended)", ("Scaling Up Everything (Extended)", None)),
+        ("Short (SN)", ("Short (SN)", None)),  # a name alone is not a title with its short name
+    ],
+)
+def test_a_short_name_in_parentheses_ends_a_listing_title(title, split):
+    assert short_name_tail(title) == split

@@ -167,3 +167,25 @@ def test_heading_link_title_and_venue_in_parentheses(tmp_path: Path):
         "ICLR 2018",
         "attention over graph neighbours.",
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "meta", "body_start"),
+    [
+        (
+            "title:: Some Paper: A Study\nalias:: SP, Study\ntags:: [[paper]], [[nlp]]\n\n- first block",
+            {"title": "Some Paper: A Study", "alias": ["SP", "Study"], "tags": ["paper", "nlp"]},
+            "- first block",
+        ),
+        ("venue:: arXiv\nurl:: https://arxiv.org/abs/2301.00001\n- a block", None, "- a block"),
+        ("- a block that says key:: value\n", {}, "- a block"),  # properties of a block, not the page
+        ("Plain text: with a colon\n", {}, "Plain text"),
+    ],
+)
+def test_logseq_page_properties_are_front_matter(text, meta, body_start):
+    got, body, problem = split_front_matter(text)
+    if meta is not None:
+        assert got == meta
+    else:
+        assert got == {"venue": "arXiv", "url": "https://arxiv.org/abs/2301.00001"}
+    assert body.startswith(body_start) and problem is None

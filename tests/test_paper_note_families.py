@@ -33,7 +33,15 @@ few members of one family with its records listed by hand in expected_records.js
 * file_named_notes — notes titled by their file name (Obsidian, a Notion export without its page id)
   whose first heading names a section ("## Summary") or whose first line is a property ("Authors: …");
 * reading_logs — one file, one section per paper ("## Title", then its link or byline): one record per
-  section; a list of paper links is no paper, and a one-paper note's sections citing others stay its own.
+  section; a list of paper links is no paper, and a one-paper note's sections citing others stay its own;
+* awesome_lists — an awesome list's README: table rows whose title cell carries emoji shortcodes
+  (``:star:``), a notes link and a short name in parentheses, bullets ``[Title](arXiv) — Venue 'YY``
+  (or a title alone before the dash), tools tables and blog bullets (no papers), and deep notes
+  opening with an emphasised citation line or a bold full title over a bare link;
+* outliner_vaults — a Logseq graph (``key:: value`` page properties, ``[[paper]]`` tags, ``venue::
+  arXiv``, a venue among the tags, a to-read page) and a Dendron vault (short front-matter titles
+  beside "Full title:" and "Preprint title:" lines, a hierarchy root, a note in Chinese with qualified
+  title labels).
 """
 
 from __future__ import annotations
@@ -304,3 +312,30 @@ def test_a_reading_log_section_is_its_papers_note():
     records, _ = catalog_of(FAMILIES / "reading_logs" / "notes")
     (attention,) = [r for r in records if r.title == "Attention Is All You Need"]
     assert attention.sources == ["notes/reading-log.md"] and attention.summary.startswith("Self-attention only")
+
+
+def test_an_awesome_list_row_keeps_its_short_name_and_its_deep_note():
+    records, _ = catalog_of(FAMILIES / "awesome_lists" / "notes")
+    by_title = {r.title: r for r in records}
+    assert by_title["Dense Passage Retrieval for Open-Domain Question Answering"].aliases == ["DPR"]
+    # a deep note named by the system, its bold full title and a bare link on the venue line, joins the bullet
+    realm = by_title["REALM: Retrieval-Augmented Language Model Pre-Training"]
+    assert realm.sources == ["notes/README.md", "notes/notes/realm.md"] and realm.deep_note == "notes/notes/realm.md"
+    colbert = next(r for r in records if r.title.startswith("ColBERT:"))
+    assert colbert.sources == ["notes/README.md", "notes/notes/colbert.md"] and "ColBERT" in colbert.aliases
+    assert not any(title_key(r.title) in {"faiss", "llamaindex", "theillustratedretrievaltransformer"} for r in records)
+
+
+def test_outliner_page_properties_and_labelled_titles():
+    records, _ = catalog_of(FAMILIES / "outliner_vaults" / "notes")
+    by_title = {r.title: r for r in records}
+    toolformer = by_title["Toolformer: Language Models Can Teach Themselves to Use Tools"]
+    assert toolformer.aliases == ["Toolformer"] and toolformer.tags == ["paper", "agents"]
+    assert toolformer.authors[:2] == ["Timo Schick", "Jane Dwivedi-Yu"]
+    # the short front-matter title and the preprint's title are other names of the paper
+    assert by_title["Sequence to Sequence Learning with Neural Networks"].aliases == [
+        "Seq2Seq",
+        "Sequence Learning with Deep LSTMs",
+    ]
+    eagle = by_title["EAGLE: Speculative Sampling Requires Rethinking Feature Uncertainty"]
+    assert "EAGLE: Lossless Acceleration of LLM Decoding by Feature Extrapolation" in eagle.aliases
