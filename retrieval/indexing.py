@@ -14,16 +14,18 @@ from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
+import orjson
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 from langchain_core.indexing import index
 from sqlalchemy import event
 
-from papernotes.corpus.catalog import build_catalog, save_catalog
+from papernotes.corpus.catalog import save_catalog
 from papernotes.corpus.chunking import PageAnalysis, analyze_page
 from papernotes.corpus.errors import BadInputError, PapernotesError
 from papernotes.corpus.models import Page, PaperEntry
 from papernotes.corpus.readers import ReadResult, read_source
+from papernotes.retrieval.catalog_parts import PartCache, merge_catalog
 from papernotes.retrieval.embeddings import make_embeddings, token_counter
 from papernotes.retrieval.index_health import (
     catalog_readable,
@@ -350,16 +352,19 @@ def _ingest_locked(
     # the writes (the index and the keyword index hold their own copies of the texts)
     new_stats: dict[str, dict[str, Any]] = {}
     new_entries: dict[str, list[dict[str, Any]]] = {}
+    new_ids: dict[str, list[str]] = {}  # each entry's id for the catalog's part cache: its page's key and place
     for r in results:
         new_entries[r.origin] = []
+        new_ids[r.origin] = []
         new_stats[r.origin] = {
             "files": r.files_read,
             "files_skipped": r.files_skipped,
             "pages": len(r.pages),
             "warnings": [str(w) for w in r.warnings],
         }
-    for a in analyses:
+    for a, key in zip(analyses, keys, strict=True):
         new_entries[a.page.origin] += [entry_dict(e) for e in a.entries]
+        new_ids[a.page.origin] += [f"{key}:{i}" for i in range(len(a.entries))]
         if not a.chunks:
             new_stats[a.page.origin]["warnings"].append(f"{a.page.source}: page {a.page.title!r} has no text to index")
     origins_now = set(new_stats)
@@ -476,12 +481,18 @@ def _ingest_locked(
     catalog_ok = catalog_readable(settings, cached.get("sha1") if isinstance(cached, dict) else None)
     if not catalog_ok and not rebuild and old_entries:
         report.repaired.append("paper catalog rebuilt (it was missing or unreadable)")
-    # the catalog is merged from every origin's entries when they changed; its warnings (papers sharing
-    # a link) are kept in index.json, so every ingest reports them
+    # the catalog is merged from every origin's entries when they changed (only the parts whose entries
+    # changed, catalog_parts.py); its warnings (papers sharing a link) are kept in index.json, so every
+    # ingest reports them
     t = time.perf_counter()
     if entries != old_entries or not catalog_ok or not isinstance(cached, dict):
         catalog_warnings: list[str] = []
-        records = build_catalog((PaperEntry(**e) for es in entries.values() for e in es), catalog_warnings)
+        listed = [
+            (i, PaperEntry(**e))
+            for origin, es in entries.items()
+            for i, e in zip(new_ids.get(origin) or [_entry_id(e) for e in es], es, strict=True)
+        ]
+        records, _ = merge_catalog(listed, PartCache(settings.data_dir / "catalog-parts.json", _parser_version()), catalog_warnings)
         save_json(_entries_path(settings), entries)
         save_catalog(records, settings.catalog_path)
         cached = {"papers": len(records), "warnings": catalog_warnings, "sha1": file_sha1(settings.catalog_path)}
@@ -499,6 +510,12 @@ def _ingest_locked(
     report.seconds = time.perf_counter() - t0
     report.stages = {k: round(v, 3) for k, v in stages.items()}
     return report
+
+
+def _entry_id(entry: dict[str, Any]) -> str:
+    """The catalog id of a paper entry kept from an earlier ingest (an origin not read this time): a
+    SHA-1 hex digest of its fields."""
+    return hashlib.sha1(orjson.dumps(entry, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
 def _doc_group(doc: Document) -> str:
