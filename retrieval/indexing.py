@@ -49,6 +49,7 @@ from papernotes.retrieval.index_update import (
     delete_groups,
     entry_dict,
     group_of,
+    keys_of,
     load_state,
     patch_bm25,
     rebuild_bm25,
@@ -410,6 +411,9 @@ def _ingest_locked(
         dirty = {g for g in with_chunks if state.get(g, ["", ""])[1] != sigs[g]}
     stages["read"], stages["chunk"] = t_read - t0, t_chunk - t_read
     t = time.perf_counter()
+    # the changed groups' records before this ingest: with their records after it, the store's ids
+    # follow from the ids it held at the start without reading them all again
+    changed_before = set() if full else set(keys_of(rm, dirty | stale))
     report.deleted = delete_groups(rm, store, stale)
     docs = [
         Document(page_content=c.text, metadata=c.metadata)
@@ -451,7 +455,12 @@ def _ingest_locked(
     # it was built by this code version and it holds the store's ids, it is already right
     version = _parser_version() + _bm25_version()
     store_changed = rebuild or report.added or report.updated or report.deleted or bool(report.repaired)
-    held = agreed if agreed is not None and not store_changed else set(store.get(include=[])["ids"])
+    if agreed is not None and not store_changed:
+        held = agreed
+    elif agreed is not None and not full and not report.repaired:
+        held = (agreed - changed_before) | set(keys_of(rm, dirty))
+    else:
+        held = set(store.get(include=[])["ids"])
     saved = load_json_safe(settings.bm25_dir / "chunks.json")
     held_bm25 = set(saved["ids"]) if saved and isinstance(saved.get("ids"), list) else None
     if held_bm25 is None and not rebuild and manifest_path(settings).is_file():  # an index was built before
