@@ -92,7 +92,7 @@ def merge_catalog(
     parts = _parts([set(fresh[i]) for i, _ in entries])
     order = precedence([e for _, e in entries])
     used: dict[str, Any] = {}
-    placed: list[tuple[tuple[float, int], PaperRecord]] = []
+    placed: list[tuple[tuple[float, int], dict[str, Any]]] = []
     merged = 0
     for part in parts:
         ranks = sorted(range(len(part)), key=lambda j: order[id(entries[part[j]][1])])

@@ -501,7 +501,9 @@ def _ingest_locked(
             for origin, es in entries.items()
             for i, e in zip(new_ids.get(origin) or [_entry_id(e) for e in es], es, strict=True)
         ]
-        records, _ = merge_catalog(listed, PartCache(settings.data_dir / "catalog-parts.json", _parser_version()), catalog_warnings)
+        records, _ = merge_catalog(
+            listed, PartCache(settings.data_dir / "catalog-parts.json", _parser_version()), catalog_warnings
+        )
         save_json(_entries_path(settings), entries)
         save_catalog(records, settings.catalog_path)
         cached = {"papers": len(records), "warnings": catalog_warnings, "sha1": file_sha1(settings.catalog_path)}

@@ -120,7 +120,7 @@ def test_parts_are_closed_under_shared_keys():
 
 def test_part_wise_merge_equals_the_full_merge_through_changes(tmp_path):
     cache = PartCache(tmp_path / "catalog-parts.json", "v1")
-    sources, versions = notes(), {}
+    sources, versions = notes(), dict[str, int]()
     first = listed(sources, versions)
     assert assert_same_as_full(first, cache) == len(catalog_parts(first))
     assert assert_same_as_full(first, cache) == 0  # nothing changed: every part read back
