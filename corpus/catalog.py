@@ -4,10 +4,11 @@ notes mention it (topic lists, conference pages, deep notes, publication pages).
 from __future__ import annotations
 
 import difflib
-import json
 import re
 from collections.abc import Iterable
 from pathlib import Path
+
+import orjson
 
 from papernotes.corpus.models import PaperEntry, PaperRecord
 from papernotes.corpus.paper_links import is_paper_link, paper_id
@@ -115,7 +116,7 @@ def build_catalog(entries: Iterable[PaperEntry], warnings: list[str] | None = No
     ``warnings``.
 
     "Later" is ingest order, except that between entries of git sources the newer commit of the note's
-    file is later (:func:`_precedence`). The venue is the last peer-reviewed venue, else the last
+    file is later (:func:`precedence`). The venue is the last peer-reviewed venue, else the last
     preprint venue; when the places give different venues, ``history`` lists them (preprints first,
     the kept venue last). The year is the venue's, else the first year a place states without one.
     Affiliations, authors, links, topics, tags, aliases and sources are unions in order of appearance;
@@ -123,14 +124,29 @@ def build_catalog(entries: Iterable[PaperEntry], warnings: list[str] | None = No
     Records keep first-seen order.
     """
     entries = list(entries)
-    order = _precedence(entries)
+    records = [r for _, r in sorted(merge_group(entries, precedence(entries), warnings), key=lambda x: x[0])]
+    finish_catalog(records)
+    return records
+
+
+def merge_group(
+    entries: list[PaperEntry], order: dict[int, int], warnings: list[str] | None = None
+) -> list[tuple[tuple[float, int], PaperRecord]]:
+    """The records of ``entries`` (in ingest order; ``order``: ``id(entry) → precedence``, only compared)
+    before the catalog-wide passes (:func:`finish_catalog`), each with its place in the catalog's order:
+    ``(kind rank, index in entries)`` of the entry that started it. Entries that share no
+    :func:`link_keys` never affect each other's records here, so the records of a group of entries
+    closed under shared keys are those :func:`build_catalog` makes of them."""
+    position = {id(e): i for i, e in enumerate(entries)}
     entries = sorted(entries, key=lambda e: _KIND_RANK.get(e.kind, 3))
     joined = _deep_note_aliases(entries)
     pointers = _pointers([e for e in entries if id(e) not in joined])
     # a pointer bullet comes after the note it points to, so the record has the note's title
-    entries = sorted(entries, key=lambda e: _KIND_RANK.get(e.kind, 3) + (1.5 if id(e) in pointers else 0))
+    rank = {id(e): _KIND_RANK.get(e.kind, 3) + (1.5 if id(e) in pointers else 0) for e in entries}
+    entries = sorted(entries, key=lambda e: rank[id(e)])
     alias = {**joined, **pointers}
     records: dict[str, PaperRecord] = {}
+    started: dict[int, tuple[float, int]] = {}  # id(record) → (kind rank, index) of its first entry
     venues: dict[int, list[tuple[int, str, int | None]]] = {}  # id(record) → (order, venue, year)
     last: dict[int, int] = {}  # id(record) → latest ingest position of its entries
     for e in entries:
@@ -140,6 +156,7 @@ def build_catalog(entries: Iterable[PaperEntry], warnings: list[str] | None = No
         r = records.get(key)
         if r is None:
             r = records[key] = PaperRecord(title=e.title)
+            started[id(r)] = (rank[id(e)], position[id(e)])
         if e.system and not r.system:
             r.system = e.system
         if id(e) in pointers:
@@ -167,9 +184,37 @@ def build_catalog(entries: Iterable[PaperEntry], warnings: list[str] | None = No
     merged = _merge_by_identity(list(records.values()), venues, last, warnings)
     for r in merged:
         _choose_venue(r, venues.get(id(r), []))
-    _one_spelling_per_venue(merged)
-    _drop_shared_labels(merged)
-    return merged
+    return [(started[id(r)], r) for r in merged]
+
+
+def finish_catalog(records: list[PaperRecord]) -> None:
+    """The catalog-wide passes over the merged records, in catalog order (mutated): one spelling per
+    venue, system names that are shared labels cleared."""
+    _one_spelling_per_venue(records)
+    _drop_shared_labels(records)
+
+
+def link_keys(e: PaperEntry) -> set[str]:
+    """Every key through which :func:`merge_group` can relate ``e`` to another entry: its title key, the
+    notes path and the system-name-at-venue a listing offers and a deep note looks up
+    (:func:`_deep_note_aliases`), a deep note's file name and a bullet's notes link (:func:`_pointers`),
+    and its paper identities (:func:`_merge_by_identity`), each with a one-letter prefix. Entries whose
+    keys are disjoint (transitively) are merged independently."""
+    keys = {"t" + title_key(e.title)}
+    if _prefix(e.title) and e.venue:
+        keys.add(f"p{_prefix(e.title)}\x1f{normalize_venue(e.venue) or e.venue}")
+    if e.kind == "deep_note":
+        keys.add("s" + _slug(e.source.split("#", 1)[0]))
+        if e.site_path:
+            keys.add("n" + e.site_path)
+    for label, href in e.links.items():
+        if e.kind != "deep_note" and "notes" in label and _notes_path(href):
+            keys.add("n" + _notes_path(href))
+        if e.kind == "paper_entry" and label in NOTE_LABELS and not _notes_path(href):
+            keys.add("s" + _slug(href))
+        if label in _IDENTITY_LABELS and href and is_paper_link(href):
+            keys.add("i" + paper_id(href))
+    return keys
 
 
 def _drop_shared_labels(records: list[PaperRecord]) -> None:
@@ -186,7 +231,7 @@ def _drop_shared_labels(records: list[PaperRecord]) -> None:
                 r.system = None
 
 
-def _precedence(entries: list[PaperEntry]) -> dict[int, int]:
+def precedence(entries: list[PaperEntry]) -> dict[int, int]:
     """``id(entry) → rank``, later places ranking higher: ingest order, with the entries of git sources
     (those with a ``committed`` time) re-ordered among the positions they hold by commit time (ties
     keep ingest order), so a newer commit wins over an older one and local sources keep their places."""
@@ -329,11 +374,11 @@ def _one_spelling_per_venue(records: list[PaperRecord]) -> None:
 
 
 def save_catalog(records: list[PaperRecord], path: Path) -> None:
-    """Write the catalog as a JSON list of records (atomically: temp file + rename; compact JSON, which
-    the standard library encodes in C, unlike indented JSON)."""
+    """Write the catalog as a JSON list of records (atomically: temp file + rename; compact UTF-8 JSON
+    by orjson)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps([r.to_dict() for r in records], ensure_ascii=False), encoding="utf-8")
+    tmp.write_bytes(orjson.dumps([r.to_dict() for r in records]))
     tmp.replace(path)
 
 
@@ -341,7 +386,7 @@ def load_catalog(path: Path) -> list[PaperRecord]:
     """Read a catalog written by :func:`save_catalog`; a missing file is an empty catalog."""
     if not path.is_file():
         return []
-    return [PaperRecord(**d) for d in json.loads(path.read_text(encoding="utf-8"))]
+    return [PaperRecord(**d) for d in orjson.loads(path.read_bytes())]
 
 
 def filter_records(

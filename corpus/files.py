@@ -89,17 +89,17 @@ def note_files(path: Path, follow_external: bool = False) -> NoteFiles:
     def label(p: Path) -> str:
         return f"{path.name}/{p.relative_to(path).as_posix()}"
 
-    def take(p: Path) -> None:
-        real = p.resolve()
+    def take(p: Path, real: Path) -> None:
         if real not in seen_files:
             seen_files.add(real)
             out.files.append(p)
 
     def walk(d: Path) -> None:
-        stack = [d]
+        # each folder with its real path: a folder or file met as a plain entry (not a link) of a folder
+        # is that folder's real path joined with its name, so only the start needs resolving
+        stack = [(d, d.resolve())]
         while stack:
-            cur = stack.pop()
-            real = cur.resolve()
+            cur, real = stack.pop()
             if real in seen_dirs:
                 continue
             seen_dirs.add(real)
@@ -118,9 +118,9 @@ def note_files(path: Path, follow_external: bool = False) -> NoteFiles:
                 elif entry.is_symlink():
                     links.append(p)
                 elif entry.is_dir(follow_symlinks=False):
-                    subdirs.append(p)
+                    subdirs.append((p, real / entry.name))
                 elif entry.is_file(follow_symlinks=False) and p.suffix.lower() in NOTE_SUFFIXES:
-                    take(p)
+                    take(p, real / entry.name)
             stack.extend(reversed(subdirs))
 
     walk(path)
@@ -144,5 +144,5 @@ def note_files(path: Path, follow_external: bool = False) -> NoteFiles:
         if target.is_dir():
             walk(link)
         elif target.is_file() and (link.suffix.lower() in NOTE_SUFFIXES or target.suffix.lower() in NOTE_SUFFIXES):
-            take(link)
+            take(link, target)
     return out

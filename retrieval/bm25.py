@@ -4,13 +4,13 @@ re-ingest, and the metadata filters over it (the same ``where`` dicts as Chroma)
 
 from __future__ import annotations
 
-import json
 import re
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import orjson
 
 from papernotes.retrieval.abbreviations import Abbreviations, find_abbreviations
 from papernotes.retrieval.spelling import Vocabulary
@@ -62,10 +62,7 @@ class BM25Index:
         directory.mkdir(parents=True, exist_ok=True)
         self.matrix.save(directory / "terms.npz")
         tmp = directory / "chunks.json.tmp"
-        tmp.write_text(
-            json.dumps({"ids": self.ids, "texts": self.texts, "metadatas": self.metadatas}, ensure_ascii=False),
-            encoding="utf-8",
-        )
+        tmp.write_bytes(orjson.dumps({"ids": self.ids, "texts": self.texts, "metadatas": self.metadatas}))
         tmp.replace(directory / "chunks.json")
 
     @classmethod
@@ -75,7 +72,7 @@ class BM25Index:
         f = directory / "chunks.json"
         if not f.is_file():
             return cls([], [], [], TermMatrix.empty())
-        data = json.loads(f.read_text(encoding="utf-8"))
+        data = orjson.loads(f.read_bytes())
         return cls.from_chunks(data, TermMatrix.load(directory / "terms.npz"))
 
     @classmethod

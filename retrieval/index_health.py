@@ -13,6 +13,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import orjson
+
 from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.store import lock_held
 from papernotes.retrieval.terms import TERMS_VERSION
@@ -29,14 +31,15 @@ def stats_path(settings: Settings) -> Path:
 def load_json(path: Path, default):
     """The JSON document at ``path``, or ``default`` when the file is missing."""
     if path.is_file():
-        return json.loads(path.read_text(encoding="utf-8"))
+        return orjson.loads(path.read_bytes())
     return default
 
 
 def save_json(path: Path, data) -> None:
-    """Write ``data`` as JSON to ``path`` (through a temporary file, replaced atomically)."""
+    """Write ``data`` as JSON (UTF-8, compact, by orjson: several times faster than the standard
+    library on the index's large files) to ``path`` (through a temporary file, replaced atomically)."""
     tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    tmp.write_bytes(orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS))
     tmp.replace(path)
 
 
@@ -63,7 +66,7 @@ def unfinished_ingest(settings: Settings) -> str | None:
 def load_json_safe(path: Path) -> dict | None:
     """The JSON object at ``path``: None when the file is missing, ``{}`` when it is unreadable."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = orjson.loads(path.read_bytes())
     except (OSError, ValueError):
         return None if not path.exists() else {}
     return data if isinstance(data, dict) else {}

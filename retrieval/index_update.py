@@ -10,7 +10,6 @@ its ``origin`` (the path or git URL given to ``ingest``); the record manager gro
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Iterable
 from dataclasses import fields
 from functools import lru_cache
@@ -18,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import orjson
 
 from papernotes.corpus.models import PaperEntry
 from papernotes.retrieval.bm25 import BM25Index
@@ -45,7 +45,7 @@ def load_state(settings: Settings, namespace: str) -> dict[str, list[str]]:
     """The saved source state (group → ``[origin, signature]``) of the store ``namespace`` names; empty
     when missing, unreadable or saved for another store (a switch to or from a Chroma server)."""
     try:
-        data = json.loads(state_path(settings).read_text(encoding="utf-8"))
+        data = orjson.loads(state_path(settings).read_bytes())
     except (OSError, ValueError):
         return {}
     if not isinstance(data, dict) or data.get("namespace") != namespace or not isinstance(data.get("groups"), dict):
@@ -58,7 +58,7 @@ def save_state(settings: Settings, namespace: str, state: dict[str, list[str]]) 
     atomically)."""
     path = state_path(settings)
     tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"namespace": namespace, "groups": state}, ensure_ascii=False), encoding="utf-8")
+    tmp.write_bytes(orjson.dumps({"namespace": namespace, "groups": state}))
     tmp.replace(path)
 
 
@@ -193,7 +193,7 @@ def _saved_index(settings: Settings, version: str) -> BM25Index | None:
     try:
         if (settings.bm25_dir / "built-by").read_text() != version:
             return None
-        data = json.loads((settings.bm25_dir / "chunks.json").read_text(encoding="utf-8"))
+        data = orjson.loads((settings.bm25_dir / "chunks.json").read_bytes())
         return BM25Index.from_chunks(data, TermMatrix.load(settings.bm25_dir / "terms.npz"))
     except (OSError, ValueError, KeyError, TypeError):
         return None

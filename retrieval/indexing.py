@@ -14,16 +14,18 @@ from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
+import orjson
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 from langchain_core.indexing import index
 from sqlalchemy import event
 
-from papernotes.corpus.catalog import build_catalog, save_catalog
+from papernotes.corpus.catalog import save_catalog
 from papernotes.corpus.chunking import PageAnalysis, analyze_page
 from papernotes.corpus.errors import BadInputError, PapernotesError
 from papernotes.corpus.models import Page, PaperEntry
 from papernotes.corpus.readers import ReadResult, read_source
+from papernotes.retrieval.catalog_parts import PartCache, merge_catalog
 from papernotes.retrieval.embeddings import make_embeddings, token_counter
 from papernotes.retrieval.index_health import (
     catalog_readable,
@@ -47,6 +49,7 @@ from papernotes.retrieval.index_update import (
     delete_groups,
     entry_dict,
     group_of,
+    keys_of,
     load_state,
     patch_bm25,
     rebuild_bm25,
@@ -350,16 +353,19 @@ def _ingest_locked(
     # the writes (the index and the keyword index hold their own copies of the texts)
     new_stats: dict[str, dict[str, Any]] = {}
     new_entries: dict[str, list[dict[str, Any]]] = {}
+    new_ids: dict[str, list[str]] = {}  # each entry's id for the catalog's part cache: its page's key and place
     for r in results:
         new_entries[r.origin] = []
+        new_ids[r.origin] = []
         new_stats[r.origin] = {
             "files": r.files_read,
             "files_skipped": r.files_skipped,
             "pages": len(r.pages),
             "warnings": [str(w) for w in r.warnings],
         }
-    for a in analyses:
+    for a, key in zip(analyses, keys, strict=True):
         new_entries[a.page.origin] += [entry_dict(e) for e in a.entries]
+        new_ids[a.page.origin] += [f"{key}:{i}" for i in range(len(a.entries))]
         if not a.chunks:
             new_stats[a.page.origin]["warnings"].append(f"{a.page.source}: page {a.page.title!r} has no text to index")
     origins_now = set(new_stats)
@@ -405,6 +411,9 @@ def _ingest_locked(
         dirty = {g for g in with_chunks if state.get(g, ["", ""])[1] != sigs[g]}
     stages["read"], stages["chunk"] = t_read - t0, t_chunk - t_read
     t = time.perf_counter()
+    # the changed groups' records before this ingest: with their records after it, the store's ids
+    # follow from the ids it held at the start without reading them all again
+    changed_before = set() if full else set(keys_of(rm, dirty | stale))
     report.deleted = delete_groups(rm, store, stale)
     docs = [
         Document(page_content=c.text, metadata=c.metadata)
@@ -446,7 +455,12 @@ def _ingest_locked(
     # it was built by this code version and it holds the store's ids, it is already right
     version = _parser_version() + _bm25_version()
     store_changed = rebuild or report.added or report.updated or report.deleted or bool(report.repaired)
-    held = agreed if agreed is not None and not store_changed else set(store.get(include=[])["ids"])
+    if agreed is not None and not store_changed:
+        held = agreed
+    elif agreed is not None and not full and not report.repaired:
+        held = (agreed - changed_before) | set(keys_of(rm, dirty))
+    else:
+        held = set(store.get(include=[])["ids"])
     saved = load_json_safe(settings.bm25_dir / "chunks.json")
     held_bm25 = set(saved["ids"]) if saved and isinstance(saved.get("ids"), list) else None
     if held_bm25 is None and not rebuild and manifest_path(settings).is_file():  # an index was built before
@@ -476,12 +490,20 @@ def _ingest_locked(
     catalog_ok = catalog_readable(settings, cached.get("sha1") if isinstance(cached, dict) else None)
     if not catalog_ok and not rebuild and old_entries:
         report.repaired.append("paper catalog rebuilt (it was missing or unreadable)")
-    # the catalog is merged from every origin's entries when they changed; its warnings (papers sharing
-    # a link) are kept in index.json, so every ingest reports them
+    # the catalog is merged from every origin's entries when they changed (only the parts whose entries
+    # changed, catalog_parts.py); its warnings (papers sharing a link) are kept in index.json, so every
+    # ingest reports them
     t = time.perf_counter()
     if entries != old_entries or not catalog_ok or not isinstance(cached, dict):
         catalog_warnings: list[str] = []
-        records = build_catalog((PaperEntry(**e) for es in entries.values() for e in es), catalog_warnings)
+        listed = [
+            (i, PaperEntry(**e))
+            for origin, es in entries.items()
+            for i, e in zip(new_ids.get(origin) or [_entry_id(e) for e in es], es, strict=True)
+        ]
+        records, _ = merge_catalog(
+            listed, PartCache(settings.data_dir / "catalog-parts.json", _parser_version()), catalog_warnings
+        )
         save_json(_entries_path(settings), entries)
         save_catalog(records, settings.catalog_path)
         cached = {"papers": len(records), "warnings": catalog_warnings, "sha1": file_sha1(settings.catalog_path)}
@@ -499,6 +521,12 @@ def _ingest_locked(
     report.seconds = time.perf_counter() - t0
     report.stages = {k: round(v, 3) for k, v in stages.items()}
     return report
+
+
+def _entry_id(entry: dict[str, Any]) -> str:
+    """The catalog id of a paper entry kept from an earlier ingest (an origin not read this time): a
+    SHA-1 hex digest of its fields."""
+    return hashlib.sha1(orjson.dumps(entry, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
 def _doc_group(doc: Document) -> str:

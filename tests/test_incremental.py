@@ -11,9 +11,11 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURE_NOTES, make_settings, seed_models
 
+from papernotes.corpus.catalog import build_catalog, load_catalog
+from papernotes.corpus.models import PaperEntry
 from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.index_update import group_of, rebuild_bm25
-from papernotes.retrieval.indexing import ingest, record_manager
+from papernotes.retrieval.indexing import ingest, load_entries, record_manager
 from papernotes.retrieval.store import make_client, vector_store
 from papernotes.retrieval.terms import lexical_terms
 
@@ -97,6 +99,26 @@ def test_patched_keyword_index_equals_a_rebuilt_one(indexed, tmp_path):
         a = {patched.ids[p]: round(s, 4) for p, s in patched.search(terms, 20)}
         b = {rebuilt.ids[p]: round(s, 4) for p, s in rebuilt.search(terms, 20)}
         assert a == b and a, q
+
+
+def test_catalog_after_changes_equals_one_merged_from_all_entries(indexed):
+    """The catalog an ingest writes (only the parts whose entries changed merged again) is the one
+    merged from every entry at once, after an edit that changes a paper's entry (its title), an edit of
+    a listing, and a deleted note."""
+    settings, notes = indexed
+    assert load_catalog(settings.catalog_path)  # the first ingest's catalog
+    note = notes / EDITED
+    note.write_text(note.read_text().replace("# Quokka: Paged Attention", "# Quokka: Paged Attention, Revisited"))
+    listing = notes / "site/paper-list/serving.md"
+    listing.write_text(listing.read_text().replace("(ToySys 2026)", "(ToySys 2027)"))
+    (notes / "pubs.txt").unlink()
+    rep = ingest(settings, [str(notes)])
+    assert "catalog" in rep.stages
+    entries = [PaperEntry(**e) for es in load_entries(settings).values() for e in es]
+    assert any("Revisited" in e.title for e in entries)
+    want = [r.to_dict() for r in build_catalog(entries)]
+    assert [r.to_dict() for r in load_catalog(settings.catalog_path)] == want
+    assert rep.papers == len(want)
 
 
 def test_deleted_note_leaves_through_the_record_manager(indexed):
