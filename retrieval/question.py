@@ -22,6 +22,7 @@ from papernotes.retrieval.filters import Filters, detect_filters, venue_mentions
 from papernotes.retrieval.terms import (
     CHAT_WORDS,
     Key,
+    english_word,
     foreign_stop_words,
     is_year,
     lexical_terms,
@@ -154,6 +155,8 @@ class Question:
     numbers : the numbers the question itself states (a sentence repeating them states no new amount).
     unread : words of a question in another language than the notes that no note uses: they could not
         be matched, so they count neither for nor against an answer, and the answer says so.
+    unknown_names : words written as names (a capital letter, past the first word; no common English
+        word) that no note uses: names the notes lack ("What is Moonfake's KV cache design?").
     """
 
     text: str
@@ -168,6 +171,7 @@ class Question:
     asks_quantity: bool = False
     numbers: set[str] = field(default_factory=set)
     unread: list[str] = field(default_factory=list)
+    unknown_names: list[str] = field(default_factory=list)
 
     @property
     def dangling(self) -> bool:
@@ -369,6 +373,23 @@ _HOW_AMOUNT_RE = re.compile(
 )
 
 
+def _unknown_names(text: str, spans: Sequence[tuple[int, int]], in_notes: Callable[[str], bool]) -> list[str]:
+    """Words of ``text`` past its first that are written as names (a capital letter, not a common
+    English word) and of which no term occurs in the notes; words inside a venue mention's span skipped."""
+    out = []
+    for m in list(re.finditer(r"\S+", text))[1:]:
+        if any(a <= m.start() < b for a, b in spans):
+            continue
+        w = m.group().strip("?!.,;:()[]{}\"'“”")
+        parts = word_parts(normalize(w))
+        if not re.search(r"[A-Z]", w) or not parts or all(english_word(p) for p in parts if p.isalpha()):
+            continue
+        terms = lexical_terms(w)
+        if terms and not any(in_notes(t) for t in terms) and not in_notes(stem_term("".join(parts))):
+            out.append(w)
+    return out
+
+
 def _as_typed(text: str, words: list[str]) -> list[str]:
     """``words`` as the question typed them: a CJK fragment (stop phrases cut CJK runs apart, "文长度")
     becomes the whole run of the question it comes from ("的上下文长度是多少"), without repeats."""
@@ -460,7 +481,9 @@ def understand(
         bool(found) and not mentions and bool({"anything", "any"} & set(tokens(normalize(text), compounds=False)))
     )
     wants_list = (asks_for_list(text, found, meant) or about_notes or anything) and len(mentions) < 2
+    unknown = _unknown_names(text, spans, in_notes) if in_notes is not None and not foreign_language(text) else []
     return Question(
+        unknown_names=unknown,
         unread=unread,
         text=text,
         terms=terms,

@@ -178,7 +178,17 @@ class Notes:
         unanswerable_venue = bool(result.missing_venue) and not q.papers
         # a question of framing and chat words only ("hi", "thanks!", "ok") asks about nothing in the notes
         nothing_asked = not q.keys and not q.papers and not q.venues
-        if not result.hits or p is None or unanswerable_venue or nothing_asked or (p < ANSWERABLE_AT and not an.lookup):
+        # a name the notes lack is the subject of a question that names no paper of the notes: passages
+        # about other papers cannot answer it ("What is Moonfake's KV cache design?")
+        unknown_name = bool(q.unknown_names) and not q.papers
+        if (
+            not result.hits
+            or p is None
+            or unanswerable_venue
+            or nothing_asked
+            or unknown_name
+            or (p < ANSWERABLE_AT and not an.lookup)
+        ):
             a = refusal_answer(question, mode, result, note)
             a.answerability, a.kind = p, q.kind
             return a

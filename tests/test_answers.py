@@ -407,6 +407,21 @@ def test_an_unknown_capitalized_name_near_a_known_one_is_not_corrected(notes, q)
 @pytest.mark.parametrize(
     "q",
     [
+        "how does FooBarServe schedule requests?",
+        "What KV cache layout does Zanzibar-LLM use?",
+        "is QuokkaDB faster than the prefill and decoding split?",
+    ],
+)
+def test_a_name_the_notes_lack_is_the_subject_and_the_question_is_refused(notes, q):
+    """Passages about other papers match the question's other words (KV cache, prefill), but the name it
+    asks about is not in the notes: refused, whatever the evidence score."""
+    a = ask(notes, q)
+    assert a.refused and not a.citations, (q, a.answer)
+
+
+@pytest.mark.parametrize(
+    "q",
+    [
         "who built mooncake",
         "Mooncake's main idea?",
         "where was PowerInfer published?",
