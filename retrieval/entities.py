@@ -167,12 +167,13 @@ class PaperIndex:
         holding = bm25.postings(terms[0])
         for t in terms[1:]:
             holding = np.intersect1d(holding, bm25.postings(t), assume_unique=True)
+        elsewhere = [int(pos) for pos in holding if self.chunk_record[int(pos)] not in n.records]
+        if len(elsewhere) <= COMMON_NAME_CHUNKS:  # too few to be common, phrase or not: no text to read
+            return len(elsewhere)
         phrase = f" {' '.join(tokens(n.display, compounds=False))} "
         count = 0
-        for pos in holding:
-            if self.chunk_record[int(pos)] in n.records:
-                continue
-            if phrase in f" {' '.join(tokens(bm25.texts[int(pos)], compounds=False))} ":
+        for pos in elsewhere:
+            if phrase in f" {' '.join(tokens(bm25.texts[pos], compounds=False))} ":
                 count += 1
                 if count > COMMON_NAME_CHUNKS:
                     break

@@ -256,12 +256,11 @@ def match_keys(
     out: list[Key] = []
     i = 0
     while i < len(parsed):
-        defined = _long_form_at(parsed, i, abbreviations) if abbreviations is not None else 0
-        if defined and abbreviations is not None:
-            phrase = parsed[i : i + defined]
-            long = tuple(lexical_terms(" ".join(p for _, parts in phrase for p in parts)))
-            out.append(Key(_bare(" ".join(w for w, _ in phrase)), ((abbreviations.short_of[long],), long)))
-            i += defined
+        size, long = _long_form_at(parsed, i, abbreviations) if abbreviations is not None else (0, ())
+        if size and abbreviations is not None:
+            words = " ".join(w for w, _ in parsed[i : i + size])
+            out.append(Key(_bare(words), ((abbreviations.short_of[long],), long)))
+            i += size
             continue
         if in_notes is not None:
             for size in range(min(MAX_ACRONYM_WORDS, len(parsed) - i), 1, -1):
@@ -304,16 +303,18 @@ def match_keys(
     return out
 
 
-def _long_form_at(parsed: list[tuple[str, list[str]]], i: int, abbreviations: Abbreviations) -> int:
-    """Words (two or more) from ``parsed[i]`` on that spell a long form the notes abbreviate, longest
-    first; 0 when none does."""
+def _long_form_at(
+    parsed: list[tuple[str, list[str]]], i: int, abbreviations: Abbreviations
+) -> tuple[int, tuple[str, ...]]:
+    """``(number of words, terms)`` of the longest run of two or more words from ``parsed[i]`` on that
+    spells a long form the notes abbreviate; ``(0, ())`` when none does."""
     if not abbreviations.short_of or not lexical_terms(parsed[i][0]):
-        return 0
+        return 0, ()
     for size in range(min(len(parsed) - i, 2 * abbreviations.longest), 1, -1):
         long = tuple(lexical_terms(" ".join(p for _, parts in parsed[i : i + size] for p in parts)))
         if long in abbreviations.short_of and lexical_terms(parsed[i + size - 1][0]):
-            return size
-    return 0
+            return size, long
+    return 0, ()
 
 
 def _joined_pair(both: list[str], in_notes: Callable[[str], bool]) -> tuple[tuple[str, ...], ...] | None:
@@ -334,9 +335,13 @@ def _as_read(
     return parts
 
 
+#: Punctuation typed around a question's words.
+_PUNCTUATION = "?!.,;:()[]{}\"'“”"
+
+
 def _bare(words: str) -> str:
     """Normalized words without the punctuation around them ("cold start," → "cold start")."""
-    return " ".join(w.strip("?!.,;:()[]{}\"'“”") for w in normalize(words).split()).strip()
+    return " ".join(w.strip(_PUNCTUATION) for w in normalize(words).split()).strip()
 
 
 def _keep(keys: list[Key], wanted: Callable[[str], bool]) -> list[Key]:
@@ -380,7 +385,7 @@ def _unknown_names(text: str, spans: Sequence[tuple[int, int]], in_notes: Callab
     for m in list(re.finditer(r"\S+", text))[1:]:
         if any(a <= m.start() < b for a, b in spans):
             continue
-        w = m.group().strip("?!.,;:()[]{}\"'“”")
+        w = m.group().strip(_PUNCTUATION)
         parts = word_parts(normalize(w))
         if not re.search(r"[A-Z]", w) or not parts or all(english_word(p) for p in parts if p.isalpha()):
             continue
