@@ -116,6 +116,13 @@ def todo_stripped(text: str) -> tuple[str, bool]:
     return (rest[lead.end() :], True) if lead and lead.end() < len(rest) else (rest, False)
 
 
+def is_todo(text: str) -> bool:
+    """True for an unchecked task ("[ ] routing") or a line with a to-do lead ("TODO: read this",
+    "to read: Orca"): something not read yet, which states nothing about it (see :func:`todo_stripped`)."""
+    box = _TASK_BOX_RE.match(text)
+    return bool(box and "[ ]" in box.group(0)) or todo_stripped(text)[1]
+
+
 def _title_words(item: Item) -> list[str]:
     """Words of a bullet's text that are not its paper-link labels or a trailing venue."""
     title, _ = parse_title(item.text)

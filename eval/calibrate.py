@@ -21,8 +21,14 @@ description, link) holds at least half of its ``answer_must_contain`` strings; t
 accuracy among midpoints of observed values.
 
 The split is fixed in the set itself (``split``: ``fit`` when the SHA-1 of the id, as an integer, is
-even, else ``held``). After fitting, ``papernotes eval`` metrics are computed on both splits (and on any
-extra question files) and written to the report.
+even, else ``held``; a few early rows were split by hand). After fitting, ``papernotes eval`` metrics
+are computed on both splits (and on any extra question files) and written to the report.
+
+**Other collections.** Features such as idf-weighted coverage or a term's document frequency depend on
+the collection they are computed in; models fitted on one collection alone refused answerable questions
+on small, differently written ones. So the fit also takes the question sets of the other notes
+collections listed in ``eval/collections.json`` (each notes folder ingested into its own data dir under
+``--work-dir``), split by the same SHA-1 rule; the report gives their fit and held splits pooled.
 
 Usage (from the repository root, with an index of the real notes in DATA_DIR)::
 
@@ -34,8 +40,10 @@ Writes ``retrieval/calibration.json`` and ``eval/calibration_report.md`` (+ ``.j
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -45,8 +53,9 @@ from sklearn.linear_model import LogisticRegressionCV
 from papernotes.corpus.papers import title_key
 from papernotes.retrieval import answerability as am
 from papernotes.retrieval import lists
-from papernotes.retrieval.evaluate import contains, load_questions, run_eval
+from papernotes.retrieval.evaluate import aggregate, contains, is_answerable, load_questions, run_eval, score_all
 from papernotes.retrieval.extractive import paper_lookup
+from papernotes.retrieval.indexing import ingest
 from papernotes.retrieval.service import Notes
 from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.terms import lexical_terms
@@ -54,6 +63,7 @@ from papernotes.retrieval.terms import lexical_terms
 ROOT = Path(__file__).resolve().parent.parent
 SET = ROOT / "eval" / "calibration.jsonl"
 REPORT = ROOT / "eval" / "calibration_report"
+COLLECTIONS = ROOT / "eval" / "collections.json"
 #: Regularization strengths tried by 5-fold cross-validation on the fit split (log-loss), per model:
 #: 12 values from 1e-3 to 10. Weaker regularization let collinear features (coverage in the best chunk
 #: and in the top three) take large opposite weights that did not carry over to other collections.
@@ -61,9 +71,41 @@ CS = np.logspace(-3, 1, 12)
 FOLDS = 5
 
 
-def collect(notes: Notes, rows: list[dict]) -> dict[str, list[tuple[dict[str, float], int]]]:
+def split_of(qid: str) -> str:
+    """``fit`` when the SHA-1 of the question id, as an integer, is even, else ``held``."""
+    return "fit" if int(hashlib.sha1(qid.encode("utf-8")).hexdigest(), 16) % 2 == 0 else "held"
+
+
+def other_collections(manifest: Path, work_dir: Path) -> list[tuple[str, Notes, list[dict]]]:
+    """``(name, loaded notes, question rows with their split)`` of each collection of ``manifest`` (a
+    JSON list of ``{"name", "notes", "questions"}``, paths relative to the repository root), each
+    ingested (incrementally) into ``work_dir/name``."""
+    out = []
+    for c in json.loads(manifest.read_text(encoding="utf-8")):
+        settings = Settings(data_dir=work_dir / c["name"], _env_file=None)
+        ingest(settings, [str(ROOT / c["notes"])])
+        rows = load_questions(ROOT / c["questions"])
+        for r in rows:
+            r["split"], r["collection"] = split_of(f"{c['name']}/{r['id']}"), c["name"]
+        out.append((c["name"], Notes(settings), rows))
+    return out
+
+
+Data = dict[str, list[tuple[dict[str, float], int]]]
+
+
+def collect_all(groups: list[tuple[Notes, list[dict]]]) -> Data:
+    """:func:`collect` over several collections (each with its own loaded notes), pooled."""
+    data: Data = {}
+    for notes, rows in groups:
+        for name, got in collect(notes, rows).items():
+            data.setdefault(name, []).extend(got)
+    return data
+
+
+def collect(notes: Notes, rows: list[dict]) -> Data:
     """Feature rows and labels of every model over ``rows``."""
-    data: dict[str, list[tuple[dict[str, float], int]]] = {
+    data: Data = {
         "question_named": [],
         "question_unnamed": [],
         "sentence": [],
@@ -79,17 +121,18 @@ def collect(notes: Notes, rows: list[dict]) -> dict[str, list[tuple[dict[str, fl
             continue
         if not an.result.hits:
             continue
-        data[am.question_model_name(an.features)].append((dict(an.features), int(bool(gold))))
+        data[am.question_model_name(an.features)].append((dict(an.features), int(is_answerable(row))))
         q = an.question
-        identity = am.identity_terms(notes.catalog[r] for r in q.records)
+        records = [notes.catalog[r] for r in q.records]
+        identity = am.identity_terms(records)
         own = {t for r in q.records for h in an.paper_hits.get(r, []) for t in lexical_terms(h.text)}
-        if q.asked and not q.is_comparison and am.asks_no_more(q, notes.retriever.bm25, identity, own):
+        if q.asked and not q.is_comparison and am.asks_no_more(q, notes.retriever.bm25, identity, own, records):
             # framing words only ("who built X", "what baselines does X compare against"): the lookup threshold
             # label: the lookup answer (catalog line, description, link) holds what a right answer must
             sim = notes.lookup_similarity(am.framing(q, identity))
             text = "\n".join(paper_lookup(notes.catalog[r], an.paper_hits.get(r, []))[0] for r in q.records)
             must_have = row["answer_must_contain"]
-            enough = bool(gold) and sum(contains(text, m) for m in must_have) * 2 >= len(must_have)
+            enough = is_answerable(row) and sum(contains(text, m) for m in must_have) * 2 >= len(must_have)
             data["lookup"].append(({"similarity": sim}, int(enough)))
         must = [m.lower() for m in row["answer_must_contain"]]
         if gold and must:
@@ -140,12 +183,17 @@ def main() -> None:
     ap.add_argument("--set", type=Path, default=SET)
     ap.add_argument("--extra", type=Path, nargs="*", default=[], help="more question files to report")
     ap.add_argument("--no-fit", action="store_true", help="only report, with the current weights")
+    ap.add_argument("--collections", type=Path, default=COLLECTIONS, help="other collections' question sets")
+    ap.add_argument("--work-dir", type=Path, default=Path(tempfile.gettempdir()) / "papernotes-calibration")
     args = ap.parse_args()
     settings = Settings(data_dir=args.data_dir, _env_file=None)
     notes = Notes(settings)
     rows = load_questions(args.set)
     fit_rows = [r for r in rows if r.get("split") == "fit"]
     held_rows = [r for r in rows if r.get("split") == "held"]
+    others = other_collections(args.collections, args.work_dir) if args.collections.is_file() else []
+    fit_groups = [(notes, fit_rows)] + [(n, [r for r in rs if r["split"] == "fit"]) for _, n, rs in others]
+    n_fit = sum(len(rs) for _, rs in fit_groups)
     stats: dict[str, dict] = {}
     if not args.no_fit:
         am.WEIGHTS_FILE.unlink(missing_ok=True)
@@ -153,14 +201,12 @@ def main() -> None:
         t = time.perf_counter()
         out = {}
         # the sentence model first: the question model uses its best sentence score as a feature
-        data = collect(notes, fit_rows)
+        data = collect_all(fit_groups)
         model, stats["sentence"] = fit(data["sentence"], am.SENTENCE_FEATURES)
         out["sentence"] = {"weights": model.weights, "bias": model.bias}
-        write_weights(args.set, len(fit_rows), stats, out)
-        data = collect(notes, fit_rows)
-        print(
-            f"collected features of {len(fit_rows)} fit questions in {time.perf_counter() - t:.0f} s", file=sys.stderr
-        )
+        write_weights(args.set, n_fit, stats, out)
+        data = collect_all(fit_groups)
+        print(f"collected features of {n_fit} fit questions in {time.perf_counter() - t:.0f} s", file=sys.stderr)
         for name, feats in (
             ("question_named", am.QUESTION_FEATURES),
             ("question_unnamed", am.QUESTION_FEATURES),
@@ -170,12 +216,20 @@ def main() -> None:
             out[name] = {"weights": model.weights, "bias": model.bias}
             stats[name] = st
         lookup_at, stats["lookup"] = fit_threshold(data["lookup"])
-        write_weights(args.set, len(fit_rows), stats, out, lookup_at)
+        write_weights(args.set, n_fit, stats, out, lookup_at)
     if args.no_fit and am.WEIGHTS_FILE.is_file():
         stats = json.loads(am.WEIGHTS_FILE.read_text(encoding="utf-8")).get("stats", {})
     report: dict[str, dict] = {"fit": {}, "models": stats}
     for name, subset in (("fit", fit_rows), ("held", held_rows)):
         report[name] = run_eval(subset, lambda q: notes.ask(q, use_llm=False), settings.k)
+    for split in ("fit", "held"):  # the other collections, pooled
+        scored: list[dict] = []
+        lat: list[float] = []
+        for _, other, rs in others:
+            got = score_all([r for r in rs if r["split"] == split], lambda q, o=other: o.ask(q, use_llm=False), 5)
+            scored, lat = scored + got[0], lat + got[1]
+        if scored:
+            report[f"collections {split}"] = aggregate(scored, lat)
     for path in args.extra:
         report[path.name] = run_eval(load_questions(path), lambda q: notes.ask(q, use_llm=False), settings.k)
     Path(f"{REPORT}.json").write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -192,7 +246,7 @@ def write_weights(path: Path, n_fit: int, stats: dict, models: dict, lookup_at: 
     am.WEIGHTS_FILE.write_text(
         json.dumps(
             {
-                "fitted_on": f"{path.name} split=fit ({n_fit} questions)",
+                "fitted_on": f"{path.name} and eval/collections.json, split=fit ({n_fit} questions)",
                 "threshold": am.ANSWERABLE_AT,
                 "lookup_at": lookup_at,
                 "stats": stats,
@@ -216,7 +270,9 @@ def render(report: dict, n_fit: int, n_held: int) -> str:
         "# Calibration report",
         "",
         f"Models fitted on the `fit` split ({n_fit} questions) of `eval/calibration.jsonl`; `held` ({n_held}"
-        " questions) was not used for fitting. Extractive answers, k = 5. Generated by `eval/calibrate.py`.",
+        " questions) was not used for fitting. `collections fit` / `collections held`: the question sets of"
+        " the other notes collections of `eval/collections.json`, pooled (their fit split was fitted on too)."
+        " Extractive answers, k = 5. Generated by `eval/calibrate.py`.",
         "",
         "| metric | " + " | ".join(sets) + " |",
         "|---|" + "---|" * len(sets),

@@ -35,7 +35,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import lru_cache
@@ -155,15 +155,17 @@ def score_sentences(sentences: list[Sentence], asks_quantity: bool) -> None:
         s.score = m.probability(sentence_features(s, asks_quantity))
 
 
-def specific_asked(q: Question, bm25: BM25Index, identity: AbstractSet[str] = frozenset()) -> list[Key]:
+def specific_asked(
+    q: Question, bm25: BM25Index, identity: AbstractSet[str] = frozenset(), asked: Sequence[Key] | None = None
+) -> list[Key]:
     """What is asked about the named papers (or the topic), without the words that only frame the
     question (:func:`~papernotes.retrieval.terms.conversational`: "who *made* X", "X's main *idea*") and
     the words that describe the named papers themselves (``identity``, :func:`identity_terms`: "ditto
-    hpca'25 *diffusion accel*, who")."""
+    hpca'25 *diffusion accel*, who"); ``asked``: the keys to judge, by default ``q.asked``."""
     n = len(bm25)
     return [
         k
-        for k in q.asked
+        for k in (q.asked if asked is None else asked)
         if not conversational(k.word, max((bm25.df(t) for t in k.terms), default=0), n) and not k.covered(identity)
     ]
 
@@ -205,6 +207,40 @@ LOOKUP_PARTS = (
     "where and when the paper was published: its venue and year",
     "what the paper is about: its main idea in one line",
 )
+#: The catalog record's fields that the lookup answer gives, by the nouns that name them: a question
+#: naming a paper that asks for one of these ("what conference was X at", "url for X", "pdf of X",
+#: "X's authors") asks for that part of the lookup answer — when the records have it (a question for
+#: the authors of a paper whose notes name none is not answered by its lookup). The nouns are those of
+#: the record's schema (:class:`~papernotes.corpus.models.Paper`), not of any question.
+LOOKUP_FIELDS: dict[str, tuple[str, ...]] = {
+    "author": ("authors", "affiliations"),
+    "affiliation": ("affiliations", "authors"),
+    "venue": ("venue",),
+    "conference": ("venue",),
+    "published": ("venue", "year"),
+    "year": ("year",),
+    "link": ("url",),
+    "url": ("url",),
+    "pdf": ("url",),
+    "arxiv": ("url",),
+    "doi": ("url",),
+}
+_FIELD_TERMS = {t: fields for word, fields in LOOKUP_FIELDS.items() for t in lexical_terms(word)}
+
+
+def named_fields(k: Key) -> tuple[str, ...]:
+    """The record fields the asked word ``k`` names (:data:`LOOKUP_FIELDS`, by any of its one-term
+    readings), or ``()``."""
+    return next((_FIELD_TERMS[alt[0]] for alt in k.alternatives if len(alt) == 1 and alt[0] in _FIELD_TERMS), ())
+
+
+def field_asked(k: Key, records: Sequence[PaperRecord]) -> bool:
+    """True when the asked word ``k`` names a field of the lookup answer (:func:`named_fields`) that
+    every one of ``records`` has."""
+    fields = named_fields(k)
+    return bool(fields and records) and all(any(getattr(r, f) for f in fields) for r in records)
+
+
 #: Cosine similarity (embedder, unit vectors) of a question's framing to a part of the lookup answer at
 #: or above which it asks for that part; set by ``eval/calibrate.py`` on the fit split (see
 #: ``calibration.json``), this value until then.
@@ -229,6 +265,7 @@ def is_lookup(
     similarity: Callable[[str], float],
     identity: AbstractSet[str] = frozenset(),
     own: AbstractSet[str] = frozenset(),
+    records: Sequence[PaperRecord] = (),
 ) -> bool:
     """True when ``q`` names papers and asks nothing more about them than the lookup answer gives: no
     specific word (:func:`specific_asked`; ``identity``: the named papers' :func:`identity_terms`), no
@@ -237,23 +274,36 @@ def is_lookup(
     paper?") or framing words that ask for a part of the lookup answer — ``similarity(text)``, the
     best cosine of the framing (:func:`framing`) to :data:`LOOKUP_PARTS`, reaches the calibrated
     threshold ("who built X", "X's main idea", "where was X published"; not "what baselines does X
-    compare against"). A comparison of named papers is answered for each paper, so it is a lookup on
+    compare against"), or words that each name a field the named ``records`` have
+    (:func:`field_asked`: "what conference was X at", "url for X"). A comparison of named papers is answered for each paper, so it is a lookup on
     the same terms."""
-    if not asks_no_more(q, bm25, identity, own):
+    if not asks_no_more(q, bm25, identity, own, records):
         return False
+    if any(named_fields(k) and not field_asked(k, records) for k in q.asked if not k.covered(identity)):
+        return False  # a field the lookup answer lacks ("the authors of X" when its notes name none)
     if not q.asked or q.is_comparison:
         return True
+    if all(k.covered(identity) or field_asked(k, records) for k in q.asked):
+        return True  # only fields of the record: "what conference was X at", "link to the X paper"
     return similarity(framing(q, identity)) >= lookup_threshold()
 
 
 def asks_no_more(
-    q: Question, bm25: BM25Index, identity: AbstractSet[str] = frozenset(), own: AbstractSet[str] = frozenset()
+    q: Question,
+    bm25: BM25Index,
+    identity: AbstractSet[str] = frozenset(),
+    own: AbstractSet[str] = frozenset(),
+    records: Sequence[PaperRecord] = (),
 ) -> bool:
-    """``q`` names papers and asks, beyond the words describing them, only in framing words that their
-    own notes do not use (the first condition of :func:`is_lookup`)."""
-    if not q.papers or specific_asked(q, bm25, identity):
+    """``q`` names papers and asks, beyond the words describing them (``identity``) and those naming a
+    field the named ``records`` have (:func:`field_asked`), only in framing words that their own notes
+    do not use (the first condition of :func:`is_lookup`)."""
+    if not q.papers:
         return False
-    return q.is_comparison or not any(k.covered(own) and not k.covered(identity) for k in q.asked)
+    rest = [k for k in q.asked if not field_asked(k, records)]
+    if specific_asked(q, bm25, identity, rest):
+        return False
+    return q.is_comparison or not any(k.covered(own) and not k.covered(identity) for k in rest)
 
 
 def lookup_threshold() -> float:

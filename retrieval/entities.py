@@ -38,6 +38,9 @@ COMMON_NAME_CHUNKS = 3
 #: paper's name, whatever its casing.
 FIELD_TERM_SHARE = 0.02
 FIELD_TERM_MIN_CHUNKS = 10
+#: Occurrences of a one-word name in other chunks read to tell how the notes write it
+#: (:meth:`PaperNames._written_as_name`).
+CASING_SAMPLE = 20
 #: Longest name, in words, looked for in a question.
 MAX_NAME_WORDS = 8
 
@@ -156,9 +159,28 @@ class PaperIndex:
                 others = self._phrase_elsewhere(bm25, n, terms)
             if others > max(FIELD_TERM_SHARE * len(bm25), FIELD_TERM_MIN_CHUNKS):
                 del self._names[key]  # a term of the field, never a name
-            elif others > COMMON_NAME_CHUNKS:
+            elif others > COMMON_NAME_CHUNKS and not (n.single and self._written_as_name(bm25, n, holding)):
                 common.add(key)
         return common
+
+    def _written_as_name(self, bm25: BM25Index, n: _Name, holding: np.ndarray) -> bool:
+        """True when the other chunks that use a one-word name write it mostly as a name — not in lower
+        case ("SGLang", "Orca" cited by other papers' notes) — so a question typing it in lower case still
+        names the paper; a word the notes mostly write in lower case ("flash", "echo") is an ordinary
+        word there. Reads up to :data:`CASING_SAMPLE` of those chunks."""
+        if n.display.islower():
+            return False
+        word = re.compile(rf"(?<![\w-]){re.escape(n.display)}(?![\w-])", re.IGNORECASE)
+        lower = named = 0
+        for pos in holding[: 4 * CASING_SAMPLE]:
+            if self.chunk_record[int(pos)] in n.records:
+                continue
+            for m in word.finditer(bm25.texts[int(pos)]):
+                lower += m.group(0).islower()
+                named += not m.group(0).islower()
+            if lower + named >= CASING_SAMPLE:
+                break
+        return named > lower
 
     def _phrase_elsewhere(self, bm25: BM25Index, n: _Name, terms: list[str]) -> int:
         """Chunks not about the name's paper(s) that write the name's words as a phrase ("speculative

@@ -2,7 +2,8 @@
 
 Each line: ``{"id", "type", "question", "gold_titles": [...], "answer_must_contain": [...]}``.
 Metrics: hit@k, recall@k (over gold titles), MRR (reciprocal rank of the first gold title, 0 if none
-in the top k), refusal accuracy over questions with no gold titles, false-refusal rate over the
+in the top k), refusal accuracy over unanswerable questions (no gold titles, or type
+``unanswerable``: a detail the notes lack about a paper they hold), false-refusal rate over the
 others, answer-contains rate (each string, word-boundary, case-insensitive), latency p50/p95.
 """
 
@@ -84,12 +85,18 @@ def gold_keys(row: dict[str, Any]) -> set[str]:
     return {key for t in row["gold_titles"] if (key := title_key(t))}
 
 
+def is_answerable(row: dict[str, Any]) -> bool:
+    """Whether the notes answer the question: it has gold titles and is not of type ``unanswerable``
+    (a detail the notes lack about a paper they hold keeps that paper as a gold title for retrieval)."""
+    return bool(gold_keys(row)) and row.get("type") != "unanswerable"
+
+
 def rank_scores(row: dict[str, Any], ranks: dict[str, int], refused: bool) -> dict[str, Any]:
     """``{"id", "type", "answerable", "refused"}`` plus, for a question with gold titles, ``hit`` (1.0
     or 0.0), ``recall`` (share of gold titles found, 0–1) and ``rr`` (1 / rank of the first found), from
     ``ranks``: gold title key → rank (1-based) at which it was found."""
     gold = gold_keys(row)
-    out: dict[str, Any] = {"id": row["id"], "type": row["type"], "answerable": bool(gold), "refused": refused}
+    out: dict[str, Any] = {"id": row["id"], "type": row["type"], "answerable": is_answerable(row), "refused": refused}
     if gold:
         out["hit"] = 1.0 if ranks else 0.0
         out["recall"] = len(ranks) / len(gold)
@@ -178,12 +185,11 @@ def aggregate(scored: list[dict[str, Any]], latencies: list[float]) -> dict[str,
     }
 
 
-def run_eval(rows: list[dict[str, Any]], ask: Callable[[str], Any], k: int) -> dict[str, Any]:
-    """Ask every question with ``ask(question) -> Answer`` and aggregate (see :func:`aggregate`).
-
-    When rows carry a ``split`` (the calibration set's ``fit`` / ``held``), the result also has
-    ``splits``: the same aggregate for each split, so figures on questions the answer models were
-    fitted on are never mixed with figures on held-out ones."""
+def score_all(
+    rows: list[dict[str, Any]], ask: Callable[[str], Any], k: int
+) -> tuple[list[dict[str, Any]], list[float]]:
+    """Ask every question with ``ask(question) -> Answer``: the per-question scores
+    (:func:`score_one`) and latencies (ms), in the order of ``rows``; :func:`aggregate` sums them up."""
     scored, lat = [], []
     for row in rows:
         t = time.perf_counter()
@@ -191,6 +197,16 @@ def run_eval(rows: list[dict[str, Any]], ask: Callable[[str], Any], k: int) -> d
         lat.append((time.perf_counter() - t) * 1000)
         cited = [c.paper_title or c.page_title or "" for c in a.citations]
         scored.append(score_one(row, a.retrieved, a.answer, a.refused, k, cited))
+    return scored, lat
+
+
+def run_eval(rows: list[dict[str, Any]], ask: Callable[[str], Any], k: int) -> dict[str, Any]:
+    """Ask every question with ``ask(question) -> Answer`` and aggregate (see :func:`aggregate`).
+
+    When rows carry a ``split`` (the calibration set's ``fit`` / ``held``), the result also has
+    ``splits``: the same aggregate for each split, so figures on questions the answer models were
+    fitted on are never mixed with figures on held-out ones."""
+    scored, lat = score_all(rows, ask, k)
     out = aggregate(scored, lat)
     splits = sorted({str(r["split"]) for r in rows if r.get("split")})
     if splits:

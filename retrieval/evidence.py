@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from papernotes.corpus.papers import looks_like_affiliation, parse_title, title_key
+from papernotes.corpus.papers import is_todo, looks_like_affiliation, parse_title, title_key
 from papernotes.retrieval.search import Hit, SearchResult
 from papernotes.retrieval.terms import Key, coverage, lexical_terms
 
@@ -55,6 +55,11 @@ _YEAR_ONLY_RE = re.compile(r"^(?:19|20)\d\d$")
 
 #: A fenced code block (CommonMark: ``` or ~~~ fences, the closing fence as long as the opening one).
 _FENCED_RE = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]*\1[^\n]*$|\Z)", re.MULTILINE | re.DOTALL)
+
+
+#: A body that starts with a list item (``- x``, ``* x``, ``1. x``, ``1) x``): its first line is a whole
+#: item, even in lower case, not the tail of a sentence the chunk split cut (CommonMark list markers).
+_LIST_ITEM_RE = re.compile(r"^\s*(?:[-*+•]|\d{1,9}[.)])\s+")
 
 
 def split_sentences(text: str) -> list[str]:
@@ -128,8 +133,8 @@ def candidates(
     """Candidate sentences of the evidence chunks with their lexical features.
 
     ``siblings(hit)`` gives the texts of the other chunks of the same source and section, used to
-    complete a sentence the chunk split cut at its start (a candidate starting in lower case is
-    replaced by the sibling sentence that ends with it, or dropped). ``identity(hit)`` gives the terms
+    complete a sentence the chunk split cut at its start (a first candidate starting in lower case,
+    not a list item, is replaced by the sibling sentence that ends with it, or dropped). ``identity(hit)`` gives the terms
     that identify the paper a chunk is about (title, system name, one-line summary); default: its
     paper title. ``affiliation_line(hit, sentence)`` tells whether a sentence only states the
     affiliations of the chunk's paper (marked ``is_title`` like the title: it repeats the lead line);
@@ -146,10 +151,10 @@ def candidates(
         heading = _context_terms(h)
         title_keys = {title_key(str(h.get("paper_title") or "")), title_key(str(h.get("page_title") or ""))}
         for j, sent in enumerate(split_sentences(h.body)):
-            if j == 0 and sent[:1].islower() and not re.match(r"^\S+:", sent):
+            if j == 0 and sent[:1].islower() and not re.match(r"^\S+:", sent) and not _LIST_ITEM_RE.match(h.body):
                 sent = _complete(sent, siblings(h)) or ""
             key = re.sub(r"\W+", "", sent.lower())
-            if len(key) < 6 or key in seen or len(sent.split()) < MIN_WORDS:
+            if len(key) < 6 or key in seen or len(sent.split()) < MIN_WORDS or is_todo(sent):
                 continue
             seen.add(key)
             st = set(lexical_terms(sent))

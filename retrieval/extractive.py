@@ -52,11 +52,12 @@ class Composer:
 def paper_line(r: PaperRecord) -> str:
     """A paper's lead line: ``Title (system; venue; affiliations)`` (the venue with its history, "arXiv
     2023 → SOSP 2024", when the notes give several; the affiliations joined by " & " as the notes write
-    them, so "Georgia Tech & NVIDIA" reads as quoted), the system name only when the
+    them, so "Georgia Tech & NVIDIA" reads as quoted; else the authors), the system name only when the
     title does not hold it ("Optimizing Resource Allocation in Hyperscale Datacenters …" is Rebalancer)."""
     system = r.system if r.system and title_key(r.system) not in title_key(r.title) else None
     venue = " → ".join(r.history) if r.history else r.venue
-    bits = [x for x in (system, venue, " & ".join(r.affiliations[:6])) if x]
+    people = " & ".join(r.affiliations[:6]) or ", ".join(r.authors[:6]) + (" et al." if len(r.authors) > 6 else "")
+    bits = [x for x in (system, venue, people) if x]
     return r.title + (f" ({'; '.join(bits)})" if bits else "")
 
 
@@ -152,10 +153,12 @@ def _add_sentences(c: Composer, ranked: list[Sentence]) -> None:
 
 
 def description_sentences(chunk: Hit, r: PaperRecord) -> list[str]:
-    """The sentences of ``chunk`` that describe the paper: not its title, nor the line stating its
+    """The sentences of ``chunk`` that describe the paper: not its title, a table row, nor the line stating its
     affiliations (those of the catalog record; for a record without any, a line that looks like one)."""
     out = []
     for s in split_sentences(chunk.body):
+        if s.startswith("|"):
+            continue  # a table row (a header, a listing's row): cells, not a description
         if title_key(s) in (title_key(r.title), title_key(r.system or "")) or states_affiliations(s, r):
             continue  # the title, the bare system name ("**Sarathi-Serve**"), the affiliations line
         if title_key(s).startswith(title_key(r.title)[:30]) and len(title_key(r.title)) > 10:

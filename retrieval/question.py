@@ -103,12 +103,16 @@ def topic_alternatives(text: str, keys: Sequence[Key]) -> list[list[Key]]:
 
 
 #: Questions about the collection itself ("do I have notes on X?", "what have I read about X?", "have I
-#: read anything on X?"): unless they name a paper, they ask for every paper of the notes on a topic;
-#: closed-class English phrasings.
+#: read anything on X?", "which OSDI papers have I written notes on?", "what sosp papers have i got",
+#: "papers I've read on X", "… in my notes"): unless they name a paper, they ask for every paper of the
+#: notes on a topic, and their words frame the question, they are not its topic; closed-class English
+#: phrasings.
 MY_NOTES_RE = re.compile(
     r"\b(?:do|did)\s+i\s+have\s+(?:any\s+)?(?:notes?|papers?|anything|something)\b"
     r"|\bwhat\s+(?:have|did)\s+i\s+(?:read|noted|written)\b"
-    r"|\bhave\s+i\s+(?:read|noted)\s+(?:anything|any|something)\b",
+    r"|\bhave\s+i\s+(?:(?:read|noted|written|got|gotten|saved|covered|taken)\b(?:\s+(?:notes?|anything|any|something)\b)?)"
+    r"|\bi(?:'ve|’ve|\s+have)?\s+(?:read|noted|written|saved|covered)\s+(?:notes?\s+)?(?=on|about|from|at|in)\b"
+    r"|\b(?:in|from)\s+my\s+(?:notes|reading\s+list|library|collection)\b",
     re.IGNORECASE,
 )
 
@@ -481,6 +485,9 @@ def understand(
     # "how does X differ from Y?", "X vs Y": the comparison is the question's form, not what it asks about
     asked = [k for k in keys if not (k.terms <= names) and k.word not in COMPARING]
     about_notes = MY_NOTES_RE.search(text) is not None and not mentions
+    if about_notes:  # "have I written notes on" frames the question
+        framing = {t for m in MY_NOTES_RE.finditer(text) for t in lexical_terms(m.group(0))}
+        asked = [k for k in asked if not k.terms <= framing]
     # naming a venue and no paper, "anything"/"any" asks for its papers ("hpca 2026 - anything on reasoning?")
     anything = (
         bool(found) and not mentions and bool({"anything", "any"} & set(tokens(normalize(text), compounds=False)))

@@ -244,7 +244,8 @@ class Notes:
         own = {t for h in named_chunks for t in lexical_terms(h.text)}
         an.features = question_features(result, an.sentences, self.retriever.bm25, own)
         an.answerability = answerability(an.features)
-        an.lookup = is_lookup(q, self.retriever.bm25, self.lookup_similarity, identity, own)
+        records = [self.catalog[r] for r in q.records]
+        an.lookup = is_lookup(q, self.retriever.bm25, self.lookup_similarity, identity, own, records)
         log.debug("answerability of %r: %.3f %s", question, an.answerability, an.features)
         return an
 
