@@ -145,3 +145,28 @@ def test_words_about_my_notes_frame_a_list_they_are_not_its_topic(notes, questio
     taken as the topic ("written", "got"), they matched no paper and the list was refused."""
     a = ask(notes, question)
     assert not a.refused and [c.paper_title for c in a.citations] == [title], a.answer
+
+
+@pytest.mark.parametrize(
+    "question, expected",
+    [
+        ("hexa who/where", "NeurIPS 2024"),
+        ("tarn venue/award?", "FAST 2025"),
+        ("loom conf + auth?", "Ada Byron"),
+        ("vale - conf?", "EuroSys 2025"),
+    ],
+)
+def test_slashed_and_truncated_field_words_ask_for_the_record(notes, question, expected):
+    """ "who/where" is two framing words, "venue/award" two words; "conf", "auth", "affils" are the
+    record's field nouns truncated: each question is a lookup answered from the record."""
+    a = ask(notes, question)
+    assert a.kind == "lookup" and expected in a.answer, (a.kind, a.answer)
+
+
+@pytest.mark.parametrize("question", ["kblock paper?", "what does kblock page", "kblocks?"])
+def test_a_name_typed_in_the_other_number_names_the_paper(notes, question):
+    """ "kblock" for KBlocks: the plural or singular of a name is the name."""
+    an = notes.analyze(question)
+    assert [notes.catalog[r].title for r in an.question.records] == [
+        "KBlocks: Paged KV Blocks for Hybrid CPU/GPU Inference"
+    ]
