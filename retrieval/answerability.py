@@ -294,8 +294,9 @@ def is_lookup(
         return False  # a field the lookup answer lacks ("the authors of X" when its notes name none)
     if not q.asked or q.is_comparison:
         return True
-    if all(k.covered(identity) or field_asked(k, records) for k in q.asked):
-        return True  # only fields of the record: "what conference was X at", "link to the X paper"
+    fields = [k for k in q.asked if field_asked(k, records)]
+    if fields and all(k in fields or k.covered(identity) for k in q.asked):
+        return True  # fields of the record: "what conference was X at", "link to the X paper"
     return similarity(framing(q, identity)) >= lookup_threshold()
 
 

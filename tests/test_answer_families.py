@@ -170,3 +170,22 @@ def test_a_name_typed_in_the_other_number_names_the_paper(notes, question):
     assert [notes.catalog[r].title for r in an.question.records] == [
         "KBlocks: Paged KV Blocks for Hybrid CPU/GPU Inference"
     ]
+
+
+@pytest.mark.parametrize(
+    "question, title",
+    [
+        ("what did fast 2025 have on tiered storage", "Tarn: Tiered KV Cache Storage for Long Contexts"),
+        ("icml 2024 - anything published on drafters", "Quill: Speculative Decoding with Tiny Drafters"),
+        ("anything osdi 2024 did about prefill", "Loom: Weaving Prefill and Decode on Shared GPUs"),
+    ],
+)
+def test_a_venue_and_a_topic_its_papers_are_about_ask_for_those_papers(notes, question, title):
+    """No list word, but a venue, no paper named, and words that a paper of that venue is about: the
+    question asks for the venue's papers on that topic."""
+    a = ask(notes, question)
+    assert a.kind == "list" and title in [c.paper_title for c in a.citations], (a.kind, a.answer)
+
+
+def test_an_attribute_of_a_venue_is_not_a_topic_list(notes):
+    assert ask(notes, "osdi 2024 acceptance rate").kind != "list"
