@@ -176,6 +176,15 @@ class BM25Index:
         """True when some chunk contains ``term``."""
         return term in self.matrix.term_ids
 
+    def writes(self, word: str, limit: int = 500) -> bool:
+        """True when some chunk writes ``word`` as it is cased ("ZeRO", not only "zero"), as a whole
+        word; read in the first ``limit`` chunks holding its term."""
+        terms = lexical_terms(word)
+        if len(terms) != 1 or not self.has(terms[0]):
+            return False
+        pattern = re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])")
+        return any(pattern.search(self.texts[int(pos)]) for pos in self.postings(terms[0])[:limit])
+
     def idf(self, term: str) -> float:
         """Inverse document frequency of a (stemmed) term: ``ln(1 + (N - df + .5) / (df + .5))``
         (the BM25/Lucene form); unseen terms get the maximum."""

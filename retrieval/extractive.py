@@ -153,7 +153,7 @@ def _add_sentences(c: Composer, ranked: list[Sentence]) -> None:
 
 
 def description_sentences(chunk: Hit, r: PaperRecord) -> list[str]:
-    """The sentences of ``chunk`` that describe the paper: not its title, a table row, nor the line stating its
+    """The sentences of ``chunk`` that describe the paper: not its title, its venue, a table row, nor the line stating its
     affiliations (those of the catalog record; for a record without any, a line that looks like one)."""
     out = []
     for s in split_sentences(chunk.body):
@@ -161,6 +161,8 @@ def description_sentences(chunk: Hit, r: PaperRecord) -> list[str]:
             continue  # a table row (a header, a listing's row): cells, not a description
         if title_key(s) in (title_key(r.title), title_key(r.system or "")) or states_affiliations(s, r):
             continue  # the title, the bare system name ("**Sarathi-Serve**"), the affiliations line
+        if title_key(s) in {title_key(v) for v in [r.venue or "", *r.history] if v}:
+            continue  # a line that only states the venue ("arXiv 2023"): the lead line gives it
         if title_key(s).startswith(title_key(r.title)[:30]) and len(title_key(r.title)) > 10:
             continue
         out.append(s)

@@ -387,16 +387,28 @@ _HOW_AMOUNT_RE = re.compile(
 )
 
 
-def _unknown_names(text: str, spans: Sequence[tuple[int, int]], in_notes: Callable[[str], bool]) -> list[str]:
+def _unknown_names(
+    text: str,
+    spans: Sequence[tuple[int, int]],
+    in_notes: Callable[[str], bool],
+    writes: Callable[[str], bool] | None = None,
+) -> list[str]:
     """Words of ``text`` past its first that are written as names (a capital letter, not a common
-    English word) and of which no term occurs in the notes; words inside a venue mention's span skipped."""
+    English word) and of which no term occurs in the notes; words inside a venue mention's span skipped.
+    A common word cased as a name, with a capital after a lower-case letter ("ZeRO"), is a name too:
+    unknown when the notes never write it so cased (``writes``, case-sensitive: they may write
+    "Zero Bubble")."""
     out = []
     for m in list(re.finditer(r"\S+", text))[1:]:
         if any(a <= m.start() < b for a, b in spans):
             continue
         w = m.group().strip(_PUNCTUATION)
         parts = word_parts(normalize(w))
-        if not re.search(r"[A-Z]", w) or not parts or all(english_word(p) for p in parts if p.isalpha()):
+        if not re.search(r"[A-Z]", w) or not parts:
+            continue
+        if all(english_word(p) for p in parts if p.isalpha()):
+            if writes is not None and re.search(r"[a-z][A-Z]", w) and not writes(w):
+                out.append(w)
             continue
         terms = lexical_terms(w)
         if terms and not any(in_notes(t) for t in terms) and not in_notes(stem_term("".join(parts))):
@@ -430,6 +442,7 @@ def understand(
     acronyms: AbstractSet[str] = frozenset(),
     variant: Callable[[str], str | None] | None = None,
     abbreviations: Abbreviations | None = None,
+    writes: Callable[[str], bool] | None = None,
 ) -> Question:
     """Read a question: its terms, venue filter, named papers and form (see :class:`Question`).
 
@@ -438,7 +451,8 @@ def understand(
     tells whether the notes use a term; ``acronyms`` are the words the notes write as acronyms;
     ``variant(word)`` is the notes' word that a word typed in lower case misspells or abbreviates
     (:meth:`papernotes.retrieval.spelling.Vocabulary.variant`), matched and searched beside it;
-    ``abbreviations`` are those the notes define (:mod:`papernotes.retrieval.abbreviations`). Venue
+    ``abbreviations`` are those the notes define (:mod:`papernotes.retrieval.abbreviations`);
+    ``writes(word)`` tells whether the notes write a word so cased (:meth:`~papernotes.retrieval.bm25.BM25Index.writes`). Venue
     mentions and the adjective of a "how many / how long / how big …" interrogative (it asks for an
     amount, see ``asks_quantity``) are not keys. A question asked in another language than the notes keeps,
     of the terms the notes lack, only the names (written with a capital or a digit): its other words
@@ -498,7 +512,9 @@ def understand(
         bool(found) and not mentions and bool({"anything", "any"} & set(tokens(normalize(text), compounds=False)))
     )
     wants_list = (asks_for_list(text, found, meant) or about_notes or anything) and len(mentions) < 2
-    unknown = _unknown_names(text, spans, in_notes) if in_notes is not None and not foreign_language(text) else []
+    unknown = (
+        _unknown_names(text, spans, in_notes, writes) if in_notes is not None and not foreign_language(text) else []
+    )
     return Question(
         unknown_names=unknown,
         unread=unread,

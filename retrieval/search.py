@@ -264,6 +264,7 @@ class HybridRetriever(BaseRetriever):
             self.bm25.acronyms,
             self.bm25.vocabulary.variant,
             self.bm25.abbreviations,
+            self.bm25.writes,
         )
 
     def _dense(self, query_vec: list[float], n: int, where: dict[str, Any] | None) -> list[tuple[float, Document]]:

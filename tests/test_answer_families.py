@@ -189,3 +189,10 @@ def test_a_venue_and_a_topic_its_papers_are_about_ask_for_those_papers(notes, qu
 
 def test_an_attribute_of_a_venue_is_not_a_topic_list(notes):
     assert ask(notes, "osdi 2024 acceptance rate").kind != "list"
+
+
+@pytest.mark.parametrize("question", ["notes on the TiME paper?", "what does StorAGE do", "summarize the TrEE paper"])
+def test_a_name_cased_as_no_note_writes_it_is_a_name_the_notes_lack(notes, question):
+    """A common word with an inner capital ("ZeRO") names something; when no note writes it so cased,
+    the notes lack it, however often they use the word."""
+    assert ask(notes, question).refused
