@@ -222,14 +222,19 @@ def main() -> None:
     report: dict[str, dict] = {"fit": {}, "models": stats}
     for name, subset in (("fit", fit_rows), ("held", held_rows)):
         report[name] = run_eval(subset, lambda q: notes.ask(q, use_llm=False), settings.k)
+    per: dict[str, dict] = {}
     for split in ("fit", "held"):  # the other collections, pooled
         scored: list[dict] = []
         lat: list[float] = []
-        for _, other, rs in others:
+        for name, other, rs in others:
             got = score_all([r for r in rs if r["split"] == split], lambda q, o=other: o.ask(q, use_llm=False), 5)
             scored, lat = scored + got[0], lat + got[1]
+            per.setdefault(name, {"scored": [], "lat": []})
+            per[name]["scored"] += got[0]
+            per[name]["lat"] += got[1]
         if scored:
             report[f"collections {split}"] = aggregate(scored, lat)
+    report["per collection"] = {name: aggregate(p["scored"], p["lat"]) for name, p in per.items() if p["scored"]}
     for path in args.extra:
         report[path.name] = run_eval(load_questions(path), lambda q: notes.ask(q, use_llm=False), settings.k)
     Path(f"{REPORT}.json").write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -265,7 +270,7 @@ METRICS = ("hit_at_k", "recall_at_k", "mrr", "answer_contains", "refusal_accurac
 
 def render(report: dict, n_fit: int, n_held: int) -> str:
     """The report as Markdown: one column per question set, one row per metric."""
-    sets = [k for k in report if k != "models"]
+    sets = [k for k in report if k not in ("models", "per collection")]
     lines = [
         "# Calibration report",
         "",
@@ -289,6 +294,19 @@ def render(report: dict, n_fit: int, n_held: int) -> str:
         + " | ".join(f"{report[s]['latency_ms']['p50']} / {report[s]['latency_ms']['p95']}" for s in sets)
         + " |"
     )
+    per = report.get("per collection", {})
+    if per:
+        lines += [
+            "",
+            "## Each other collection (all its questions, fit and held)",
+            "",
+            "| collection | n | hit@5 | answer-contains | refusal acc. | false refusals | list recall |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for name, r in per.items():
+            cells = [r["n"], r["hit_at_k"], r["answer_contains"], r["refusal_accuracy"]]
+            cells += [r["false_refusal_rate"], r["list_recall"]]
+            lines.append(f"| {name} | " + " | ".join(_fmt(c) for c in cells) + " |")
     lines += ["", "## Model fits", ""]
     for name, st in report.get("models", {}).items():
         if "C" not in st:  # the lookup threshold
