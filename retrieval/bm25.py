@@ -16,6 +16,7 @@ from papernotes.retrieval.abbreviations import Abbreviations, find_abbreviations
 from papernotes.retrieval.spelling import Vocabulary
 from papernotes.retrieval.term_matrix import TermMatrix
 from papernotes.retrieval.terms import english_word, lexical_terms
+from papernotes.retrieval import json_load
 
 _ACRONYM_RE = re.compile(r"\b(?=[A-Za-z]*[A-Z][a-z]*[A-Z])[A-Za-z]{3,8}\b")
 
@@ -72,7 +73,7 @@ class BM25Index:
         f = directory / "chunks.json"
         if not f.is_file():
             return cls([], [], [], TermMatrix.empty())
-        data = orjson.loads(f.read_bytes())
+        data = json_load.loads(f.read_bytes())
         return cls.from_chunks(data, TermMatrix.load(directory / "terms.npz"))
 
     @classmethod

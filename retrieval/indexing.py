@@ -57,6 +57,7 @@ from papernotes.retrieval.index_update import (
     save_state,
     signatures,
 )
+from papernotes.retrieval.json_load import collector_paused
 from papernotes.retrieval.origin_state import fingerprint, load_origins, origin_of, save_origins
 from papernotes.retrieval.parse_cache import CacheView, LazyList, ParseCache
 from papernotes.retrieval.settings import Settings
@@ -567,16 +568,17 @@ def _ingest_locked(
     t = time.perf_counter()
     if entries != old_entries or not catalog_ok or not isinstance(cached, dict):
         catalog_warnings: list[str] = []
-        listed = [
-            (i, PaperEntry(**e))
-            for origin, es in entries.items()
-            for i, e in zip(new_ids.get(origin) or [_entry_id(e) for e in es], es, strict=True)
-        ]
-        records, _ = merge_catalog(
-            listed, PartCache(settings.data_dir / "catalog-parts.json", _parser_version()), catalog_warnings
-        )
-        save_json(_entries_path(settings), entries)
-        save_catalog(records, settings.catalog_path)
+        with collector_paused():  # tens of thousands of live objects made at once (json_load.py)
+            listed = [
+                (i, PaperEntry(**e))
+                for origin, es in entries.items()
+                for i, e in zip(new_ids.get(origin) or [_entry_id(e) for e in es], es, strict=True)
+            ]
+            records, _ = merge_catalog(
+                listed, PartCache(settings.data_dir / "catalog-parts.json", _parser_version()), catalog_warnings
+            )
+            save_json(_entries_path(settings), entries)
+            save_catalog(records, settings.catalog_path)
         cached = {"papers": len(records), "warnings": catalog_warnings, "sha1": file_sha1(settings.catalog_path)}
         stages["catalog"] = time.perf_counter() - t
     report.warnings += [f"catalog: {w}" for w in cached["warnings"]]

@@ -48,10 +48,11 @@ def fingerprint(source: str, context: str) -> str | None:
             return None
         if root.is_file():
             return h.hexdigest() if _add(h, "", os.stat(root), newest) else None
-        stack = [root]
+        start = str(root)
+        cut = len(os.path.join(start, ""))  # an entry's path relative to the root: what follows this prefix
+        stack = [start]
         while stack:
-            d = stack.pop()
-            with os.scandir(d) as it:
+            with os.scandir(stack.pop()) as it:
                 entries = sorted(it, key=lambda e: e.name)
             for e in entries:
                 if e.name.startswith("."):
@@ -59,9 +60,9 @@ def fingerprint(source: str, context: str) -> str | None:
                 if e.is_symlink():
                     return None
                 if e.is_dir():
-                    stack.append(Path(e.path))
-                    h.update(f"d\x1f{os.path.relpath(e.path, root)}\x1e".encode("utf-8", "surrogatepass"))
-                elif not _add(h, os.path.relpath(e.path, root), e.stat(), newest):
+                    stack.append(e.path)
+                    h.update(f"d\x1f{e.path[cut:]}\x1e".encode("utf-8", "surrogatepass"))
+                elif not _add(h, e.path[cut:], e.stat(), newest):
                     return None
     except OSError:
         return None
