@@ -12,11 +12,11 @@ from typing import Any
 import numpy as np
 import orjson
 
+from papernotes.retrieval import json_load
 from papernotes.retrieval.abbreviations import Abbreviations, find_abbreviations
 from papernotes.retrieval.spelling import Vocabulary
 from papernotes.retrieval.term_matrix import TermMatrix
 from papernotes.retrieval.terms import english_word, lexical_terms
-from papernotes.retrieval import json_load
 
 _ACRONYM_RE = re.compile(r"\b(?=[A-Za-z]*[A-Z][a-z]*[A-Z])[A-Za-z]{3,8}\b")
 

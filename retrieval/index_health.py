@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from papernotes.retrieval import json_load
 from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.store import lock_held
 from papernotes.retrieval.terms import TERMS_VERSION
-from papernotes.retrieval import json_load
 
 if TYPE_CHECKING:
     from papernotes.retrieval.indexing import IngestReport

@@ -20,10 +20,10 @@ import numpy as np
 import orjson
 
 from papernotes.corpus.models import PaperEntry
+from papernotes.retrieval import json_load
 from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.term_matrix import TermMatrix
-from papernotes.retrieval import json_load
 
 #: the record manager's grouping of chunks written into ``index.json`` (``record_groups``); an index
 #: whose records are grouped otherwise (by origin, before per-source updates) is regrouped once
