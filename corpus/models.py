@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any, Literal
 
 ChunkKind = Literal["paper_entry", "deep_note", "page_section", "table", "publication"]
@@ -74,13 +73,18 @@ class Chunk:
 URL_PREFERENCE = ("paper", "arxiv", "pdf", "doi", "openreview", "homepage", "project", "code", "slides")
 
 
-@cache
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def _field_names(cls: type) -> tuple[str, ...]:
     """The dataclass ``cls``'s field names, in order (read once per class: ``fields`` costs as much as
     the copy it serves)."""
-    from dataclasses import fields
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        from dataclasses import fields
 
-    return tuple(f.name for f in fields(cls))
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
+    return names
 
 
 @dataclass
