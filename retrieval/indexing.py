@@ -58,7 +58,14 @@ from papernotes.retrieval.index_update import (
     signatures,
 )
 from papernotes.retrieval.json_load import collector_paused
-from papernotes.retrieval.origin_state import fingerprint, load_origins, origin_of, save_origins
+from papernotes.retrieval.origin_state import (
+    fingerprint,
+    load_origins,
+    new_record,
+    origin_of,
+    reuse_check,
+    save_origins,
+)
 from papernotes.retrieval.parse_cache import CacheView, LazyList, ParseCache
 from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.store import (
@@ -334,7 +341,11 @@ def _ingest_locked(
         (settings.data_dir / legacy).unlink(missing_ok=True)
     # an origin whose files are unchanged since the last ingest (origin_state.py) is not read: what that
     # ingest made of it is reused, when the index's parts agree and nothing was left unfinished
-    early = _reuse_check(settings, rebuild, previous)
+    early = (
+        None
+        if rebuild or previous is not None
+        else reuse_check(settings, _parser_version(), partial(record_manager, settings), _entries_path(settings))
+    )
     prior = early.prior if early else {}
     context = f"{_parser_version()}|{chunk_signature(settings)}|{follow_external_links}"
     once = {o for o, n in Counter(origin_of(s) for s in sources).items() if n == 1}
@@ -408,19 +419,8 @@ def _ingest_locked(
             "pages": len(r.pages),
             "warnings": [str(w) for w in r.warnings],
         }
-        origin_recs[r.origin] = {
-            "fingerprint": fps.get(r.origin),
-            "files": r.files_read,
-            "files_skipped": r.files_skipped,
-            "hidden_skipped": len(r.hidden_skipped),
-            "pages": len(r.pages),
-            "chunks": 0,
-            "read_warnings": [str(w) for w in r.warnings],
-            "empty_warnings": [],
-            "file_keys": sorted(r.cache_used),
-            "page_keys": [],
-            "entry_ids": new_ids[r.origin],
-        }
+        origin_recs[r.origin] = new_record(r, fps.get(r.origin))
+        origin_recs[r.origin]["entry_ids"] = new_ids[r.origin]
     for a, key in zip(analyses, keys, strict=True):
         rec = origin_recs[a.page.origin]
         new_entries[a.page.origin] += [entry_dict(e) for e in a.entries]
@@ -599,44 +599,6 @@ def _ingest_locked(
     report.seconds = time.perf_counter() - t0
     report.stages = {k: round(v, 3) for k, v in stages.items()}
     return report
-
-
-@dataclass
-class _Early:
-    """What the origin reuse is decided on, read before the sources (and used again after them)."""
-
-    prior: dict[str, dict[str, Any]]
-    client: Any
-    rm: Any
-    state: dict[str, list[str]]
-    agreed: set[str]
-    entries: dict[str, list[dict[str, Any]]]
-
-
-def _reuse_check(settings: Settings, rebuild: bool, previous: dict | None) -> _Early | None:
-    """The origins' records of the last ingest (``origin_state.load_origins``) with the client, record
-    manager, source state, store ids and paper entries, when they may be reused: the last ingest
-    finished, the record manager and the store hold the same ids, the records are grouped by source,
-    and each recorded origin's entries are in ``entries.json``; else None (every origin is read)."""
-    if rebuild or previous is not None:
-        return None
-    prior = load_origins(settings, _parser_version())
-    manifest = load_json_safe(manifest_path(settings)) or {}
-    if not prior or manifest.get("record_groups") != RECORD_GROUPS:
-        return None
-    client = make_client(settings)
-    rm = record_manager(settings)
-    state = load_state(settings, rm.namespace)
-    try:
-        collection = client.get_collection(settings.collection)
-    except Exception:  # no collection yet: nothing to reuse
-        return None
-    agreed = records_agree(collection, rm) if state else None
-    if not agreed:
-        return None
-    entries = load_json(_entries_path(settings), {})
-    prior = {o: r for o, r in prior.items() if len(entries.get(o, ())) == len(r.get("entry_ids", ()))}
-    return _Early(prior, client, rm, state, agreed, entries)
 
 
 def _entry_id(entry: dict[str, Any]) -> str:

@@ -15,12 +15,14 @@ from __future__ import annotations
 import hashlib
 import os
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from papernotes.corpus.readers import is_git_url
+from papernotes.corpus.readers import ReadResult, is_git_url
 from papernotes.retrieval.settings import Settings
 
 #: a file modified this recently (seconds before the fingerprint) leaves its origin unfingerprinted
@@ -103,3 +105,65 @@ def save_origins(settings: Settings, version: str, origins: dict[str, dict[str, 
     tmp = path.with_suffix(".tmp")
     tmp.write_bytes(orjson.dumps({"version": version, "origins": origins}))
     tmp.replace(path)
+
+
+def new_record(result: ReadResult, fp: str | None) -> dict[str, Any]:
+    """An origin's record (see :func:`load_origins`) from what reading it gave: the counts, warnings and
+    file keys; ``chunks``, ``empty_warnings``, ``page_keys`` and ``entry_ids`` start empty (the caller
+    fills them page by page)."""
+    return {
+        "fingerprint": fp,
+        "files": result.files_read,
+        "files_skipped": result.files_skipped,
+        "hidden_skipped": len(result.hidden_skipped),
+        "pages": len(result.pages),
+        "chunks": 0,
+        "read_warnings": [str(w) for w in result.warnings],
+        "empty_warnings": [],
+        "file_keys": sorted(result.cache_used),
+        "page_keys": [],
+        "entry_ids": [],
+    }
+
+
+@dataclass
+class Reuse:
+    """What reusing origins is decided on, read before the sources (and used again after them): the
+    origins' records, the store client, the record manager, the source state, the ids the store and the
+    record manager agree on, and the paper entries per origin."""
+
+    prior: dict[str, dict[str, Any]]
+    client: Any
+    rm: Any
+    state: dict[str, list[str]]
+    agreed: set[str]
+    entries: dict[str, list[dict[str, Any]]]
+
+
+def reuse_check(settings: Settings, version: str, open_records: Callable[[], Any], entries_path: Path) -> Reuse | None:
+    """The origins' records of the last ingest by code ``version`` (:func:`load_origins`) with what the
+    ingest reads anyway, when they may be reused: the records are grouped by source, the record manager
+    (``open_records()``) and the store hold the same ids, and each recorded origin's entries are in
+    ``entries_path``; else None (every origin is read). The caller checks first that the last ingest
+    finished and that this is no rebuild."""
+    from papernotes.retrieval.index_health import load_json, load_json_safe, manifest_path, records_agree
+    from papernotes.retrieval.index_update import RECORD_GROUPS, load_state
+    from papernotes.retrieval.store import make_client
+
+    prior = load_origins(settings, version)
+    manifest = load_json_safe(manifest_path(settings)) or {}
+    if not prior or manifest.get("record_groups") != RECORD_GROUPS:
+        return None
+    client = make_client(settings)
+    rm = open_records()
+    state = load_state(settings, rm.namespace)
+    try:
+        collection = client.get_collection(settings.collection)
+    except Exception:  # no collection yet: nothing to reuse
+        return None
+    agreed = records_agree(collection, rm) if state else None
+    if not agreed:
+        return None
+    entries = load_json(entries_path, {})
+    prior = {o: r for o, r in prior.items() if len(entries.get(o, ())) == len(r.get("entry_ids", ()))}
+    return Reuse(prior, client, rm, state, agreed, entries)
