@@ -121,6 +121,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 models=models,
                 floor_max=args.floor_max_scale or max(args.scale),
                 on_scale=keep,
+                keep=args.keep,
             )
         return _run(args, corpora, rows, settings, work)
     finally:

@@ -8,6 +8,7 @@ The distractors are generated once for the largest scale; scale N ingests the fi
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import time
@@ -43,7 +44,9 @@ def run_scales(
     ``opts``: ``reps`` (cheap stages), ``heavy_max`` and ``budget`` (see :func:`measure.repeat_heavy`),
     ``models`` (the prepared model folder), ``floor_max`` (the separate embedding floor is measured at
     scales up to this one; above it the ingest's own time in the embedder stands for it), ``on_scale``
-    (called with the result so far after each scale, so a long run keeps what it measured).
+    (called with the result so far after each scale, so a long run keeps what it measured), ``keep`` (keep
+    each scale's index, ``scaleN/cold0``, with the sources it was given in ``scaleN/sources.json``, for
+    ``bench/reingest.py``).
 
     Raises
     ------
@@ -51,6 +54,7 @@ def run_scales(
         for a corpus without a deep-note Markdown file (the edit stage needs one).
     """
     on_scale = opts.pop("on_scale", None)
+    keep = opts.pop("keep", False)
     load0 = [round(x, 2) for x in os.getloadavg()]
     copies = copy_corpora(corpora, work / "corpus")
     prep = with_data_dir(settings0, fresh_data_dir(work, "prep", opts["models"]))
@@ -65,7 +69,10 @@ def run_scales(
     for n in sorted(set(scales)):
         sources = [str(c) for c in copies] + [str(d) for d in extra[: (n - 1) * len(copies)]]
         entries.append(scale_entry(n, sources, copies, corpora, edit, rows, settings0, work / f"scale{n}", **opts))
-        shutil.rmtree(work / f"scale{n}", ignore_errors=True)
+        if keep:  # bench/reingest.py re-measures the re-ingests and queries on it
+            (work / f"scale{n}" / "sources.json").write_text(json.dumps(sources), encoding="utf-8")
+        else:
+            shutil.rmtree(work / f"scale{n}", ignore_errors=True)
         clear_chroma_cache()
         result = {
             "scales": entries,

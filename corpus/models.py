@@ -73,6 +73,20 @@ class Chunk:
 URL_PREFERENCE = ("paper", "arxiv", "pdf", "doi", "openreview", "homepage", "project", "code", "slides")
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    """The dataclass ``cls``'s field names, in order (read once per class: ``fields`` costs as much as
+    the copy it serves)."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        from dataclasses import fields
+
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
+    return names
+
+
 @dataclass
 class Paper:
     """What is known about one paper: the fields a listing bullet, a deep note, a publication record and
@@ -103,9 +117,7 @@ class Paper:
         """JSON-ready dict with every field (``papers --json`` record shape for a catalog record); its
         lists and dicts are the record's own (not copies: read them, do not change them), which makes it
         about 10x faster than ``dataclasses.asdict`` over a catalog."""
-        from dataclasses import fields
-
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return {name: getattr(self, name) for name in _field_names(type(self))}
 
 
 @dataclass(kw_only=True)

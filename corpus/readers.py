@@ -7,7 +7,7 @@ import hashlib
 import os
 import re
 import subprocess
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -98,7 +98,9 @@ def _first_heading(body: str) -> str | None:
     return h[0][1] if h else None
 
 
-def _summary_order(root: Path, cache: dict | None = None, used: set[str] | None = None) -> dict[str, tuple[int, str]]:
+def _summary_order(
+    root: Path, cache: MutableMapping[str, Any] | None = None, used: set[str] | None = None
+) -> dict[str, tuple[int, str]]:
     """``relative path → (position, title)`` from a GitBook ``SUMMARY.md`` (empty if none).
 
     ``cache`` (optional, mutated) keeps the order by a hash of the file's bytes, so an unchanged table
@@ -335,7 +337,10 @@ def _directory_files(
 
 
 def read_path(
-    path: Path, origin: str | None = None, cache: dict | None = None, follow_external_links: bool = False
+    path: Path,
+    origin: str | None = None,
+    cache: MutableMapping[str, Any] | None = None,
+    follow_external_links: bool = False,
 ) -> ReadResult:
     """Read a directory (recursively; GitBooks in ``SUMMARY.md`` order, see :func:`_directory_files`;
     links and hidden folders as :func:`note_files` says, ``follow_external_links`` allowing links
@@ -496,7 +501,7 @@ def _path_env() -> str:
 
 
 def read_source(
-    source: str, repos_dir: Path, cache: dict | None = None, follow_external_links: bool = False
+    source: str, repos_dir: Path, cache: MutableMapping[str, Any] | None = None, follow_external_links: bool = False
 ) -> ReadResult:
     """Read one configured source: a git URL (cloned/pulled under ``repos_dir``; its pages dated by
     their files' last commit, :mod:`~papernotes.corpus.git_times`) or a local path (``cache``,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from types import ModuleType
 
 from papernotes.retrieval.terms import lexical_terms
@@ -30,9 +30,10 @@ class Abbreviations:
     long_of: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     short_of: Mapping[tuple[str, ...], str] = field(default_factory=dict)
 
-    @property
+    @cached_property
     def longest(self) -> int:
-        """Terms of the longest long form (0 when there is none)."""
+        """Terms of the longest long form (0 when there is none); computed once (read for every word of
+        every question)."""
         return max((len(k) for k in self.short_of), default=0)
 
 

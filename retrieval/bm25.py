@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import orjson
 
+from papernotes.retrieval import json_load
 from papernotes.retrieval.abbreviations import Abbreviations, find_abbreviations
 from papernotes.retrieval.spelling import Vocabulary
 from papernotes.retrieval.term_matrix import TermMatrix
@@ -72,7 +73,7 @@ class BM25Index:
         f = directory / "chunks.json"
         if not f.is_file():
             return cls([], [], [], TermMatrix.empty())
-        data = orjson.loads(f.read_bytes())
+        data = json_load.loads(f.read_bytes())
         return cls.from_chunks(data, TermMatrix.load(directory / "terms.npz"))
 
     @classmethod

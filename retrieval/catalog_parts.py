@@ -19,6 +19,7 @@ import orjson
 
 from papernotes.corpus.catalog import finish_catalog, link_keys, merge_group, precedence
 from papernotes.corpus.models import PaperEntry, PaperRecord
+from papernotes.retrieval import json_load
 
 
 def catalog_parts(entries: list[tuple[str, PaperEntry]]) -> list[list[int]]:
@@ -63,7 +64,7 @@ class PartCache:
     def load(self) -> tuple[dict[str, list[str]], dict[str, Any]]:
         """``(keys, parts)``; both empty when the file is absent, unreadable or of another version."""
         try:
-            data = orjson.loads(self.path.read_bytes())
+            data = json_load.loads(self.path.read_bytes())
             if data["version"] == self.version:
                 return data["keys"], data["parts"]
         except (OSError, ValueError, KeyError, TypeError):

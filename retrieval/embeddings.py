@@ -7,7 +7,7 @@ import hashlib
 import importlib.util
 import shutil
 import tempfile
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -175,9 +175,10 @@ class MiniLMEmbeddings(Embeddings):
     near 0.8 GB peak instead of 1.3 GB at 32, at no cost in speed on 2 cores (measured by bench/run.py).
 
     Uses chromadb's ``ONNXMiniLM_L6_V2`` runtime for the model files and the ONNX session, and computes
-    the same output as its ``_forward`` (attention-masked mean pooling + L2 normalization) with
-    ``encode_batch`` padding to the longest text of each batch instead of always to 256 tokens, texts
-    sorted by length before batching. Inputs longer than 256 word pieces are truncated (as
+    the same output as its ``_forward`` (attention-masked mean pooling + L2 normalization) with each
+    batch padded to its longest text instead of always to 256 tokens, texts sorted by length before
+    batching (one tokenization, by the token counter's tokenizer). The ONNX session and the tokenizer
+    are loaded on first use and shared by the process's embedders. Inputs longer than 256 word pieces are truncated (as
     sentence-transformers does).
     """
 
@@ -190,26 +191,18 @@ class MiniLMEmbeddings(Embeddings):
 
     @cached_property
     def _ef(self):
-        from chromadb.utils.embedding_functions.onnx_mini_lm_l6_v2 import ONNXMiniLM_L6_V2
-
         root = prepare_minilm_files(self.models_dir)
-        ef = ONNXMiniLM_L6_V2(preferred_providers=["CPUExecutionProvider"])
-        ef.DOWNLOAD_PATH = root  # instance attribute: read the assembled folder, never download
-        return ef
+        return _onnx_runtime(root, _files_stat(root / "onnx" / "model.onnx"))
 
-    @cached_property
-    def _batch_tokenizer(self):
-        from tokenizers import Tokenizer
-
-        tok = Tokenizer.from_file(str(prepare_minilm_files(self.models_dir) / "onnx" / "tokenizer.json"))
-        tok.enable_truncation(max_length=MINILM_MAX_TOKENS)
-        tok.enable_padding(pad_id=0, pad_token="[PAD]")  # pad to the batch's longest, not to 256
-        return tok
-
-    def _forward(self, texts: list[str]) -> np.ndarray:
-        enc = self._batch_tokenizer.encode_batch(texts)
-        ids = np.array([e.ids for e in enc], dtype=np.int64)
-        mask = np.array([e.attention_mask for e in enc], dtype=np.int64)
+    def _forward(self, rows: list[list[int]]) -> np.ndarray:
+        """Embed token-id rows (each with [CLS]/[SEP], at most :data:`MINILM_MAX_TOKENS`), padded with 0 to
+        the batch's longest."""
+        width = max(len(r) for r in rows)
+        ids = np.zeros((len(rows), width), dtype=np.int64)
+        mask = np.zeros((len(rows), width), dtype=np.int64)
+        for i, r in enumerate(rows):
+            ids[i, : len(r)] = r
+            mask[i, : len(r)] = 1
         hidden = self._ef.model.run(
             None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
         )[0]
@@ -226,25 +219,23 @@ class MiniLMEmbeddings(Embeddings):
 
     @cached_property
     def _tokenizer_plain(self):
-        from tokenizers import Tokenizer
-
-        root = prepare_minilm_files(self.models_dir)
-        tok = Tokenizer.from_file(str(root / "onnx" / "tokenizer.json"))
-        tok.no_padding()  # the file's own config pads to a fixed length
-        tok.no_truncation()
-        return tok
+        path = prepare_minilm_files(self.models_dir) / "onnx" / "tokenizer.json"
+        return _tokenizer(path, _files_stat(path))
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         """Embed texts: returns one 384-d float vector per text, in input order."""
         if not texts:
             return []
-        # batches of similar token counts pad least (sorting by characters pads ~26% more here)
-        lengths = [len(e.ids) for e in self._tokenizer_plain.encode_batch(texts)]
-        order = sorted(range(len(texts)), key=lambda i: lengths[i])
+        # one tokenization (the token counter's tokenizer): truncated as the model's tokenizer does, the
+        # first 254 word pieces between [CLS] and [SEP]; batches of similar token counts pad least
+        # (sorting by characters pads ~26% more here)
+        rows = [e.ids for e in self._tokenizer_plain.encode_batch(texts)]
+        rows = [r if len(r) <= MINILM_MAX_TOKENS else r[: MINILM_MAX_TOKENS - 1] + r[-1:] for r in rows]
+        order = sorted(range(len(texts)), key=lambda i: len(rows[i]))
         out: list[list[float] | None] = [None] * len(texts)
         for s in range(0, len(order), self.batch_size):
             idx = order[s : s + self.batch_size]
-            vecs = self._forward([texts[i] for i in idx])
+            vecs = self._forward([rows[i] for i in idx])
             for i, v in zip(idx, vecs, strict=True):
                 out[i] = v.tolist()
         return out  # type: ignore[return-value]
@@ -252,6 +243,36 @@ class MiniLMEmbeddings(Embeddings):
     def embed_query(self, text: str) -> list[float]:
         """Embed one query: a 384-d float vector."""
         return self.embed_documents([text])[0]
+
+
+def _files_stat(path: Path) -> tuple[int, int, int]:
+    st = path.stat()
+    return st.st_size, st.st_mtime_ns, st.st_ino
+
+
+@lru_cache(maxsize=2)
+def _onnx_runtime(root: Path, stat: tuple[int, int, int]):
+    """chromadb's ``ONNXMiniLM_L6_V2`` over the assembled folder ``root``, one per process and model file
+    (``stat``: its size, mtime and inode), so that every embedder of a process (each ingest of a
+    refreshing bot or ``ingest --watch``, the retriever) shares one ONNX session instead of loading the
+    model again (0.3–1 s); ONNX Runtime sessions may be run from several threads."""
+    from chromadb.utils.embedding_functions.onnx_mini_lm_l6_v2 import ONNXMiniLM_L6_V2
+
+    ef = ONNXMiniLM_L6_V2(preferred_providers=["CPUExecutionProvider"])
+    ef.DOWNLOAD_PATH = root  # instance attribute: read the assembled folder, never download
+    return ef
+
+
+@lru_cache(maxsize=2)
+def _tokenizer(path: Path, stat: tuple[int, int, int]):
+    """The model's word-piece tokenizer without padding or truncation (the file's own config pads to a
+    fixed length), one per process and file (``stat`` as for :func:`_onnx_runtime`)."""
+    from tokenizers import Tokenizer
+
+    tok = Tokenizer.from_file(str(path))
+    tok.no_padding()
+    tok.no_truncation()
+    return tok
 
 
 def make_embeddings(settings: Settings) -> Embeddings:

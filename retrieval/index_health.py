@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from papernotes.retrieval import json_load
 from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.store import lock_held
 from papernotes.retrieval.terms import TERMS_VERSION
@@ -31,7 +32,7 @@ def stats_path(settings: Settings) -> Path:
 def load_json(path: Path, default):
     """The JSON document at ``path``, or ``default`` when the file is missing."""
     if path.is_file():
-        return orjson.loads(path.read_bytes())
+        return json_load.loads(path.read_bytes())
     return default
 
 
@@ -66,7 +67,7 @@ def unfinished_ingest(settings: Settings) -> str | None:
 def load_json_safe(path: Path) -> dict | None:
     """The JSON object at ``path``: None when the file is missing, ``{}`` when it is unreadable."""
     try:
-        data = orjson.loads(path.read_bytes())
+        data = json_load.loads(path.read_bytes())
     except (OSError, ValueError):
         return None if not path.exists() else {}
     return data if isinstance(data, dict) else {}

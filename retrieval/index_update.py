@@ -20,6 +20,7 @@ import numpy as np
 import orjson
 
 from papernotes.corpus.models import PaperEntry
+from papernotes.retrieval import json_load
 from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.term_matrix import TermMatrix
@@ -193,7 +194,7 @@ def _saved_index(settings: Settings, version: str) -> BM25Index | None:
     try:
         if (settings.bm25_dir / "built-by").read_text() != version:
             return None
-        data = orjson.loads((settings.bm25_dir / "chunks.json").read_bytes())
+        data = json_load.loads((settings.bm25_dir / "chunks.json").read_bytes())
         return BM25Index.from_chunks(data, TermMatrix.load(settings.bm25_dir / "terms.npz"))
     except (OSError, ValueError, KeyError, TypeError):
         return None

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache, partial
@@ -56,7 +57,16 @@ from papernotes.retrieval.index_update import (
     save_state,
     signatures,
 )
-from papernotes.retrieval.parse_cache import LazyList, ParseCache
+from papernotes.retrieval.json_load import collector_paused
+from papernotes.retrieval.origin_state import (
+    fingerprint,
+    load_origins,
+    new_record,
+    origin_of,
+    reuse_check,
+    save_origins,
+)
+from papernotes.retrieval.parse_cache import CacheView, LazyList, ParseCache
 from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.store import (
     drop_collection,
@@ -129,7 +139,9 @@ class _CountingEmbeddings(Embeddings):
 
 def record_manager(settings: Settings):
     """The LangChain SQL record manager (SQLite under the data dir), schema created."""
-    from langchain_classic.indexes import SQLRecordManager
+    # the module itself: the package's __init__ also imports its vector-store index helpers and their
+    # chains (about 0.2 s more on an ingest's path)
+    from langchain_classic.indexes._sql_record_manager import SQLRecordManager
 
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     # one namespace per store: switching to (or from) a Chroma server starts a fresh record set, so the
@@ -199,7 +211,12 @@ def page_key(page: Page, settings: Settings) -> str:
 
 
 def analyze_pages(
-    pages: list[Page], settings: Settings, count, cache_path: Path | None, keys: list[str] | None = None
+    pages: list[Page],
+    settings: Settings,
+    count,
+    cache_path: Path | None,
+    keys: list[str] | None = None,
+    keep: set[str] | None = None,
 ) -> list[PageAnalysis]:
     """Chunk every page, reusing cached analyses of unchanged pages (keyed by page content and the
     chunking settings, :func:`page_key`; ``keys`` gives them when the caller has them already) so a
@@ -209,7 +226,8 @@ def analyze_pages(
     keys that changed: ``cache_path`` holds each page's paper entries and chunk count, read whole, and
     ``<cache_path stem>-chunks.sqlite`` its chunks, read only when a cached page's chunks are used
     (:class:`~papernotes.retrieval.parse_cache.LazyList`): an ingest that re-indexes a few sources reads
-    only their chunks."""
+    only their chunks. Only the heads of ``pages`` are read; ``keep`` names further cached keys to keep
+    (the pages of origins not read this time)."""
     sig = chunk_signature(settings)
     if keys is None:
         keys = [_analysis_key(p, sig) for p in pages]
@@ -217,7 +235,10 @@ def analyze_pages(
     bodies = (
         ParseCache(cache_path.with_name(cache_path.stem + "-chunks.sqlite"), _parser_version()) if cache_path else None
     )
-    cached: dict[str, tuple[list[PaperEntry], bool, int]] = heads.load() if heads else {}
+    cached: dict[str, tuple[list[PaperEntry], bool, int]] = {}
+    if heads is not None:
+        heads.load_keys()
+        cached = heads.get_many(keys)
     have_bodies = bodies.load_keys() if bodies else set()
     out: list[PageAnalysis] = []
     fresh_heads: dict[str, tuple[list[PaperEntry], bool, int]] = {}
@@ -239,8 +260,9 @@ def analyze_pages(
         fresh_bodies[key] = a.chunks
         out.append(a)
     if heads is not None and bodies is not None:
-        bodies.save(fresh_bodies)  # chunks first: a head is used only with its chunks present
-        heads.save(fresh_heads)
+        kept = set(keep or ())
+        bodies.save_keys(kept | fresh_bodies.keys(), fresh_bodies)  # chunks first: a head needs its chunks
+        heads.save_keys(kept | fresh_heads.keys(), fresh_heads)
     return out
 
 
@@ -317,23 +339,45 @@ def _ingest_locked(
     results: list[ReadResult] = []
     for legacy in ("pages.pkl", "analysis.pkl"):  # the caches' earlier format
         (settings.data_dir / legacy).unlink(missing_ok=True)
+    # an origin whose files are unchanged since the last ingest (origin_state.py) is not read: what that
+    # ingest made of it is reused, when the index's parts agree and nothing was left unfinished
+    early = (
+        None
+        if rebuild or previous is not None
+        else reuse_check(settings, _parser_version(), partial(record_manager, settings), _entries_path(settings))
+    )
+    prior = early.prior if early else {}
+    context = f"{_parser_version()}|{chunk_signature(settings)}|{follow_external_links}"
+    once = {o for o, n in Counter(origin_of(s) for s in sources).items() if n == 1}
+    fps: dict[str, str | None] = {}
+    reused: dict[str, dict[str, Any]] = {}
     pages_store = ParseCache(settings.data_dir / "pages.sqlite", _parser_version())
-    page_cache = pages_store.load()
+    page_cache = CacheView(pages_store)  # values unpickled only for the files read
     for i, s in enumerate(sources):
-        results.append(
-            read_source(s, settings.repos_dir, cache=page_cache, follow_external_links=follow_external_links)
-        )
+        origin = origin_of(s)
+        fps[origin] = fp = fingerprint(s, context) if origin in once else None
+        rec = prior.get(origin)
+        if fp is not None and rec is not None and rec.get("fingerprint") == fp:
+            reused[origin] = rec
+        else:
+            results.append(
+                read_source(s, settings.repos_dir, cache=page_cache, follow_external_links=follow_external_links)
+            )
         if progress:
             progress("read", i + 1, len(sources))
-    used = set().union(*(r.cache_used for r in results))
-    pages_store.save({k: page_cache[k] for k in used})
+    used = set().union(*(r.cache_used for r in results), *(rec["file_keys"] for rec in reused.values()))
+    page_cache.close()
+    pages_store.save_keys(used, page_cache.fresh)
     del page_cache
     t_read = time.perf_counter()
     emb = embeddings or make_embeddings(settings)
     report.embedding_model = embedding_name(emb)
     pages = [p for r in results for p in r.pages]
     keys = [page_key(p, settings) for p in pages]
-    analyses = analyze_pages(pages, settings, token_counter(emb), settings.data_dir / "analysis.sqlite", keys)
+    kept_keys = {k for rec in reused.values() for k in rec["page_keys"]}
+    analyses = analyze_pages(
+        pages, settings, token_counter(emb), settings.data_dir / "analysis.sqlite", keys, kept_keys
+    )
     # each source's signature (its pages' content keys): only sources whose signature changed are indexed
     page_groups = [group_of({"origin": p.origin, "source": p.source}) for p in pages]
     sigs = signatures(zip(page_groups, keys, strict=True), _parser_version())
@@ -343,17 +387,29 @@ def _ingest_locked(
         report.files_skipped += r.files_skipped
         report.hidden_skipped += len(r.hidden_skipped)
         report.warnings += [str(w) for w in r.warnings]
-    report.pages = len(pages)
+    for rec in reused.values():
+        report.files += rec["files"]
+        report.files_skipped += rec["files_skipped"]
+        report.hidden_skipped += rec["hidden_skipped"]
+        report.warnings += rec["read_warnings"]
+    report.pages = len(pages) + sum(rec["pages"] for rec in reused.values())
     for a in analyses:
         if not a.chunks:
             report.warnings.append(f"{a.page.source}: page {a.page.title!r} has no text to index")
+    for rec in reused.values():
+        report.warnings += rec["empty_warnings"]
     with_chunks = {g for g, a in zip(page_groups, analyses, strict=True) if a.chunks}
-    report.chunks = sum(len(a.chunks) for a in analyses)
+    for g, (o, sig) in (early.state if early and reused else {}).items():
+        if o in reused:  # a reused origin's groups with chunks, as the last ingest left them
+            with_chunks.add(g)
+            sigs[g], group_origin[g] = sig, o
+    report.chunks = sum(len(a.chunks) for a in analyses) + sum(rec["chunks"] for rec in reused.values())
     # what the catalog and sources.json need of this ingest, so the pages and analyses can go before
     # the writes (the index and the keyword index hold their own copies of the texts)
     new_stats: dict[str, dict[str, Any]] = {}
     new_entries: dict[str, list[dict[str, Any]]] = {}
     new_ids: dict[str, list[str]] = {}  # each entry's id for the catalog's part cache: its page's key and place
+    origin_recs: dict[str, dict[str, Any]] = dict(reused)
     for r in results:
         new_entries[r.origin] = []
         new_ids[r.origin] = []
@@ -363,17 +419,32 @@ def _ingest_locked(
             "pages": len(r.pages),
             "warnings": [str(w) for w in r.warnings],
         }
+        origin_recs[r.origin] = new_record(r, fps.get(r.origin))
+        origin_recs[r.origin]["entry_ids"] = new_ids[r.origin]
     for a, key in zip(analyses, keys, strict=True):
+        rec = origin_recs[a.page.origin]
         new_entries[a.page.origin] += [entry_dict(e) for e in a.entries]
         new_ids[a.page.origin] += [f"{key}:{i}" for i in range(len(a.entries))]
+        rec["chunks"] += len(a.chunks)
+        rec["page_keys"].append(key)
         if not a.chunks:
-            new_stats[a.page.origin]["warnings"].append(f"{a.page.source}: page {a.page.title!r} has no text to index")
+            empty = f"{a.page.source}: page {a.page.title!r} has no text to index"
+            new_stats[a.page.origin]["warnings"].append(empty)
+            rec["empty_warnings"].append(empty)
+    for origin, rec in reused.items():
+        new_ids[origin] = rec["entry_ids"]
+        new_stats[origin] = {
+            "files": rec["files"],
+            "files_skipped": rec["files_skipped"],
+            "pages": rec["pages"],
+            "warnings": rec["read_warnings"] + rec["empty_warnings"],
+        }
     origins_now = set(new_stats)
     if progress:
         progress("chunk", report.chunks, report.chunks)
     t_chunk = time.perf_counter()
 
-    client = make_client(settings)
+    client = early.client if early else make_client(settings)
     if rebuild:
         start_marker(settings, sources)
         drop_collection(settings, client)
@@ -383,11 +454,11 @@ def _ingest_locked(
     store = vector_store(settings, counting, client)  # raises before any write if the model differs
     if not rebuild:
         start_marker(settings, sources)
-    rm = record_manager(settings)
-    old_entries = {} if rebuild else load_json(_entries_path(settings), {})
+    rm = early.rm if early else record_manager(settings)
+    old_entries = early.entries if early else ({} if rebuild else load_json(_entries_path(settings), {}))
     manifest = {} if rebuild else (load_json_safe(manifest_path(settings)) or {})
-    state = {} if rebuild else load_state(settings, rm.namespace)
-    agreed = None if rebuild else records_agree(store, rm)
+    state = early.state if early else ({} if rebuild else load_state(settings, rm.namespace))
+    agreed = early.agreed if early else (None if rebuild else records_agree(store, rm))
     # a full pass hashes every chunk through index() (and reads the store's metadata to reconcile): on the
     # first ingest, after an unfinished one, when the parts disagree or the records are grouped otherwise
     full = (
@@ -398,6 +469,7 @@ def _ingest_locked(
         or manifest.get("record_groups") != RECORD_GROUPS
     )
     lost: dict[str, int] = {}
+    assert not (full and reused), "origins are reused only when the parts agree"
     if full:
         by_origin = {o: [g for g, (og, _) in state.items() if og == o] for o in origins_now | set(old_entries)}
         metas, lost = reconcile_records(store, rm, by_origin, report)
@@ -496,16 +568,17 @@ def _ingest_locked(
     t = time.perf_counter()
     if entries != old_entries or not catalog_ok or not isinstance(cached, dict):
         catalog_warnings: list[str] = []
-        listed = [
-            (i, PaperEntry(**e))
-            for origin, es in entries.items()
-            for i, e in zip(new_ids.get(origin) or [_entry_id(e) for e in es], es, strict=True)
-        ]
-        records, _ = merge_catalog(
-            listed, PartCache(settings.data_dir / "catalog-parts.json", _parser_version()), catalog_warnings
-        )
-        save_json(_entries_path(settings), entries)
-        save_catalog(records, settings.catalog_path)
+        with collector_paused():  # tens of thousands of live objects made at once (json_load.py)
+            listed = [
+                (i, PaperEntry(**e))
+                for origin, es in entries.items()
+                for i, e in zip(new_ids.get(origin) or [_entry_id(e) for e in es], es, strict=True)
+            ]
+            records, _ = merge_catalog(
+                listed, PartCache(settings.data_dir / "catalog-parts.json", _parser_version()), catalog_warnings
+            )
+            save_json(_entries_path(settings), entries)
+            save_catalog(records, settings.catalog_path)
         cached = {"papers": len(records), "warnings": catalog_warnings, "sha1": file_sha1(settings.catalog_path)}
         stages["catalog"] = time.perf_counter() - t
     report.warnings += [f"catalog: {w}" for w in cached["warnings"]]
@@ -517,6 +590,11 @@ def _ingest_locked(
         manifest_path(settings),
         {"terms_version": TERMS_VERSION, "record_groups": RECORD_GROUPS, "catalog": cached},
     )
+    # the origins not given this time keep their records while their chunks stay (as their entries do)
+    others = {
+        o: r for o, r in load_origins(settings, _parser_version()).items() if o in entries and o not in origin_recs
+    }
+    save_origins(settings, _parser_version(), {**others, **origin_recs})
     marker_path(settings).unlink(missing_ok=True)
     report.seconds = time.perf_counter() - t0
     report.stages = {k: round(v, 3) for k, v in stages.items()}

@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import pickle
 import sqlite3
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, MutableMapping, Sequence
 from contextlib import closing
 from pathlib import Path
 from typing import Any, TypeVar, overload
 
 T = TypeVar("T")
+
+#: keys per ``SELECT … IN (…)`` (SQLite allows 32,766 bound parameters per statement since 3.32)
+KEYS_PER_QUERY = 500
 
 
 class ParseCache:
@@ -52,35 +55,66 @@ class ParseCache:
             pass
         return set(self._held)
 
-    def get(self, key: str) -> Any:
-        """The value of one held key.
+    def get(self, key: str, db: sqlite3.Connection | None = None) -> Any:
+        """The value of one held key (read through ``db``, a connection to the file, when given).
 
         Raises
         ------
         KeyError
             when the file no longer holds ``key``.
         """
-        with closing(sqlite3.connect(self.path)) as db:
-            row = db.execute("SELECT value FROM entries WHERE key = ?", (key,)).fetchone()
+        if db is None:
+            with closing(sqlite3.connect(self.path)) as own:
+                return self.get(key, own)
+        row = db.execute("SELECT value FROM entries WHERE key = ?", (key,)).fetchone()
         if row is None:
             raise KeyError(key)
         return pickle.loads(row[0])
+
+    def get_many(self, keys: Iterable[str]) -> dict[str, Any]:
+        """The values of those of ``keys`` the file holds (read :data:`KEYS_PER_QUERY` at a time), by key;
+        empty when the file is absent, unreadable or of another version."""
+        keys = sorted(set(keys) & self._held)
+        out: dict[str, Any] = {}
+        if not keys:
+            return out
+        try:
+            with closing(sqlite3.connect(self.path)) as db:
+                for i in range(0, len(keys), KEYS_PER_QUERY):
+                    part = keys[i : i + KEYS_PER_QUERY]
+                    marks = ",".join("?" * len(part))
+                    rows = db.execute(f"SELECT key, value FROM entries WHERE key IN ({marks})", part)
+                    out.update((k, pickle.loads(v)) for k, v in rows)
+        except Exception:  # unreadable or corrupt: the caller parses again
+            return {}
+        return out
 
     def save(self, data: dict[str, Any]) -> None:
         """Make the file hold exactly ``data``: the keys :meth:`load` did not return are added, those it
         returned that ``data`` lacks are deleted (one transaction); nothing is written when the keys are
         the same. A file that cannot be updated is replaced whole."""
-        if set(data) == self._held and self.path.is_file():
+        self.save_keys(set(data), data)
+
+    def save_keys(self, keys: set[str], fresh: dict[str, Any]) -> None:
+        """Make the file hold exactly ``keys``: those it holds keep their stored values (never read
+        here), the others are written from ``fresh`` (those it lacks are left out), those not in ``keys``
+        are deleted (one transaction). A file that cannot be updated is replaced whole, which needs every
+        value: then ``fresh`` must hold all of ``keys`` (else the missing ones are left out, to be
+        parsed again next time)."""
+        keys = {k for k in keys if k in self._held or k in fresh}  # a key neither held nor given is parsed again
+        if keys == self._held and self.path.is_file():
             return
         try:
-            self._update(data)
+            self._update({k: fresh.get(k) for k in keys - self._held}, keys)
         except sqlite3.Error:
             self.path.unlink(missing_ok=True)
             self._held = set()
-            self._update(data)
-        self._held = set(data)
+            keys = {k for k in keys if k in fresh}
+            self._update({k: fresh[k] for k in keys}, keys)
+        self._held = set(keys)
 
-    def _update(self, data: dict[str, Any]) -> None:
+    def _update(self, data: dict[str, Any], keys: set[str] | None = None) -> None:
+        keys = set(data) if keys is None else keys
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with closing(sqlite3.connect(self.path)) as db, db:
             db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
@@ -92,10 +126,10 @@ class ParseCache:
                 held: set[str] = set()
             else:
                 held = self._held
-            db.executemany("DELETE FROM entries WHERE key = ?", [(k,) for k in held - data.keys()])
+            db.executemany("DELETE FROM entries WHERE key = ?", [(k,) for k in held - keys])
             db.executemany(
                 "INSERT OR REPLACE INTO entries VALUES (?, ?)",
-                [(k, pickle.dumps(data[k], protocol=pickle.HIGHEST_PROTOCOL)) for k in data.keys() - held],
+                [(k, pickle.dumps(data[k], protocol=pickle.HIGHEST_PROTOCOL)) for k in keys - held if k in data],
             )
 
 
@@ -125,3 +159,46 @@ class LazyList(Sequence[T]):
 
     def __iter__(self) -> Iterator[T]:
         return iter(self._list())
+
+
+class CacheView(MutableMapping[str, Any]):
+    """A ``key → value`` mapping over a :class:`ParseCache` that reads only the keys at first and each
+    value when it is asked for, so a reader that needs a few cached values does not unpickle them all;
+    values set are kept in :attr:`fresh` (with those read) for :meth:`ParseCache.save_keys`."""
+
+    def __init__(self, cache: ParseCache):
+        self.cache = cache
+        self.held = cache.load_keys()
+        self.fresh: dict[str, Any] = {}
+        self._db: sqlite3.Connection | None = None
+
+    def close(self) -> None:
+        """Close the connection the values were read through (reopened if more are read)."""
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.fresh or key in self.held
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in self.fresh:
+            if key not in self.held:
+                raise KeyError(key)
+            if self._db is None:
+                self._db = sqlite3.connect(self.cache.path)
+            self.fresh[key] = self.cache.get(key, self._db)
+        return self.fresh[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.fresh[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        self.fresh.pop(key, None)
+        self.held.discard(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.held | self.fresh.keys())
+
+    def __len__(self) -> int:
+        return len(self.held | self.fresh.keys())

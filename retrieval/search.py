@@ -30,7 +30,7 @@ from papernotes.retrieval.index_health import ensure_index, repair_command, unfi
 from papernotes.retrieval.question import Question, understand
 from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.store import make_client, storage_error, vector_store
-from papernotes.retrieval.terms import lexical_terms
+from papernotes.retrieval.terms import lexical_terms, lexical_terms_once
 
 #: Two chunks whose term sets overlap this much (overlap coefficient |A ∩ B| / min(|A|, |B|)) are
 #: copies of one text (a note saved twice or renamed, the dump and the directory copy of a page, a
@@ -235,7 +235,7 @@ class HybridRetriever(BaseRetriever):
         chunk and kept for this retriever's life (the near-copy test of :func:`collapse`)."""
         found = self._body_terms.get(h.id)
         if found is None:
-            found = self._body_terms[h.id] = set(lexical_terms(h.body))
+            found = self._body_terms[h.id] = set(lexical_terms_once(h.body))
         return found
 
     def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[Document]:
@@ -267,11 +267,16 @@ class HybridRetriever(BaseRetriever):
             self.bm25.writes,
         )
 
-    def _dense(self, query_vec: list[float], n: int, where: dict[str, Any] | None) -> list[tuple[float, Document]]:
-        """``(cosine similarity, Document)`` of the ``n`` nearest chunks, best first."""
+    def _dense(self, query_vec: list[float], n: int, where: dict[str, Any] | None) -> list[tuple[float, str]]:
+        """``(cosine similarity, chunk id)`` of the ``n`` nearest chunks, best first. Only the distances are
+        read from the store (the nearest neighbours' search of ``similarity_search_by_vector``): the texts
+        and metadata come from the keyword index, which holds the same chunks."""
         n = max(1, min(n, len(self.bm25) or n))
-        found = self.store.similarity_search_by_vector_with_relevance_scores(query_vec, k=n, filter=where)
-        return [(1.0 - float(dist), doc) for doc, dist in found]  # cosine space: distance = 1 - similarity
+        got = self.store._collection.query(
+            query_embeddings=np.asarray([query_vec], dtype=np.float32), n_results=n, where=where, include=["distances"]
+        )
+        dists = (got.get("distances") or [[]])[0]
+        return [(1.0 - float(d), str(i)) for i, d in zip(got["ids"][0], dists, strict=True)]  # cosine distance
 
     def _hit(self, pos: int) -> Hit:
         rec = self._chunk_record[pos]
@@ -300,8 +305,8 @@ class HybridRetriever(BaseRetriever):
         rrf = self.settings.rrf_k
         ids = self.bm25.ids
         hits: dict[str, Hit] = {}
-        for r, (sim, doc) in enumerate(dense, 1):
-            pos = self._pos.get(str(doc.id))
+        for r, (sim, cid) in enumerate(dense, 1):
+            pos = self._pos.get(cid)
             if pos is None:  # in the store but not in the BM25 side: an index out of step
                 continue
             h = hits.get(ids[pos]) or hits.setdefault(ids[pos], self._hit(pos))

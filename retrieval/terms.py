@@ -65,12 +65,16 @@ def lexical_terms(text: str) -> list[str]:
     return list(_lexical_terms(text))
 
 
-@lru_cache(maxsize=8192)
-def _lexical_terms(text: str) -> tuple[str, ...]:
+def lexical_terms_once(text: str) -> tuple[str, ...]:
+    """:func:`lexical_terms` without its cache, for a text whose terms the caller keeps (a chunk's body):
+    such texts would push the questions' phrases, looked up again and again, out of the cache."""
     stop, stemmer = _stop_and_stem()
     words = [t for t in tokens(text) if t not in stop]
     stems = [_plural_acronym(w) or s for w, s in zip(words, stemmer.stemWords(words), strict=True)]
     return tuple(s for s in stems if s not in stop)
+
+
+_lexical_terms = lru_cache(maxsize=8192)(lexical_terms_once)
 
 
 def _plural_acronym(word: str) -> str | None:
