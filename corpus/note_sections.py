@@ -98,8 +98,8 @@ def section_entries(page: Page, fewest: int = MIN_PAPER_SECTIONS) -> list[PaperE
         body = md.split("\n", 1)[1] if "\n" in md else ""
         inner = section_entries(dataclasses.replace(page, title=heading, markdown=body, front_matter={}), 1)
         if inner:
-            for e in inner:
-                e.page_title = page.title
+            for x in inner:
+                x.page_title = page.title
             entries += inner
             continue
         blocks = parse_blocks(md)

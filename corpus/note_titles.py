@@ -80,7 +80,7 @@ def _marked_venue(said: str) -> str | None:
 #: A section's number before a title in a numbered list of papers: "1. Title", "2) Title", "Paper 3: Title",
 #: "一、Title", "（二）Title" (not "3D Gaussian …" or "2.5D …": a number then a stop and a space).
 _NUMBERING_RE = re.compile(
-    r"^(?:(?:paper|论文|no\.?)\s*)?(?:\d{1,3}|[一二三四五六七八九十]{1,3})\s*(?:[.)）:：]\s+|、\s*)"
+    r"^(?:(?:paper|论文|no\.?)\s*)?(?:\d{1,3}|[一二三四五六七八九十]{1,3})\s*(?:[.)）]\s+|[:：]\s*|、\s*)"
     r"|^[(（](?:\d{1,3}|[一二三四五六七八九十]{1,3})[)）]\s*",
     re.IGNORECASE,
 )

@@ -20,10 +20,9 @@ What is rewritten (Org syntax, https://orgmode.org/manual/ and https://orgmode.o
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
-
-import yaml
 
 _SETTING_RE = re.compile(r"^\s*#\+([A-Za-z_]+):\s*(.*?)\s*$")
 _DRAWER_LINE_RE = re.compile(r"^\s*:([A-Za-z_][\w-]*):\s*(.*?)\s*$")
@@ -161,4 +160,6 @@ def org_to_markdown(text: str) -> str:
     body = "\n".join(out).strip() + "\n"
     if not meta:
         return body
-    return "---\n" + yaml.safe_dump(meta, allow_unicode=True, sort_keys=False) + "---\n\n" + body
+    # each value written as JSON, which is YAML too (YAML 1.2 is a superset of JSON)
+    fm = "".join(f"{k}: {json.dumps(v, ensure_ascii=False)}\n" for k, v in meta.items())
+    return "---\n" + fm + "---\n\n" + body

@@ -295,9 +295,9 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     title, alias = note_title(page, head, op, link)
     if not title:
         return None
+    title, cited_venue, cited_year = author_year_citation(title)  # before a trailing "(ICLR 2019)" is read alone
     title, title_venue = parse_title(title)
     title, decoration = venue_decoration(title)
-    title, cited_venue, cited_year = author_year_citation(title)
     if cited_year is None and head:  # "## [Title](link) (Srivastava et al., JMLR 2014)"
         _, cited_venue, cited_year = author_year_citation(head[1].text)
     # the page title's mark, when the title was replaced by the full title ("【ICML 2023】SmoothQuant 论文解读")
