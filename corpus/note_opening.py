@@ -177,6 +177,28 @@ def _named_titles(inline: Inline, apart: str | None) -> list[tuple[str, str | No
     return out
 
 
+#: A title in the marks prose puts around a work's name: Chinese title marks (《Attention Is All You
+#: Need》, 〈…〉) or curly quotes (“Attention Is All You Need”).
+_TITLE_MARKS_RE = re.compile(r"《([^《》]{3,200})》|〈([^〈〉]{3,200})〉|“([^“”]{3,200})”")
+
+
+def _marked_titles(text: str) -> list[str]:
+    """Paper titles a line of the opening sets in title marks or curly quotes (:data:`_TITLE_MARKS_RE`):
+    text in Latin script that reads as a title (three words or more, a capital first, no closing stop);
+    a quoted phrase of other words ("“the model”") is none."""
+    out = []
+    for m in _TITLE_MARKS_RE.finditer(text):
+        t = next(g for g in m.groups() if g).strip()
+        latin = re.findall(r"[A-Za-z][\w'’-]*", t)
+        if (
+            SET_APART_WORDS <= len(latin) <= TITLE_WORDS[1]
+            and len(" ".join(latin)) >= 0.8 * len(t) - 4
+            and _title_case(t)
+        ):
+            out.append(t)
+    return out
+
+
 #: Most characters of a key/value table's key cell ("Venue", "Published in", "arXiv ID").
 _TABLE_KEY_CHARS = 24
 
@@ -322,8 +344,18 @@ _COLLECTION_RE = re.compile(
 
 def is_collection_title(title: str) -> bool:
     """True for a title that only says it is a collection of notes (:data:`_COLLECTION_RE`), with two
-    words or more ("My Reading Notes"); a one-word title ("Notes", "Papers") is a section's name."""
-    return len(title.split()) >= 2 and bool(_COLLECTION_RE.match(title.strip()))
+    words or more ("My Reading Notes"; a one-word title, "Notes", is a section's name), or that is a
+    date or week (a journal's page: "2023-05-01", "Week 12")."""
+    t = title.strip()
+    return (len(t.split()) >= 2 and bool(_COLLECTION_RE.match(t))) or bool(_DATE_TITLE_RE.match(t))
+
+
+#: A title that is a date or a week: a journal page ("2023-05-01", "2024/03", "2023年5月", "Week 12").
+_DATE_TITLE_RE = re.compile(
+    r"^(?:(?:19|20)\d\d[-/._](?:0?[1-9]|1[0-2])(?:[-/._](?:0?[1-9]|[12]\d|3[01]))?"
+    r"|(?:19|20)\d\d年\d{1,2}月(?:\d{1,2}日)?|week\s*\d{1,2}(?:,?\s*(?:19|20)\d\d)?)$",
+    re.IGNORECASE,
+)
 
 
 def is_labelled_line(text: str) -> bool:
@@ -368,7 +400,7 @@ def read_opening(markdown: str) -> Opening:
             op.byline.append(inline.text)
         m = _LABEL_RE.match(inline.text)
         if not m and proper:
-            op.named += _named_titles(inline, apart)
+            op.named += _named_titles(inline, apart) + [(t, None) for t in _marked_titles(inline.text)]
         if not m:
             empty = [lbl for lbl, href in inline.links if href.strip() in ("", "#")]
             if proper and len(empty) == 1 and _title_like(empty[0]) and len(empty[0]) >= 0.6 * len(inline.text):

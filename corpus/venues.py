@@ -323,11 +323,14 @@ def stated_venues(text: str, byline: bool = False) -> list[str]:
             if not m.venue or _at_workshop(s, m.span):
                 continue
             before, after = s[: m.span[0]], s[m.span[1] :]
-            opened = before.rstrip().endswith(("(", "["))
-            closed = re.match(r"^[^()\[\]]{0,24}[)\]]\s*(?:[.,;:]\s*)?$", after)
+            opened = before.rstrip().endswith(("(", "[", "（"))  # full-width brackets of Chinese text alike
+            closed = re.match(r"^[^()\[\]（）]{0,24}[)\]）]\s*(?:[.,;:，。；：]\s*)?$", after)
+            # a bracket right after a title in title marks or quotes: "《Title》（NeurIPS 2017）", "“Title” (ICML 2023)"
+            after_title = re.search(r"[》〉”]\s*[(（]$", before.rstrip()) and re.match(r"^[^()（）]{0,24}[)）]", after)
             if (
                 _LEAD_RE.search(before)
                 or (opened and closed)
+                or after_title
                 or (
                     byline
                     and short

@@ -168,12 +168,26 @@ def test_org_notes_read_as_markdown_with_front_matter():
         ("Notes", False),
         ("Orca notes", False),
         ("Reading: Orca", False),
+        ("2023-05-01", True),
+        ("2023年5月", True),
+        ("Week 12", True),
+        ("2023", False),
     ],
 )
 def test_a_title_that_only_names_a_collection(title, collection):
     assert is_collection_title(title) is collection
     if collection:
         assert frame_stripped(title) == (title, False)  # not framing around a paper's name
+
+
+def test_titles_in_title_marks_or_quotes_name_the_paper():
+    from papernotes.corpus.note_opening import read_opening
+
+    op = read_opening("# LoRA 详解\n\n今天读的是论文《LoRA: Low-Rank Adaptation of Large Language Models》。\n")
+    assert op.named == [("LoRA: Low-Rank Adaptation of Large Language Models", None)]
+    op = read_opening("# Chinchilla\n\nIn “Training Compute-Optimal Large Language Models”, they scale.\n")
+    assert op.named == [("Training Compute-Optimal Large Language Models", None)]
+    assert read_opening("# X\n\nWe call it “the model” and 《指南》 here.\n").named == []
 
 
 @pytest.mark.parametrize(
