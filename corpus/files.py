@@ -11,7 +11,7 @@ from papernotes.corpus.models import Warning_
 
 #: File endings read as notes; everything else under a directory is ignored. MDX (Docusaurus) and
 #: Quarto notes are Markdown with front matter.
-NOTE_SUFFIXES = {".md", ".markdown", ".mdx", ".qmd", ".txt"}
+NOTE_SUFFIXES = {".md", ".markdown", ".mdx", ".qmd", ".txt", ".org"}
 
 
 #: Byte order marks of the UTF-16/32 encodings: such text holds NUL bytes and is still text.

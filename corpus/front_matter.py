@@ -123,4 +123,17 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str, str | None]:
         data = {}
     if not isinstance(data, dict):
         return {}, text, "front matter is not a 'key: value' map; kept as text"
-    return flatten(data), content.strip(), problem
+    return lifted(flatten(data)), content.strip(), problem
+
+
+def lifted(meta: dict[str, Any]) -> dict[str, Any]:
+    """Front matter with the keys of its nested maps also at the top level, where the top level lacks
+    them: the custom keys static-site generators file under a table (Zola's ``[extra]`` and
+    ``[taxonomies]``, Hugo's ``params:``, Hexo/Jekyll ``paper: {url: …, venue: …}``) read like top-level
+    ones. The nested maps stay as they are."""
+    out = dict(meta)
+    for v in meta.values():
+        if isinstance(v, dict):
+            for k, inner in v.items():
+                out.setdefault(k, inner)
+    return out

@@ -17,6 +17,8 @@ from typing import Literal
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from papernotes.corpus.paper_links import unwrap_redirect
+
 #: GitBook/Liquid template tags, e.g. ``{% hint style="info" %}`` (GitBook's Markdown extensions).
 TEMPLATE_TAG_RE = re.compile(r"\{%-?\s*[a-zA-Z_]+[^%]*?-?%\}")
 
@@ -96,12 +98,15 @@ def html_text(html: str) -> str:
 
 
 def render_inline(token: Token) -> Inline:
-    """Render an ``inline`` token to :class:`Inline`."""
+    """Render an ``inline`` token to :class:`Inline`. A link whose text is only an image (a badge,
+    ``[![arXiv](https://img.shields.io/…)](https://arxiv.org/abs/…)``) is labelled by the image's alt
+    text, which is the text it adds; other images add no text."""
     out: list[str] = []
     links: list[tuple[str, str]] = []
     strong: list[str] = []
     link_stack: list[tuple[str, int]] = []
     strong_start: int | None = None
+    alts: list[str] = []  # the alt texts of images inside the open link (a badge: [![arXiv](…svg)](…))
     for c in token.children or []:
         t = c.type
         if t in ("text", "code_inline"):
@@ -109,16 +114,22 @@ def render_inline(token: Token) -> Inline:
         elif t in ("softbreak", "hardbreak"):
             out.append(" ")
         elif t == "link_open":
-            link_stack.append((str(c.attrs.get("href", "")), len("".join(out))))
+            link_stack.append((unwrap_redirect(str(c.attrs.get("href", ""))), len("".join(out))))
         elif t == "link_close" and link_stack:
             href, start = link_stack.pop()
             label = "".join(out)[start:].strip()
+            if not label and alts:  # a badge: its alt text is the link's text
+                label = " ".join(a for a in alts if a).strip()
+                out.append(f" {label} ")
+            alts = []
             links.append((label, href))
         elif t == "strong_open":
             strong_start = len("".join(out))
         elif t == "strong_close" and strong_start is not None:
             strong.append("".join(out)[strong_start:].strip())
             strong_start = None
+        elif t == "image" and link_stack:
+            alts.append(c.content.strip())
         elif t == "html_inline" or t == "image":
             continue
     text = TEMPLATE_TAG_RE.sub(" ", "".join(out))

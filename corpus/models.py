@@ -70,7 +70,9 @@ class Chunk:
 
 #: Preference order of link labels when one URL must stand for a paper (the notes' link labels:
 #: ``\[[Paper](…)] \[[arXiv](…)] \[[Code](…)]``).
-URL_PREFERENCE = ("paper", "arxiv", "pdf", "doi", "openreview", "homepage", "project", "code", "slides")
+URL_PREFERENCE = ("paper", "arxiv", "pdf", "doi", "openreview", "homepage", "project")
+#: Labels of links that are not the paper: its code, slides or talk (kept in ``links``, never its ``url``).
+NOT_THE_PAPER = frozenset({"code", "slides", "video", "talk", "poster", "blog", "notes"})
 
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
@@ -107,11 +109,13 @@ class Paper:
 
     @property
     def url(self) -> str | None:
-        """The link that best stands for the paper (:data:`URL_PREFERENCE`), else any link, else None."""
+        """The link that best stands for the paper (:data:`URL_PREFERENCE`), else any link but its code,
+        slides or talk (:data:`NOT_THE_PAPER`: a paper known only by its repository has no paper link),
+        else None."""
         for k in URL_PREFERENCE:
             if self.links.get(k):
                 return self.links[k]
-        return next((v for v in self.links.values() if v), None)
+        return next((v for k, v in self.links.items() if v and k not in NOT_THE_PAPER), None)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict with every field (``papers --json`` record shape for a catalog record); its

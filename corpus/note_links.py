@@ -9,7 +9,15 @@ from typing import Any
 
 from papernotes.corpus.markdown import Block, Item
 from papernotes.corpus.note_opening import frame_stripped
-from papernotes.corpus.paper_links import arxiv_url, doi_url, is_paper_link, one_paper, paper_id
+from papernotes.corpus.paper_links import (
+    arxiv_url,
+    doi_url,
+    is_paper_link,
+    one_paper,
+    paper_id,
+    unwrap_redirect,
+    written_urls,
+)
 from papernotes.corpus.papers import PAPER_LINK_LABELS, title_key
 
 #: Front-matter keys (case-insensitive) that hold the paper's link.
@@ -26,6 +34,7 @@ LINK_KEYS = (
     "doi_url",
     "pdf_url",
     "paper_pdf",
+    "source",  # the Obsidian Web Clipper's page address (a paper's only when it links one)
 )
 #: A web address written out in the text (not a link's target).
 BARE_URL_RE = re.compile(r"(?<![(<\[])https?://[^\s)>\]]+")
@@ -73,7 +82,8 @@ def paragraph_paper_links(b: Block) -> list[str]:
     paper side by side (a byline's ``[USENIX](…) · [arXiv](…)``,
     :func:`~papernotes.corpus.paper_links.one_paper`)."""
     links = [(label, h) for label, h in b.links if is_paper_link(h)]
-    links += [(u, u) for u in BARE_URL_RE.findall(b.text) if is_paper_link(u)]
+    labelled = {h for _, h in b.links}
+    links += [(u, u) for u in written_urls(b.text) if is_paper_link(u) and u not in labelled]
     one = one_paper(links)
     return [one] if one else [h for _, h in links]
 
@@ -115,7 +125,7 @@ def front_matter_links(meta: dict[str, Any]) -> dict[str, str]:
             if u:
                 out["arxiv"] = u
     for k in LINK_KEYS:
-        v = low.get(k)
-        if isinstance(v, str) and is_paper_link(v.strip()):
-            out.setdefault("paper", v.strip())
+        v = unwrap_redirect(low[k].strip()) if isinstance(low.get(k), str) else None
+        if v and is_paper_link(v):
+            out.setdefault("paper", v)
     return out

@@ -20,7 +20,15 @@ from dataclasses import dataclass, field
 from markdown_it.token import Token
 
 from papernotes.corpus.markdown import Inline, markdown_parser, render_inline
-from papernotes.corpus.paper_links import arxiv_url, doi_url, is_paper_link, names_its_site, one_paper, paper_id
+from papernotes.corpus.paper_links import (
+    arxiv_url,
+    doi_url,
+    is_paper_link,
+    names_its_site,
+    one_paper,
+    paper_id,
+    written_urls,
+)
 from papernotes.corpus.papers import PAPER_LINK_LABELS
 from papernotes.corpus.venues import find_venues
 
@@ -35,7 +43,8 @@ _STRONG_LABELS = ("paper", "arxiv", "doi", "pdf")
 _LABEL_RE = re.compile(
     r"^\W{0,3}(paper(?:\s+link)?|pdf|arxiv(?:\s+id)?|doi|link|url|source|venue|conference|published(?:\s+(?:at|in))?"
     r"|(?:(?:full|paper|original|complete|official|preprint|arxiv|earlier|former|previous|old)\s+)?title|authors?|year"
-    r"|论文标题|原文标题|原标题|英文标题|英文题目|论文题目|标题|题目|论文链接|论文地址|原文链接|链接|原文|论文|作者|会议|发表于?)"
+    r"|论文标题|论文名称|论文名|原文标题|原标题|英文标题|英文题目|论文题目|文章标题|文章题目|文章名称|标题|题目"
+    r"|论文链接|论文地址|原文链接|原文地址|文章链接|文章地址|论文下载|链接|地址|原文|论文|作者|会议|期刊|会议/期刊|发表于?|收录于?)"
     r"(?:\s*[(（]([^()（）]{1,24})[)）])?"  # a qualifier: "Title (arXiv version):", "论文标题（FAST 版）："
     r"\s*[*_]{0,2}\s*(?:::|[:：])\s*[*_]{0,2}\s*",  # "Paper:", "**Paper:**", Logseq's "url:: …"
     re.IGNORECASE,
@@ -52,6 +61,20 @@ _BARE_URL_RE = re.compile(r"https?://[^\s)>\]]+")
 #: 会议/发表于 "venue/published in", 链接 "link".
 _CJK_LABELS = {
     "论文标题": "title",
+    "论文名称": "title",
+    "论文名": "title",
+    "文章标题": "title",
+    "文章题目": "title",
+    "文章名称": "title",
+    "原文地址": "link",
+    "文章链接": "link",
+    "文章地址": "link",
+    "论文下载": "link",
+    "地址": "link",
+    "期刊": "venue",
+    "会议/期刊": "venue",
+    "收录": "published",
+    "收录于": "published",
     "原文标题": "title",
     "原标题": "title",
     "英文标题": "title",
@@ -76,12 +99,15 @@ _CJK_LABELS = {
 _FRAME_HEAD_RE = re.compile(
     r"^\s*(?:\[(?:(?:paper|reading)\s+)?(?:paper|notes?|reading|review|summary)\]\s*|【[^】]{1,12}】\s*|(?:(?:my|paper|reading|quick|short)\s+)*"
     r"(?:notes?|reading|summary|review|paper|tl;?dr)(?:\s*[:|–—-]\s*|\s+(?:on|of|about|for)\s+)"
-    r"|(?:论文|文献)?(?:阅读|精读|解读|速读)?笔记\s*[:：|]\s*|(?:论文|文献)(?:阅读|精读|解读|速读)\s*[:：|]\s*)(?=\S)",
+    r"|(?:论文|文献)?(?:阅读|精读|解读|速读)?笔记\s*[:：|]\s*|(?:论文|文献)(?:阅读|精读|解读|速读)\s*[:：|]\s*"
+    r"|(?:一文(?:读懂|看懂|搞懂|详解)|浅析|浅谈|详解|图解|读论文)\s*[:：|]?\s*)(?=\S)",
     re.IGNORECASE,
 )
 _FRAME_TAIL_RE = re.compile(
     r"\s*(?:[:|–—-]\s*(?:(?:my|paper|reading)\s+)*(?:notes?|summary|review)|\s(?:paper|reading)?\s*notes"
-    r"|\((?:(?:my|paper|reading|quick)\s+)*(?:notes?|review|summary)\))\s*$",
+    r"|\((?:(?:my|paper|reading|quick)\s+)*(?:notes?|review|summary)\)"
+    r"|\s*(?:论文|文献)?(?:阅读|精读|解读|速读|学习)?笔记|\s*(?:论文|文献)(?:阅读|精读|解读|速读|分享|总结)"
+    r"|\s*(?:论文|原理|算法)?(?:详解|解读|精读|速览))\s*$",
     re.IGNORECASE,
 )
 
@@ -148,6 +174,28 @@ def _named_titles(inline: Inline, apart: str | None) -> list[tuple[str, str | No
     byline = re.search(r"\bet al\b|\b(?:19|20)\d\d\b|['’]\d\d\b", text) or find_venues(text)
     if text and not out and SET_APART_WORDS <= n <= TITLE_WORDS[1] and _title_case(text) and not byline:
         out.append((text, None))
+    return out
+
+
+#: A title in the marks prose puts around a work's name: Chinese title marks (《Attention Is All You
+#: Need》, 〈…〉) or curly quotes (“Attention Is All You Need”).
+_TITLE_MARKS_RE = re.compile(r"《([^《》]{3,200})》|〈([^〈〉]{3,200})〉|“([^“”]{3,200})”")
+
+
+def _marked_titles(text: str) -> list[str]:
+    """Paper titles a line of the opening sets in title marks or curly quotes (:data:`_TITLE_MARKS_RE`):
+    text in Latin script that reads as a title (three words or more, a capital first, no closing stop);
+    a quoted phrase of other words ("“the model”") is none."""
+    out = []
+    for m in _TITLE_MARKS_RE.finditer(text):
+        t = next(g for g in m.groups() if g).strip()
+        latin = re.findall(r"[A-Za-z][\w'’-]*", t)
+        if (
+            SET_APART_WORDS <= len(latin) <= TITLE_WORDS[1]
+            and len(" ".join(latin)) >= 0.8 * len(t) - 4
+            and _title_case(t)
+        ):
+            out.append(t)
     return out
 
 
@@ -262,6 +310,7 @@ def _title_like(label: str) -> bool:
         len(s) >= 3
         and not set(re.findall(r"\w+", low)) <= _LINK_WORDS
         and not low.startswith(("http", "www.", "arxiv:", "doi:", "10."))
+        and not re.match(r"^[\w-]+(?:\.[\w-]+)+/", low)  # an address written without its scheme
         and low not in PAPER_LINK_LABELS
         and low not in ("link", "here", "this", "url", "pdf link", "paper link", "full paper", "preprint")
         and not re.fullmatch(r"[\d.v/ -]+", s)
@@ -273,6 +322,8 @@ def frame_stripped(title: str) -> tuple[str, bool]:
     True)``, "Reading: Orca" → ``("Orca", True)``, "FlashAttention — paper notes" →
     ``("FlashAttention", True)``; a title without framing is returned as it is."""
     s = title.strip()
+    if is_collection_title(s):  # "My Reading Notes": all framing, no paper named
+        return s, False
     head = _FRAME_HEAD_RE.match(s)
     if head and len(s) > head.end():
         return s[head.end() :].strip(), True
@@ -280,6 +331,31 @@ def frame_stripped(title: str) -> tuple[str, bool]:
     if tail and tail.start() > 0:
         return s[: tail.start()].strip(), True
     return s, False
+
+
+#: A title made only of words that describe a collection of notes ("My Reading Notes", "Paper Notes
+#: 2023", "Weekly paper log", "Reading list — ML"): it names no paper.
+_COLLECTION_RE = re.compile(
+    r"^(?:(?:my|our|paper|papers|reading|readings|research|notes?|log|logs|list|lists|journal|diary|summar(?:y|ies)"
+    r"|reviews?|weekly|daily|monthly|archive|index|ml|ai|dl|nlp|cv|(?:19|20)\d\d|and|of|on|&)(?:\s+|\s*[-–—:|,]\s*|$))+$",
+    re.IGNORECASE,
+)
+
+
+def is_collection_title(title: str) -> bool:
+    """True for a title that only says it is a collection of notes (:data:`_COLLECTION_RE`), with two
+    words or more ("My Reading Notes"; a one-word title, "Notes", is a section's name), or that is a
+    date or week (a journal's page: "2023-05-01", "Week 12")."""
+    t = title.strip()
+    return (len(t.split()) >= 2 and bool(_COLLECTION_RE.match(t))) or bool(_DATE_TITLE_RE.match(t))
+
+
+#: A title that is a date or a week: a journal page ("2023-05-01", "2024/03", "2023年5月", "Week 12").
+_DATE_TITLE_RE = re.compile(
+    r"^(?:(?:19|20)\d\d[-/._](?:0?[1-9]|1[0-2])(?:[-/._](?:0?[1-9]|[12]\d|3[01]))?"
+    r"|(?:19|20)\d\d年\d{1,2}月(?:\d{1,2}日)?|week\s*\d{1,2}(?:,?\s*(?:19|20)\d\d)?)$",
+    re.IGNORECASE,
+)
 
 
 def is_labelled_line(text: str) -> bool:
@@ -324,7 +400,7 @@ def read_opening(markdown: str) -> Opening:
             op.byline.append(inline.text)
         m = _LABEL_RE.match(inline.text)
         if not m and proper:
-            op.named += _named_titles(inline, apart)
+            op.named += _named_titles(inline, apart) + [(t, None) for t in _marked_titles(inline.text)]
         if not m:
             empty = [lbl for lbl, href in inline.links if href.strip() in ("", "#")]
             if proper and len(empty) == 1 and _title_like(empty[0]) and len(empty[0]) >= 0.6 * len(inline.text):
@@ -359,7 +435,7 @@ def read_opening(markdown: str) -> Opening:
             if _title_like(label):
                 titles.append(label)
         if not links:
-            bare = _BARE_URL_RE.findall(rest)
+            bare = written_urls(rest)
             word = rest.split()[0] if rest.split() else ""
             url = (
                 bare[0]

@@ -10,6 +10,7 @@ import re
 from papernotes.corpus.markdown import is_section_heading, markdown_parser, parse_blocks, render_inline
 from papernotes.corpus.models import Page, PaperEntry
 from papernotes.corpus.note_links import front_matter_links
+from papernotes.corpus.note_opening import is_collection_title
 from papernotes.corpus.paper_links import is_paper_link
 from papernotes.corpus.paper_notes import ID_KEYS, paper_note_entry
 from papernotes.corpus.papers import listing_page, title_key
@@ -42,23 +43,64 @@ def _sections(page: Page) -> tuple[str, list[tuple[str, str]]]:
     return "".join(lines[: starts[0][0]]), out
 
 
-def section_entries(page: Page) -> list[PaperEntry]:
+#: A paragraph that is one bold line (``**1. Title**``): a digest's heading written in bold.
+_BOLD_LINE_RE = re.compile(r"^(?:\*\*|__)([^*_\n]{3,200})(?:\*\*|__)[ \t]*$", re.MULTILINE)
+
+
+def _bold_lines_as_headings(markdown: str) -> str:
+    """``markdown`` with paragraphs that are one bold line (outside code) made headings one level below
+    its deepest heading, when there are two or more of them; else ``markdown`` itself."""
+    fenced = [(t.map[0], t.map[1]) for t in markdown_parser().parse(markdown) if t.type == "fence" and t.map]
+    starts = [0]
+    for line in markdown.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+
+    def in_code(pos: int) -> bool:
+        line = sum(1 for s in starts[1:] if s <= pos)
+        return any(a <= line < b for a, b in fenced)
+
+    bold = [m for m in _BOLD_LINE_RE.finditer(markdown) if not in_code(m.start())]
+    if len(bold) < MIN_PAPER_SECTIONS:
+        return markdown
+    deepest = max((len(h) for h in re.findall(r"^(#{1,6})\s", markdown, re.MULTILINE)), default=1)
+    mark = "#" * min(deepest + 1, 6)
+    keep = {m.start() for m in bold}
+    return _BOLD_LINE_RE.sub(lambda m: f"{mark} {m.group(1).strip()}" if m.start() in keep else m.group(0), markdown)
+
+
+def section_entries(page: Page, fewest: int = MIN_PAPER_SECTIONS) -> list[PaperEntry]:
     """The entries of a page read section by section, or ``[]`` when it is not such a page: at least
     :data:`MIN_PAPER_SECTIONS` sections (titled by a paper, not "Summary" or "Method") read as paper
     notes, with different titles, and the page itself names no paper of its own (no identifying front
-    matter, no paper link before its first section)."""
+    matter, no paper link before its first section). A section whose own sections are papers (a topic:
+    "## Computer Vision" over "### Deep Residual Learning …") gives those (one is enough there)."""
     if page.publications or any(str(k).lower() in ID_KEYS for k in page.front_matter):
         return []
     if front_matter_links(page.front_matter):
         return []
     preamble, sections = _sections(page)
-    if len(sections) < MIN_PAPER_SECTIONS:
+    if len(sections) < fewest:
+        # a digest whose papers are bold lines, not headings ("**1. Title**" over "论文链接：…")
+        promoted = _bold_lines_as_headings(page.markdown)
+        if promoted != page.markdown:
+            preamble, sections = _sections(dataclasses.replace(page, markdown=promoted))
+    # a page titled as a collection ("My Reading Notes") names no paper: one paper section is a log too
+    fewest = 1 if is_collection_title(page.title) else fewest
+    if len(sections) < fewest:
         return []
     if any(is_paper_link(u) for u in _URL_RE.findall(preamble)):  # the title heading's or opening's link
         return []
     entries: list[PaperEntry] = []
     for heading, md in sections:
         if is_section_heading(heading):
+            continue
+        # a topic's section ("## Computer Vision") whose own sections are papers: a log inside the log
+        body = md.split("\n", 1)[1] if "\n" in md else ""
+        inner = section_entries(dataclasses.replace(page, title=heading, markdown=body, front_matter={}), 1)
+        if inner:
+            for x in inner:
+                x.page_title = page.title
+            entries += inner
             continue
         blocks = parse_blocks(md)
         if listing_page(blocks, None):
@@ -67,6 +109,6 @@ def section_entries(page: Page) -> list[PaperEntry]:
         if e is not None:
             e.page_title = page.title
             entries.append(e)
-    if len({title_key(e.title) for e in entries}) < MIN_PAPER_SECTIONS:
+    if len({title_key(e.title) for e in entries}) < fewest:
         return []
     return entries

@@ -77,12 +77,22 @@ def _marked_venue(said: str) -> str | None:
     return v if v and (split_venue(v)[0].lower() in SERIES or split_venue(v)[0].isupper()) else None
 
 
+#: A section's number before a title in a numbered list of papers: "1. Title", "2) Title", "Paper 3: Title",
+#: "一、Title", "（二）Title" (not "3D Gaussian …" or "2.5D …": a number then a stop and a space).
+_NUMBERING_RE = re.compile(
+    r"^(?:(?:paper|论文|no\.?)\s*)?(?:\d{1,3}|[一二三四五六七八九十]{1,3})\s*(?:[.)）]\s+|[:：]\s*|、\s*)"
+    r"|^[(（](?:\d{1,3}|[一二三四五六七八九十]{1,3})[)）]\s*",
+    re.IGNORECASE,
+)
+
+
 def venue_decoration(title: str) -> tuple[str, str | None]:
     """``(title, venue)``: a title without the marks a note puts around it — a leading emoji or symbol
-    ("📄 Title"), a venue before it ("[OSDI'22] Title", "【SOSP 2023】Title", "OSDI '22: Title") or after
+    ("📄 Title"), a section number ("1. Title", "一、Title"), a venue before it ("[OSDI'22] Title", "【SOSP 2023】Title", "OSDI '22: Title") or after
     it ("Title | NeurIPS 2022", "Title - OSDI 2012", "Title [ICML'23]") — and the venue such a mark
     names (None when there is none: "[Draft] Title" keeps its bracket)."""
     t = _LEAD_MARK_RE.sub("", title).strip() or title.strip()
+    t = _NUMBERING_RE.sub("", t).strip() or t
     venue = None
 
     m = _LEAD_VENUE_RE.match(t)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 #: Hosts whose pages are papers (publishers, proceedings and preprint servers), matched as the host or a
 #: subdomain of it; USENIX only for its presentation pages and files.
@@ -93,7 +93,61 @@ def is_paper_link(url: str) -> bool:
         return "/document/" in path
     if host == "openreview.net":
         return "id=" in parts.query
+    if _PUBLICATION_PAGE_RE.search(path) and host not in ("github.com", "gitlab.com"):
+        return True  # a lab's page of one publication ("research.google/pubs/<slug>", ".../publication/<slug>")
     return len(path.strip("/")) > 1 and any(host == h or host.endswith("." + h) for h in PAPER_HOSTS)
+
+
+#: The path of one publication's page on a research lab's or institution's site: a ``publication`` or
+#: ``pubs`` folder followed by the paper's own slug or id (Microsoft Research, Google Research, Meta AI,
+#: Amazon Science, university groups): an id ("pub62") or a title's slug of four words or more, not the
+#: folder itself nor a series' page ("publications/computer-communication-review").
+_PUBLICATION_PAGE_RE = re.compile(r"/(?:publications?|pubs)/(?:[a-z]*\d[\w-]*|[a-z\d]+(?:[-_][a-z\d]+){3,})/?$")
+
+
+#: Query parameters in which a redirecting link carries its destination (Zhihu's
+#: ``link.zhihu.com/?target=…``, Google's ``/url?q=…``, Facebook's ``l.php?u=…``, Outlook safe links'
+#: ``?url=…``, a CSDN or Juejin ``?target=…``).
+_REDIRECT_PARAMS = ("target", "url", "q", "u", "dest", "destination", "redirect", "to")
+
+
+def unwrap_redirect(url: str) -> str:
+    """The destination of a redirecting link (a web address carried, percent-encoded, in one of the
+    :data:`_REDIRECT_PARAMS` of its query: ``https://link.zhihu.com/?target=https%3A//arxiv.org/abs/1706.03762``
+    → ``https://arxiv.org/abs/1706.03762``); any other link as it is."""
+    if "?" not in url or "=" not in url:
+        return url
+    try:
+        query = parse_qs(urlsplit(url).query)
+    except ValueError:
+        return url
+    for k in _REDIRECT_PARAMS:
+        for v in query.get(k, []):
+            dest = unquote(v).strip()
+            if re.match(r"^https?:/{1,2}\w", dest, re.I):
+                return re.sub(r"^(https?:)/(?!/)", r"\1//", dest, flags=re.I)  # Zhihu writes "https%3A//…"
+    return url
+
+
+#: A web address written out in text: with its scheme, or without one on a host of papers
+#: ("arxiv.org/abs/2305.14314", "www.usenix.org/conference/…", as notes copy an address bar).
+_WRITTEN_URL_RE = re.compile(
+    r"(?<![(<\[\w/.@-])(?:https?://[^\s)>\]）]+|(?:www\.)?(?:"
+    + "|".join(re.escape(h) for h in (*PAPER_HOSTS, "usenix.org"))
+    + r")/[^\s)>\]）]+)",
+    re.IGNORECASE,
+)
+
+
+def written_urls(text: str) -> list[str]:
+    """The web addresses written out in ``text`` (not a link's target), each with its scheme and
+    unwrapped from a redirecting link (:func:`unwrap_redirect`): ``"论文地址：arxiv.org/abs/2305.14314"``
+    → ``["https://arxiv.org/abs/2305.14314"]``. A stop or full-width stop after an address is no part of it."""
+    out = []
+    for m in _WRITTEN_URL_RE.finditer(text):
+        u = m.group(0).rstrip(".,;:。，；")
+        out.append(unwrap_redirect(u if re.match(r"https?://", u, re.I) else f"https://{u}"))
+    return out
 
 
 @lru_cache(maxsize=1 << 16)

@@ -18,8 +18,11 @@ Fields the note states in conflicting ways (two venues) are left empty rather th
 from __future__ import annotations
 
 import re
+from pathlib import PurePosixPath
 from typing import Any
 
+from papernotes.corpus.author_year import author_year_citation
+from papernotes.corpus.bibtex_notes import note_bibtex
 from papernotes.corpus.markdown import Block, Inline, markdown_parser, render_inline
 from papernotes.corpus.models import Page, PaperEntry
 from papernotes.corpus.note_links import (
@@ -39,6 +42,7 @@ from papernotes.corpus.paper_links import (
     arxiv_year,
     is_paper_link,
     names_its_site,
+    written_urls,
 )
 from papernotes.corpus.papers import (
     join_lines,
@@ -101,11 +105,17 @@ def _fm(meta: dict[str, Any], keys: tuple[str, ...]) -> Any:
     return None
 
 
+_WIKI_RE = re.compile(r"\[\[(?:[^\]|]*\|)?([^\]]*)\]\]")
+
+
 def _as_list(v: Any) -> list[str]:
+    """A front-matter value as a list of names: a list, or a string split at ``;``/"and" or commas;
+    wiki links (``"[[Jason Wei]]"``, the Obsidian Web Clipper's authors) read as their names."""
     if v is None:
         return []
     if isinstance(v, list):
-        return [str(x).strip() for x in v if str(x).strip()]
+        return [_WIKI_RE.sub(r"\1", str(x)).strip() for x in v if str(x).strip()]
+    v = _WIKI_RE.sub(r"\1", str(v))
     s = str(v).strip()
     parts = re.split(r"\s*;\s*|\s+and\s+", s) if (";" in s or " and " in s) else re.split(r"\s*,\s*", s)
     return [p.strip() for p in parts if p.strip()]
@@ -184,6 +194,10 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         for label, h in b.links
         if primary_label(label, page.title) or (is_paper_link(h) and names_its_site(label, h))
     ]
+    # a paper's address written out on a line of its own ("https://arxiv.org/abs/1409.3215" under the
+    # title): presented as the note's own, like "[Paper](…)"
+    alone = [u for b in opening if b.kind == "text" for u in _lone_urls(b.text) if is_paper_link(u)]
+    primary += alone
     # links whose text is a kind of link ("arXiv", "PDF", "the paper"), not a paper's name
     own_kind = {
         h
@@ -191,7 +205,7 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         if b.kind == "text"
         for label, h in b.links
         if is_paper_link(h) and (names_its_site(label, h) or not title_like_label(label))
-    }
+    } | set(alone)
     tag_venues, bare_series = _venues_in_tags(page.tags)
     fm_venue_raw = _fm(meta, VENUE_KEYS)
     fm_venue = _venue_of(str(fm_venue_raw)) if isinstance(fm_venue_raw, (str, int)) else None
@@ -204,6 +218,10 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         bare_series = named_series
 
     op = read_opening(page.markdown)
+    bib = note_bibtex(page.markdown) if "@" in page.markdown else None
+    if bib and op.title is None and title_key(bib.title) != title_key(frame_stripped(page.title)[0]):
+        op.title = bib.title  # the entry's title is the paper's full title, as a "Title:" line's is
+    fm_venue = fm_venue or (bib.venue if bib else None)
     link: str | None = None
     if len(head_links) == 1:
         link = head_links[0]
@@ -215,6 +233,8 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     listing = paper_bullets >= 2
     if not is_note and not listing and not head_links and op.link and not op.ambiguous:
         link, is_note = op.link, True  # "**Paper:** [Title](link)", "arXiv: 2401.12345"
+    if not is_note and not listing and bib:
+        link, is_note = bib.link, True  # the note's one BibTeX entry names its paper
     if not is_note and not listing and not head_links:
         kinds = distinct_papers([h for h in primary if h in open_links and h in own_kind])
         if len(open_links) == 1 and open_links[0] in primary:
@@ -275,9 +295,13 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     title, alias = note_title(page, head, op, link)
     if not title:
         return None
+    title, cited_venue, cited_year = author_year_citation(title)  # before a trailing "(ICLR 2019)" is read alone
     title, title_venue = parse_title(title)
     title, decoration = venue_decoration(title)
-    title_venue = title_venue or decoration
+    if cited_year is None and head:  # "## [Title](link) (Srivastava et al., JMLR 2014)"
+        _, cited_venue, cited_year = author_year_citation(head[1].text)
+    # the page title's mark, when the title was replaced by the full title ("【ICML 2023】SmoothQuant 论文解读")
+    title_venue = title_venue or decoration or cited_venue or venue_decoration(page.title)[1]
 
     # venue: front matter, else tags, else the opening's statements (a byline, "Venue:", "(ICML'23)"),
     # else the first paragraphs'; conflicting statements leave it empty (one parser: venues.py)
@@ -297,6 +321,11 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     if venue is None and not conflict and hosts:
         # a workshop's paper: not the conference's, and no preprint venue in its place
         conflict, year = True, split_venue(hosts[0])[1]
+    if venue is None and not conflict:
+        # the folder the note is filed in, named for a venue ("ICLR2019/", "neurips-2020/", "cvpr_2016/"):
+        # the nearest such folder, read as a tag is
+        venue = next((v[0][0] for v in map(_venues_in_tags, _folders(page.source)) if len(v[0]) == 1), None)
+        year = split_venue(venue)[1] if venue else year
     if venue is None and not conflict and not bare_series:
         # a journal named without its year ("Kim and Park, Transactions on Machine Learning Research.")
         bare_series = [
@@ -313,10 +342,18 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     if year is None and not conflict:
         # an arXiv link alone dates the paper but names no venue: a link is where the paper is, not
         # where it was published
-        year = _year_of(meta) or op.year or (arxiv_year(link) if link else None)
+        year = (
+            _year_of(meta)
+            or op.year
+            or cited_year
+            or (bib.year if bib else None)
+            or (arxiv_year(link) if link else None)
+        )
     if venue is None and not conflict and year and isinstance(fm_venue_raw, str) and is_preprint(fm_venue_raw):
         venue = f"{split_venue(fm_venue_raw)[0].strip()} {year}"  # `venue:: arXiv`: the preprint, dated
 
+    if bib and not link:
+        link = bib.link
     links: dict[str, str] = {}
     if link:
         links["paper"] = link
@@ -329,6 +366,7 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
             links.setdefault("code" if k in ("github", "repo", "repository") else k, value)
 
     authors, affs = _people(meta, blocks, op)
+    authors = authors or (bib.authors if bib else [])
     names = [*_as_list(_fm(meta, ("aliases", "alias"))), *([alias] if alias else []), *op.aliases]
     aliases = [a for a in dict.fromkeys(names) if a.casefold() != title.casefold()]
     strong = [s for b in opening for s in strong_in(b)]
@@ -352,6 +390,30 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         tags=list(page.tags),
         aliases=aliases,
     )
+
+
+def _folders(source: str) -> list[list[str]]:
+    """The folder names of a page's source path, nearest first, each as a one-tag list."""
+    return [[part] for part in reversed(PurePosixPath(source.split("#", 1)[0]).parent.parts)]
+
+
+def _lone_urls(text: str) -> list[str]:
+    """Web addresses that stand on a line of their own in a paragraph's text (a stop or ``<…>`` aside), or
+    end a line just after words that present them as the paper ("Paper at …", "论文见 …")."""
+    out = []
+    for line in text.splitlines():
+        line = line.strip().strip("<>").rstrip(".,;。 ")
+        written = written_urls(line)
+        before = line.rsplit(None, 1)[0] if len(line.split()) > 1 else ""
+        if len(written) == 1 and (not before or _PAPER_AT_RE.search(before)):
+            out.append(written[0])
+    return out
+
+
+#: Words that present an address as the paper's, just before it: "Paper at …", "论文见 …", "原文：…".
+_PAPER_AT_RE = re.compile(
+    r"(?:\b(?:paper|pdf|arxiv|preprint)\b|论文|原文)\s*(?:见|在|地址|链接|is at|at|here|:|：)?$", re.IGNORECASE
+)
 
 
 def _names_in_full(title: str, op: Opening) -> bool:

@@ -35,6 +35,19 @@ PAPER_LINK_LABELS = {
     "artifact",
     "doi",
 }
+#: The same link labels in Chinese notes ("[论文](…) [代码](…)") → the kind of link they name.
+CJK_LINK_KINDS = {
+    "论文": "paper",
+    "原文": "paper",
+    "论文链接": "paper",
+    "代码": "code",
+    "项目主页": "project",
+    "主页": "homepage",
+    "视频": "video",
+    "博客": "blog",
+    "笔记": "notes",
+}
+PAPER_LINK_LABELS |= set(CJK_LINK_KINDS)
 #: Link labels that point at the reader's own notes on a paper, not at the paper.
 NOTE_LABELS = {"notes", "personal notes", "my notes", "note"}
 #: A task-list checkbox at the start of a bullet (``- [ ] read``, ``- [x] done``).
@@ -300,8 +313,8 @@ def entry_from_item(item: Item, page: Page, topic: str, venue_default: str | Non
     links: dict[str, str] = {}
     for label, href in item.inline.links:
         key = label.lower()
-        if key in PAPER_LINK_LABELS and href.strip() not in ("", "#") and key not in links:
-            links[key] = href
+        if key in PAPER_LINK_LABELS and href.strip() not in ("", "#") and CJK_LINK_KINDS.get(key, key) not in links:
+            links[CJK_LINK_KINDS.get(key, key)] = href
         elif key not in PAPER_LINK_LABELS and venue and normalize_venue(label) == venue and href.startswith("http"):
             links.setdefault("venue", href)
         elif len(label.split()) >= 2 and title.startswith(label.strip()) and is_paper_link(href):

@@ -25,6 +25,7 @@ from papernotes.corpus.markdown import (
 )
 from papernotes.corpus.models import Page, Warning_
 from papernotes.corpus.note_syntax import normalize_note_syntax, template_placeholder
+from papernotes.corpus.org_notes import org_to_markdown
 from papernotes.corpus.publications import looks_like_publication_page, parse_publication_page
 
 #: Title of the note an ``![[name]]`` embed names, or None when there is none.
@@ -223,6 +224,8 @@ def pages_from_text(
     content).
     """
     problems: list[str] = []
+    if rel.lower().endswith(".org"):  # Org-mode: read as Markdown with front matter
+        text = org_to_markdown(text)
     meta, body, problem = split_front_matter(text)
     if problem:
         problems.append(problem)
@@ -375,7 +378,7 @@ def read_path(
         result.hidden_skipped = walk.hidden
         if not files:
             why = f" ({len(walk.warnings)} links skipped: see {walk.warnings[0]})" if walk.warnings else ""
-            raise BadSourceError(f"no notes (.md, .markdown, .mdx, .qmd, .txt) found in {path}{why}")
+            raise BadSourceError(f"no notes (.md, .markdown, .mdx, .qmd, .txt, .org) found in {path}{why}")
     embed_title = _embed_titles(path, [f for f, _, _ in files])
     for i, (file, rel, root) in enumerate(files):
         try:

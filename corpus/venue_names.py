@@ -36,7 +36,7 @@ CONFERENCES: dict[str, str] = {
     "symposium on operating systems principles": "SOSP",
     "symposium on operating systems design and implementation": "OSDI",
     "symposium on networked systems design and implementation": "NSDI",
-    "usenix annual technical conference": "ATC",
+    "usenix annual technical conference": "USENIX ATC",
     "european conference on computer systems": "EuroSys",
     "architectural support for programming languages and operating systems": "ASPLOS",
     "conference on machine learning and systems": "MLSys",
@@ -69,7 +69,7 @@ _FULL_NAME_HINT_RE = re.compile(
     re.IGNORECASE,
 )
 _JOURNAL_RE = re.compile(
-    r"(?:\b(?:ACM|IEEE)\s+)?\b("
+    r"(?:\b(?:ACM|IEEE|USENIX)\s+)?\b("
     + "|".join(re.escape(k) for k in sorted([*_FULL_NAMES, *JOURNALS.values()], key=len, reverse=True))
     + r")\b"
     r"(?:\s*\([A-Z]{2,8}\))?"  # "(TOCS)" after the name

@@ -23,7 +23,12 @@ SERIES: dict[str, str] = {
         "SIGMETRICS SIGMOD VLDB ICDE KDD WWW HotOS HotNets HotCloud HotChips ICML ICLR NeurIPS CVPR "
         "ICCV ECCV ACL EMNLP NAACL AAAI IJCAI CLUSTER IPDPS HPDC ICPP IWQoS Middleware INFOCOM CoNEXT "
         "TPDS TCC TC TOCS arXiv NVMW CGO PLDI LCTES DAC ICS PACT MobiSys MobiCom SenSys BigData "
-        "SIGGRAPH ISSCC USENIX DSN SRDS JMLR TMLR TPAMI TACL JACM CACM TOG TOS TKDE COLM"
+        "SIGGRAPH ISSCC USENIX DSN SRDS JMLR TMLR TPAMI TACL JACM CACM TOG TOS TKDE COLM "
+        # more of the series DBLP lists for machine learning, vision, speech, robotics, language, data,
+        # software and theory, in their own casing (https://dblp.org/db/conf/)
+        "CoRL ICRA IROS AISTATS UAI COLT WACV BMVC ICASSP Interspeech MICCAI COLING CoNLL EACL AACL "
+        "WSDM CIKM RecSys SIGIR ICDM ECIR UIST CSCW ICSE OOPSLA POPL NDSS STOC FOCS SODA PODC SPAA ICDCS "
+        "EuroMLSys IJCV TNNLS JAIR ECML ACML L4DC Nature Science"
     ).split()
 }
 #: A workshop named with the conference that hosts it: "NIPS 2014 Deep Learning Workshop", "ICML 2023
@@ -44,8 +49,9 @@ def _at_workshop(text: str, span: tuple[int, int]) -> bool:
     return bool(_WORKSHOP_AFTER_RE.match(text[span[1] :]) or _WORKSHOP_BEFORE_RE.search(text[: span[0]]))
 
 
-SERIES["usenix atc"] = "ATC"
-SERIES["atc"] = "ATC"
+# the USENIX Annual Technical Conference: "USENIX ATC", as USENIX and DBLP name it ("ATC '24" alike)
+SERIES["usenix atc"] = "USENIX ATC"
+SERIES["atc"] = "USENIX ATC"
 SERIES["neurips"] = "NeurIPS"
 SERIES["nips"] = "NeurIPS"
 SERIES["ieee bigdata"] = "BigData"
@@ -239,7 +245,10 @@ PREPRINT_SERIES = frozenset({"arxiv", "biorxiv", "medrxiv", "ssrn", "corr"})
 #: Proceedings of the", "Journal version in", "To appear in", "Presented at".
 _LEAD_RE = re.compile(
     r"\b(?:accepted|published|presented|appear(?:s|ed|ing)?|proceedings|version(?![\s,-]+of\b)|venue|conference)\b"
-    r"[\s:,-]*(?:(?:as|at|in|to|by|of|on|the|an?|\d+(?:st|nd|rd|th)|(?:19|20)\d\d)\b[\s:,-]*){0,4}$",
+    r"[\s:,-]*(?:(?:as|at|in|to|by|of|on|the|an?|\d+(?:st|nd|rd|th)|(?:19|20)\d\d)\b[\s:,-]*){0,4}$"
+    # the same in Chinese notes: 发表于/发表在 "published in", 收录于 "included in", 被 … 接收 "accepted by",
+    # 中稿/录用/入选 "accepted"
+    r"|(?:发表于|发表在|发表|收录于|收录|被|中稿|录用于?|入选)\s*[:：]?\s*$",
     re.IGNORECASE,
 )
 #: What may follow a venue that ends a byline: a remark in brackets ("(best paper)", "(oral)") and a stop.
@@ -252,8 +261,10 @@ _PREPRINT_RE = re.compile(
 #: A series nobody listed, stated with a year after words that state it: "Published in: COLM 2024".
 _LEAD_UNKNOWN_RE = re.compile(
     r"\b(?i:accepted|published|presented|appear(?:s|ed|ing)?)\s*(?i:as|at|in|to|by)?[\s:]*(?i:the\s+)?"
-    r"([A-Z][A-Za-z&+-]{1,19})\s*['’]?\s*((?:19|20)\d\d)\b(?!\s*(?:[A-Z][\w&-]*\s+){0,5}[Ww]orkshop)",
+    r"([A-Z][A-Za-z&+-]{1,19})\s*[,'’]?\s*((?:19|20)\d\d)\b(?!\s*(?:[A-Z][\w&-]*\s+){0,5}[Ww]orkshop)",
 )
+#: Words that state where a paper appeared ("Published in", "Accepted at", "Appears in").
+_STATES_RE = re.compile(r"\b(?:accepted|published|presented|appear(?:s|ed|ing)?)\s+(?:at|in|to|by)\b", re.IGNORECASE)
 #: Capitalised words after "published in" that are no venue ("Published in January 2023").
 _NOT_SERIES = frozenset(
     "january february march april may june july august september october november december spring summer "
@@ -302,6 +313,8 @@ def stated_venues(text: str, byline: bool = False) -> list[str]:
     out: list[str] = []
     for s in _sentences(journal_abbreviated(text)):
         short = len(s.split()) <= BYLINE_WORDS
+        if _STATES_RE.search(s):  # "Published in Nature, 2015": the series and its year, as a reference writes them
+            s = re.sub(r"\b([A-Za-z][\w&+-]*),\s+((?:19|20)\d\d)\b", r"\1 \2", s)
         for u in _LEAD_UNKNOWN_RE.finditer(s):
             first = re.split(r"[-/]", u.group(1))[0].lower()  # "ACL-IJCNLP": a joint name of a known series
             if first not in SERIES and u.group(1).lower() not in _NOT_SERIES:
@@ -310,11 +323,14 @@ def stated_venues(text: str, byline: bool = False) -> list[str]:
             if not m.venue or _at_workshop(s, m.span):
                 continue
             before, after = s[: m.span[0]], s[m.span[1] :]
-            opened = before.rstrip().endswith(("(", "["))
-            closed = re.match(r"^[^()\[\]]{0,24}[)\]]\s*(?:[.,;:]\s*)?$", after)
+            opened = before.rstrip().endswith(("(", "[", "（"))  # full-width brackets of Chinese text alike
+            closed = re.match(r"^[^()\[\]（）]{0,24}[)\]）]\s*(?:[.,;:，。；：]\s*)?$", after)
+            # a bracket right after a title in title marks or quotes: "《Title》（NeurIPS 2017）", "“Title” (ICML 2023)"
+            after_title = re.search(r"[》〉”]\s*[(（]$", before.rstrip()) and re.match(r"^[^()（）]{0,24}[)）]", after)
             if (
                 _LEAD_RE.search(before)
                 or (opened and closed)
+                or after_title
                 or (
                     byline
                     and short

@@ -107,14 +107,14 @@ def test_english_words_ending_in_s_after_a_vowel_are_kept(word):
         ("sosp24 llm training papers?", "SOSP 2024", None),
         ("what was fast 2026's acceptance rate", "FAST 2026", None),
         ("FAST '26 papers on file systems", "FAST 2026", None),
-        ("atc'25 best papers", "ATC 2025", None),
+        ("atc'25 best papers", "USENIX ATC 2025", None),
         ("perseus (sosp 24) - what's it do?", "SOSP 2024", None),
         ("mlsys 24 accept rate", "MLSys 2024", None),
         ("osdi 24 keynote?", "OSDI 2024", None),
     ],
 )
 def test_venues_written_casually_become_filters(text, venue, series):
-    f = detect_filters(text, ["SOSP 2024", "FAST 2026", "ATC 2025", "MLSys 2024", "OSDI 2024"])
+    f = detect_filters(text, ["SOSP 2024", "FAST 2026", "USENIX ATC 2025", "MLSys 2024", "OSDI 2024"])
     assert (f.venue, f.series) == (venue, series)
 
 

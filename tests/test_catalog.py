@@ -117,7 +117,9 @@ def test_venue_spellings_normalize_to_one(spelling):
 
 
 def test_venue_normalization_details():
-    assert normalize_venue("USENIX ATC 2024") == "ATC 2024"
+    assert (
+        normalize_venue("USENIX ATC 2024") == "USENIX ATC 2024" == normalize_venue("atc'24")
+    )  # as USENIX and DBLP name it
     assert normalize_venue("eurosys25") == "EuroSys 2025"
     assert normalize_venue("nips 2019") == "NeurIPS 2019"
     assert normalize_venue("no venue here") is None

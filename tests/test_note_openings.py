@@ -194,7 +194,7 @@ def test_templates_are_skipped_with_a_warning():
         ("Proceedings of NAACL-HLT 2019", False, ["NAACL 2019"]),
         ("Published in ACL-IJCNLP 2021.", False, ["ACL 2021"]),
         ("In Proceedings of EMNLP-IJCNLP '19.", False, ["EMNLP 2019"]),
-        ("Lewis et al., USENIX ATC '23.", True, ["ATC 2023"]),
+        ("Lewis et al., USENIX ATC '23.", True, ["USENIX ATC 2023"]),
         # another version of the paper is not this note's venue
         ("This is the journal version of the OSDI '12 paper.", True, []),
         ("Journal version in JMLR 2022.", False, ["JMLR 2022"]),

@@ -230,15 +230,16 @@ def test_second_blind_fixture_catalog_as_measured_untuned():
     the families paper_copies, title_lines and to-dos handled (a Link row or byline linking one paper on
     two sites, "Full title:" lines, a post named by the system name joining the full title's record,
     unchecked to-dos no papers): 1.0 / 1.0, venues 21 of 23 (the catalog's "ATC 2014" for "USENIX
-    ATC", and a workshop paper's venue left empty). Asserted as floors so a change that loses ground
-    shows."""
+    ATC", and a workshop paper's venue left empty). Since the catalog names the USENIX Annual Technical
+    Conference "USENIX ATC" (as USENIX and DBLP do): venues 22 of 23. Asserted as floors so a change
+    that loses ground shows."""
     expected = json.loads((BLIND_2_EXPECTED / "expected_records.json").read_text())
     records, _ = catalog_of(BLIND_2)
     precision, recall = precision_recall(records, expected)
     assert precision >= 1.0 - 1e-9 and recall >= 1.0 - 1e-9, (precision, recall)
     venue = {title_key(r.title): r.venue for r in records}
     right = [e for e in expected if e["venue"] and (venue.get(title_key(e["title"])) or "").startswith(e["venue"])]
-    assert len(right) >= 21, [e["title"] for e in expected if e["venue"] and e not in right]
+    assert len(right) >= 22, [e["title"] for e in expected if e["venue"] and e not in right]
 
 
 def test_second_blind_fixture_questions_as_measured_untuned(tmp_path, models_cache):
@@ -269,14 +270,16 @@ def test_third_blind_fixture_catalog():
     "Full title:" the note states, Chinese labels (链接, 论文标题（FAST 版）) unread. With those families
     handled (tests/fixtures/families/awesome_lists, outliner_vaults): precision 0.98, recall 0.98 —
     Triton's row links only its code repository, which stands for the paper when nothing else does —
-    and venues 46 of 48 ("ATC" is the catalog's spelling of "USENIX ATC")."""
+    and venues 46 of 48 ("ATC" is the catalog's spelling of "USENIX ATC"). Since a code repository is
+    no paper's link (the row keeps it as its code) and the catalog writes "USENIX ATC": 1.0 / 1.0,
+    venues 48 of 48."""
     expected = json.loads((BLIND_3_EXPECTED / "expected_catalog.json").read_text())
     records, _ = catalog_of(BLIND_3)
     precision, recall = precision_recall(records, expected)
-    assert precision >= 0.97 and recall >= 0.97, (precision, recall)
+    assert precision >= 1.0 - 1e-9 and recall >= 1.0 - 1e-9, (precision, recall)
     venue = {title_key(r.title): r.venue for r in records}
     right = [e for e in expected if e["venue"] and (venue.get(title_key(e["title"])) or "").startswith(e["venue"])]
-    assert len(right) >= 46, [e["title"] for e in expected if e["venue"] and e not in right]
+    assert len(right) >= 48, [e["title"] for e in expected if e["venue"] and e not in right]
     # not a record: to-dos, drafts, hierarchy roots, a template, the comparison note, tools and blogs
     not_records = {title_key(x["title"]) for x in json.loads((BLIND_3_EXPECTED / "not_records.json").read_text())}
     assert not [r.title for r in records if title_key(r.title) in not_records]

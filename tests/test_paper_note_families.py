@@ -41,7 +41,23 @@ few members of one family with its records listed by hand in expected_records.js
 * outliner_vaults — a Logseq graph (``key:: value`` page properties, ``[[paper]]`` tags, ``venue::
   arXiv``, a venue among the tags, a to-read page) and a Dendron vault (short front-matter titles
   beside "Full title:" and "Preprint title:" lines, a hierarchy root, a note in Chinese with qualified
-  title labels).
+  title labels);
+* bibtex_entries — a note's one BibTeX entry (fenced or pasted as a paragraph) names its paper: title,
+  authors, venue and year, ``url``/``doi``/``eprint``; a note holding several entries is none;
+* author_year_titles — an author-year citation after the title ("(Vaswani et al., 2017)", "- Goodfellow
+  et al. 2014", "(Srivastava et al., JMLR 2014)") is no part of it, its venue and year are the paper's;
+* written_addresses — a paper's address on a line of its own, without its scheme, after "论文见", as a
+  badge, behind a redirecting link (``link.zhihu.com/?target=…``) or on a lab's publication page; a
+  to-do line ending in an address is none;
+* venue_folders — a note filed in a folder named for a venue ("ICLR2019/", "neurips-2020/") takes
+  that venue unless it states its own;
+* org_notes — Org-mode notes (org-roam ``ROAM_REFS``, heading property drawers, ``#+TITLE``);
+* site_front_matter — keys nested under a static-site table (Zola ``[extra]``, Hugo ``params:``,
+  ``paper: {url: …}``) and the Obsidian Web Clipper's ``source:``;
+* digests — papers grouped under topic headings, bold lines standing for headings, a page titled as
+  a collection ("My Reading Notes") with one paper, numbered sections ("论文一：X"), Chinese link labels;
+* chinese_notes — Chinese labels (论文名称, 标题, 链接, 原文), framing (论文笔记, 详解, 一文读懂) and
+  venue statements (发表于, 被 … 接收).
 """
 
 from __future__ import annotations

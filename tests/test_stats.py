@@ -12,6 +12,8 @@ import pytest
 from conftest import FIXTURE_NOTES
 from typer.testing import CliRunner
 
+from papernotes.corpus.venues import normalize_venue
+
 FENCE_RE = re.compile(r"^(`{3,}|~{3,}).*?^\1[ \t]*$", re.S | re.M)
 LINK_LABEL_RE = re.compile(r"\\\[\[(?:Paper|Code|arXiv|Personal Notes)\]\(")
 BULLET_TITLE_RE = re.compile(r"^\s*[*-]\s+(.+?)\s*(?:\((?:\[)?([A-Za-z]+ \d{4})(?:\]\([^)]*\))?\))?\s*\\\[\[", re.M)
@@ -51,7 +53,8 @@ def expected_papers() -> dict[str, str | None]:
             papers[key(heads[0])] = papers.get(key(heads[0])) or presented.group(1)
         for m in re.finditer(r"^• (.+)\n((?:  .+\n)+)", text, re.M):
             v = re.search(r"\(([A-Za-z]+ \d{4})\)", m.group(2))
-            papers.setdefault(key(m.group(1)), v.group(1) if v else None)
+            # the venue in the catalog's spelling ("ATC 2024" is "USENIX ATC 2024")
+            papers.setdefault(key(m.group(1)), normalize_venue(v.group(1)) if v else None)
     return papers
 
 

@@ -1,0 +1,102 @@
+"""The BibTeX entry a note gives for its paper: a fenced block (```` ```bibtex ````, ```` ```bib ````, or
+unlabelled) or a paragraph holding one ``@inproceedings{…}`` / ``@article{…}`` / ``@misc{…}`` entry, as
+reading notes paste the citation from Google Scholar, DBLP or arXiv. Read with bibtexparser (LaTeX
+accents and braces decoded); a note whose blocks hold several entries (its references) gives none."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import bibtexparser
+from bibtexparser.middlewares import LatexDecodingMiddleware
+
+from papernotes.corpus.markdown import markdown_parser
+from papernotes.corpus.paper_links import arxiv_url, doi_url
+from papernotes.corpus.venue_names import journal_abbreviated
+from papernotes.corpus.venues import find_venues, is_preprint
+
+#: An entry's opening: ``@inproceedings{key,`` (any entry type; ``@string``/``@comment`` are no papers).
+_ENTRY_RE = re.compile(r"^\s*@(?!string\b|comment\b|preamble\b)[A-Za-z]+\s*[{(]", re.IGNORECASE)
+#: Fields that hold where the paper appeared (BibTeX, BibLaTeX).
+_VENUE_FIELDS = ("booktitle", "journal", "journaltitle", "venue", "series", "howpublished", "publisher")
+
+
+@dataclass
+class BibEntry:
+    """One paper as a note's BibTeX entry gives it: ``title`` (braces and LaTeX decoded), ``authors``
+    ("First Last"), ``venue`` (canonical "SERIES YEAR" when the venue field names a known series or a
+    preprint server, else None), ``year``, ``link`` (``url``, else ``doi``, else an arXiv ``eprint``)."""
+
+    title: str
+    authors: list[str] = field(default_factory=list)
+    venue: str | None = None
+    year: int | None = None
+    link: str | None = None
+
+
+def _sources(markdown: str) -> list[str]:
+    """The texts of the note's code blocks and paragraphs that open with a BibTeX entry."""
+    out = []
+    for t in markdown_parser().parse(markdown):
+        if (
+            t.type in ("fence", "code_block")
+            and _ENTRY_RE.match(t.content)
+            or t.type == "inline"
+            and _ENTRY_RE.match(t.content)
+        ):
+            out.append(t.content)
+    return out
+
+
+def _author(name: str) -> str:
+    """``"Devlin, Jacob"`` → ``"Jacob Devlin"``; a name written "First Last" stays."""
+    name = " ".join(name.split())
+    if "," in name:
+        last, first = (p.strip() for p in name.split(",", 1))
+        return f"{first} {last}".strip()
+    return name
+
+
+def note_bibtex(markdown: str) -> BibEntry | None:
+    """The one BibTeX entry of a note (see the module docstring), or None when it has none, several
+    different ones, or one without a title. Unparsable text is no entry (never an error)."""
+    entries = []
+    for text in _sources(markdown):
+        try:
+            library = bibtexparser.parse_string(text, append_middleware=[LatexDecodingMiddleware()])
+        except Exception:  # noqa: BLE001 - a malformed paste is text, not an entry
+            continue
+        entries += library.entries
+    keys = {e.key for e in entries}
+    if len(keys) != 1:
+        return None
+    fields = {k.lower(): str(v).strip() for k, v in entries[0].fields_dict.items() for v in [v.value]}
+    title = re.sub(r"[{}]", "", " ".join(fields.get("title", "").split())).strip()
+    if not title:
+        return None
+    y = re.search(r"\b(?:19|20)\d\d\b", fields.get("year", "") or fields.get("date", ""))
+    year = int(y.group(0)) if y else None
+    said = next((fields[k] for k in _VENUE_FIELDS if fields.get(k)), "")
+    said = re.sub(r"[{}]", "", said)
+    venue = None
+    if said:
+        found = find_venues(f"{journal_abbreviated(said)} {year or ''}".strip())
+        preprint = re.search(r"\b(arxiv|biorxiv|medrxiv)\b", said, re.IGNORECASE)
+        if len(found) == 1 and (not year or found[0].endswith(str(year))):
+            venue = found[0]
+        elif preprint and year:
+            venue = f"{'arXiv' if preprint.group(1).lower() == 'arxiv' else preprint.group(1)} {year}"
+        if venue and is_preprint(venue) and not preprint:
+            venue = None
+    eprint = fields.get("eprint", "")
+    arxiv_in_journal = re.search(r"arxiv:\s*(\d{4}\.\d{4,5})", said, re.IGNORECASE)
+    link = (
+        (fields["url"] if re.match(r"https?://", fields.get("url", "")) else None)
+        or (doi_url(fields["doi"]) if fields.get("doi") else None)
+        or (arxiv_url(eprint) if eprint else None)
+        or (arxiv_url(arxiv_in_journal.group(1)) if arxiv_in_journal else None)
+    )
+    authors = [_author(a) for a in re.split(r"\s+and\s+", fields.get("author", "")) if a.strip()]
+    authors = [a for a in authors if a.lower() not in ("others", "et al.")]
+    return BibEntry(title=title, authors=authors, venue=venue, year=year, link=link)

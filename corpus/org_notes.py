@@ -1,0 +1,165 @@
+"""Org-mode notes (Emacs Org, org-roam, org-noter, org-ref) read as Markdown with YAML front matter, so
+one reader and one set of conventions serve both.
+
+What is rewritten (Org syntax, https://orgmode.org/manual/ and https://orgmode.org/worg/org-syntax.html):
+
+* in-buffer settings ``#+TITLE: X``, ``#+AUTHOR:``, ``#+DATE:``, ``#+FILETAGS: :a:b:``, ``#+ROAM_REFS:``
+  (org-roam's paper link or ``cite:key``), ``#+ROAM_ALIAS:`` and any other ``#+KEY: value`` before the
+  first heading → front matter (``filetags`` → ``tags``, ``roam_refs``/``roam_key`` → ``url`` or
+  ``citekey``, ``roam_alias``/``roam_aliases`` → ``aliases``);
+* the file's top property drawer (org-roam v2: ``:ID:``, ``:ROAM_REFS:``, ``:ROAM_ALIASES:``) → front
+  matter too; a heading's drawer (org-ref/org-noter: ``:AUTHOR:``, ``:YEAR:``, ``:JOURNAL:``, ``:URL:``,
+  ``:DOI:``) → labelled lines under the heading (``- Authors: …``, ``- URL: …``);
+* headings ``** Title :tag:`` → ``## Title`` (TODO keywords, priorities and tags dropped);
+* links ``[[url][label]]`` → ``[label](url)``, ``[[url]]`` → ``<url>``, internal links
+  (``[[id:…][label]]``, ``[[file:x.org][label]]``) → their label;
+* blocks ``#+BEGIN_SRC lang`` → fenced code, ``#+BEGIN_QUOTE`` → a quote, ``#+BEGIN_EXAMPLE`` → code;
+* markup ``*bold*`` → ``**bold**``, ``/italic/`` → ``*italic*``, ``=code=``/``~code~`` → `` `code` ``;
+  ``1)`` items → ``1.``; table rules ``|---+---|`` → ``|---|---|``; ``# comment`` lines dropped.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+_SETTING_RE = re.compile(r"^\s*#\+([A-Za-z_]+):\s*(.*?)\s*$")
+_DRAWER_LINE_RE = re.compile(r"^\s*:([A-Za-z_][\w-]*):\s*(.*?)\s*$")
+_HEADING_RE = re.compile(r"^(\*+)\s+(.*?)\s*$")
+_TODO_RE = re.compile(r"^(?:TODO|DONE|NEXT|WAITING|HOLD|CANCELL?ED|READ|READING|LATER|NOW)\s+")
+_PRIORITY_RE = re.compile(r"^\[#[A-Z0-9]\]\s+")
+_HEADING_TAGS_RE = re.compile(r"\s+(:[\w@#%:]+:)\s*$")
+_BLOCK_RE = re.compile(r"^\s*#\+(BEGIN|END)_(\w+)\s*(.*?)\s*$", re.IGNORECASE)
+_LINK_RE = re.compile(r"\[\[([^\[\]]+)\](?:\[([^\[\]]*)\])?\]")
+#: Property keys of a heading's drawer that name its paper → the label of the line they become.
+_PAPER_PROPERTIES = {
+    "author": "Authors",
+    "authors": "Authors",
+    "year": "Year",
+    "journal": "Venue",
+    "booktitle": "Venue",
+    "venue": "Venue",
+    "conference": "Venue",
+    "url": "URL",
+    "doi": "DOI",
+    "arxiv": "arXiv",
+    "pdf": "PDF",
+    "title": "Title",
+    "roam_refs": "Link",
+}
+_INTERNAL = ("id:", "file:", "roam:", "*", "#", "attachment:", "denote:")
+
+
+def _link(m: re.Match[str]) -> str:
+    target, label = m.group(1).strip(), (m.group(2) or "").strip()
+    if target.lower().startswith(_INTERNAL) or not re.match(r"[a-z][\w+.-]*:", target, re.I):
+        return label or re.sub(r"^(?:id|file|roam|denote):", "", target).removesuffix(".org")
+    if re.match(r"(?:cite|citep|citet|parencite|textcite):", target, re.I):
+        return label or target
+    return f"[{label}]({target})" if label else f"<{target}>"
+
+
+def _inline(line: str) -> str:
+    """One line's Org markup as Markdown (links, emphasis, verbatim)."""
+    line = _LINK_RE.sub(_link, line)
+    line = re.sub(r"(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\w*])", r"**\1**", line)
+    line = re.sub(r"(?<![\w/:])/(?=\S)([^/\n]+?)(?<=\S)/(?![\w/])", r"*\1*", line)
+    return re.sub(r"(?<![\w=~])[=~](?=\S)([^=~\n]+?)(?<=\S)[=~](?![\w=~])", r"`\1`", line)
+
+
+def _setting_meta(key: str, value: str, meta: dict[str, Any]) -> None:
+    k = key.lower()
+    if not value:
+        return
+    if k == "filetags":
+        meta["tags"] = [t for t in re.split(r"[:\s]+", value) if t]
+    elif k in ("roam_refs", "roam_key"):
+        for ref in value.split():
+            ref = ref.strip('"')
+            if re.match(r"https?://", ref):
+                meta.setdefault("url", ref)
+            elif re.match(r"(?:cite:|@)", ref):
+                meta.setdefault("citekey", re.sub(r"^(?:cite:)?@?", "", ref))
+    elif k in ("roam_alias", "roam_aliases"):
+        meta["aliases"] = [a for a in re.findall(r'"([^"]+)"|(\S+)', value) for a in [a[0] or a[1]] if a]
+    elif k not in ("options", "startup", "setupfile", "latex_header", "html_head", "id", "include"):
+        meta.setdefault("author" if k == "author" else k, _LINK_RE.sub(_link, value))
+
+
+def org_to_markdown(text: str) -> str:
+    """An Org document as Markdown with YAML front matter (see the module docstring). Never raises:
+    what is not Org syntax stays as it is."""
+    meta: dict[str, Any] = {}
+    out: list[str] = []
+    lines = text.splitlines()
+    i = 0
+    seen_heading = False
+    block: str | None = None
+    while i < len(lines):
+        line = lines[i]
+        i += 1
+        b = _BLOCK_RE.match(line)
+        if b:
+            kind = b.group(2).lower()
+            if b.group(1).lower() == "begin":
+                block = kind
+                if kind in ("src", "example", "export"):
+                    out.append(f"```{b.group(3).split()[0] if b.group(3) and kind == 'src' else ''}")
+            else:
+                if block in ("src", "example", "export"):
+                    out.append("```")
+                block = None
+            continue
+        if block in ("src", "example", "export"):
+            out.append(line)
+            continue
+        if block == "quote":
+            out.append(f"> {_inline(line)}" if line.strip() else ">")
+            continue
+        if line.strip().upper() == ":PROPERTIES:":
+            props: dict[str, str] = {}
+            while i < len(lines) and lines[i].strip().upper() != ":END:":
+                d = _DRAWER_LINE_RE.match(lines[i])
+                if d:
+                    props[d.group(1).lower()] = d.group(2)
+                i += 1
+            i += 1
+            if not seen_heading:
+                for k, v in props.items():
+                    _setting_meta(k, v, meta)
+            else:
+                out += [
+                    f"- {_PAPER_PROPERTIES[k]}: {_inline(v)}" for k, v in props.items() if k in _PAPER_PROPERTIES and v
+                ]
+                out.append("")
+            continue
+        if re.match(r"^\s*:(?:LOGBOOK|NOTES):\s*$", line):  # other drawers: their lines are kept as text
+            continue
+        s = _SETTING_RE.match(line)
+        if s:
+            if not seen_heading:
+                _setting_meta(s.group(1), s.group(2), meta)
+            elif s.group(1).lower() == "caption":
+                out.append(_inline(s.group(2)))
+            continue
+        if re.match(r"^\s*#(?:\s|$)", line):  # an Org comment line
+            continue
+        h = _HEADING_RE.match(line)
+        if h:
+            seen_heading = True
+            title = _PRIORITY_RE.sub("", _TODO_RE.sub("", h.group(2)))
+            title = _HEADING_TAGS_RE.sub("", title)
+            out += ["", f"{'#' * min(len(h.group(1)), 6)} {_inline(title)}", ""]
+            continue
+        if re.match(r"^\s*\|[-+]+\|?\s*$", line):
+            out.append(re.sub(r"\+", "|", line))
+            continue
+        line = re.sub(r"^(\s*)(\d+)\)\s", r"\1\2. ", line)
+        out.append(_inline(line))
+    body = "\n".join(out).strip() + "\n"
+    if not meta:
+        return body
+    # each value written as JSON, which is YAML too (YAML 1.2 is a superset of JSON)
+    fm = "".join(f"{k}: {json.dumps(v, ensure_ascii=False)}\n" for k, v in meta.items())
+    return "---\n" + fm + "---\n\n" + body
