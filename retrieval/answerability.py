@@ -10,7 +10,8 @@ decision threshold :data:`ANSWERABLE_AT` was fixed before fitting.
 Question features (:func:`question_features`):
 
 ``top_dense``      best dense cosine similarity of the top 3 chunks
-``best_cos``       best cosine similarity of an embedded candidate sentence to the question
+``best_cos``       best cosine similarity of an embedded candidate sentence to the question (of the named
+                   papers when the question names some; titles and affiliation lines aside)
 ``cov_best``       idf-weighted share of the question's terms found in one single chunk (the best one):
                    the subject and what is asked about it must occur together
 ``cov_union``      the same share over the top 3 chunks together
@@ -27,7 +28,8 @@ Question features (:func:`question_features`):
                    best share any candidate sentence covers (0 when none covers any); 1 otherwise
 ``venue_missing``  1 when the question names a venue the notes lack
 ``best_sentence``  the sentence model's best score (the probability that a candidate sentence — of the
-                   named papers, when the question names some — holds the answer)
+                   named papers, when the question names some; not a title or affiliations line —
+                   holds the answer)
 """
 
 from __future__ import annotations
@@ -230,8 +232,17 @@ _FIELD_TERMS = {t: fields for word, fields in LOOKUP_FIELDS.items() for t in lex
 
 def named_fields(k: Key) -> tuple[str, ...]:
     """The record fields the asked word ``k`` names (:data:`LOOKUP_FIELDS`, by any of its one-term
-    readings), or ``()``."""
-    return next((_FIELD_TERMS[alt[0]] for alt in k.alternatives if len(alt) == 1 and alt[0] in _FIELD_TERMS), ())
+    readings, or truncated to four or more letters: "conf", "affils", "auth"), or ``()``."""
+    for alt in k.alternatives:
+        if len(alt) != 1:
+            continue
+        if alt[0] in _FIELD_TERMS:
+            return _FIELD_TERMS[alt[0]]
+        if len(alt[0]) >= 4 and alt[0].isalpha():
+            for word, fields in LOOKUP_FIELDS.items():
+                if word.startswith(alt[0]):
+                    return fields
+    return ()
 
 
 def field_asked(k: Key, records: Sequence[PaperRecord]) -> bool:
@@ -283,8 +294,9 @@ def is_lookup(
         return False  # a field the lookup answer lacks ("the authors of X" when its notes name none)
     if not q.asked or q.is_comparison:
         return True
-    if all(k.covered(identity) or field_asked(k, records) for k in q.asked):
-        return True  # only fields of the record: "what conference was X at", "link to the X paper"
+    fields = [k for k in q.asked if field_asked(k, records)]
+    if fields and all(k in fields or k.covered(identity) for k in q.asked):
+        return True  # fields of the record: "what conference was X at", "link to the X paper"
     return similarity(framing(q, identity)) >= lookup_threshold()
 
 
@@ -344,8 +356,9 @@ def question_features(
     named_like = [_as_written(k) for k in (q.keys if q else []) if not english_word(k.word)]
     vocab = {t for k in named_like for t in k.terms if bm25.has(t)}
     oov = 1.0 - coverage(named_like, vocab, idf) if named_like else 0.0
-    cos = [s.cos for s in sentences if s.cos is not None]
-    of_subject = [s for s in sentences if s.named or not (q and q.papers)]
+    # evidence beyond the lead line: a title or affiliations line only repeats what names the paper
+    of_subject = [s for s in sentences if (s.named or not (q and q.papers)) and not s.is_title]
+    cos = [s.cos for s in of_subject if s.cos is not None]
     best_asked = max((s.asked for s in of_subject), default=0.0)
     with_number = max((s.asked for s in of_subject if s.number), default=0.0)
     return {
@@ -358,7 +371,7 @@ def question_features(
         "named": 1.0 if (q and q.papers) else 0.0,
         "quantity_support": (with_number / best_asked if best_asked else 0.0) if (q and q.asks_quantity) else 1.0,
         "venue_missing": 1.0 if result.missing_venue else 0.0,
-        "best_sentence": max((s.score for s in sentences if s.named or not (q and q.papers)), default=0.0),
+        "best_sentence": max((s.score for s in of_subject), default=0.0),
     }
 
 

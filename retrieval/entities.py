@@ -209,7 +209,8 @@ class PaperIndex:
     ) -> list[PaperMention]:
         """Papers the question names, longest names first, in question order, without overlaps; the
         words of the ``venues`` mentioned are not names, and a common one-word name next to a mention
-        of its paper's venue is one. ``variant(word)`` reads a misspelt word as the notes' word
+        of its paper's venue is one; a name typed in the other grammatical number ("ktransformer" for
+        "KTransformers") is the name. ``variant(word)`` reads a misspelt word as the notes' word
         (:meth:`~papernotes.retrieval.spelling.Vocabulary.variant`): "kernelevovle" names KernelEvolve.
 
         >>> # "What's Mooncake's KV cache design?" → [PaperMention(records=[…], name="Mooncake", …)]
@@ -226,7 +227,7 @@ class PaperIndex:
                 if not all(parts for _, parts in words[i : i + size]):
                     continue
                 key = "".join(p for _, parts in words[i : i + size] for p in parts)
-                n = self._names.get(key)
+                n = self._names.get(key) or self._names.get(_number_variant(key))
                 if n is None and size == 1 and variant is not None:
                     meant = variant(normalize(words[i][0]))
                     key = "".join(word_parts(normalize(meant))) if meant else key
@@ -273,6 +274,14 @@ class PaperIndex:
         """The question's words that belong to the mentioned names (normalized parts)."""
         words = _words(question, skip)
         return [p for m in mentions for _, parts in words[m.words[0] : m.words[1]] for p in parts]
+
+
+def _number_variant(key: str) -> str:
+    """The other grammatical number of a name key of five or more letters, by a final "s"
+    ("ktransformer" ↔ "ktransformers"); ``""`` for a shorter one or one ending in a digit."""
+    if len(key) < 5 or not key[-1].isalpha():
+        return ""
+    return key[:-1] if key.endswith("s") else key + "s"
 
 
 #: A system name inside a title: a word with an inner capital or a capitalised acronym with lower-case

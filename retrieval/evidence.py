@@ -203,12 +203,13 @@ def embed_best(
     embed: Callable[[list[str]], list[list[float]]],
     n: int = EMBEDDED_SENTENCES,
 ) -> None:
-    """Set ``cos`` on the ``n`` best candidates by lexical overlap (and on each named paper's first
-    sentence): cosine similarity of the sentence, read under its chunk's heading line ("SpotServe ›
+    """Set ``cos`` on the ``n`` best candidates by lexical overlap, titles and affiliation lines last
+    (and on each named paper's first sentence): cosine similarity of the sentence, read under its chunk's heading line ("SpotServe ›
     Implementation: 5.6K LoC …"), to the question vector (both unit-norm, so the dot product)."""
     if not sentences or query_vector is None:
         return
-    order = sorted(sentences, key=lambda s: (-(s.asked + s.lexical), s.hit.rank or 99, s.index))
+    # a title or affiliations line repeats the paper's lead line: no evidence worth an embedding
+    order = sorted(sentences, key=lambda s: (s.is_title, -(s.asked + s.lexical), s.hit.rank or 99, s.index))
     chosen = order[:n]
     for s in sentences:
         if s.named and s.index == 0 and s not in chosen:

@@ -69,6 +69,16 @@ def _at_venue(r: PaperRecord, f: Filters) -> bool:
     return False
 
 
+def _venue_topics(r: PaperRecord, f: Filters) -> list[str]:
+    """The record's topic paths ("Page › heading"); for a list of a venue, those on that venue's own
+    pages when it has any: the venue page's grouping is the one that decides membership, not a topic
+    page's finer heading that holds only some of the venue's papers."""
+    if not (f.venue or f.series):
+        return list(r.topics)
+    own = [t for t in r.topics if _at_venue(PaperRecord(title=r.title, topics=[t]), f)]
+    return own or list(r.topics)
+
+
 def candidates(retriever: HybridRetriever, result: SearchResult, topic: Sequence[Key | str]) -> list[int]:
     """Catalog positions of the papers a list answer chooses from (see the module docstring)."""
     f = result.filters
@@ -112,7 +122,7 @@ def select(
     for rec in recs:
         r = retriever.catalog[rec]
         positions = pos_of[rec]
-        heads = " ".join(t for t in r.topics)
+        heads = " ".join(_venue_topics(r, f))
         own = " ".join(
             [r.title, r.system or "", r.summary, " ".join(r.affiliations), " ".join(r.authors), " ".join(r.tags)]
         )
@@ -197,4 +207,25 @@ def heading_list(retriever: HybridRetriever, result: SearchResult, idf: Callable
         words = lexical_terms(head.split(" › ")[-1])
         if n >= 2 and words and coverage(words, asked, idf) >= 0.99 and coverage(specific, set(words), idf) >= 0.99:
             return True
+    return False
+
+
+def topic_list(retriever: HybridRetriever, result: SearchResult, idf: Callable[[str], float]) -> bool:
+    """True when a question that names a venue, no paper and no amount asks, in its specific words
+    (:func:`~papernotes.retrieval.answerability.specific_asked`), for a topic that papers of that venue
+    are about — their own title, system name or one-line summary holds every one of those words ("What
+    did FAST 2025 publish about KV cache?"): it asks for those papers. An attribute of the venue
+    ("osdi 2024 acceptance rate") is in no paper's title."""
+    q = result.question
+    f = result.filters
+    if q is None or q.papers or q.asks_quantity or not (f.venue or f.series):
+        return False
+    specific = specific_asked(q, retriever.bm25)
+    if not specific:
+        return False
+    for r in retriever.catalog:
+        if _at_venue(r, f):
+            own = set(lexical_terms(" ".join([r.title, r.system or "", r.summary])))
+            if coverage(specific, own, idf) >= FULL:
+                return True
     return False

@@ -241,6 +241,11 @@ def _acronym(
 _PLAIN_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 
 
+#: A slash between two words of two or more letters joins alternatives or a list ("venue/award",
+#: "who/where"): each word is read on its own. Single letters stay joined ("I/O", "w/o").
+_SLASH_RE = re.compile(r"(?<=[^\W\d_]{2})/(?=[^\W\d_]{2})")
+
+
 def match_keys(
     text: str,
     in_notes: Callable[[str], bool] | None,
@@ -255,8 +260,8 @@ def match_keys(
     "LoC"); a word the notes lack also matches the notes' word it misspells or abbreviates
     (``variant``, see :mod:`papernotes.retrieval.spelling`: "databse" / "database"); an abbreviation the
     notes define (``abbreviations``) matches its long form, and the long form its abbreviation ("LLM" /
-    "large language model")."""
-    parsed = [(w, word_parts(normalize(w))) for w in re.findall(r"\S+", text)]
+    "large language model"). Words joined by a slash are read one by one (:data:`_SLASH_RE`)."""
+    parsed = [(w, word_parts(normalize(w))) for raw in re.findall(r"\S+", text) for w in _SLASH_RE.split(raw)]
     out: list[Key] = []
     i = 0
     while i < len(parsed):

@@ -227,7 +227,9 @@ class Notes:
         result = self.retriever.search(q, max(k, 10) if q.is_list else k, filters)
         idf = self.retriever.bm25.idf
         an = Analysis(q, result)
-        if not q.is_list and lists.heading_list(self.retriever, result, idf):
+        if not q.is_list and (
+            lists.heading_list(self.retriever, result, idf) or lists.topic_list(self.retriever, result, idf)
+        ):
             q.is_list = True
         if q.is_list:
             if not result.missing_venue:

@@ -145,3 +145,47 @@ def test_words_about_my_notes_frame_a_list_they_are_not_its_topic(notes, questio
     taken as the topic ("written", "got"), they matched no paper and the list was refused."""
     a = ask(notes, question)
     assert not a.refused and [c.paper_title for c in a.citations] == [title], a.answer
+
+
+@pytest.mark.parametrize(
+    "question, expected",
+    [
+        ("hexa who/where", "NeurIPS 2024"),
+        ("tarn venue/award?", "FAST 2025"),
+        ("loom conf + auth?", "Ada Byron"),
+        ("vale - conf?", "EuroSys 2025"),
+    ],
+)
+def test_slashed_and_truncated_field_words_ask_for_the_record(notes, question, expected):
+    """ "who/where" is two framing words, "venue/award" two words; "conf", "auth", "affils" are the
+    record's field nouns truncated: each question is a lookup answered from the record."""
+    a = ask(notes, question)
+    assert a.kind == "lookup" and expected in a.answer, (a.kind, a.answer)
+
+
+@pytest.mark.parametrize("question", ["kblock paper?", "what does kblock page", "kblocks?"])
+def test_a_name_typed_in_the_other_number_names_the_paper(notes, question):
+    """ "kblock" for KBlocks: the plural or singular of a name is the name."""
+    an = notes.analyze(question)
+    assert [notes.catalog[r].title for r in an.question.records] == [
+        "KBlocks: Paged KV Blocks for Hybrid CPU/GPU Inference"
+    ]
+
+
+@pytest.mark.parametrize(
+    "question, title",
+    [
+        ("what did fast 2025 have on tiered storage", "Tarn: Tiered KV Cache Storage for Long Contexts"),
+        ("icml 2024 - anything published on drafters", "Quill: Speculative Decoding with Tiny Drafters"),
+        ("anything osdi 2024 did about prefill", "Loom: Weaving Prefill and Decode on Shared GPUs"),
+    ],
+)
+def test_a_venue_and_a_topic_its_papers_are_about_ask_for_those_papers(notes, question, title):
+    """No list word, but a venue, no paper named, and words that a paper of that venue is about: the
+    question asks for the venue's papers on that topic."""
+    a = ask(notes, question)
+    assert a.kind == "list" and title in [c.paper_title for c in a.citations], (a.kind, a.answer)
+
+
+def test_an_attribute_of_a_venue_is_not_a_topic_list(notes):
+    assert ask(notes, "osdi 2024 acceptance rate").kind != "list"
