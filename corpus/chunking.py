@@ -18,7 +18,7 @@ from typing import Any
 
 from papernotes.corpus.markdown import Block, Item, parse_blocks
 from papernotes.corpus.models import Chunk, Page, PaperEntry
-from papernotes.corpus.note_sections import section_entries
+from papernotes.corpus.note_sections import logged_sections
 from papernotes.corpus.paper_notes import complete_entry, paper_note_entry
 from papernotes.corpus.papers import (
     deep_note_entry,
@@ -375,8 +375,8 @@ def analyze_page(
     deep = is_deep_note(page, blocks)
     listing = listing_page(blocks, venue)
     note: PaperEntry | None = None
-    logged = [] if page.publications or venue else section_entries(page)
-    out.entries += logged  # a reading log: one paper note per section
+    logged = [] if page.publications or venue else logged_sections(page)
+    out.entries += [s.entry for s in logged]  # a reading log: one paper note per section
     if not page.publications and not venue and not logged:  # a conference page is no paper note
         bullets = 0
         if not deep:
@@ -408,9 +408,12 @@ def analyze_page(
         else:
             sections.append((sec, blk.heading_line, [blk]))
     seen_titles: dict[str, int] = {}
-    for sec, _, blks in sections:
-        text_kind = "deep_note" if deep else "page_section"
-        meta = dict(deep_meta) if deep else {}
+    for sec, line, blks in sections:
+        # a reading log's section: its chunks are its paper's (its heading's line range)
+        own = next((s.entry for s in logged if s.start <= line < s.end), None)
+        as_note = deep or own is not None  # its bullets and tables are the paper's notes, not entries
+        text_kind = "deep_note" if as_note else "page_section"
+        meta = dict(deep_meta) if deep else {**_entry_meta(own), "authors": own.authors} if own else {}
         buf: list[str] = []
 
         def flush(section: str = sec, buf: list[str] = buf, text_kind: str = text_kind, meta: dict = meta) -> None:
@@ -423,7 +426,7 @@ def analyze_page(
                 buf.append(blk.text)
             elif blk.kind == "table":
                 flush()
-                rows = [] if deep else table_entries(blk, page, sec, venue)
+                rows = [] if as_note else table_entries(blk, page, sec, venue)
                 papers = {n for n, _ in rows}
                 if len(papers) < len(blk.rows) or not blk.rows:
                     _table_chunks(
@@ -435,7 +438,7 @@ def analyze_page(
                     header = "| " + " | ".join(blk.header) + " |\n" if any(blk.header) else ""
                     body = header + "| " + " | ".join(blk.rows[n]) + " |"
                     b.add_entry(sec, body, _entry_meta(entry), disc=disc)
-            elif deep:
+            elif as_note:
                 buf.append("\n".join(it.render() for it in blk.items))
             else:
                 for what, item, path, entry in walk_list(

@@ -96,6 +96,7 @@ def page_paper_links(blocks: list[Block]) -> list[str]:
         out: list[str] = []
         for it in items:
             links = [(label, h) for label, h in it.inline.links if is_paper_link(h)]
+            links += [(u, u) for u in BARE_URL_RE.findall(it.text) if is_paper_link(u)]  # "- https://…"
             one = one_paper(links)
             out += [one] if one else [h for _, h in links]
             out += of_items(it.children)

@@ -1,46 +1,146 @@
-"""Notes that hold several papers' notes, one section each — a reading log whose ``## Attention Is All
-You Need`` sections each open with that paper's link, byline or labelled lines: each section that reads
-as a paper note by itself (:func:`~papernotes.corpus.paper_notes.paper_note_entry`) is one entry."""
+"""Notes that hold several papers' notes, one section each — a reading log or a reading group's week
+file whose ``## Attention Is All You Need`` / ``### Segment Anything (ICCV 2023) ★`` sections each
+hold one paper: each section that reads as a paper note by itself
+(:func:`~papernotes.corpus.paper_notes.paper_note_entry`), or whose heading names a paper with its
+venue or link, is one entry, and the section's chunks are attributed to that paper.
+
+Sections are found at any heading level: a heading that only groups others (``## 2026`` over
+``### Title (Venue Year)`` entries, no text of its own) and a section that is no paper are looked into
+for sections below them."""
 
 from __future__ import annotations
 
 import dataclasses
 import re
+from collections import Counter
+from dataclasses import dataclass
 
-from papernotes.corpus.markdown import is_section_heading, markdown_parser, parse_blocks, render_inline
+from papernotes.corpus.markdown import Block, Item, is_section_heading, markdown_parser, parse_blocks, render_inline
 from papernotes.corpus.models import Page, PaperEntry
-from papernotes.corpus.note_links import front_matter_links
+from papernotes.corpus.note_links import BARE_URL_RE, distinct_papers, front_matter_links, title_like_label
 from papernotes.corpus.note_opening import is_collection_title
+from papernotes.corpus.note_titles import venue_decoration
 from papernotes.corpus.paper_links import is_paper_link
-from papernotes.corpus.paper_notes import ID_KEYS, paper_note_entry
-from papernotes.corpus.papers import listing_page, title_key
+from papernotes.corpus.paper_notes import ID_KEYS, _summary, paper_note_entry
+from papernotes.corpus.papers import listing_page, parse_title, system_name, title_key
+from papernotes.corpus.table_entries import _title_like
+from papernotes.corpus.venues import decide_venue, split_venue, stated_venues
 
 _URL_RE = re.compile(r"https?://[^\s)>\]]+")
+#: Marks a log puts after a title ("★", "⭐", "(!)") — not part of it.
+_TRAILING_MARKS_RE = re.compile(r"(?:\s*[^\w\s)\]?!'\"’”])+\s*$")
 #: Fewest sections that must each read as a paper note for a page to be read section by section.
 MIN_PAPER_SECTIONS = 2
 
 
-def _sections(page: Page) -> tuple[str, list[tuple[str, str]]]:
-    """``(the text before the sections, [(heading text, section markdown with its heading)])`` at the
-    shallowest heading level below the page's own title heading (a level-1 heading naming the page)."""
+@dataclass
+class LoggedSection:
+    """One paper's section of a page: its entry and its lines (0-based, ``end`` exclusive)."""
+
+    entry: PaperEntry
+    start: int
+    end: int
+
+
+@dataclass
+class _Head:
+    level: int
+    line: int
+    text: str
+    links: list[tuple[str, str]]
+    end: int = 0  # the line where its section ends (the next heading at its level or above)
+
+
+def _headings(page: Page) -> tuple[list[_Head], int]:
+    """``(the headings below the page's own title heading, the page's line count)``."""
     tokens = markdown_parser().parse(page.markdown)
-    heads = [
-        (int(t.tag[1:]), t.map[0], render_inline(tokens[i + 1]).text)
-        for i, t in enumerate(tokens)
-        if t.type == "heading_open" and t.map
-    ]
-    if heads and heads[0][0] == 1 and title_key(heads[0][2]) == title_key(page.title):
+    heads: list[_Head] = []
+    for i, t in enumerate(tokens):
+        if t.type == "heading_open" and t.map:
+            inline = render_inline(tokens[i + 1])
+            heads.append(_Head(int(t.tag[1:]), t.map[0], inline.text, inline.links))
+    if heads and heads[0].level == 1 and title_key(heads[0].text) == title_key(page.title):
         heads = heads[1:]
-    if not heads:
-        return page.markdown, []
-    level = min(h[0] for h in heads)
-    starts = [(line, text) for lvl, line, text in heads if lvl == level]
-    lines = page.markdown.splitlines(keepends=True)
-    out = []
-    for k, (line, text) in enumerate(starts):
-        end = starts[k + 1][0] if k + 1 < len(starts) else len(lines)
-        out.append((text, "".join(lines[line:end])))
-    return "".join(lines[: starts[0][0]]), out
+    n = len(page.markdown.splitlines())
+    for k, h in enumerate(heads):
+        h.end = next((x.line for x in heads[k + 1 :] if x.level <= h.level), n)
+    return heads, n
+
+
+def _labelled_links(blocks: list[Block]) -> list[tuple[str, str]]:
+    """Every ``(label, href)`` of a section's paragraphs and bullets, a bare URL labelled by itself."""
+
+    def of_items(items: list[Item]) -> list[tuple[str, str]]:
+        out: list[tuple[str, str]] = []
+        for it in items:
+            out += it.inline.links + [(u, u) for u in BARE_URL_RE.findall(it.text)] + of_items(it.children)
+        return out
+
+    return [
+        x
+        for b in blocks
+        for x in (b.links + [(u, u) for u in BARE_URL_RE.findall(b.text)] if b.kind == "text" else of_items(b.items))
+    ]
+
+
+def _section_link(head: _Head, title: str, blocks: list[Block]) -> str | None:
+    """A section's own paper link: its heading's one paper link, else the one paper link of its text
+    (or, when it has several, of its first block — a log entry's first bullets) when it is presented
+    as the section's own — bare, or labelled by a kind of link ("arXiv", "PDF") or by the section's
+    title — not as another work named beside it (``[Your students are your legacy](doi…)`` under
+    ``## Student Mentorship``); None otherwise."""
+    head_links = distinct_papers([h for _, h in head.links if is_paper_link(h)])
+    if len(head_links) == 1:
+        return head_links[0]
+    for part in (blocks, blocks[:1]):
+        links = [(label, h) for label, h in _labelled_links(part) if is_paper_link(h)]
+        if len(distinct_papers([h for _, h in links])) == 1:
+            label, link = links[0]
+            own = not title_like_label(label) or title_key(label) == title_key(title)
+            return link if own else None
+    return None
+
+
+def _title_venue(entry: PaperEntry) -> None:
+    """Move a venue the title still carries behind a log's marks (``Adam: … (ICLR 2015) ⭐``) into
+    the entry's venue when it has none."""
+    title, venue = parse_title(_TRAILING_MARKS_RE.sub("", entry.title))
+    if venue and title:
+        entry.title = title
+        if entry.venue is None:
+            entry.venue, entry.year = venue, split_venue(venue)[1]
+
+
+def _heading_entry(page: Page, head: _Head, blocks: list[Block]) -> PaperEntry | None:
+    """The entry of a section whose heading names a paper (a title, not a section name) and states its
+    venue (``Title (Venue Year)``) or links it (``## [Title](arxiv…)``), or whose text holds exactly one
+    paper link; None otherwise. The link is the heading's, else the section's one paper link, else the
+    one paper link of its first block; the venue is the heading's, else the one its first block states
+    (one parser: :mod:`~papernotes.corpus.venues`)."""
+    title, venue = parse_title(_TRAILING_MARKS_RE.sub("", head.text))
+    title, decoration = venue_decoration(title)
+    venue = venue or decoration
+    link = _section_link(head, title, blocks)
+    if not title or is_section_heading(title) or not (venue or link):
+        return None
+    if not (_title_like(title) or (venue and link)):  # "Spanner (OSDI 2012)" with its link
+        return None
+    if venue is None and blocks:
+        first_text = blocks[0].text or " ".join(it.text for it in blocks[0].items[:3])
+        venue, _ = decide_venue(stated_venues(first_text, byline=True))
+    return PaperEntry(
+        title=title,
+        kind="deep_note",
+        source=page.source,
+        page_title=page.title,
+        site_path=page.site_path,
+        system=system_name(title, []),
+        venue=venue,
+        year=split_venue(venue)[1] if venue else None,
+        links={"paper": link} if link else {},
+        summary=_summary({}, blocks)[:600],
+        tags=list(page.tags),
+    )
 
 
 #: A paragraph that is one bold line (``**1. Title**``): a digest's heading written in bold.
@@ -68,47 +168,70 @@ def _bold_lines_as_headings(markdown: str) -> str:
     return _BOLD_LINE_RE.sub(lambda m: f"{mark} {m.group(1).strip()}" if m.start() in keep else m.group(0), markdown)
 
 
-def section_entries(page: Page, fewest: int = MIN_PAPER_SECTIONS) -> list[PaperEntry]:
-    """The entries of a page read section by section, or ``[]`` when it is not such a page: at least
-    :data:`MIN_PAPER_SECTIONS` sections (titled by a paper, not "Summary" or "Method") read as paper
-    notes, with different titles, and the page itself names no paper of its own (no identifying front
-    matter, no paper link before its first section). A section whose own sections are papers (a topic:
-    "## Computer Vision" over "### Deep Residual Learning …") gives those (one is enough there)."""
+def logged_sections(page: Page) -> list[LoggedSection]:
+    """The paper sections of a page read section by section, or ``[]`` when it is not such a page: at
+    least :data:`MIN_PAPER_SECTIONS` sections with different titles read as papers (one, on a page
+    titled as a collection: "My Reading Notes"), and the page itself names no paper of its own (no
+    identifying front matter, no paper link before its first heading). A digest whose papers are bold
+    lines, not headings ("**1. Title**" over "论文链接：…"), is read with those lines as headings.
+
+    A heading names no paper when it is a section name ("Summary", "Method", ``is_section_heading``)
+    or recurs on the page (a "Discussion" under every paper); a section that is no paper, or only
+    groups others (no text before its first sub-heading), is looked into for papers below it."""
     if page.publications or any(str(k).lower() in ID_KEYS for k in page.front_matter):
         return []
     if front_matter_links(page.front_matter):
         return []
-    preamble, sections = _sections(page)
-    if len(sections) < fewest:
-        # a digest whose papers are bold lines, not headings ("**1. Title**" over "论文链接：…")
-        promoted = _bold_lines_as_headings(page.markdown)
-        if promoted != page.markdown:
-            preamble, sections = _sections(dataclasses.replace(page, markdown=promoted))
-    # a page titled as a collection ("My Reading Notes") names no paper: one paper section is a log too
-    fewest = 1 if is_collection_title(page.title) else fewest
-    if len(sections) < fewest:
+    fewest = 1 if is_collection_title(page.title) else MIN_PAPER_SECTIONS
+    found = _paper_sections(page)
+    if len({title_key(s.entry.title) for s in found}) < fewest:
+        promoted = _bold_lines_as_headings(page.markdown)  # same lines: the spans stay the page's
+        found = _paper_sections(dataclasses.replace(page, markdown=promoted)) if promoted != page.markdown else []
+    if len({title_key(s.entry.title) for s in found}) < fewest:
         return []
-    if any(is_paper_link(u) for u in _URL_RE.findall(preamble)):  # the title heading's or opening's link
+    return found
+
+
+def _paper_sections(page: Page) -> list[LoggedSection]:
+    """The sections of ``page`` that read as papers (see :func:`logged_sections`), however few."""
+    heads, n = _headings(page)
+    if not heads:
         return []
-    entries: list[PaperEntry] = []
-    for heading, md in sections:
-        if is_section_heading(heading):
-            continue
-        # a topic's section ("## Computer Vision") whose own sections are papers: a log inside the log
-        body = md.split("\n", 1)[1] if "\n" in md else ""
-        inner = section_entries(dataclasses.replace(page, title=heading, markdown=body, front_matter={}), 1)
-        if inner:
-            for x in inner:
-                x.page_title = page.title
-            entries += inner
-            continue
-        blocks = parse_blocks(md)
-        if listing_page(blocks, None):
-            continue
-        e = paper_note_entry(dataclasses.replace(page, title=heading, markdown=md, front_matter={}), blocks, 0)
-        if e is not None:
-            e.page_title = page.title
-            entries.append(e)
-    if len({title_key(e.title) for e in entries}) < fewest:
-        return []
-    return entries
+    lines = page.markdown.splitlines(keepends=True)
+    if any(is_paper_link(u) for u in _URL_RE.findall("".join(lines[: heads[0].line]))):
+        return []  # the title heading's or opening's link: a note about one paper
+    recurring = {k for k, c in Counter(title_key(h.text) for h in heads).items() if c > 1}
+    found: list[LoggedSection] = []
+
+    def visit(group: list[_Head]) -> None:
+        end = -1
+        for k, h in enumerate(group):
+            if h.line < end:  # inside a section already visited
+                continue
+            end = h.end
+            inner = [x for x in group[k + 1 :] if h.line < x.line < h.end]
+            own_end = inner[0].line if inner else h.end
+            entry = None
+            grouping = bool(inner) and not "".join(lines[h.line + 1 : own_end]).strip()
+            if not grouping and title_key(h.text) not in recurring and not is_section_heading(h.text):
+                md = "".join(lines[h.line : h.end])
+                blocks = parse_blocks(md)
+                if not listing_page(blocks, None):
+                    sub = dataclasses.replace(page, title=h.text, markdown=md, front_matter={})
+                    entry = paper_note_entry(sub, blocks, 0) or _heading_entry(sub, h, blocks)
+            if entry is not None:
+                _title_venue(entry)
+                link = entry.links.get("paper") or _section_link(h, entry.title, blocks)
+                entry.links = {"paper": link, **entry.links} if link else entry.links
+                entry.page_title = page.title
+                found.append(LoggedSection(entry, h.line, h.end))
+            elif inner:
+                visit(inner)
+
+    visit(heads)
+    return found
+
+
+def section_entries(page: Page) -> list[PaperEntry]:
+    """The entries of :func:`logged_sections`."""
+    return [s.entry for s in logged_sections(page)]

@@ -89,6 +89,7 @@ AFFILIATION_KEYS = ("affiliations", "affiliation", "institution", "institutions"
 ID_KEYS = ("citekey", "citationkey", "citation_key", "doi", "arxiv", "arxiv_id", "zotero")
 
 _TLDR_RE = re.compile(r"^\W{0,3}(?:TL;?\s?DR|TLDR)\W{0,3}[:;.,—–-]?\s*", re.IGNORECASE)
+_SUMMARY_LABEL_RE = re.compile(r"^(?:summary|abstract|overview)\s?[.:—–-]\s+", re.IGNORECASE)
 _ACCEPTED_RE = re.compile(
     r"\b(?:accepted|published|presented|appear(?:s|ed|ing)?)\s+(?:(?:as|at|in|to|by)\s+)+(?:the\s+)?([^.;\n]{2,60})",
     re.IGNORECASE,
@@ -543,7 +544,7 @@ def _summary(meta: dict[str, Any], blocks: list[Block]) -> str:
             return _TLDR_RE.sub("", b.text).strip()
     for b in blocks:
         sec = " ".join(b.headings[-1:]).lower()
-        if re.search(r"tl;?\s?dr|summary|abstract", sec):
+        if re.search(r"\b(?:tl;?\s?dr|summary|abstract)\b", sec):  # not "… Abstraction for …"
             if b.kind == "text":
                 return b.text
             if b.kind == "list":
@@ -551,7 +552,8 @@ def _summary(meta: dict[str, Any], blocks: list[Block]) -> str:
     v = _fm(meta, SUMMARY_KEYS)
     if isinstance(v, str) and v.strip():
         return re.sub(r"(?<!\w)\\?#[\w-]+", "", v).strip()
-    return next((b.text for b in blocks if b.kind == "text" and _prose(b)), "")
+    first = next((b.text for b in blocks if b.kind == "text" and _prose(b)), "")
+    return _SUMMARY_LABEL_RE.sub("", first)  # "**Summary.** Existing servers …": the text, not its label
 
 
 def _prose(b: Block) -> bool:

@@ -1,5 +1,5 @@
 """Families of answer failures on a small collection written like other people's notes
-(tests/fixtures/families/answer_cases: front-matter paper notes whose bullets start in lower case,
+(tests/fixtures/families/answer_cases/notes: front-matter paper notes whose bullets start in lower case,
 other notes citing a system by name, a paper whose name is an ordinary word of the notes, a reading
 queue of to-dos, a listing table): each case is a family, tested through several members."""
 
@@ -13,7 +13,7 @@ from conftest import make_settings, seed_models
 from papernotes.corpus.papers import is_todo
 from papernotes.retrieval.evaluate import aggregate, is_answerable, score_one
 
-CASES = Path(__file__).resolve().parent / "fixtures" / "families" / "answer_cases"
+CASES = Path(__file__).resolve().parent / "fixtures" / "families" / "answer_cases" / "notes"
 
 
 @pytest.fixture(scope="module")

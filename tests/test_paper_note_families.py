@@ -34,6 +34,8 @@ few members of one family with its records listed by hand in expected_records.js
   whose first heading names a section ("## Summary") or whose first line is a property ("Authors: …");
 * reading_logs — one file, one section per paper ("## Title", then its link or byline): one record per
   section; a list of paper links is no paper, and a one-paper note's sections citing others stay its own;
+* sectioned_logs — several papers in one file at any heading level (week files, a running log of
+  ``### Title (Venue Year)`` entries under year headings): tests/test_note_sections.py;
 * awesome_lists — an awesome list's README: table rows whose title cell carries emoji shortcodes
   (``:star:``), a notes link and a short name in parentheses, bullets ``[Title](arXiv) — Venue 'YY``
   (or a title alone before the dash), tools tables and blog bullets (no papers), and deep notes
