@@ -8,6 +8,8 @@ from typing import Annotated
 
 import typer
 
+from papernotes.corpus.errors import BadInputError
+
 
 def feedback(
     export: Annotated[
@@ -25,7 +27,10 @@ def feedback(
     store = FeedbackStore(settings().feedback_db)
     vote = -1 if bad else None
     if export is not None:
-        n = store.export_eval(export, vote)
+        try:
+            n = store.export_eval(export, vote)
+        except OSError as e:
+            raise BadInputError(f"cannot write {export}: {e.strerror or e}") from None
         out.print(f"{n} eval line{'' if n == 1 else 's'} written to {export}", markup=False, highlight=False)
         return
     rows = store.feedback(vote)

@@ -22,7 +22,7 @@ from papernotes.corpus.note_opening import is_collection_title
 from papernotes.corpus.note_titles import venue_decoration
 from papernotes.corpus.paper_links import is_paper_link
 from papernotes.corpus.paper_notes import ID_KEYS, _summary, paper_note_entry
-from papernotes.corpus.papers import listing_page, parse_title, system_name, title_key
+from papernotes.corpus.papers import is_todo, listing_page, parse_title, system_name, title_key
 from papernotes.corpus.table_entries import _title_like
 from papernotes.corpus.venues import decide_venue, split_venue, stated_venues
 
@@ -68,11 +68,14 @@ def _headings(page: Page) -> tuple[list[_Head], int]:
 
 
 def _labelled_links(blocks: list[Block]) -> list[tuple[str, str]]:
-    """Every ``(label, href)`` of a section's paragraphs and bullets, a bare URL labelled by itself."""
+    """Every ``(label, href)`` of a section's paragraphs and bullets (not its to-dos), a bare URL labelled
+    by itself."""
 
     def of_items(items: list[Item]) -> list[tuple[str, str]]:
         out: list[tuple[str, str]] = []
         for it in items:
+            if is_todo(it.text):
+                continue  # a paper to read, not this section's
             out += it.inline.links + [(u, u) for u in BARE_URL_RE.findall(it.text)] + of_items(it.children)
         return out
 

@@ -215,6 +215,7 @@ def find_venue_mentions(
         written = m.group("series")
         if (
             canon.lower() in loose
+            or re.sub(r"\s+", " ", written.lower()) in loose  # "ATC" for USENIX ATC
             or (written == canon and _acronym_like(canon))
             or _venue_position(text, m.start(), end)
         ):

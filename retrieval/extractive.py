@@ -130,13 +130,15 @@ def _paper_answer(
         return
     for line in description_sentences(chunk, r)[:MAX_SENTENCES]:
         c.add(line, chunk)
+    if link and r.authors and r.affiliations:  # the lead line names the affiliations, not the people
+        c.add("Authors: " + ", ".join(r.authors[:8]) + (" et al." if len(r.authors) > 8 else ""), chunk)
     if link and r.url:
         c.add(f"Link: {r.url}", chunk)
 
 
 def paper_lookup(r: PaperRecord, hits: list[Hit]) -> tuple[str, list[Hit]]:
     """The answer to "what is this paper": its catalog line, the notes' description of it (from
-    ``hits``, its chunks best first) and its link. Returns ``(text, cited hits in marker order)``."""
+    ``hits``, its chunks best first), its authors (when the line names affiliations) and its link. Returns ``(text, cited hits in marker order)``."""
     c = Composer()
     _paper_answer(c, r, hits, [], [], link=True)
     return "\n".join(c.lines), c.cited

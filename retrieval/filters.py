@@ -43,10 +43,16 @@ def normalize_filters(
     Raises
     ------
     BadInputError
-        if the venue cannot be read or the year is out of range.
+        if the venue is empty, names several venues or cannot be read, or the year is out of range.
     """
     v = series = None
-    if venue:
+    if venue is not None:
+        if not venue.strip():
+            raise BadInputError("the venue is empty: write it like 'OSDI 2026', 'osdi26' or 'OSDI'")
+        several = find_venue_mentions(venue, any_case=venue.split())
+        if len(several) > 1:
+            named = ", ".join(m.venue or m.series for m in several)
+            raise BadInputError(f"{venue!r} names several venues ({named}): give one")
         m = parse_venue(venue)
         if m is None:
             raise BadInputError(f"cannot read venue {venue!r}: write it like 'OSDI 2026', 'osdi26' or 'OSDI'")

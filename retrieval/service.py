@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from papernotes.corpus.catalog import filter_records
+from papernotes.corpus.errors import BadInputError
 from papernotes.corpus.models import PaperRecord
 from papernotes.corpus.papers import looks_like_affiliation
 from papernotes.corpus.venues import resolve_venue, split_venue, unknown_venue
@@ -80,9 +81,17 @@ class Notes:
         """Filters with the venue (or series) resolved against the index's venues.
 
         Raises BadInputError with suggestions (:func:`~papernotes.corpus.venues.unknown_venue`) when the
-        notes do not have it."""
+        notes do not have it, when no topic or source of the notes contains the topic or source asked
+        for, or when the venue's year and the year contradict each other."""
+        if filters and filters.topic and not any(filters.topic.lower() in t.lower() for t in self.retriever.topics):
+            raise BadInputError(f"no topic of the notes contains {filters.topic!r} (see `papernotes stats`)")
+        if filters and filters.source and not any(filters.source.lower() in x.lower() for x in self.retriever.sources):
+            raise BadInputError(f"no source of the notes contains {filters.source!r} (see `papernotes stats`)")
         if filters and filters.venue:
             filters.venue = resolve_venue(filters.venue, self.retriever.venues)
+            year = split_venue(filters.venue)[1]
+            if filters.year and year and filters.year != year:
+                raise BadInputError(f"--venue {filters.venue} and --year {filters.year} contradict each other")
         if filters and filters.series:
             by_series = {split_venue(v)[0].lower(): split_venue(v)[0] for v in self.retriever.venues}
             if filters.series.lower() not in by_series:

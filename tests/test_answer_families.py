@@ -196,3 +196,76 @@ def test_a_name_cased_as_no_note_writes_it_is_a_name_the_notes_lack(notes, quest
     """A common word with an inner capital ("ZeRO") names something; when no note writes it so cased,
     the notes lack it, however often they use the word."""
     assert ask(notes, question).refused
+
+
+@pytest.mark.parametrize(
+    "venue, message",
+    [
+        ("", "empty"),
+        ("SOSP 2024 OSDI 2024", "several venues"),
+        ("NSDI 2026, OSDI 2024", "several venues"),
+        ("OSDI 2024/SOSP 2024", "several venues"),
+    ],
+)
+def test_a_venue_flag_that_is_empty_or_names_several_is_an_error(venue, message):
+    from papernotes.corpus.errors import BadInputError
+    from papernotes.retrieval.filters import normalize_filters
+
+    with pytest.raises(BadInputError, match=message):
+        normalize_filters(venue=venue)
+
+
+@pytest.mark.parametrize("venue", ["ATC", "atc", "USENIX ATC"])
+def test_a_series_named_by_its_short_name_filters_every_year(venue):
+    from papernotes.retrieval.filters import normalize_filters
+
+    assert normalize_filters(venue=venue).series == "USENIX ATC"
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"topic": "no-such-topic"}, "no topic"),
+        ({"source": "no-such-source"}, "no source"),
+        ({"venue": "OSDI 2024", "year": 2023}, "contradict"),
+    ],
+)
+def test_filters_the_notes_cannot_meet_are_errors(notes, kwargs, message):
+    from papernotes.corpus.errors import BadInputError
+    from papernotes.retrieval.filters import normalize_filters
+
+    with pytest.raises(BadInputError, match=message):
+        notes.ask("what is loom", filters=normalize_filters(**kwargs), use_llm=False)
+
+
+def test_a_lookup_names_the_authors_beside_the_affiliations(tmp_path, models_cache):
+    """A record with affiliations and authors: "who wrote X" gets both."""
+    from papernotes.retrieval.indexing import ingest
+    from papernotes.retrieval.service import Notes
+
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "wren.md").write_text(
+        "---\ntitle: 'Wren: Sharing GPUs Between Containers'\nvenue: HPDC 2020\n"
+        "link: https://doi.org/10.1145/1111111.2222222\nauthors: [Ada Byron, Alan Church]\n---\n\n# Wren\n\n"
+        "**Affiliations:** National Tsing Hua University\n\n## Idea\n\n- shares one GPU between containers by API remoting\n",
+        encoding="utf-8",
+    )
+    seed_models(models_cache, tmp_path / "data")
+    s = make_settings(tmp_path / "data")
+    ingest(s, [str(tmp_path / "notes")])
+    a = Notes(s).ask("who wrote the wren paper", use_llm=False)
+    assert "Ada Byron" in a.answer, a.answer
+
+
+def test_a_to_read_section_is_no_paper():
+    """A reading log's "## To read" section whose only link is a to-do's is no paper section."""
+    from papernotes.corpus.models import Page
+    from papernotes.corpus.note_sections import logged_sections
+
+    md = (
+        "# Reading log\n\n## Segment Anything (ICCV 2023)\n- https://arxiv.org/abs/2304.02643\n- 1.1B masks.\n\n"
+        "## Attention Is All You Need (NeurIPS 2017)\n- https://arxiv.org/abs/1706.03762\n- the Transformer.\n\n"
+        "## To read\n- [ ] TODO read: Sarathi-Serve [arXiv](https://arxiv.org/abs/2403.02310)\n"
+    )
+    page = Page(title="Reading log", source="log.md", origin="notes", markdown=md)
+    assert [s.entry.title for s in logged_sections(page)] == ["Segment Anything", "Attention Is All You Need"]
