@@ -67,6 +67,18 @@ def seed_models(models_cache: Path, data_dir: Path) -> None:
         shutil.copytree(models_cache, dst)
 
 
+def notes_of(folder: Path, data_dir: Path, models_cache: Path):
+    """A :class:`~papernotes.retrieval.service.Notes` over ``folder`` ingested into ``data_dir`` (the
+    embedder's files copied from ``models_cache``)."""
+    from papernotes.retrieval.indexing import ingest
+    from papernotes.retrieval.service import Notes
+
+    seed_models(models_cache, data_dir)
+    s = make_settings(data_dir)
+    ingest(s, [str(folder)])
+    return Notes(s)
+
+
 def _cached(source: Path, models_cache: Path) -> CachedIndex:
     """The cross-run cache entry of ``source``'s index, with the settings every test gets (no model,
     server or source settings from the environment: see ``_isolated_env``)."""

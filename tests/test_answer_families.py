@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import make_settings, seed_models
+from conftest import make_settings, notes_of, seed_models
 
 from papernotes.corpus.papers import is_todo
 from papernotes.retrieval.evaluate import aggregate, is_answerable, score_one
@@ -18,14 +18,7 @@ CASES = Path(__file__).resolve().parent / "fixtures" / "families" / "answer_case
 
 @pytest.fixture(scope="module")
 def notes(tmp_path_factory, models_cache):
-    from papernotes.retrieval.indexing import ingest
-    from papernotes.retrieval.service import Notes
-
-    data = tmp_path_factory.mktemp("answer-cases-index")
-    seed_models(models_cache, data)
-    s = make_settings(data)
-    ingest(s, [str(CASES)])
-    return Notes(s)
+    return notes_of(CASES, tmp_path_factory.mktemp("answer-cases-index"), models_cache)
 
 
 def ask(notes, q: str):

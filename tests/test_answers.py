@@ -10,7 +10,7 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from conftest import make_settings, seed_models
+from conftest import make_settings, notes_of, seed_models
 
 from papernotes.corpus.normalize import compact, normalize, tokens
 from papernotes.retrieval.filters import detect_filters, normalize_filters
@@ -22,14 +22,7 @@ ANSWERS = Path(__file__).resolve().parent / "fixtures" / "answers"
 
 @pytest.fixture(scope="module")
 def notes(tmp_path_factory, models_cache):
-    from papernotes.retrieval.indexing import ingest
-    from papernotes.retrieval.service import Notes
-
-    data = tmp_path_factory.mktemp("answers-index")
-    seed_models(models_cache, data)
-    s = make_settings(data)
-    ingest(s, [str(ANSWERS)])
-    return Notes(s)
+    return notes_of(ANSWERS, tmp_path_factory.mktemp("answers-index"), models_cache)
 
 
 def ask(notes, q: str):
