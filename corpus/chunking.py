@@ -387,7 +387,7 @@ def analyze_page(
                 for what, *_ in walk_list(blk.items, page, [], venue, listing)
             )
         note = paper_note_entry(page, blocks, bullets)
-    if deep:  # the notes' own "Presented in" convention; evidence read generally fills what it lacks
+    if deep and not logged:  # the notes' own "Presented in" convention; evidence read generally fills what it lacks
         note = complete_entry(deep_note_entry(page, blocks), note)
     deep = note is not None
     out.is_deep_note = deep
@@ -413,7 +413,7 @@ def analyze_page(
         own = next((s.entry for s in logged if s.start <= line < s.end), None)
         as_note = deep or own is not None  # its bullets and tables are the paper's notes, not entries
         text_kind = "deep_note" if as_note else "page_section"
-        meta = dict(deep_meta) if deep else {**_entry_meta(own), "authors": own.authors} if own else {}
+        meta = {**_entry_meta(own), "authors": own.authors} if own else dict(deep_meta) if deep else {}
         buf: list[str] = []
 
         def flush(section: str = sec, buf: list[str] = buf, text_kind: str = text_kind, meta: dict = meta) -> None:

@@ -132,13 +132,13 @@ class PaperIndex:
         self._bm25 = bm25
 
     def record_of(self, meta: dict[str, Any]) -> int | None:
-        """Catalog position of the paper a chunk is about (by its paper title, or as the paper's deep
+        """Catalog position of the paper a chunk is about (by its paper title, else as the paper's deep
         note), or None for chunks about no one paper."""
-        src = str(meta.get("source") or "")
-        if src in self._by_deep_note:
-            return self._by_deep_note[src]
         title = meta.get("paper_title")
-        return self._by_title.get(title_key(str(title))) if title else None
+        by_title = self._by_title.get(title_key(str(title))) if title else None
+        if by_title is not None:  # a reading log's section: its own paper, not the file's last one
+            return by_title
+        return self._by_deep_note.get(str(meta.get("source") or ""))
 
     def _common_names(self, bm25: BM25Index) -> set[str]:
         """Names found in more than :data:`COMMON_NAME_CHUNKS` chunks not about the paper(s) of that name

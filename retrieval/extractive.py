@@ -161,6 +161,8 @@ def description_sentences(chunk: Hit, r: PaperRecord) -> list[str]:
     for s in split_sentences(chunk.body):
         if s.startswith("|"):
             continue  # a table row (a header, a listing's row): cells, not a description
+        if re.fullmatch(r"[^\W\d_]+:?", s):
+            continue  # one word: a label over the lines below it ("Techniques"), not a description
         if title_key(s) in (title_key(r.title), title_key(r.system or "")) or states_affiliations(s, r):
             continue  # the title, the bare system name ("**Sarathi-Serve**"), the affiliations line
         if title_key(s) in {title_key(v) for v in [r.venue or "", *r.history] if v}:

@@ -104,15 +104,17 @@ def topic_alternatives(text: str, keys: Sequence[Key]) -> list[list[Key]]:
 
 #: Questions about the collection itself ("do I have notes on X?", "what have I read about X?", "have I
 #: read anything on X?", "which OSDI papers have I written notes on?", "what sosp papers have i got",
-#: "papers I've read on X", "… in my notes"): unless they name a paper, they ask for every paper of the
+#: "papers I've read on X", "osdi papers we read", "… in my notes"): unless they name a paper, they ask for every paper of the
 #: notes on a topic, and their words frame the question, they are not its topic; closed-class English
 #: phrasings.
 MY_NOTES_RE = re.compile(
-    r"\b(?:do|did)\s+i\s+have\s+(?:any\s+)?(?:notes?|papers?|anything|something)\b"
-    r"|\bwhat\s+(?:have|did)\s+i\s+(?:read|noted|written)\b"
-    r"|\bhave\s+i\s+(?:(?:read|noted|written|got|gotten|saved|covered|taken)\b(?:\s+(?:notes?|anything|any|something)\b)?)"
-    r"|\bi(?:'ve|’ve|\s+have)?\s+(?:read|noted|written|saved|covered)\s+(?:notes?\s+)?(?=on|about|from|at|in)\b"
-    r"|\b(?:in|from)\s+my\s+(?:notes|reading\s+list|library|collection)\b",
+    r"\b(?:do|did)\s+(?:i|we)\s+have\s+(?:any\s+)?(?:notes?|papers?|anything|something)\b"
+    r"|\bwhat\s+(?:have|did)\s+(?:i|we)\s+(?:read|noted|written)\b"
+    r"|\bhave\s+(?:i|we)\s+(?:(?:read|noted|written|got|gotten|saved|covered|taken)\b"
+    r"(?:\s+(?:notes?|anything|any|something)\b)?)"
+    r"|\b(?:i|we)(?:'ve|’ve|\s+have)?\s+(?:read|noted|written|saved|covered)\b"
+    r"(?:\s+(?:notes?\s+)?(?=on|about|from|at|in)\b|\s*[?.!]*$)"
+    r"|\b(?:in|from)\s+(?:my|our)\s+(?:notes|reading\s+list|library|collection)\b",
     re.IGNORECASE,
 )
 

@@ -262,3 +262,27 @@ def test_a_to_read_section_is_no_paper():
     )
     page = Page(title="Reading log", source="log.md", origin="notes", markdown=md)
     assert [s.entry.title for s in logged_sections(page)] == ["Segment Anything", "Attention Is All You Need"]
+
+
+@pytest.mark.parametrize("question", ["osdi papers we read", "which fast papers have we read?"])
+def test_we_frames_a_list_as_i_does(notes, question):
+    a = ask(notes, question)
+    assert a.kind == "list" and not a.refused, a.answer
+
+
+def test_a_one_word_label_is_no_description(notes):
+    """ "Idea" / "Results" style one-word lines label the bullets below them; they describe nothing."""
+    a = ask(notes, "what is tarn")
+    assert a.kind == "lookup" and all(len(line.split()) > 2 for line in a.answer.splitlines()), a.answer
+
+
+def test_each_paper_of_a_reading_log_owns_its_sections_chunks(tmp_path, models_cache):
+    """Every section of a week file is a paper's deep note; its chunks are that paper's, not the file's
+    last paper's (which took every chunk, so the others had none to cite or list)."""
+    log = CASES.parent.parent / "sectioned_logs" / "notes"
+    n = notes_of(log, tmp_path / "data", models_cache)
+    logged = [i for i, r in enumerate(n.catalog) if r.deep_note]
+    assert len(logged) >= 4
+    assert all(n.retriever.papers.chunks.get(i) for i in logged), [
+        n.catalog[i].title for i in logged if not n.retriever.papers.chunks.get(i)
+    ]
