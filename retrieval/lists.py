@@ -59,14 +59,15 @@ def membership_model() -> Model:
     return models().get("membership", _DEFAULT_MEMBERSHIP)
 
 
+def _names_venue(v: str, f: Filters) -> bool:
+    """True when ``v`` (a venue, or a topic path's page title) is the filters' venue or of its series."""
+    if f.venue and v.lower() == f.venue.lower():
+        return True
+    return bool(f.series and split_venue(v)[1] and split_venue(v)[0].lower() == f.series.lower())
+
+
 def _at_venue(r: PaperRecord, f: Filters) -> bool:
-    venues = [r.venue or ""] + [t.split(" › ", 1)[0] for t in r.topics]
-    for v in venues:
-        if f.venue and v.lower() == f.venue.lower():
-            return True
-        if f.series and split_venue(v)[1] and split_venue(v)[0].lower() == f.series.lower():
-            return True
-    return False
+    return any(_names_venue(v, f) for v in [r.venue or ""] + [t.split(" › ", 1)[0] for t in r.topics])
 
 
 def _venue_topics(r: PaperRecord, f: Filters) -> list[str]:
@@ -75,7 +76,7 @@ def _venue_topics(r: PaperRecord, f: Filters) -> list[str]:
     page's finer heading that holds only some of the venue's papers."""
     if not (f.venue or f.series):
         return list(r.topics)
-    own = [t for t in r.topics if _at_venue(PaperRecord(title=r.title, topics=[t]), f)]
+    own = [t for t in r.topics if _names_venue(t.split(" › ", 1)[0], f)]
     return own or list(r.topics)
 
 
