@@ -104,7 +104,7 @@ _FRAME_HEAD_RE = re.compile(
     re.IGNORECASE,
 )
 _FRAME_TAIL_RE = re.compile(
-    r"\s*(?:[:|–—-]\s*(?:(?:my|paper|reading)\s+)*(?:notes?|summary|review)|\s(?:paper|reading)?\s*notes"
+    r"\s*(?:[:|–—-]\s*(?:(?:my|paper|reading)\s+)*(?:notes?|summary|review)|\s(?:paper|reading)?\s*notes|\s+paper"
     r"|\((?:(?:my|paper|reading|quick)\s+)*(?:notes?|review|summary)\)"
     r"|\s*(?:论文|文献)?(?:阅读|精读|解读|速读|学习)?笔记|\s*(?:论文|文献)(?:阅读|精读|解读|速读|分享|总结)"
     r"|\s*(?:论文|原理|算法)?(?:详解|解读|精读|速览))\s*$",
@@ -320,7 +320,8 @@ def _title_like(label: str) -> bool:
 def frame_stripped(title: str) -> tuple[str, bool]:
     """``(the title without its framing, whether it had one)``: "Paper notes: QLoRA" → ``("QLoRA",
     True)``, "Reading: Orca" → ``("Orca", True)``, "FlashAttention — paper notes" →
-    ``("FlashAttention", True)``; a title without framing is returned as it is."""
+    ``("FlashAttention", True)``, "Chinchilla paper" → ``("Chinchilla", True)``; a title without framing is
+    returned as it is."""
     s = title.strip()
     if is_collection_title(s):  # "My Reading Notes": all framing, no paper named
         return s, False

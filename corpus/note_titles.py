@@ -8,7 +8,7 @@ import re
 
 from papernotes.corpus.markdown import Inline, is_section_heading
 from papernotes.corpus.models import Page
-from papernotes.corpus.note_opening import Opening, frame_stripped
+from papernotes.corpus.note_opening import Opening, frame_stripped, is_collection_title
 from papernotes.corpus.paper_links import is_paper_link, paper_id
 from papernotes.corpus.papers import title_key
 from papernotes.corpus.venues import SERIES, normalize_venue, split_venue
@@ -26,6 +26,9 @@ def note_title(page: Page, head: tuple[int, Inline] | None, op: Opening, link: s
     base, fallback = page.title.strip(), True
     if isinstance(fm_title, str) and fm_title.strip():
         base, fallback = fm_title.strip(), False
+        named = _heading_name(head, fm_title) if not op.title and not frame_stripped(base)[1] else None
+        if named:  # "title: Training Compute-Optimal …" over "# Chinchilla paper": the paper's short name
+            return base, named
     elif head and not is_section_heading(head[1].text):
         inline = head[1]
         label = next(
@@ -54,6 +57,21 @@ def note_title(page: Page, head: tuple[int, Inline] | None, op: Opening, link: s
 
 #: Most words of a note's title that is a short name for its paper ("vLLM", "CachedAttention (AttentionStore)").
 SHORT_NAME_WORDS = 3
+
+
+def _heading_name(head: tuple[int, Inline] | None, title: str) -> str | None:
+    """The short name a note's level-1 title heading gives the paper its front matter titles in full ("#
+    Chinchilla paper", "# RAG"): the heading without framing, of at most :data:`SHORT_NAME_WORDS` words,
+    when it is not the title itself, a section heading ("Summary") or a collection's title."""
+    if head is None or head[0] != 1:
+        return None  # a level-2 heading under a titled note is a section ("## The one-sentence version")
+    text = head[1].text.strip()
+    name = frame_stripped(text)[0].strip(" :")
+    if not name or len(name.split()) > SHORT_NAME_WORDS or is_section_heading(text) or is_collection_title(text):
+        return None
+    if title_key(name) in title_key(title):  # "# Attention" over "Attention Is All You Need"
+        return None
+    return name
 
 
 def _short_name(title: str, full: str) -> bool:

@@ -37,7 +37,7 @@ from papernotes.corpus.note_links import (
     title_like_label,
 )
 from papernotes.corpus.note_opening import Opening, frame_stripped, is_labelled_line, read_opening
-from papernotes.corpus.note_titles import note_title, venue_decoration
+from papernotes.corpus.note_titles import SHORT_NAME_WORDS, note_title, venue_decoration
 from papernotes.corpus.paper_links import (
     arxiv_year,
     is_paper_link,
@@ -372,8 +372,12 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     aliases = [a for a in dict.fromkeys(names) if a.casefold() != title.casefold()]
     strong = [s for b in opening for s in strong_in(b)]
     summary = _summary(meta, blocks)[:600]
-    system = system_name(title, strong[:3]) or title_acronym(
-        title, " ".join([summary, *(_block_text(b) for b in blocks[:12])])
+    short = alias if alias and len(alias.split()) <= SHORT_NAME_WORDS else None  # "# Chinchilla paper"
+    system = (
+        system_name(title, [])
+        or short
+        or system_name(title, strong[:3])
+        or title_acronym(title, " ".join([summary, *(_block_text(b) for b in blocks[:12])]))
     )
     return PaperEntry(
         title=title,

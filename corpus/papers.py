@@ -249,6 +249,9 @@ def parse_title(text: str) -> tuple[str, str | None]:
     return t.strip(" -–—→⇒>|"), venue
 
 
+_MEASURE_RE = re.compile(r"^[+\-~≈<>]?\s*\d[\d.,]*(?:\s*(?:%|x\b|×)|\s+\S)|^[+\-~≈<>]\s*\d")
+
+
 def system_name(title: str, strong: list[str]) -> str | None:
     """The system's name: the short prefix before ``":"`` in the title, else the first bold term that
     reads as a name — two or more characters, one word ("AEGIS", "gigiprofiler") or words that are
@@ -262,6 +265,8 @@ def system_name(title: str, strong: list[str]) -> str | None:
         s = s.strip(" :")
         if not (1 < len(s) <= 30 and len(s.split()) <= 3) or re.search(r"our work|award|best paper|paper$", s, re.I):
             continue
+        if _MEASURE_RE.match(s):
+            continue  # a figure ("28.4 BLEU", "+17.9%", "2.3x"), not a name ("3FS" is one)
         words = s.split()
         if len(words) == 1 or all(w[:1].isupper() or w[:1].isdigit() or re.search(r"\d|[A-Z]", w[1:]) for w in words):
             return s

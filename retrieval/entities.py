@@ -23,12 +23,13 @@ from typing import Any
 
 import numpy as np
 
+from papernotes.corpus.abbreviations import abbreviates
 from papernotes.corpus.models import PaperRecord
 from papernotes.corpus.normalize import normalize, tokens, word_parts
 from papernotes.corpus.papers import title_key
 from papernotes.corpus.venues import VenueMention
 from papernotes.retrieval.bm25 import BM25Index
-from papernotes.retrieval.terms import lexical_terms, question_words, stop_words
+from papernotes.retrieval.terms import english_word, lexical_terms, question_words, stop_words
 
 #: A one-word name found in more than this many chunks that are not about the paper is an ordinary
 #: word of the notes; the question must then write it in the name's own casing ("FACE", "Echo").
@@ -60,6 +61,7 @@ class _Name:
     display: str
     records: set[int] = field(default_factory=set)
     single: bool = False  # one word (a common-word check applies)
+    from_file_name: bool = True  # only the words of a deep note's file name give it
 
 
 def _words(text: str, skip: Iterable[tuple[int, int]] = ()) -> list[tuple[str, list[str]]]:
@@ -120,16 +122,26 @@ class PaperIndex:
                 self.chunks.setdefault(rec, []).append(pos)
         self._names: dict[str, _Name] = {}
         skip = question_words() | stop_words()
+        per_note: dict[str, int] = {}
+        for r in records:
+            if r.deep_note:
+                per_note[r.deep_note] = per_note.get(r.deep_note, 0) + 1
         for i, r in enumerate(records):
-            for name in _record_names(r):
+            named = _record_names(r)
+            own_file = bool(r.deep_note) and per_note[r.deep_note or ""] == 1  # not a log of many papers
+            for name in [*named, *(_file_name_words(r, named) if own_file else [])]:
                 key = "".join(word_parts(normalize(name)))
                 if len(key) < 2 or key.isdigit() or key in skip:
                     continue
                 n = self._names.setdefault(key, _Name(display=name))
                 n.records.add(i)
                 n.single = n.single or len(name.split()) == 1
-        self._common = self._common_names(bm25)
+                n.from_file_name = n.from_file_name and name not in named
         self._bm25 = bm25
+        for n in self._names.values():
+            if n.from_file_name:  # the notes' own casing of a file-name word ("RAG" for "lewis2020-rag")
+                n.display = self._casing(n)
+        self._common = self._common_names(bm25)
 
     def record_of(self, meta: dict[str, Any]) -> int | None:
         """Catalog position of the paper a chunk is about (by its paper title, else as the paper's deep
@@ -159,6 +171,8 @@ class PaperIndex:
                 others = self._phrase_elsewhere(bm25, n, terms)
             if others > max(FIELD_TERM_SHARE * len(bm25), FIELD_TERM_MIN_CHUNKS):
                 del self._names[key]  # a term of the field, never a name
+            elif others > COMMON_NAME_CHUNKS and n.from_file_name and n.display.islower():
+                del self._names[key]  # an ordinary word of a file name ("notes", "review")
             elif others > COMMON_NAME_CHUNKS and not (n.single and self._written_as_name(bm25, n, holding)):
                 common.add(key)
         return common
@@ -180,7 +194,7 @@ class PaperIndex:
                 named += not m.group(0).islower()
             if lower + named >= CASING_SAMPLE:
                 break
-        return named > lower
+        return named > lower or lower + named == 0  # only inside citekeys ("lewis2020-rag"): a citation
 
     def _phrase_elsewhere(self, bm25: BM25Index, n: _Name, terms: list[str]) -> int:
         """Chunks not about the name's paper(s) that write the name's words as a phrase ("speculative
@@ -200,6 +214,58 @@ class PaperIndex:
                 if count > COMMON_NAME_CHUNKS:
                     break
         return count
+
+    def _casing(self, n: _Name) -> str:
+        """How the notes write a file-name word: its first spelling in the record's own chunks that is not
+        all lower case ("RAG", "InstructGPT"), else the word as it is."""
+        word = re.compile(rf"(?<![\w-]){re.escape(n.display)}(?![\w-])", re.IGNORECASE)
+        for rec in sorted(n.records):
+            for pos in self.chunks.get(rec, [])[:CASING_SAMPLE]:
+                for m in word.finditer(self._bm25.texts[pos]):
+                    if not m.group(0).islower():
+                        return m.group(0)
+        return n.display
+
+    def abbreviated(self, raw: str) -> list[int]:
+        """The one record whose title the question word ``raw`` abbreviates ("ddpm", "SimCLR", "dpo";
+        :func:`~papernotes.corpus.abbreviations.abbreviates`), as ``[position]``; ``[]`` when none or
+        several do, when the word is a term of the field (in more than :data:`FIELD_TERM_SHARE` of the
+        chunks), when it is an English word ("mars", "Apple") that neither the question nor, mostly, the
+        notes write as an acronym (two or more capitals), when other papers' chunks use the word and its
+        own never do (there it names something else: "Pangu"), or when the notes write it as a word of its
+        own rather than cased as an abbreviation ("Tarn", "Raft")."""
+        terms = lexical_terms(raw)
+        if len(terms) != 1 or terms[0] in question_words() | stop_words():
+            return []
+        holding = self._bm25.postings(terms[0])
+        if len(holding) > max(FIELD_TERM_SHARE * len(self._bm25), FIELD_TERM_MIN_CHUNKS):
+            return []
+        acronym_cased = sum(ch.isupper() for ch in raw) >= 2
+        if not acronym_cased and english_word(raw) and not (len(holding) and self._written_as_acronym(raw, holding)):
+            return []  # "take", "mars": words, unless the notes write them as abbreviations ("RAG")
+        found = [i for i, r in enumerate(self.records) if abbreviates(raw, r.title)]
+        if len(found) != 1:
+            return []
+        users = {self.chunk_record[int(pos)] for pos in holding} - {None}
+        if users and found[0] not in users:
+            return []  # other papers' notes use the word, its own never: it names something else ("Pangu")
+        if len(holding) and not self._written_as_acronym(raw, holding):
+            return []  # the notes write it as a word of its own ("Tarn", "Raft"), not as an abbreviation
+        return found
+
+    def _written_as_acronym(self, raw: str, holding: np.ndarray) -> bool:
+        """True when most of the notes' uses of ``raw`` (up to :data:`CASING_SAMPLE`) are cased as an
+        abbreviation is, with two or more capitals ("DDPM", "SimCLR", "MoCo")."""
+        word = re.compile(rf"(?<![\w-]){re.escape(raw)}(?![\w-])", re.IGNORECASE)
+        acronym = other = 0
+        for pos in holding[: 4 * CASING_SAMPLE]:
+            for m in word.finditer(self._bm25.texts[int(pos)]):
+                capitals = sum(ch.isupper() for ch in m.group(0))
+                acronym += capitals >= 2
+                other += capitals < 2
+            if acronym + other >= CASING_SAMPLE:
+                break
+        return acronym > other
 
     def resolve(
         self,
@@ -232,6 +298,9 @@ class PaperIndex:
                     meant = variant(normalize(words[i][0]))
                     key = "".join(word_parts(normalize(meant))) if meant else key
                     n = self._names.get(key) if meant else None
+                if n is None and size == 1:
+                    by_abbreviation = self.abbreviated(words[i][0])
+                    n = _Name(display=words[i][0], records=set(by_abbreviation)) if by_abbreviation else None
                 if n is None:
                     continue
                 raw = " ".join(w for w, _ in words[i : i + size])
@@ -304,9 +373,22 @@ def _record_names(r: PaperRecord) -> list[str]:
         prefix = r.title.split(":", 1)[0].strip()
         if 0 < len(prefix.split()) <= MAX_NAME_WORDS:  # "PIM is All You Need: A CXL-Enabled …"
             names.append(prefix)
-    if len(r.title.split()) >= 3:
+    if len(r.title.split()) >= 2:
         names.append(r.title.strip())
     for a in r.aliases:  # front-matter aliases, a renamed system's other title
         prefix = a.split(":", 1)[0].strip() if ":" in a else ""
         names += [x for x in (prefix, a.strip()) if x and len(x.split()) <= MAX_NAME_WORDS]
     return list(dict.fromkeys(n for n in names if n))
+
+
+def _file_name_words(r: PaperRecord, names: list[str]) -> list[str]:
+    """Words of the record's deep-note file name that its other names and its authors do not hold: the
+    short name of a citekey-style name ("chinchilla" of ``hoffmann2022-chinchilla.md``, "dpr" of
+    ``karpukhin2020-dpr.md``); letters only, three or more of them."""
+    if not r.deep_note:
+        return []
+    stem = re.sub(r"\.[A-Za-z0-9]+$", "", r.deep_note.replace("\\", "/").rsplit("/", 1)[-1])
+    have = {p for name in names for p in word_parts(normalize(name))}
+    have |= {t for name in [*names, *r.authors] for t in tokens(name)}  # "okafor" of okafor2024-…: a person
+    words = [p for p in re.findall(r"[^\W\d_]+", normalize(stem)) if len(p) >= 3]
+    return list(dict.fromkeys(w for w in words if w not in have))

@@ -24,6 +24,7 @@ from papernotes.retrieval.evidence import Sentence, split_sentences
 from papernotes.retrieval.search import Hit, SearchResult
 from papernotes.retrieval.terms import Key, stop_words
 
+_URL_RE = re.compile(r"<?https?://\S+?>?(?=[\s)\]]|$)")
 #: Sentences quoted per paper at most, and the share of the best sentence's score a further sentence
 #: needs (weaker ones would read as part of the answer without answering).
 MAX_SENTENCES = 3
@@ -131,7 +132,15 @@ def _paper_answer(
     for line in description_sentences(chunk, r)[:MAX_SENTENCES]:
         c.add(line, chunk)
     if link and r.authors and r.affiliations:  # the lead line names the affiliations, not the people
-        c.add("Authors: " + ", ".join(r.authors[:8]) + (" et al." if len(r.authors) > 8 else ""), chunk)
+        c.add("Authors: " + ", ".join(r.authors[:12]) + (" et al." if len(r.authors) > 12 else ""), chunk)
+    elif link and not r.authors:  # the notes' byline, when the catalog has no names
+        byline = next((b for b in split_sentences(chunk.body) if is_byline(_URL_RE.sub(" ", b))), None)
+        if byline:
+            c.add("Authors: " + _URL_RE.sub(" ", byline).strip(" —–-"), chunk)
+    if link and not r.affiliations:  # the notes' affiliation line, when the catalog has none
+        place = next((x for x in split_sentences(chunk.body) if _affiliation_like(x)), None)
+        if place:
+            c.add("From: " + place.strip().rstrip(".。"), chunk)
     if link and r.url:
         c.add(f"Link: {r.url}", chunk)
 
@@ -161,10 +170,12 @@ def description_sentences(chunk: Hit, r: PaperRecord) -> list[str]:
     for s in split_sentences(chunk.body):
         if s.startswith("|"):
             continue  # a table row (a header, a listing's row): cells, not a description
-        if re.fullmatch(r"[^\W\d_]+:?", s):
-            continue  # one word: a label over the lines below it ("Techniques"), not a description
+        if re.fullmatch(r"[^\W\d_]+[:.]?", s) or (s.endswith((":", "：")) and len(s.split()) <= 4):
+            continue  # a label over the lines below it ("Techniques", "Three tricks:"), not a description
         if title_key(s) in (title_key(r.title), title_key(r.system or "")) or states_affiliations(s, r):
             continue  # the title, the bare system name ("**Sarathi-Serve**"), the affiliations line
+        if is_byline(_URL_RE.sub(" ", s)) or (not r.affiliations and _affiliation_like(s)):
+            continue  # who wrote it is not what it is (a lookup gives it as "Authors: …", "From: …")
         if title_key(s) in {title_key(v) for v in [r.venue or "", *r.history] if v}:
             continue  # a line that only states the venue ("arXiv 2023"): the lead line gives it
         if title_key(s).startswith(title_key(r.title)[:30]) and len(title_key(r.title)) > 10:
@@ -173,11 +184,52 @@ def description_sentences(chunk: Hit, r: PaperRecord) -> list[str]:
     return out
 
 
+_NAME_WORD = r"(?:[A-Z](?:[^\W\d_A-Z]|['’-])+(?:[A-Z][^\W\d_A-Z]+)?\.?|[A-Z]\.)"  # no acronyms
+_PERSON_RE = re.compile(rf"{_NAME_WORD}(?:\s+{_NAME_WORD}){{0,3}}")
+_PLACE_RE = re.compile(r"[A-Z][\w.'’-]*(?:\s+(?:[A-Z][\w.'’-]*|of|and|for))*")
+
+
+def is_byline(line: str) -> bool:
+    """True for a line that only lists a paper's people: personal names (one to four capitalised words
+    or initials each) separated by commas or "and" — two or more, or one followed by "et al." and
+    places ("Radford et al., OpenAI") — with
+    affiliations in brackets, a short name after a dash or in quotes ("— SimCLR", '"AlexNet"') and
+    a place after a dash aside ("Krizhevsky, Sutskever, Hinton — University of Toronto")."""
+    text = re.sub(r"\([^()]*\)|\[[^\]]*\]|[\"“”][^\"“”]{1,40}[\"“”]", " ", line)
+    text, *after = re.split(r"\s[—–-]\s|\s[—–]|[—–]\s", text, maxsplit=1)
+    if after and len(after[0].split()) > 4:
+        return False  # what follows the dash says something ("— queue of negatives + …")
+    text, *places = re.split(r"\bet\s+al\b\.?", text, maxsplit=1)  # "Radford et al., OpenAI"
+    if places and not all(_PLACE_RE.fullmatch(p.strip(" .")) for p in re.split(r"[,;&/]", places[0]) if p.strip(" .")):
+        return False
+    names = [n.strip(" .") for n in re.split(r"\s*,\s*|\s+and\s+|\s*&\s*", text.strip(" ,.;:")) if n.strip(" .")]
+    if not names or not all(_PERSON_RE.fullmatch(n) for n in names):
+        return False
+    return len(names) >= 2 or bool(places)
+
+
+def _affiliation_like(line: str) -> bool:
+    """:func:`~papernotes.corpus.papers.looks_like_affiliation` for a line that ends its sentence
+    ("DeepMind.", "Facebook AI Research + UCL + NYU.")."""
+    text = re.sub(r"\s+\+\s+", " & ", line.strip())
+    if text.endswith((".", "。")) and len(text.split()) <= 8:
+        text = text[:-1]
+    return looks_like_affiliation(text)
+
+
 def states_affiliations(line: str, r: PaperRecord) -> bool:
-    """True when ``line`` only names the record's affiliations ("UW & Microsoft"), so it repeats the
-    lead line; a short capitalised line that names something else ("Best Paper Award") is kept."""
-    if not r.affiliations:
+    """True when ``line`` only names the record's people and places — its affiliations ("UW &
+    Microsoft"), its authors ("Ting Chen, Simon Kornblith, … (Google) — SimCLR", "Radford et al.,
+    OpenAI") — or only gives its link, so it repeats the lead line, the Authors line or the Link line
+    of a lookup; a short capitalised line that names something else ("Best Paper Award") is kept."""
+    text = _URL_RE.sub(" ", line)
+    if r.url and _URL_RE.search(line) and not re.search(r"[^\W_]", text):
+        return True  # a bare link line: the lookup's Link line gives it
+    if is_byline(text):
+        return bool(r.authors or r.affiliations)  # else the byline is the notes' only word on who wrote it
+    text = re.sub(r"\bet\s+al\b\.?", " ", text)
+    if not r.affiliations and not r.authors:
         return looks_like_affiliation(line)
-    have = set(normalize(" ".join(r.affiliations)).split())
-    words = [w for w in re.split(r"[\s&,;/]+", normalize(line)) if w and w not in stop_words()]
+    have = set(normalize(" ".join([*r.affiliations, *r.authors])).split())
+    words = [w for w in re.split(r"[\s&,;/()\-–—:.]+", normalize(text)) if w and w not in stop_words()]
     return bool(words) and sum(w in have for w in words) >= 0.6 * len(words)

@@ -184,10 +184,12 @@ class Question:
         """The question refers back to something it does not name ("How was it evaluated?"): a
         referring pronoun, no paper, no venue, and at most two content words of its own — none when it
         asks for a list, whose pronoun refers to the papers it describes ("anything built on openfaas?
-        list em")."""
+        list em") — none of them a name, i.e. a word outside the English lexicon ("the mae paper, who's
+        it from": "it" is the paper named)."""
         words = set(tokens(normalize(self.text), compounds=False))
         own_words = len(self.keys) <= (0 if self.is_list else 2)
-        return bool(words & REFERRING) and not self.papers and not self.venues and own_words
+        named = any(k.word.isalpha() and not english_word(k.word) for k in self.keys)  # "the mae paper, who's it from"
+        return bool(words & REFERRING) and not self.papers and not self.venues and own_words and not named
 
     @property
     def records(self) -> list[int]:

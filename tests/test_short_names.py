@@ -1,0 +1,162 @@
+"""Papers named the way people name them, not by their titles: an abbreviation of the title ("dlfm",
+"SimSR", "moqt"), the short name of a citekey-style file name ("tessel" of okafor2024-tessel.md); and
+bylines, which say who wrote a paper, not what it is (tests/fixtures/families/short_names/notes)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import notes_of
+
+from papernotes.corpus.abbreviations import abbreviates
+from papernotes.retrieval.extractive import is_byline
+
+NOTES = Path(__file__).resolve().parent / "fixtures" / "families" / "short_names" / "notes"
+
+
+@pytest.fixture(scope="module")
+def notes(tmp_path_factory, models_cache):
+    return notes_of(NOTES, tmp_path_factory.mktemp("short-names-index"), models_cache)
+
+
+def named(notes, question: str) -> list[str]:
+    return [notes.catalog[i].title for i in notes.analyze(question).question.records]
+
+
+@pytest.mark.parametrize(
+    "short, title",
+    [
+        ("ddpm", "Denoising Diffusion Probabilistic Models"),
+        ("SimCLR", "A Simple Framework for Contrastive Learning of Visual Representations"),
+        ("moco", "Momentum Contrast for Unsupervised Visual Representation Learning"),
+        ("yolo", "You Only Look Once: Unified, Real-Time Object Detection"),
+        ("cot", "Chain-of-Thought Prompting Elicits Reasoning in Large Language Models"),
+        ("dpo", "Direct Preference Optimization: Your Language Model is Secretly a Reward Model"),
+        ("byol", "Bootstrap Your Own Latent: A New Approach to Self-Supervised Learning"),
+    ],
+)
+def test_an_abbreviation_of_a_title(short, title):
+    assert abbreviates(short, title)
+
+
+@pytest.mark.parametrize(
+    "short, title",
+    [
+        ("mask", "Masked Autoencoders Are Scalable Vision Learners"),  # one word's start, no abbreviation
+        ("deep", "Deep Residual Learning for Image Recognition"),  # a word of the title
+        ("apple", "Ansor: Generating High-Performance Tensor Programs for Deep Learning"),  # skips 4 words
+        ("evalute", "Evaluation of Text-to-Video Generation Models"),  # a misspelt word, not evalu|te
+        ("raft", "Resilient Distributed Datasets: A Fault-Tolerant Abstraction for In-Memory Cluster Computing"),
+        ("gu", "Generating Unit tests"),  # too short
+    ],
+)
+def test_not_an_abbreviation(short, title):
+    assert not abbreviates(short, title)
+
+
+@pytest.mark.parametrize(
+    "question, title",
+    [
+        ("dlfm fid on cifar?", "Denoising Latent Flow Models"),
+        ("what's the MRR of SimSR", "A Simple Framework for Sparse Retrieval"),
+        ("moqt throughput gain", "Momentum Quantized Training"),
+        ("tessel speedup over flashattention-2?", "Tessellated Attention Kernels for Long Contexts"),
+    ],
+)
+def test_a_short_name_people_use_names_the_paper(notes, question, title):
+    assert named(notes, question) == [title]
+
+
+@pytest.mark.parametrize(
+    "question, figure",
+    [
+        ("dlfm fid on cifar?", "2.91"),
+        ("moqt throughput gain", "1.7x"),
+        ("how much throughput does tessel get over flashattention-2?", "1.9x"),
+    ],
+)
+def test_a_question_by_short_name_is_answered_from_that_paper(notes, question, figure):
+    a = notes.ask(question, use_llm=False)
+    assert not a.refused and figure in a.answer, a.answer
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what made the difference in the diffusion encoders paper",  # "made": an English word, no acronym
+        "how long does tarn take to restore a blob",  # the notes' Tarn is another system
+        "which papers did okafor write",  # an author in a file name is no paper's name
+    ],
+)
+def test_a_word_that_only_looks_like_an_abbreviation_names_no_paper(notes, question):
+    titles = named(notes, question)
+    assert "Masked Adaptive Diffusion Encoders" not in titles or "diffusion encoders" in question
+    assert "Tiered Adaptive Replica Navigation" not in titles
+    assert "Tessellated Attention Kernels for Long Contexts" not in titles
+
+
+@pytest.mark.parametrize(
+    "line, byline",
+    [
+        ("Ting Chen, Simon Kornblith, Mohammad Norouzi, Geoffrey Hinton (Google) — SimCLR", True),
+        ('Radford et al., OpenAI — "CLIP"', True),
+        ('Krizhevsky, Sutskever, Hinton — University of Toronto. "AlexNet"', True),
+        ("J. Ho, A. Jain and P. Abbeel", True),
+        ("MoCo, Kaiming He et al. — queue of negatives + momentum-updated key encoder", False),
+        ("Touvron et al. show that LLaMA-13B outperforms GPT-3", False),
+        ("Uses CUDA, Triton and NCCL", False),
+        ("Marr Prize at ICCV 2017", False),
+    ],
+)
+def test_bylines_are_told_apart(line, byline):
+    assert is_byline(line) is byline
+
+
+def test_a_comparison_quotes_what_each_paper_does_not_who_wrote_it(notes):
+    a = notes.ask("dlfm vs moqt", use_llm=False)
+    assert "Denoising Latent Flow Models" in a.answer and "Momentum Quantized Training" in a.answer
+    assert "Okafor et al." not in a.answer and "Lena Lindqvist" not in a.answer, a.answer
+    assert "latent space" in a.answer or "6x cheaper" in a.answer, a.answer
+
+
+def test_who_wrote_it_is_answered_from_the_byline(notes):
+    a = notes.ask("who wrote dlfm?", use_llm=False)
+    assert not a.refused and "Amara Okafor" in a.answer, a.answer
+
+
+def test_a_front_matter_note_whose_heading_gives_a_short_name(notes):
+    """``title:`` gives the full title, ``# Sparrow paper`` the name people use: the record's system name,
+    not a bold figure ("**41.2 BLEU**") of the note's body."""
+    record = next(r for r in notes.catalog if r.title == "Sparse Routing Without Load Balancing Losses")
+    assert record.system == "Sparrow"
+    assert named(notes, "sparrow bleu score?") == ["Sparse Routing Without Load Balancing Losses"]
+
+
+def test_a_name_other_notes_only_cite_by_file_name_is_no_ordinary_word(notes):
+    """Four concept notes link ``[[voss2023-sparrow]]``: the lower-case "sparrow" there is a citation,
+    so "sparrow" typed in lower case still names the paper."""
+    a = notes.ask("sparrow paper?", use_llm=False)
+    assert not a.refused and "Sparse Routing Without Load Balancing Losses" in a.answer, a.answer
+
+
+def test_a_lookup_gives_the_notes_affiliation_line_apart_from_the_description(notes):
+    a = notes.ask("sparrow paper?", use_llm=False)
+    lines = a.answer.splitlines()
+    assert any(line.startswith("From: Acme Research") for line in lines), a.answer
+    assert not any(line.startswith("Acme Research") for line in lines), a.answer
+
+
+def test_a_short_lead_in_is_quoted_with_the_lines_it_introduces(notes):
+    a = notes.ask("what are sparrow's two tricks", use_llm=False)
+    assert "Two tricks: expert capacity set per batch" in a.answer, a.answer
+
+
+@pytest.mark.parametrize("question", ["how was it evaluated?", "who wrote it?", "what does it cost?"])
+def test_a_pronoun_with_nothing_named_asks_which_paper(notes, question):
+    assert notes.ask(question, use_llm=False).clarify
+
+
+@pytest.mark.parametrize("question", ["the dlfm paper, who's it from", "moqt - how fast is it"])
+def test_a_pronoun_beside_a_name_refers_to_that_name(notes, question):
+    assert not notes.ask(question, use_llm=False).clarify
