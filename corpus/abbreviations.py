@@ -6,7 +6,7 @@ follows the idea of Schwartz & Hearst (2003), "A simple algorithm for identifyin
 in biomedical text" (PSB 2003): the short form's characters are found, in order, in the long form, the
 first one at the start of a word. It is stricter than theirs because here the long form is a whole title
 and the short form a word typed in a question, not a parenthesis right after its definition: the short
-form is cut into pieces of one to three letters that are each the *start* of a title word (so "ddpm" is d|d|p|m and "simclr" is
+form is cut into pieces of one to three letters that are each a proper *start* of a title word (so "ddpm" is d|d|p|m and "simclr" is
 sim|c|l|r), the first piece starts the title, there are at least two pieces,
 and the title words skipped between pieces are at most half as many as the pieces (function words are
 not counted): "Apple" is no abbreviation of "Ansor: Generating High-Performance Tensor Programs for Deep
@@ -64,8 +64,10 @@ def _pieces(short: str, words: tuple[str, ...], start: int, pieces: int, skipped
         if word in _ARTICLES:
             continue  # "a", "the" give no piece ("raft" is no a|f|t of "… Datasets: A Fault-Tolerant …")
         longest = 0
-        while longest < min(len(word), len(short)) and word[longest] == short[longest]:
-            longest += 1
+        while longest < min(len(word) - 1, len(short)) and word[longest] == short[longest]:
+            longest += 1  # a proper start: "nics" is no nic|s of "The NIC should be part of the OS"
+        if len(word) == 1 and short[0] == word:
+            longest = 1
         for n in range(min(longest, MAX_PIECE), 0, -1):  # the longest start first: "sim" before "s"
             if _pieces(short[n:], words, i + 1, pieces + 1, skipped):
                 return True

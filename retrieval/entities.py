@@ -29,7 +29,14 @@ from papernotes.corpus.normalize import normalize, tokens, word_parts
 from papernotes.corpus.papers import title_key
 from papernotes.corpus.venues import VenueMention
 from papernotes.retrieval.bm25 import BM25Index
-from papernotes.retrieval.terms import english_word, lexical_terms, question_words, stop_words
+from papernotes.retrieval.terms import (
+    CHAT_WORDS,
+    english_word,
+    foreign_stop_words,
+    lexical_terms,
+    question_words,
+    stop_words,
+)
 
 #: A one-word name found in more than this many chunks that are not about the paper is an ordinary
 #: word of the notes; the question must then write it in the name's own casing ("FACE", "Echo").
@@ -42,6 +49,9 @@ FIELD_TERM_MIN_CHUNKS = 10
 #: Occurrences of a one-word name in other chunks read to tell how the notes write it
 #: (:meth:`PaperNames._written_as_name`).
 CASING_SAMPLE = 20
+#: A question with this many stop words of another language ("gab es auf der …") is in that language:
+#: its lower-case words abbreviate no title.
+FOREIGN_WORDS = 2
 #: Longest name, in words, looked for in a question.
 MAX_NAME_WORDS = 8
 
@@ -226,17 +236,22 @@ class PaperIndex:
                         return m.group(0)
         return n.display
 
-    def abbreviated(self, raw: str) -> list[int]:
+    def abbreviated(self, raw: str, context: Sequence[str] = ()) -> list[int]:
         """The one record whose title the question word ``raw`` abbreviates ("ddpm", "SimCLR", "dpo";
         :func:`~papernotes.corpus.abbreviations.abbreviates`), as ``[position]``; ``[]`` when none or
         several do, when the word is a term of the field (in more than :data:`FIELD_TERM_SHARE` of the
         chunks), when it is an English word ("mars", "Apple") that neither the question nor, mostly, the
         notes write as an acronym (two or more capitals), when other papers' chunks use the word and its
         own never do (there it names something else: "Pangu"), or when the notes write it as a word of its
-        own rather than cased as an abbreviation ("Tarn", "Raft")."""
+        own rather than cased as an abbreviation ("Tarn", "Raft"). ``context`` are the question's other
+        content terms found in the notes: at least half of them must occur in that paper's chunks ("ddpm
+        cifar10 fid?"); with none, a word of three letters must be typed or written in the notes as an
+        abbreviation ("DDPM"; "lol ok" names nothing)."""
         terms = lexical_terms(raw)
         if len(terms) != 1 or terms[0] in question_words() | stop_words():
             return []
+        if normalize(raw) in foreign_stop_words()[0] | CHAT_WORDS:
+            return []  # "auf", "der", "lol": words of a question, not names
         holding = self._bm25.postings(terms[0])
         if len(holding) > max(FIELD_TERM_SHARE * len(self._bm25), FIELD_TERM_MIN_CHUNKS):
             return []
@@ -246,6 +261,13 @@ class PaperIndex:
         found = [i for i, r in enumerate(self.records) if abbreviates(raw, r.title)]
         if len(found) != 1:
             return []
+        own = self.chunks.get(found[0], [])
+        if context:  # the question's other words must point at that paper too
+            told = sum(1 for t in context if np.intersect1d(self._bm25.postings(t), own).size)
+            if 2 * told < len(context):
+                return []
+        elif not acronym_cased and len(raw) < 4 and not (len(holding) and self._written_as_acronym(raw, holding)):
+            return []  # a short word alone ("lol ok"), neither typed nor written as an abbreviation
         users = {self.chunk_record[int(pos)] for pos in holding} - {None}
         if users and found[0] not in users:
             return []  # other papers' notes use the word, its own never: it names something else ("Pangu")
@@ -284,6 +306,8 @@ class PaperIndex:
         skip = [m.span for m in venues]
         words = _words(question, skip)
         cited = _next_to_venue(question, venues)
+        foreign = foreign_stop_words()[0] - stop_words()
+        in_english = sum(p in foreign for _, parts in words for p in parts) < FOREIGN_WORDS
         taken = [False] * len(words)
         found: list[PaperMention] = []
         for size in range(min(MAX_NAME_WORDS, len(words)), 0, -1):
@@ -298,8 +322,8 @@ class PaperIndex:
                     meant = variant(normalize(words[i][0]))
                     key = "".join(word_parts(normalize(meant))) if meant else key
                     n = self._names.get(key) if meant else None
-                if n is None and size == 1:
-                    by_abbreviation = self.abbreviated(words[i][0])
+                if n is None and size == 1 and (in_english or sum(ch.isupper() for ch in words[i][0]) >= 2):
+                    by_abbreviation = self.abbreviated(words[i][0], self._context(words, i))
                     n = _Name(display=words[i][0], records=set(by_abbreviation)) if by_abbreviation else None
                 if n is None:
                     continue
@@ -312,6 +336,15 @@ class PaperIndex:
                 for j in range(i, i + size):
                     taken[j] = True
         return sorted(found, key=lambda m: m.words)
+
+    def _context(self, words: list[tuple[str, list[str]]], i: int) -> list[str]:
+        """The content terms of the question's words other than ``words[i]`` that the notes hold (no
+        question or stop words, no chat words), for :meth:`abbreviated`."""
+        skip = question_words() | stop_words() | CHAT_WORDS
+        out = [
+            t for j, (_, parts) in enumerate(words) if j != i for p in parts if p not in skip for t in lexical_terms(p)
+        ]
+        return list(dict.fromkeys(t for t in out if t not in skip and len(self._bm25.postings(t))))
 
     def _cited(
         self, n: _Name, words: list[tuple[str, list[str]]], i: int, size: int, cited: dict[str, set[str]]

@@ -218,18 +218,15 @@ def _affiliation_like(line: str) -> bool:
 
 
 def states_affiliations(line: str, r: PaperRecord) -> bool:
-    """True when ``line`` only names the record's people and places — its affiliations ("UW &
-    Microsoft"), its authors ("Ting Chen, Simon Kornblith, … (Google) — SimCLR", "Radford et al.,
-    OpenAI") — or only gives its link, so it repeats the lead line, the Authors line or the Link line
-    of a lookup; a short capitalised line that names something else ("Best Paper Award") is kept."""
+    """True when ``line`` only names the record's affiliations ("UW & Microsoft") or only gives its link,
+    so it repeats the lead line or the Link line of a lookup; a short capitalised line that names
+    something else ("Best Paper Award") is kept, and so are author lines: a question may name the
+    paper by its people ("mason fu's cgo paper?")."""
     text = _URL_RE.sub(" ", line)
     if r.url and _URL_RE.search(line) and not re.search(r"[^\W_]", text):
         return True  # a bare link line: the lookup's Link line gives it
-    if is_byline(text):
-        return bool(r.authors or r.affiliations)  # else the byline is the notes' only word on who wrote it
-    text = re.sub(r"\bet\s+al\b\.?", " ", text)
-    if not r.affiliations and not r.authors:
+    if not r.affiliations:
         return looks_like_affiliation(line)
-    have = set(normalize(" ".join([*r.affiliations, *r.authors])).split())
+    have = set(normalize(" ".join(r.affiliations)).split())
     words = [w for w in re.split(r"[\s&,;/()\-–—:.]+", normalize(text)) if w and w not in stop_words()]
     return bool(words) and sum(w in have for w in words) >= 0.6 * len(words)

@@ -49,6 +49,7 @@ def test_an_abbreviation_of_a_title(short, title):
         ("evalute", "Evaluation of Text-to-Video Generation Models"),  # a misspelt word, not evalu|te
         ("raft", "Resilient Distributed Datasets: A Fault-Tolerant Abstraction for In-Memory Cluster Computing"),
         ("gu", "Generating Unit tests"),  # too short
+        ("nics", "The NIC should be part of the OS"),  # a whole word is no piece: nic|s
     ],
 )
 def test_not_an_abbreviation(short, title):
@@ -87,6 +88,8 @@ def test_a_question_by_short_name_is_answered_from_that_paper(notes, question, f
         "what made the difference in the diffusion encoders paper",  # "made": an English word, no acronym
         "how long does tarn take to restore a blob",  # the notes' Tarn is another system
         "which papers did okafor write",  # an author in a file name is no paper's name
+        "lol ok",  # a short word alone, nowhere written as an abbreviation ("lo" + "l" of nothing here)
+        "welche papers gab es zu dlfm auf der neurips",  # a German question: its lower-case words are German
     ],
 )
 def test_a_word_that_only_looks_like_an_abbreviation_names_no_paper(notes, question):
@@ -94,6 +97,7 @@ def test_a_word_that_only_looks_like_an_abbreviation_names_no_paper(notes, quest
     assert "Masked Adaptive Diffusion Encoders" not in titles or "diffusion encoders" in question
     assert "Tiered Adaptive Replica Navigation" not in titles
     assert "Tessellated Attention Kernels for Long Contexts" not in titles
+    assert "Denoising Latent Flow Models" not in titles or "dlfm" in question
 
 
 @pytest.mark.parametrize(
