@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from papernotes.corpus.venues import SERIES, normalize_venue
+from papernotes.corpus.venues import SERIES, normalize_venue, split_venue
 
 #: A surname as an author-year citation writes it ("Vaswani", "O'Neil", "van den Oord", "Zhang-Li").
 _SURNAME = r"(?:(?:van|von|de|der|den|da|di|du|la|le)\s+){0,2}[A-Z][\w'’-]+"
@@ -35,4 +35,6 @@ def author_year_citation(title: str) -> tuple[str, str | None, int | None]:
     year = int(m.group("y") or m.group("z"))
     said = (m.group("v") or m.group("w") or "").strip(" ,.")
     venue = normalize_venue(f"{said} {year}") if said else None
+    if venue and split_venue(venue)[0].lower() not in SERIES:
+        venue = None  # "Kaplan et al., OpenAI, 2020": who wrote it, not where it was published
     return title[: m.start()].rstrip(" ,.-–—|"), venue, year

@@ -171,7 +171,7 @@ def _named_titles(inline: Inline, apart: str | None) -> list[tuple[str, str | No
             out.append((label.strip(), href.strip()))
     text = (apart or "").strip()
     n = len(text.split())
-    byline = re.search(r"\bet al\b|\b(?:19|20)\d\d\b|['’]\d\d\b", text) or find_venues(text)
+    byline = re.search(r"\bet al\b|\b(?:19|20)\d\d\b|['’]\d\d\b", text) or find_venues(text) or author_list(text)
     if text and not out and SET_APART_WORDS <= n <= TITLE_WORDS[1] and _title_case(text) and not byline:
         out.append((text, None))
     return out
@@ -236,7 +236,7 @@ def _set_apart(part: list[Token], inline: Inline, quoted: bool) -> str | None:
     rest = inline.text.strip()[len(lead) :] if lead and inline.text.strip().startswith(lead) else ""
     if whole and not (quoted and lead):
         return inline.text.strip()
-    if lead and (quoted or re.match(r"\s*(?:[(\[,—–-]|by\s)", rest)):
+    if lead and (quoted or re.match(r"\s*(?:[(\[,—–（【，-]|by\s)", rest)):  # full-width brackets of Chinese text alike
         return lead
     return inline.text.strip() if quoted else None
 
@@ -294,6 +294,24 @@ def _lines(markdown: str) -> list[tuple[Inline, bool, str | None]]:
 _LINK_WORDS = frozenset(
     "the this a paper papers here link pdf arxiv full text preprint read it version url doi".split()
 )
+
+
+#: Fewest names that make a line an author list ("Jared Kaplan, Sam McCandlish, Tom Henighan").
+AUTHOR_LIST_NAMES = 2
+
+
+def author_list(line: str) -> bool:
+    """A line that opens with an author list: comma-separated personal names (two to four capitalised
+    words or initials each; a mark such as ``*`` or ``†`` after a name aside), affiliations in brackets
+    aside ("Jared Kaplan, Sam McCandlish, … (OpenAI)")."""
+    names = re.split(r"\s*,\s*|\s+and\s+|\s+&\s+", re.sub(r"\([^()]*\)", " ", line).strip())
+    lead = []
+    for n in names:
+        words = re.sub(r"[*†‡§¹²³]+", "", n).strip(" .").split()
+        if not (2 <= len(words) <= 4 and all(re.fullmatch(r"[A-Z][\w'’-]*\.?|[A-Z]\.", w) for w in words)):
+            break
+        lead.append(n)
+    return len(lead) >= AUTHOR_LIST_NAMES
 
 
 def _title_case(text: str) -> bool:

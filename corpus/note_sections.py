@@ -19,7 +19,7 @@ from papernotes.corpus.markdown import Block, Item, is_section_heading, markdown
 from papernotes.corpus.models import Page, PaperEntry
 from papernotes.corpus.note_links import BARE_URL_RE, distinct_papers, front_matter_links, title_like_label
 from papernotes.corpus.note_opening import is_collection_title
-from papernotes.corpus.note_titles import venue_decoration
+from papernotes.corpus.note_titles import short_and_full, venue_decoration
 from papernotes.corpus.paper_links import is_paper_link
 from papernotes.corpus.paper_notes import ID_KEYS, _summary, paper_note_entry
 from papernotes.corpus.papers import is_todo, listing_page, parse_title, system_name, title_key
@@ -123,6 +123,8 @@ def _heading_entry(page: Page, head: _Head, blocks: list[Block]) -> PaperEntry |
     title, venue = parse_title(_TRAILING_MARKS_RE.sub("", head.text))
     title, decoration = venue_decoration(title)
     venue = venue or decoration
+    short, full = short_and_full(title)  # "ViT — An Image is Worth 16x16 Words: …"
+    title = full or title
     link = _section_link(head, title, blocks)
     if not title or is_section_heading(title) or not (venue or link):
         return None
@@ -143,6 +145,7 @@ def _heading_entry(page: Page, head: _Head, blocks: list[Block]) -> PaperEntry |
         links={"paper": link} if link else {},
         summary=_summary({}, blocks)[:600],
         tags=list(page.tags),
+        aliases=[short] if short else [],
     )
 
 
@@ -171,6 +174,62 @@ def _bold_lines_as_headings(markdown: str) -> str:
     return _BOLD_LINE_RE.sub(lambda m: f"{mark} {m.group(1).strip()}" if m.start() in keep else m.group(0), markdown)
 
 
+#: A line led by a bold title, as a log writes one entry per paper in prose or in a list: "**Title** (Venue
+#: Year) — authors", "1. **Title** (2023)", "- **Title** — Wei et al. (NeurIPS 2022). https://…".
+_BOLD_LEAD_RE = re.compile(
+    r"^(?P<indent>[ \t]{0,3})(?P<marker>(?:\d{1,3}[.)]|[-*+])[ \t]+)?(?:\*\*|__)(?P<title>[^*_\n]{3,200}?)(?:\*\*|__)"
+    r"(?P<paren>[ \t]*\([^()\n]{1,80}\))?(?P<rest>(?:[ \t].*)?)$"
+)
+
+
+def _bold_leads_as_headings(markdown: str) -> tuple[str, list[int]]:
+    """``(markdown, line map)``: ``markdown`` with each line (a paragraph's or a list item's first, outside
+    code) led by a bold title made a heading one level below the page's deepest heading, when two or
+    more such lines read as titles (:func:`_title_like`, not a lead-in ending with ":" or "."). The
+    heading holds the bold title and a bracket right after it ("(NeurIPS 2022)"); the rest of that line
+    (a byline, a link) follows as a paragraph of its own, and the item's lines are dedented to the
+    heading's section. ``line map[i]`` is the line of ``markdown`` that line ``i`` of the result comes
+    from (one more entry for the end). Returns ``(markdown, [])`` when there are fewer such lines."""
+    lines = markdown.splitlines()
+    fenced = [(t.map[0], t.map[1]) for t in markdown_parser().parse(markdown) if t.type == "fence" and t.map]
+    leads = []
+    for i, line in enumerate(lines):
+        m = _BOLD_LEAD_RE.match(line)
+        if not m or any(a <= i < b for a, b in fenced):
+            continue
+        title = m.group("title").strip()
+        if title.endswith((":", ".", "：")) or not _title_like(title) or is_section_heading(title):
+            continue
+        if m.group("marker") is None and i > 0 and lines[i - 1].strip() and not _BOLD_LEAD_RE.match(lines[i - 1]):
+            continue  # bold words inside a paragraph, not at its start
+        leads.append((i, m))
+    if len(leads) < MIN_PAPER_SECTIONS:
+        return markdown, []
+    deepest = max((len(h) for h in re.findall(r"^(#{1,6})\s", markdown, re.MULTILINE)), default=1)
+    mark = "#" * min(deepest + 1, 6)
+    out: list[str] = []
+    where: list[int] = []
+    starts = dict(leads)
+    dedent = 0
+    for i, line in enumerate(lines):
+        m = starts.get(i)
+        if m is not None:
+            dedent = len(m.group("indent")) + len(m.group("marker") or "")
+            out.append(f"{mark} {m.group('title').strip()}{(m.group('paren') or '').rstrip()}")
+            where.append(i)
+            rest = re.sub(r"^[\s—–\-|·,:]+", "", m.group("rest") or "").strip()
+            if rest:
+                out.append(rest)
+                where.append(i)
+            continue
+        if dedent and line.strip() and len(line) - len(line.lstrip(" ")) < dedent:
+            dedent = 0  # the item is over
+        out.append(line[dedent:] if dedent and line[:dedent].strip() == "" else line)
+        where.append(i)
+    where.append(len(lines))
+    return "\n".join(out) + "\n", where
+
+
 def logged_sections(page: Page) -> list[LoggedSection]:
     """The paper sections of a page read section by section, or ``[]`` when it is not such a page: at
     least :data:`MIN_PAPER_SECTIONS` sections with different titles read as papers (one, on a page
@@ -190,6 +249,11 @@ def logged_sections(page: Page) -> list[LoggedSection]:
     if len({title_key(s.entry.title) for s in found}) < fewest:
         promoted = _bold_lines_as_headings(page.markdown)  # same lines: the spans stay the page's
         found = _paper_sections(dataclasses.replace(page, markdown=promoted)) if promoted != page.markdown else []
+    if len({title_key(s.entry.title) for s in found}) < fewest:
+        # a log whose entries are led by bold titles ("**Title** (Venue Year) — …", "1. **Title** …")
+        led, where = _bold_leads_as_headings(page.markdown)
+        found = _paper_sections(dataclasses.replace(page, markdown=led)) if where else []
+        found = [dataclasses.replace(s, start=where[s.start], end=where[min(s.end, len(where) - 1)]) for s in found]
     if len({title_key(s.entry.title) for s in found}) < fewest:
         return []
     return found

@@ -13,7 +13,8 @@ Jekyll's Liquid ``{% highlight %}`` / ``{% raw %}`` blocks and Hugo shortcodes.
 * ``{% highlight lang %}…{% endhighlight %}`` and Hugo's ``{{< highlight lang >}}…{{< /highlight >}}``
   become fenced code, so ``#`` lines inside are code, not headings; ``{% raw %}…{% endraw %}`` is code
   too (only its tags are dropped when it wraps a fence already); other ``{{< … >}}`` / ``{{% … %}}``
-  shortcodes are removed and the text between them kept.
+  shortcodes are removed and the text between them kept; MkDocs-Material icons
+  (``:material-file-pdf-box:``) are removed.
 
 A note template of a notes tool — a file whose title, first heading or front matter is still an
 unfilled placeholder (``{{title}}``, ``{{date:YYYY-MM-DD}}``: Obsidian's core Templates plugin and the
@@ -25,7 +26,8 @@ https://help.obsidian.md/Editing+and+formatting/Callouts), Jekyll (https://jekyl
 Hugo (https://gohugo.io/content-management/shortcodes/), admonitions
 (https://python-markdown.github.io/extensions/admonition/, templates:
 https://help.obsidian.md/Plugins/Templates, https://silentvoid13.github.io/Templater/,
-https://squidfunk.github.io/mkdocs-material/reference/admonitions/).
+https://squidfunk.github.io/mkdocs-material/reference/admonitions/, icons:
+https://squidfunk.github.io/mkdocs-material/reference/icons-emojis/).
 """
 
 from __future__ import annotations
@@ -49,6 +51,9 @@ _RAW_OPEN_RE = re.compile(r"^\s*\{%-?\s*raw\s*-?%\}\s*$")
 _RAW_CLOSE_RE = re.compile(r"^\s*\{%-?\s*endraw\s*-?%\}\s*$")
 _RAW_TAG_RE = re.compile(r"\{%-?\s*(?:end)?raw\s*-?%\}")
 _SHORTCODE_RE = re.compile(r"\{\{[<%].*?[>%]\}\}")
+#: An icon of MkDocs-Material (``:material-file-pdf-box:``, ``:fontawesome-brands-github:``,
+#: ``:octicons-mark-github-16:``, ``:simple-arxiv:``): pymdownx.emoji syntax, no text of the note.
+_ICON_RE = re.compile(r"(?<![\w:/]):(?:material|fontawesome|octicons|simple)-[a-z0-9-]+:(?![\w/])\s?")
 _CALLOUT_RE = re.compile(r"^\s{0,3}>\s*\[!([\w-]+)\][+-]?\s*(.*)$")
 #: An admonition's first line: ``!!! type "Title"``, ``??? type``, ``???+ type inline end "Title"``.
 _ADMONITION_RE = re.compile(r'^\s{0,3}(?:!!!|\?\?\?\+?)\s*([\w-]+)(?:\s+[\w-]+)*\s*(?:"([^"]*)")?\s*$')
@@ -224,6 +229,8 @@ def _inline(line: str, embed_title: Callable[[str], str | None] | None, problems
         line = _RAW_TAG_RE.sub("", line)
     if "{{" in line:
         line = _SHORTCODE_RE.sub("", line)
+    if ":" in line:
+        line = _ICON_RE.sub("", line)
     if "[[" not in line:
         return line
 

@@ -39,17 +39,49 @@ def note_title(page: Page, head: tuple[int, Inline] | None, op: Opening, link: s
         if label or inline.text.strip():
             base, fallback = label or inline.text.strip(), False
     stripped, framed = frame_stripped(base)
+    short, named_full = short_and_full(stripped)
+    if named_full:  # "MQA — “Fast Transformer Decoding: One Write-Head is All You Need”"
+        return named_full, short
     full = op.title
     if not full:
         own = [t for t, href in op.named if href is None or (link is not None and paper_id(href) == paper_id(link))]
         keys = {title_key(t): t for t in own}
         full = next(iter(keys.values())) if len(keys) == 1 else None
+    if not full and not fallback and head and not is_section_heading(head[1].text):
+        # `title: SGLang` over "# SGLang: Efficient Execution of Structured Language Model Programs": the
+        # heading states the full title the front matter shortens
+        heading = frame_stripped(head[1].text.strip())[0]
+        heading = short_and_full(heading)[1] or heading
+        full = heading if title_key(heading) != title_key(stripped) else None
     key = title_key(stripped)
     other_script = bool(key) and not re.search(r"[a-z]", key) and full is not None and re.search(r"[A-Za-z]", full)
     if full and (framed or fallback or other_script or (key and key in title_key(full)) or _short_name(stripped, full)):
         full = full.strip()
         return full, (stripped if stripped and not fallback and title_key(stripped) != title_key(full) else None)
     return stripped, None
+
+
+#: A title that pairs a short name with the paper's full title: "MQA — “Fast Transformer Decoding: …”",
+#: "ViT - An Image is Worth 16x16 Words: …" (a dash set off by spaces; a colon is part of real titles).
+_SHORT_DASH_FULL_RE = re.compile(r"^(?P<short>[^\s—–-][^—–]{0,30}?)\s+[—–-]{1,2}\s+(?P<full>.+)$")
+
+
+def short_and_full(title: str) -> tuple[str | None, str | None]:
+    """``(short name, full title)`` of a title written as a short name, a spaced dash and the full title
+    (:data:`_SHORT_DASH_FULL_RE`, the full title's quotes dropped): the short name is at most
+    :data:`SHORT_NAME_WORDS` words and the full title, written as a title, a few words more
+    (:func:`_short_name`); ``(None, None)`` otherwise ("Orca: A Distributed …", "Attention — paper notes",
+    "Title - OSDI 2012")."""
+    m = _SHORT_DASH_FULL_RE.match(title.strip())
+    if not m:
+        return None, None
+    short, full = m.group("short").strip(), m.group("full").strip()
+    full = re.sub(r'^["“”\'‘’«]+|["“”\'‘’»]+$', "", full).strip()
+    if not (full[:1].isupper() or full[:1].isdigit()) or full.endswith(".") or not _short_name(short, full):
+        return None, None
+    if not re.search(r"[A-Za-z]", short) or normalize_venue(short) or is_section_heading(short):
+        return None, None
+    return short, full
 
 
 #: Most words of a note's title that is a short name for its paper ("vLLM", "CachedAttention (AttentionStore)").

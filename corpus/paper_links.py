@@ -150,6 +150,16 @@ def written_urls(text: str) -> list[str]:
     return out
 
 
+def written_url_spans(text: str) -> list[tuple[int, int, str]]:
+    """:func:`written_urls` with where each stands in ``text``: ``(start, end, url)``."""
+    out = []
+    for m in _WRITTEN_URL_RE.finditer(text):
+        u = m.group(0).rstrip(".,;:。，；")
+        url = unwrap_redirect(u if re.match(r"https?://", u, re.I) else f"https://{u}")
+        out.append((m.start(), m.start() + len(u), url))
+    return out
+
+
 @lru_cache(maxsize=1 << 16)
 def paper_id(url: str) -> str:
     """Identity of the paper a link points at: ``"arxiv:2312.12456"`` (abstract, PDF or HTML, any
