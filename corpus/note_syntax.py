@@ -131,7 +131,7 @@ def normalize_note_syntax(
     -------
     ``(markdown, problems)``: the rewritten text and one-line messages (embeds whose note is missing).
     """
-    if not any(s in markdown for s in ("[[", "{%", "{{", "[!", "!!!", "???")):
+    if not any(s in markdown for s in ("[[", "{%", "{{", "[!", "!!!", "???")) and not _ICON_RE.search(markdown):
         return markdown, []
     lines = markdown.split("\n")
     out: list[str] = []

@@ -11,6 +11,7 @@ from papernotes.corpus.models import Page
 from papernotes.corpus.note_opening import Opening, frame_stripped
 from papernotes.corpus.paper_links import is_paper_link, paper_id
 from papernotes.corpus.papers import title_key
+from papernotes.corpus.short_names import initials_match
 from papernotes.corpus.venues import SERIES, normalize_venue, split_venue
 
 
@@ -47,9 +48,9 @@ def note_title(page: Page, head: tuple[int, Inline] | None, op: Opening, link: s
         own = [t for t, href in op.named if href is None or (link is not None and paper_id(href) == paper_id(link))]
         keys = {title_key(t): t for t in own}
         full = next(iter(keys.values())) if len(keys) == 1 else None
-    if not full and not fallback and head and not is_section_heading(head[1].text):
+    if not full and not fallback and head and head[0] == 1 and not is_section_heading(head[1].text):
         # `title: SGLang` over "# SGLang: Efficient Execution of Structured Language Model Programs": the
-        # heading states the full title the front matter shortens
+        # level-1 heading states the full title the front matter shortens (a "## What" is a section)
         heading = frame_stripped(head[1].text.strip())[0]
         heading = short_and_full(heading)[1] or heading
         full = heading if title_key(heading) != title_key(stripped) else None
@@ -90,9 +91,11 @@ SHORT_NAME_WORDS = 3
 
 def _short_name(title: str, full: str) -> bool:
     """True when ``title`` is a short name beside a full title of a few more words: a Dendron or wiki
-    note titled "Transformer" whose body says "**Full title:** Attention Is All You Need"."""
+    note titled "Transformer" whose body says "**Full title:** Attention Is All You Need", or one that is
+    the full title's acronym ("GAN" beside "Generative Adversarial Nets")."""
     n = len(title.split())
-    return 0 < n <= SHORT_NAME_WORDS and ":" not in title and len(full.split()) >= n + 3
+    short = 0 < n <= SHORT_NAME_WORDS and ":" not in title
+    return short and (len(full.split()) >= n + 3 or (n == 1 and initials_match(title, full, leading=True)))
 
 
 _LEAD_MARK_RE = re.compile(r"^[^\w\[(（【\"'“‘«]+")

@@ -232,12 +232,15 @@ def one_paper(links: list[tuple[str, str]]) -> str | None:
     """The one paper that ``links`` (``(text, url)`` of one line, paper links only) give, as its first
     link: the links share one identity (:func:`paper_id`), or each names its site and they lie on
     different hosts — one paper's publisher page and preprint side by side (``[USENIX](…) ·
-    [arXiv](…)``). None when the links name several papers (two arXiv ids, two titles) or none."""
+    [arXiv](…)``; not when every one is an address written out). None when the links name several
+    papers (two arXiv ids, two titles) or none."""
     if not links:
         return None
     if len({paper_id(u) for _, u in links}) == 1:
         return links[0][1]
     hosts = [_host(u).removeprefix("www.") for _, u in links]
-    if len(set(hosts)) == len(hosts) and all(names_its_site(label, u) for label, u in links):
+    # each labelled by its site; two addresses written out side by side say nothing of being one paper
+    labelled = not all(label.strip().lower().startswith(("http://", "https://")) for label, _ in links)
+    if labelled and len(set(hosts)) == len(hosts) and all(names_its_site(label, u) for label, u in links):
         return links[0][1]
     return None

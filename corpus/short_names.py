@@ -50,14 +50,17 @@ def _name_like(text: str) -> bool:
     )
 
 
-def _initials_match(acronym: str, before: str) -> bool:
+def initials_match(acronym: str, words_text: str, leading: bool = False) -> bool:
     """True when ``acronym``'s capitals are the initials of the capitalised words just before it
-    ("Segment Anything Model (SAM)", "Reinforcement Learning from Human Feedback (RLHF)")."""
+    ("Segment Anything Model (SAM)", "Reinforcement Learning from Human Feedback (RLHF)"), or with
+    ``leading`` of the first ones of ``words_text`` ("GAN": "Generative Adversarial Nets")."""
     caps = [c for c in acronym if c.isupper()]
-    words = [w for w in re.findall(r"[A-Za-z][\w-]*", before) if w[0].isupper()]
-    parts = [p for w in words for p in w.split("-") if p]
-    initials = "".join(p[0].upper() for p in parts[-len(caps) :]) if len(parts) >= len(caps) else ""
-    return len(caps) >= 2 and initials == "".join(caps)
+    words = [w for w in re.findall(r"[A-Za-z][\w-]*", words_text) if w[0].isupper()]
+    parts = [p for w in words for p in w.split("-") if p and p[0].isupper()]
+    if len(caps) < 2 or len(parts) < len(caps):
+        return False
+    chosen = parts[: len(caps)] if leading else parts[-len(caps) :]
+    return "".join(p[0] for p in chosen) == "".join(caps)
 
 
 def opening_names(lines: list[str]) -> list[str]:
@@ -72,7 +75,7 @@ def opening_names(lines: list[str]) -> list[str]:
         if byline or len(line.split()) <= 2 * SHORT_NAME_WORDS:
             found += [q for q in quoted if _name_like(q)]
         for m in _ACRONYM_RE.finditer(line):
-            if _initials_match(m.group(1), line[: m.start()]):
+            if initials_match(m.group(1), line[: m.start()]):
                 found.append(m.group(1))
         parts = _DASH_RE.split(line.strip().rstrip("."))
         if byline and len(parts) >= 2:

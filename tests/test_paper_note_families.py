@@ -59,7 +59,16 @@ few members of one family with its records listed by hand in expected_records.js
 * digests — papers grouped under topic headings, bold lines standing for headings, a page titled as
   a collection ("My Reading Notes") with one paper, numbered sections ("论文一：X"), Chinese link labels;
 * chinese_notes — Chinese labels (论文名称, 标题, 链接, 原文), framing (论文笔记, 详解, 一文读懂) and
-  venue statements (发表于, 被 … 接收).
+  venue statements (发表于, 被 … 接收);
+* metadata_lines — the paper's address set off in a metadata line under the title ("CVPR 2016 · https://…
+  · code: …", "📄 https://… 💻 https://github.com/…" in a quote, a bullet of the opening's list, "… |
+  github", a bracketed aside after it, MkDocs-Material icons in link texts); an address inside a
+  sentence, or two written side by side, names none;
+* short_full_titles — a short name beside the full title (a front-matter title under a full heading, a
+  heading over a quoted title line and its author list, "T5 — “Full title”", an acronym of the title):
+  the full title is the record's, the short name its alias;
+* bold_led_logs — a monthly log whose entries are led by bold titles (paragraphs, numbered or bulleted
+  items) with a venue, an author-year citation or a bare year after them; to-read lists are none.
 """
 
 from __future__ import annotations
@@ -357,3 +366,23 @@ def test_outliner_page_properties_and_labelled_titles():
     ]
     eagle = by_title["EAGLE: Speculative Sampling Requires Rethinking Feature Uncertainty"]
     assert "EAGLE: Lossless Acceleration of LLM Decoding by Feature Extrapolation" in eagle.aliases
+
+
+def test_a_short_name_beside_the_full_title_is_its_alias():
+    expected = json.loads((FAMILIES / "short_full_titles" / "expected_records.json").read_text())
+    records, _ = catalog_of(FAMILIES / "short_full_titles" / "notes")
+    aliases = {title_key(r.title): r.aliases for r in records}
+    for e in expected:
+        got = aliases[title_key(e["title"])]
+        assert got == ([e["alias"]] if e["alias"] else []), e["title"]
+
+
+def test_a_logs_entries_keep_their_quoted_names_and_its_month_is_no_venue():
+    records, _ = catalog_of(FAMILIES / "bold_led_logs" / "notes")
+    by_title = {r.title: r for r in records}
+    faster = by_title["Faster R-CNN: Towards Real-Time Object Detection with Region Proposal Networks"]
+    assert faster.aliases == ["Faster R-CNN"]
+    assert all(r.venue is None or "2023" not in r.venue for r in records)  # "June 2023" is the log's month
+    yolo = by_title["You Only Look Once: Unified, Real-Time Object Detection"]
+    mae = by_title["Masked Autoencoders Are Scalable Vision Learners"]
+    assert (yolo.year, mae.year) == (2016, 2021)  # an author-year citation and a bare year date the paper
