@@ -53,7 +53,10 @@ def note_title(page: Page, head: tuple[int, Inline] | None, op: Opening, link: s
         # level-1 heading states the full title the front matter shortens (a "## What" is a section)
         heading = frame_stripped(head[1].text.strip())[0]
         heading = short_and_full(heading)[1] or heading
-        full = heading if title_key(heading) != title_key(stripped) else None
+        named = ":" in heading and title_key(heading.split(":", 1)[0]) == title_key(stripped)  # "SGLang: …"
+        full = (
+            heading if title_key(heading) != title_key(stripped) and (named or _short_name(stripped, heading)) else None
+        )
     key = title_key(stripped)
     other_script = bool(key) and not re.search(r"[a-z]", key) and full is not None and re.search(r"[A-Za-z]", full)
     if full and (framed or fallback or other_script or (key and key in title_key(full)) or _short_name(stripped, full)):
