@@ -44,7 +44,7 @@ _LABEL_RE = re.compile(
     r"^\W{0,3}(paper(?:\s+link)?|pdf|arxiv(?:\s+id)?|doi|link|url|source|venue|conference|published(?:\s+(?:at|in))?"
     r"|(?:(?:full|paper|original|complete|official|preprint|arxiv|earlier|former|previous|old)\s+)?title|authors?|year"
     r"|论文标题|论文名称|论文名|原文标题|原标题|英文标题|英文题目|论文题目|文章标题|文章题目|文章名称|标题|题目"
-    r"|论文链接|论文地址|原文链接|原文地址|文章链接|文章地址|论文下载|链接|地址|原文|论文|作者|会议|期刊|会议/期刊|发表于?|收录于?)"
+    r"|论文链接|论文地址|原文链接|原文地址|文章链接|文章地址|论文下载|链接|地址|原文|论文|作者|发表会议|发表期刊|会议名称|会议|期刊|会议/期刊|出处|录用于?|发表于?|收录于?)"
     r"(?:\s*[(（]([^()（）]{1,24})[)）])?"  # a qualifier: "Title (arXiv version):", "论文标题（FAST 版）："
     r"\s*[*_]{0,2}\s*(?:::|[:：])\s*[*_]{0,2}\s*",  # "Paper:", "**Paper:**", Logseq's "url:: …"
     re.IGNORECASE,
@@ -90,6 +90,12 @@ _CJK_LABELS = {
     "论文": "paper",
     "作者": "authors",
     "会议": "venue",
+    "发表会议": "venue",
+    "发表期刊": "venue",
+    "会议名称": "venue",
+    "出处": "venue",
+    "录用": "published",
+    "录用于": "published",
     "发表": "published",
     "发表于": "published",
 }

@@ -177,8 +177,10 @@ def _bold_lines_as_headings(markdown: str) -> str:
 #: A line led by a bold title, as a log writes one entry per paper in prose or in a list: "**Title** (Venue
 #: Year) — authors", "1. **Title** (2023)", "- **Title** — Wei et al. (NeurIPS 2022). https://…".
 _BOLD_LEAD_RE = re.compile(
-    r"^(?P<indent>[ \t]{0,3})(?P<marker>(?:\d{1,3}[.)]|[-*+])[ \t]+)?(?:\*\*|__)(?P<title>[^*_\n]{3,200}?)(?:\*\*|__)"
-    r"(?P<paren>[ \t]*\([^()\n]{1,80}\))?(?P<rest>(?:[ \t].*)?)$"
+    r"^(?P<indent>[ \t]{0,3})(?P<marker>(?:\d{1,3}[.)]|[-*+])[ \t]+)?"
+    r"(?P<mark>\[[xX]\][ \t]*|[^\w\s*_\[(]{1,3}[ \t]*)?"  # a checked box or a status mark: "[x] ", "✅ "
+    r"(?:\*\*|__)(?P<title>[^*_\n]{3,200}?)(?:\*\*|__)"
+    r"(?P<paren>[ \t]*\([^()\n]{1,80}\))?(?P<rest>(?:[ \t,;:.].*)?)$"
 )
 
 
@@ -191,6 +193,8 @@ def _bold_leads_as_headings(markdown: str) -> tuple[str, list[int]]:
     heading's section. ``line map[i]`` is the line of ``markdown`` that line ``i`` of the result comes
     from (one more entry for the end). Returns ``(markdown, [])`` when there are fewer such lines."""
     lines = markdown.splitlines()
+    if sum(1 for line in lines if "**" in line[:16] or "__" in line[:16]) < MIN_PAPER_SECTIONS:
+        return markdown, []  # most pages: no parse needed
     fenced = [(t.map[0], t.map[1]) for t in markdown_parser().parse(markdown) if t.type == "fence" and t.map]
     leads = []
     for i, line in enumerate(lines):
@@ -214,7 +218,7 @@ def _bold_leads_as_headings(markdown: str) -> tuple[str, list[int]]:
     for i, line in enumerate(lines):
         m = starts.get(i)
         if m is not None:
-            dedent = len(m.group("indent")) + len(m.group("marker") or "")
+            dedent = len(m.group("indent")) + len(m.group("marker") or "")  # the item's text starts there
             out.append(f"{mark} {m.group('title').strip()}{(m.group('paren') or '').rstrip()}")
             where.append(i)
             rest = re.sub(r"^[\s—–\-|·,:]+", "", m.group("rest") or "").strip()
@@ -250,10 +254,15 @@ def logged_sections(page: Page) -> list[LoggedSection]:
         promoted = _bold_lines_as_headings(page.markdown)  # same lines: the spans stay the page's
         found = _paper_sections(dataclasses.replace(page, markdown=promoted)) if promoted != page.markdown else []
     if len({title_key(s.entry.title) for s in found}) < fewest:
-        # a log whose entries are led by bold titles ("**Title** (Venue Year) — …", "1. **Title** …")
-        led, where = _bold_leads_as_headings(page.markdown)
-        found = _paper_sections(dataclasses.replace(page, markdown=led)) if where else []
-        found = [dataclasses.replace(s, start=where[s.start], end=where[min(s.end, len(where) - 1)]) for s in found]
+        found = []
+    # a log whose entries are led by bold titles ("**Title** (Venue Year) — …", "1. **Title** …"): read so
+    # when that finds more papers than its headings (or bold lines) do
+    led, where = _bold_leads_as_headings(page.markdown)
+    if where:
+        more = _paper_sections(dataclasses.replace(page, markdown=led))
+        more = [dataclasses.replace(s, start=where[s.start], end=where[min(s.end, len(where) - 1)]) for s in more]
+        if len({title_key(s.entry.title) for s in more}) > len({title_key(s.entry.title) for s in found}):
+            found = more
     if len({title_key(s.entry.title) for s in found}) < fewest:
         return []
     return found
@@ -280,7 +289,9 @@ def _paper_sections(page: Page) -> list[LoggedSection]:
             own_end = inner[0].line if inner else h.end
             entry = None
             grouping = bool(inner) and not "".join(lines[h.line + 1 : own_end]).strip()
-            if not grouping and title_key(h.text) not in recurring and not is_section_heading(h.text):
+            # "### Week 1", "## 2024-06": a log's date or collection heading names no paper
+            named = not is_section_heading(h.text) and not is_collection_title(h.text)
+            if not grouping and title_key(h.text) not in recurring and named:
                 md = "".join(lines[h.line : h.end])
                 blocks = parse_blocks(md)
                 if not listing_page(blocks, None):

@@ -14,7 +14,7 @@ Jekyll's Liquid ``{% highlight %}`` / ``{% raw %}`` blocks and Hugo shortcodes.
   become fenced code, so ``#`` lines inside are code, not headings; ``{% raw %}…{% endraw %}`` is code
   too (only its tags are dropped when it wraps a fence already); other ``{{< … >}}`` / ``{{% … %}}``
   shortcodes are removed and the text between them kept; MkDocs-Material icons
-  (``:material-file-pdf-box:``) are removed.
+  (``:material-file-pdf-box:``) and a heading's attributes (``# Title { #anchor }``) are removed.
 
 A note template of a notes tool — a file whose title, first heading or front matter is still an
 unfilled placeholder (``{{title}}``, ``{{date:YYYY-MM-DD}}``: Obsidian's core Templates plugin and the
@@ -53,6 +53,11 @@ _RAW_TAG_RE = re.compile(r"\{%-?\s*(?:end)?raw\s*-?%\}")
 _SHORTCODE_RE = re.compile(r"\{\{[<%].*?[>%]\}\}")
 #: An icon of MkDocs-Material (``:material-file-pdf-box:``, ``:fontawesome-brands-github:``,
 #: ``:octicons-mark-github-16:``, ``:simple-arxiv:``): pymdownx.emoji syntax, no text of the note.
+#: Attributes after a heading (Python-Markdown's attr_list, as MkDocs uses it; kramdown's IAL):
+#: ``# Title { #anchor .class }``, ``## Title {: #id}`` — no part of the title.
+_HEADING_ATTRS_RE = re.compile(
+    r"^(#{1,6}\s.*?)\s*\{:?\s*(?:[#.][\w-]+|[\w-]+=\S+)(?:\s+(?:[#.][\w-]+|[\w-]+=\S+))*\s*\}\s*$"
+)
 _ICON_RE = re.compile(r"(?<![\w:/]):(?:material|fontawesome|octicons|simple)-[a-z0-9-]+:(?![\w/])\s?")
 _CALLOUT_RE = re.compile(r"^\s{0,3}>\s*\[!([\w-]+)\][+-]?\s*(.*)$")
 #: An admonition's first line: ``!!! type "Title"``, ``??? type``, ``???+ type inline end "Title"``.
@@ -131,7 +136,7 @@ def normalize_note_syntax(
     -------
     ``(markdown, problems)``: the rewritten text and one-line messages (embeds whose note is missing).
     """
-    if not any(s in markdown for s in ("[[", "{%", "{{", "[!", "!!!", "???")) and not _ICON_RE.search(markdown):
+    if not any(s in markdown for s in ("[[", "{%", "{{", "[!", "!!!", "???", "}\n")) and not _ICON_RE.search(markdown):
         return markdown, []
     lines = markdown.split("\n")
     out: list[str] = []
@@ -231,6 +236,8 @@ def _inline(line: str, embed_title: Callable[[str], str | None] | None, problems
         line = _SHORTCODE_RE.sub("", line)
     if ":" in line:
         line = _ICON_RE.sub("", line)
+    if line.startswith("#") and line.rstrip().endswith("}"):
+        line = _HEADING_ATTRS_RE.sub(r"\1", line)
     if "[[" not in line:
         return line
 

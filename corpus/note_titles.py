@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from papernotes.corpus.markdown import Inline, is_section_heading
+from papernotes.corpus.markdown import Inline, is_section_heading, markdown_parser, render_inline
 from papernotes.corpus.models import Page
 from papernotes.corpus.note_opening import Opening, frame_stripped
 from papernotes.corpus.paper_links import is_paper_link, paper_id
@@ -57,12 +57,54 @@ def note_title(page: Page, head: tuple[int, Inline] | None, op: Opening, link: s
         full = (
             heading if title_key(heading) != title_key(stripped) and (named or _short_name(stripped, heading)) else None
         )
+    if not full and head and head[0] == 1 and not fallback:
+        # "# RAG" then "!!! abstract "Retrieval-Augmented Generation for …"" (an admonition, read as the
+        # heading right under the title): a sub-heading that spells out the short title
+        sub = _heading_under_title(page.markdown)
+        if sub and _spells_out(stripped, sub):
+            full = sub
     key = title_key(stripped)
     other_script = bool(key) and not re.search(r"[a-z]", key) and full is not None and re.search(r"[A-Za-z]", full)
     if full and (framed or fallback or other_script or (key and key in title_key(full)) or _short_name(stripped, full)):
         full = full.strip()
         return full, (stripped if stripped and not fallback and title_key(stripped) != title_key(full) else None)
     return stripped, None
+
+
+def _heading_under_title(markdown: str) -> str | None:
+    """The text of the heading that directly follows the page's first heading (nothing between them),
+    or None."""
+    tokens = markdown_parser().parse(markdown)
+    opens = [
+        i
+        for i, t in enumerate(tokens)
+        if t.type
+        in (
+            "heading_open",
+            "paragraph_open",
+            "bullet_list_open",
+            "ordered_list_open",
+            "blockquote_open",
+            "table_open",
+            "fence",
+            "code_block",
+            "html_block",
+            "hr",
+        )
+        and t.level == 0
+    ]
+    if len(opens) < 2 or tokens[opens[0]].type != "heading_open" or tokens[opens[1]].type != "heading_open":
+        return None
+    return render_inline(tokens[opens[1] + 1]).text.strip()
+
+
+def _spells_out(short: str, full: str) -> bool:
+    """True when ``full`` reads as the full title of the short name ``short``: it begins with it ("Orca"
+    / "Orca: A Distributed …") or ``short`` is its acronym ("RAG" / "Retrieval-Augmented Generation for
+    …"), and it is a title of a few more words, not a section's name."""
+    if is_section_heading(full) or not _short_name(short, full) or full.rstrip().endswith("."):
+        return False
+    return title_key(full).startswith(title_key(short)) or initials_match(short, full, leading=True)
 
 
 #: A title that pairs a short name with the paper's full title: "MQA — “Fast Transformer Decoding: …”",
@@ -124,13 +166,18 @@ _NUMBERING_RE = re.compile(
 )
 
 
+#: A log's date before a title: "2024-06-03 · Title", "2024/06/03 — Title", "2024.06.03: Title".
+_LEAD_DATE_RE = re.compile(r"^(?:19|20)\d\d[-/.](?:0?[1-9]|1[0-2])(?:[-/.](?:0?[1-9]|[12]\d|3[01]))?\s*[·|:：—–-]\s+")
+
+
 def venue_decoration(title: str) -> tuple[str, str | None]:
     """``(title, venue)``: a title without the marks a note puts around it — a leading emoji or symbol
-    ("📄 Title"), a section number ("1. Title", "一、Title"), a venue before it ("[OSDI'22] Title", "【SOSP 2023】Title", "OSDI '22: Title") or after
+    ("📄 Title"), a section number ("1. Title", "一、Title"), a log's date ("2024-06-03 · Title"), a venue before it ("[OSDI'22] Title", "【SOSP 2023】Title", "OSDI '22: Title") or after
     it ("Title | NeurIPS 2022", "Title - OSDI 2012", "Title [ICML'23]") — and the venue such a mark
     names (None when there is none: "[Draft] Title" keeps its bracket)."""
     t = _LEAD_MARK_RE.sub("", title).strip() or title.strip()
     t = _NUMBERING_RE.sub("", t).strip() or t
+    t = _LEAD_DATE_RE.sub("", t).strip() or t
     venue = None
 
     m = _LEAD_VENUE_RE.match(t)

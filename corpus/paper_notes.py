@@ -43,6 +43,7 @@ from papernotes.corpus.paper_links import (
     arxiv_year,
     is_paper_link,
     names_its_site,
+    paper_id,
 )
 from papernotes.corpus.papers import (
     join_lines,
@@ -252,6 +253,10 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
             is_note = True
         elif len(both) == 1 and both[0] in alone + listed_alone and paper_bullets == 0:
             link, is_note = both[0], True
+        elif len(open_links) == 1 and _linked_title_line(op, open_links[0]):
+            # "[Efficient Streaming Language Models with Attention Sinks](…)（ICLR 2024）" on a line of its
+            # own under the title: the paper's title, linked, set apart as the note's
+            link, is_note = open_links[0], True
         elif len(open_links) == 1 and _names_in_full(page.title, op):
             # "# Orca", "**Orca: A Distributed Serving System …**", "OSDI 2022 — https://…": the one paper
             # link of an opening that sets apart the full title of the paper the note is named for
@@ -425,6 +430,18 @@ def _alias_of(name: str) -> str | None:
 def _folders(source: str) -> list[list[str]]:
     """The folder names of a page's source path, nearest first, each as a one-tag list."""
     return [[part] for part in reversed(PurePosixPath(source.split("#", 1)[0]).parent.parts)]
+
+
+def _linked_title_line(op: Opening, link: str) -> bool:
+    """True when one of the opening's first lines is only the paper's title linked to ``link`` (a
+    bracket after it aside: its venue), so the opening sets the linked title apart as the note's."""
+    titles = [t for t, href in op.named if href and paper_id(href) == paper_id(link)]
+    for line in op.byline[:3]:
+        for t in titles:
+            rest = line.replace(t, "", 1) if line.strip().startswith(t) else line
+            if rest != line and not re.sub(r"[(（\[][^()（）\[\]]*[)）\]]|[\s.,;:。，；：*_—–-]", "", rest):
+                return True
+    return False
 
 
 def _names_in_full(title: str, op: Opening) -> bool:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from papernotes.corpus.papers import PAPER_LINK_LABELS
 from papernotes.corpus.venues import find_venues, normalize_venue
 
 #: Most words of a short name.
@@ -36,11 +37,13 @@ _BYLINE_START_RE = re.compile(r"^[A-Z][\w'’.-]+(?:\s+[A-Z][\w'’.-]+){0,3}(?:
 
 def _name_like(text: str) -> bool:
     """A short name: one to :data:`SHORT_NAME_WORDS` words, a capital or digit among its letters, no
-    sentence's stop, not a venue or year."""
+    sentence's stop, not a venue, year or kind of link ("arXiv", "PDF")."""
     t = text.strip()
     words = t.split()
     return (
         0 < len(words) <= SHORT_NAME_WORDS
+        and t.lower() not in PAPER_LINK_LABELS  # "— [arXiv](…)": a kind of link
+        and "/" not in t
         and bool(re.search(r"[A-Z0-9]", t))
         and bool(re.search(r"[A-Za-z]", t))
         and not t.endswith((".", ":", "?", "!"))

@@ -63,12 +63,16 @@ few members of one family with its records listed by hand in expected_records.js
 * metadata_lines — the paper's address set off in a metadata line under the title ("CVPR 2016 · https://…
   · code: …", "📄 https://… 💻 https://github.com/…" in a quote, a bullet of the opening's list, "… |
   github", a bracketed aside after it, MkDocs-Material icons in link texts); an address inside a
-  sentence, or two written side by side, names none;
+  sentence, or two written side by side, names none; a heading's attributes (``{ #wrn }``) are no title;
 * short_full_titles — a short name beside the full title (a front-matter title under a full heading, a
-  heading over a quoted title line and its author list, "T5 — “Full title”", an acronym of the title):
-  the full title is the record's, the short name its alias;
+  heading over a quoted title line and its author list, "T5 — “Full title”", an acronym of the title, an
+  admonition titled with the full title): the full title is the record's, the short name its alias;
 * bold_led_logs — a monthly log whose entries are led by bold titles (paragraphs, numbered or bulleted
-  items) with a venue, an author-year citation or a bare year after them; to-read lists are none.
+  items, after a status mark or a checked box) with a venue, an author-year citation or a bare year
+  after them, under week headings or as dated headings ("2023-10-20 · Title"); to-read lists, unchecked
+  and queued items are none;
+* chinese_roundups — a Chinese roundup whose sections ("论文一：DETR") open with the linked full title and
+  its venue in full-width brackets, and labels such as 论文题目 / 论文地址 / 发表会议.
 """
 
 from __future__ import annotations
