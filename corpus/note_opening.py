@@ -350,7 +350,9 @@ def frame_stripped(title: str) -> tuple[str, bool]:
         return s, False
     head = _FRAME_HEAD_RE.match(s)
     if head and len(s) > head.end():
-        return s[head.end() :].strip(), True
+        s = s[head.end() :].strip()
+        tail = _FRAME_TAIL_RE.search(s)  # both ends framed: "【ICML 2023】X 解读"
+        return (s[: tail.start()].strip() if tail and tail.start() > 0 else s), True
     tail = _FRAME_TAIL_RE.search(s)
     if tail and tail.start() > 0:
         return s[: tail.start()].strip(), True

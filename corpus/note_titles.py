@@ -143,6 +143,8 @@ def _short_name(title: str, full: str) -> bool:
     return short and (len(full.split()) >= n + 3 or (n == 1 and initials_match(title, full, leading=True)))
 
 
+#: Pictographs after a title (a rating, a status): "Title ⭐🔥", "Title 🚧".
+_TAIL_MARK_RE = re.compile(r"(?:\s*[\U0001F300-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200d])+$")
 _LEAD_MARK_RE = re.compile(r"^[^\w\[(（【\"'“‘«]+")
 _LEAD_VENUE_RE = re.compile(
     r"^[\[(（【]([^\[\]()（）【】]{2,24})[\])）】]\s*[:：|–—-]?\s*|^([A-Za-z][\w-]{1,11}\s*['’]?\s*\d{2,4})\s*[:：|–—-]\s+"
@@ -176,6 +178,9 @@ def venue_decoration(title: str) -> tuple[str, str | None]:
     it ("Title | NeurIPS 2022", "Title - OSDI 2012", "Title [ICML'23]") — and the venue such a mark
     names (None when there is none: "[Draft] Title" keeps its bracket)."""
     t = _LEAD_MARK_RE.sub("", title).strip() or title.strip()
+    t = _TAIL_MARK_RE.sub("", t).strip() or t  # "Title ⭐🔥", "Title 🚧"
+    if len(t) > 2 and t[0] + t[-1] in ('""', "“”", "''", "‘’", "**", "__", "«»"):
+        t = t[1:-1].strip() or t  # the whole title quoted or emphasised
     t = _NUMBERING_RE.sub("", t).strip() or t
     t = _LEAD_DATE_RE.sub("", t).strip() or t
     venue = None

@@ -23,7 +23,8 @@ few members of one family with its records listed by hand in expected_records.js
 * title_lines — the full title under a label ("Full title: **X**.", "Paper title: X (JMLR 2022)",
   "原文标题：X（NVIDIA）", a "## Full title" heading over a bold line), also in a note with a "Published
   in:" line; a post titled only by the system name joins the record of the same paper's full title;
-* title_marks — a title marked with an emoji or its venue ("[OSDI'22] Title", "Title | NeurIPS 2022"),
+* title_marks — a title marked with an emoji or its venue ("[OSDI'22] Title", "Title | NeurIPS 2022",
+  "Title ⭐🔥", "【ICML 2023】Title 解读"),
   paper links on sites that show papers by their arXiv id or DOI (Hugging Face papers, a publisher's
   ``/doi/`` path), an "Authors:" line with the paper's one link anywhere, or the one link in a "## Links"
   section at the end (a meeting note linking one paper in passing is none);
@@ -71,6 +72,9 @@ few members of one family with its records listed by hand in expected_records.js
   items, after a status mark or a checked box) with a venue, an author-year citation or a bare year
   after them, under week headings or as dated headings ("2023-10-20 · Title"); to-read lists, unchecked
   and queued items are none;
+* arxiv_named_notes — notes named by their paper's arXiv id (the file ``2106.09685v2.md``, a heading
+  ``[1406.2661] Title``, ``Title (arXiv:1706.03762)``, ``2104.09864 — Title``): the id is the paper's link,
+  never part of its title; the index page naming ids is none;
 * chinese_roundups — a Chinese roundup whose sections ("论文一：DETR") open with the linked full title and
   its venue in full-width brackets, and labels such as 论文题目 / 论文地址 / 发表会议.
 """
