@@ -22,7 +22,7 @@ from papernotes.corpus.note_opening import is_collection_title
 from papernotes.corpus.note_titles import short_and_full, venue_decoration
 from papernotes.corpus.paper_links import is_paper_link
 from papernotes.corpus.paper_notes import ID_KEYS, _summary, paper_note_entry
-from papernotes.corpus.papers import is_todo, listing_page, parse_title, system_name, title_key
+from papernotes.corpus.papers import is_to_read_list, is_todo, listing_page, parse_title, system_name, title_key
 from papernotes.corpus.table_entries import _title_like
 from papernotes.corpus.venues import decide_venue, split_venue, stated_venues
 
@@ -268,6 +268,17 @@ def logged_sections(page: Page) -> list[LoggedSection]:
     return found
 
 
+def _to_read_start(blocks: list[Block]) -> int | None:
+    """The line where a section's first list of papers not read yet begins (its lead-in paragraph's
+    line when it has one, :func:`~papernotes.corpus.papers.is_to_read_list`), or None."""
+    for k, b in enumerate(blocks):
+        if is_to_read_list(blocks, k):
+            prev = blocks[k - 1] if k else None
+            lead = prev is not None and prev.kind == "text" and prev.heading_line == b.heading_line
+            return prev.line if lead and prev is not None else b.line
+    return None
+
+
 def _paper_sections(page: Page) -> list[LoggedSection]:
     """The sections of ``page`` that read as papers (see :func:`logged_sections`), however few."""
     heads, n = _headings(page)
@@ -294,6 +305,10 @@ def _paper_sections(page: Page) -> list[LoggedSection]:
             if not grouping and title_key(h.text) not in recurring and named:
                 md = "".join(lines[h.line : h.end])
                 blocks = parse_blocks(md)
+                cut = _to_read_start(blocks)
+                if cut is not None:  # "⏳ to read next month:" and its list: no part of this paper's notes
+                    md = "".join(md.splitlines(keepends=True)[:cut])
+                    blocks = parse_blocks(md)
                 if not listing_page(blocks, None):
                     sub = dataclasses.replace(page, title=h.text, markdown=md, front_matter={})
                     entry = paper_note_entry(sub, blocks, 0) or _heading_entry(sub, h, blocks)

@@ -199,6 +199,35 @@ def _is_paper_item(item: Item, affiliation_rule: bool = True) -> bool:
     return False
 
 
+#: Words that introduce a list of papers not read yet: "to read next month:", "## Reading queue",
+#: "Backlog", "Up next", "⏳", "待读", "计划中".
+_TO_READ_RE = re.compile(
+    r"\bto[- ]?read\b|\breading[- ]queue\b|\bqueued?\b|\bbacklog\b|\bup next\b|\bnext (?:month|week)\b"
+    r"|\bnot (?:yet )?read\b|\bwant to read\b|\bwish ?list\b|\bto skim\b|⏳|待读|待看|未读|计划中",
+    re.IGNORECASE,
+)
+#: Most words of a lead-in paragraph that introduces the list after it ("⏳ to read next month:").
+LEAD_IN_WORDS = 12
+
+
+def is_to_read_list(blocks: list[Block], k: int) -> bool:
+    """True when ``blocks[k]`` is a list of papers not read yet: introduced by a short lead-in paragraph
+    or, as the first block of its section, by a heading that says so (:data:`_TO_READ_RE`). Its
+    bullets are to-dos: no papers of the notes, whatever they name (as "- [ ] to read: X" is none)."""
+    b = blocks[k]
+    if b.kind != "list":
+        return False
+    prev = blocks[k - 1] if k else None
+    if prev is not None and prev.heading_line == b.heading_line:
+        return prev.kind == "text" and len(prev.text.split()) <= LEAD_IN_WORDS and bool(_TO_READ_RE.search(prev.text))
+    return bool(b.headings) and bool(_TO_READ_RE.search(b.headings[-1]))
+
+
+def without_to_read(blocks: list[Block]) -> list[Block]:
+    """``blocks`` without its lists of papers not read yet (:func:`is_to_read_list`)."""
+    return [b for k, b in enumerate(blocks) if not is_to_read_list(blocks, k)]
+
+
 def listing_page(blocks: list[Block], venue: str | None) -> bool:
     """True for a page that lists papers: a conference page (``venue``), or one with a bullet that is a
     paper by a link label, venue or arXiv id. Only there does a title with an affiliation line below
@@ -209,7 +238,7 @@ def listing_page(blocks: list[Block], venue: str | None) -> bool:
     def strong(items: list[Item]) -> bool:
         return any(_is_paper_item(i, affiliation_rule=False) or strong(i.children) for i in items)
 
-    return any(b.kind == "list" and strong(b.items) for b in blocks)
+    return any(b.kind == "list" and strong(b.items) for b in without_to_read(blocks))
 
 
 def _internal_only(item: Item) -> bool:

@@ -13,6 +13,8 @@ few members of one family with its records listed by hand in expected_records.js
 * framed_titles — blog posts whose title is framed ("Paper review – X") or in another script, the full
   title in the body (the paper link's text, a quoted, bold or italic line);
 * reading_todos — unchecked task items and to-do leads ("TODO read: X") are papers not read yet: no records;
+  so are the bullets of a list introduced as not read yet ("⏳ to read next month:", "## Reading queue",
+  "## Backlog"), also at the end of a log's last paper section, whose venue they do not give;
 * templates — notes-tool templates (``{{title}}``, ``<% tp.file.title %>``) are no notes;
 * paper_tables — "awesome" lists whose papers are Markdown table rows (tests/test_table_entries.py);
 * journal_workshop_venues — journals by name or abbreviation with a year, workshops that are not their
