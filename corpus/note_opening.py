@@ -104,9 +104,9 @@ _CJK_LABELS = {
 #: Chinese posts ("论文笔记：X", "论文阅读：X").
 _FRAME_HEAD_RE = re.compile(
     r"^\s*(?:\[(?:(?:paper|reading)\s+)?(?:paper|notes?|reading|review|summary)\]\s*|【[^】]{1,12}】\s*|(?:(?:my|paper|reading|quick|short)\s+)*"
-    r"(?:notes?|reading|summary|review|paper|tl;?dr)(?:\s*[:|–—-]\s*|\s+(?:on|of|about|for)\s+)"
-    r"|(?:论文|文献)?(?:阅读|精读|解读|速读)?笔记\s*[:：|]\s*|(?:论文|文献)(?:阅读|精读|解读|速读)\s*[:：|]\s*"
-    r"|(?:一文(?:读懂|看懂|搞懂|详解)|浅析|浅谈|详解|图解|读论文)\s*[:：|]?\s*)(?=\S)",
+    r"(?:notes?|reading|summary|review|paper|tl;?dr)(?:\s*[:|｜–—-]\s*|\s+(?:on|of|about|for)\s+)"
+    r"|(?:论文|文献)?(?:阅读|精读|解读|速读)?笔记\s*[:：|｜]\s*|(?:论文|文献)(?:阅读|精读|解读|速读)\s*[:：|｜]\s*"
+    r"|(?:一文(?:读懂|看懂|搞懂|详解)|浅析|浅谈|详解|图解|读论文)\s*[:：|｜]?\s*)(?=\S)",
     re.IGNORECASE,
 )
 _FRAME_TAIL_RE = re.compile(
@@ -389,11 +389,16 @@ def is_labelled_line(text: str) -> bool:
     return bool(_LABEL_RE.match(text))
 
 
+#: A value set in title marks or quotes as a whole: 《Title》, 〈Title〉, “Title”, "Title".
+_QUOTED_WHOLE_RE = re.compile(r"^[《〈“\"]([^《》〈〉“”\"]{3,300})[》〉”\"]")
+
+
 def _title_value(text: str) -> str:
     """A ``Title:`` line's title without what follows it: a closing stop ("Full title: **X**."), a
     remark in full-width brackets ("X（Google Research）") or a bracket holding a venue or year
     ("X (NeurIPS 2022)")."""
     t = text.strip().rstrip(".。 ")
+    t = _QUOTED_WHOLE_RE.sub(r"\1", t)  # "《Title》", "“Title”"
     m = re.search(r"\s*(?:（[^（）]*）|\(([^()]*)\))$", t)
     if (
         m
@@ -474,8 +479,13 @@ def read_opening(markdown: str) -> Opening:
             )
             if url and (kind in _STRONG_LABELS or is_paper_link(url)):
                 found.setdefault(kind, []).append(url)
-            elif kind == "paper" and _title_like(rest) and 2 <= len(rest.split()) <= 30 and _title_case(rest):
-                titles.append(rest)
+            elif (
+                kind == "paper"
+                and _title_like(rest := _title_value(rest))
+                and 2 <= len(rest.split()) <= 30
+                and _title_case(rest)
+            ):
+                titles.append(rest)  # "Paper: Title", "论文：《Title》"
                 op.named_only = True
     for kind in IDENTITY_LABELS:
         ids = list(dict.fromkeys(paper_id(u) for u in found.get(kind, [])))

@@ -59,16 +59,44 @@ def note_title(page: Page, head: tuple[int, Inline] | None, op: Opening, link: s
         )
     if not full and head and head[0] == 1 and not fallback:
         # "# RAG" then "!!! abstract "Retrieval-Augmented Generation for …"" (an admonition, read as the
-        # heading right under the title): a sub-heading that spells out the short title
+        # heading right under the title): a sub-heading that spells out the short title, or under a
+        # title in another script ("# 大模型推理加速：…" over "## Fast Inference from Transformers …")
         sub = _heading_under_title(page.markdown)
-        if sub and _spells_out(stripped, sub):
+        if sub and (_spells_out(stripped, sub) or (_foreign(stripped) and _latin_title(sub))):
             full = sub
     key = title_key(stripped)
     other_script = bool(key) and not re.search(r"[a-z]", key) and full is not None and re.search(r"[A-Za-z]", full)
-    if full and (framed or fallback or other_script or (key and key in title_key(full)) or _short_name(stripped, full)):
+    # a post title mixing scripts names the paper by its Latin name ("读 OSDI 2022 论文 Orca", "KIVI：非对称
+    # 2bit 量化"): the full title holding that name is the paper's
+    mixed = full is not None and _foreign(stripped) and _names_in(stripped, full)
+    if full and (
+        framed or fallback or other_script or mixed or (key and key in title_key(full)) or _short_name(stripped, full)
+    ):
         full = full.strip()
         return full, (stripped if stripped and not fallback and title_key(stripped) != title_key(full) else None)
     return stripped, None
+
+
+_CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+def _foreign(title: str) -> bool:
+    """A title written (at least in part) in Chinese, Japanese or Korean."""
+    return bool(_CJK_RE.search(title))
+
+
+def _latin_title(text: str) -> bool:
+    """Text in Latin script that reads as a title: three words or more, a capital first, no stop."""
+    words = re.findall(r"[A-Za-z][\w'’-]*", text)
+    return len(words) >= 3 and not _foreign(text) and text[:1].isupper() and not text.rstrip().endswith(".")
+
+
+def _names_in(title: str, full: str) -> bool:
+    """True when a Latin name of ``title`` (a word with a capital, not a venue: "Orca", "KIVI") is in
+    ``full``'s words."""
+    names = [w for w in re.findall(r"[A-Za-z][\w-]*", title) if re.search(r"[A-Z]", w) and w.lower() not in SERIES]
+    words = {title_key(w) for w in re.findall(r"[\w-]+", full)}
+    return any(title_key(n) in words for n in names)
 
 
 def _heading_under_title(markdown: str) -> str | None:

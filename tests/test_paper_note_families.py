@@ -78,7 +78,9 @@ few members of one family with its records listed by hand in expected_records.js
   ``[1406.2661] Title``, ``Title (arXiv:1706.03762)``, ``2104.09864 — Title``): the id is the paper's link,
   never part of its title; the index page naming ids is none;
 * chinese_roundups — a Chinese roundup whose sections ("论文一：DETR") open with the linked full title and
-  its venue in full-width brackets, and labels such as 论文题目 / 论文地址 / 发表会议.
+  its venue in full-width brackets, and labels such as 论文题目 / 论文地址 / 发表会议; a title in title
+  marks after a label ("论文：《Title》", "Paper: 《Title》"), an English title heading under a Chinese
+  post title, a post title naming the paper by its Latin name beside Chinese words.
 """
 
 from __future__ import annotations
