@@ -179,9 +179,12 @@ def _bold_lines_as_headings(markdown: str) -> str:
 _BOLD_LEAD_RE = re.compile(
     r"^(?P<indent>[ \t]{0,3})(?P<marker>(?:\d{1,3}[.)]|[-*+])[ \t]+)?"
     r"(?P<mark>\[[xX]\][ \t]*|[^\w\s*_\[(]{1,3}[ \t]*)?"  # a checked box or a status mark: "[x] ", "✅ "
-    r"(?:\*\*|__)(?P<title>[^*_\n]{3,200}?)(?:\*\*|__)"
+    r"(?P<em>\*\*|__|\*|_)(?P<title>[^*_\n]{3,200}?)(?P=em)"  # bold, or italic: "*Title* (ICLR 2023)"
     r"(?P<paren>[ \t]*\([^()\n]{1,80}\))?(?P<rest>(?:[ \t,;:.].*)?)$"
 )
+
+
+_LINK_MD_RE = re.compile(r"\[([^\]]+)\]\([^)]*\)")
 
 
 def _bold_leads_as_headings(markdown: str) -> tuple[str, list[int]]:
@@ -193,7 +196,7 @@ def _bold_leads_as_headings(markdown: str) -> tuple[str, list[int]]:
     heading's section. ``line map[i]`` is the line of ``markdown`` that line ``i`` of the result comes
     from (one more entry for the end). Returns ``(markdown, [])`` when there are fewer such lines."""
     lines = markdown.splitlines()
-    if sum(1 for line in lines if "**" in line[:16] or "__" in line[:16]) < MIN_PAPER_SECTIONS:
+    if sum(1 for line in lines if re.search(r"[*_]", line[:16])) < MIN_PAPER_SECTIONS:
         return markdown, []  # most pages: no parse needed
     fenced = [(t.map[0], t.map[1]) for t in markdown_parser().parse(markdown) if t.type == "fence" and t.map]
     leads = []
@@ -201,7 +204,7 @@ def _bold_leads_as_headings(markdown: str) -> tuple[str, list[int]]:
         m = _BOLD_LEAD_RE.match(line)
         if not m or any(a <= i < b for a, b in fenced):
             continue
-        title = m.group("title").strip()
+        title = _LINK_MD_RE.sub(r"\1", m.group("title")).strip()  # "**[Title](https://arxiv.org/…)**"
         if title.endswith((":", ".", "：")) or not _title_like(title) or is_section_heading(title):
             continue
         if m.group("marker") is None and i > 0 and lines[i - 1].strip() and not _BOLD_LEAD_RE.match(lines[i - 1]):

@@ -51,6 +51,10 @@ PAPER_LINK_LABELS |= set(CJK_LINK_KINDS)
 #: Link labels that point at the reader's own notes on a paper, not at the paper.
 NOTE_LABELS = {"notes", "personal notes", "my notes", "note"}
 #: A task-list checkbox at the start of a bullet (``- [ ] read``, ``- [x] done``).
+#: A log's date before an entry: "2024-09-03: ", "2024/09/03 — ", "2024-09 · ".
+_DATE_LEAD_RE = re.compile(
+    r"^\s*(?:19|20)\d\d[-/.](?:0?[1-9]|1[0-2])(?:[-/.](?:0?[1-9]|[12]\d|3[01]))?\s*[:：·|—–-]\s+"
+)
 _TASK_BOX_RE = re.compile(r"^\s*\[[ xX✓✔-]\]\s+")
 #: A to-do's lead before a paper's name (after a task box, or starting with "TODO"): "TODO read:",
 #: "TODO:", "to read:", "To-read —", "read later:", "want to read", "TODO skim"; and after an unchecked
@@ -120,7 +124,9 @@ def linked_title(item: Item) -> str | None:
 def todo_stripped(text: str) -> tuple[str, bool]:
     """``(the bullet's text without its task box and to-do lead, whether it had a to-do lead)``:
     "[ ] TODO read: Sarathi-Serve" → ``("Sarathi-Serve", True)``, "[x] Orca (OSDI 2022)" →
-    ``("Orca (OSDI 2022)", False)``. Task lists: https://github.github.com/gfm/#task-list-items-extension-."""
+    ``("Orca (OSDI 2022)", False)``; a date before it ("2024-09-03: Orca") is dropped too. Task lists:
+    https://github.github.com/gfm/#task-list-items-extension-."""
+    text = _DATE_LEAD_RE.sub("", text, count=1)  # a log's date before the entry: "2024-09-03: [Title](…)"
     box = _TASK_BOX_RE.match(text)
     rest = text[box.end() :] if box else text
     if not box and not re.match(r"to-?do\b", rest, re.IGNORECASE):
@@ -330,7 +336,7 @@ def _strong_all(items: list[Item]) -> list[str]:
 
 def entry_from_item(item: Item, page: Page, topic: str, venue_default: str | None) -> PaperEntry:
     """A :class:`PaperEntry` from a paper bullet and its nested bullets."""
-    title, venue = parse_title(item.text)
+    title, venue = parse_title(_DATE_LEAD_RE.sub("", item.text, count=1))
     linked = linked_title(item)
     if linked and title.startswith(linked):
         title = linked  # "[Title](…), by A. Author": the linked title is all of it

@@ -70,10 +70,12 @@ few members of one family with its records listed by hand in expected_records.js
 * short_full_titles — a short name beside the full title (a front-matter title under a full heading, a
   heading over a quoted title line and its author list, "T5 — “Full title”", an acronym of the title, an
   admonition titled with the full title): the full title is the record's, the short name its alias;
-* bold_led_logs — a monthly log whose entries are led by bold titles (paragraphs, numbered or bulleted
+* bold_led_logs — a monthly log whose entries are led by bold or italic titles (a linked one too;
+  paragraphs, numbered or bulleted
   items, after a status mark or a checked box) with a venue, an author-year citation or a bare year
   after them, under week headings or as dated headings ("2023-10-20 · Title"); to-read lists, unchecked
-  and queued items are none;
+  and queued items are none; dated bullets ("2024-01-20: [Title](arXiv link) (TMLR 2022)") are the
+  listing's entries without their date;
 * arxiv_named_notes — notes named by their paper's arXiv id (the file ``2106.09685v2.md``, a heading
   ``[1406.2661] Title``, ``Title (arXiv:1706.03762)``, ``2104.09864 — Title``): the id is the paper's link,
   never part of its title; the index page naming ids is none;
