@@ -67,6 +67,11 @@ def _headings(page: Page) -> tuple[list[_Head], int]:
     return heads, n
 
 
+def _bare(text: str) -> list[str]:
+    """The web addresses written out in ``text``, without a stop after them ("….04088. Routing …")."""
+    return [u.rstrip(".,;:。，") for u in BARE_URL_RE.findall(text)]
+
+
 def _labelled_links(blocks: list[Block]) -> list[tuple[str, str]]:
     """Every ``(label, href)`` of a section's paragraphs and bullets (not its to-dos), a bare URL labelled
     by itself."""
@@ -76,13 +81,13 @@ def _labelled_links(blocks: list[Block]) -> list[tuple[str, str]]:
         for it in items:
             if is_todo(it.text):
                 continue  # a paper to read, not this section's
-            out += it.inline.links + [(u, u) for u in BARE_URL_RE.findall(it.text)] + of_items(it.children)
+            out += it.inline.links + [(u, u) for u in _bare(it.text)] + of_items(it.children)
         return out
 
     return [
         x
         for b in blocks
-        for x in (b.links + [(u, u) for u in BARE_URL_RE.findall(b.text)] if b.kind == "text" else of_items(b.items))
+        for x in (b.links + [(u, u) for u in _bare(b.text)] if b.kind == "text" else of_items(b.items))
     ]
 
 
@@ -184,6 +189,12 @@ _BOLD_LEAD_RE = re.compile(
 )
 
 
+#: A paragraph's first line that is a plain title, a bracket (its venue) and a link after a dash maybe:
+#: "Attention Is All You Need (NeurIPS 2017) — https://arxiv.org/abs/1706.03762".
+_PLAIN_LEAD_RE = re.compile(
+    r"^(?P<indent>)(?P<marker>)(?P<mark>)(?P<title>[A-Z0-9][^\n*_\[\]()<>]{8,200}?)(?P<paren>[ \t]*\([^()\n]{1,80}\))?"
+    r"(?P<rest>[ \t]+[—–·|-][ \t]+(?:https?://|\[).*)?[ \t]*$"
+)
 _LINK_MD_RE = re.compile(r"\[([^\]]+)\]\([^)]*\)")
 
 
@@ -196,12 +207,20 @@ def _bold_leads_as_headings(markdown: str) -> tuple[str, list[int]]:
     heading's section. ``line map[i]`` is the line of ``markdown`` that line ``i`` of the result comes
     from (one more entry for the end). Returns ``(markdown, [])`` when there are fewer such lines."""
     lines = markdown.splitlines()
-    if sum(1 for line in lines if re.search(r"[*_]", line[:16])) < MIN_PAPER_SECTIONS:
+    if sum(1 for line in lines if re.search(r"[*_]", line[:16]) or "://" in line) < MIN_PAPER_SECTIONS:
         return markdown, []  # most pages: no parse needed
     fenced = [(t.map[0], t.map[1]) for t in markdown_parser().parse(markdown) if t.type == "fence" and t.map]
     leads = []
     for i, line in enumerate(lines):
         m = _BOLD_LEAD_RE.match(line)
+        after = lines[i + 1].lstrip() if i + 1 < len(lines) else ""
+        if m is None and (i == 0 or not lines[i - 1].strip()):
+            # a paragraph whose first line is a plain title, its link right after it or on the next line
+            m = _PLAIN_LEAD_RE.match(line)
+            linked = m is not None and (
+                bool(m.group("rest")) or after.startswith(("http://", "https://", "[", "<http"))
+            )
+            m = m if linked and ". " not in m.group("title") else None
         if not m or any(a <= i < b for a, b in fenced):
             continue
         title = _LINK_MD_RE.sub(r"\1", m.group("title")).strip()  # "**[Title](https://arxiv.org/…)**"

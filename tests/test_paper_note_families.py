@@ -75,7 +75,8 @@ few members of one family with its records listed by hand in expected_records.js
   items, after a status mark or a checked box) with a venue, an author-year citation or a bare year
   after them, under week headings or as dated headings ("2023-10-20 · Title"); to-read lists, unchecked
   and queued items are none; dated bullets ("2024-01-20: [Title](arXiv link) (TMLR 2022)") are the
-  listing's entries without their date;
+  listing's entries without their date; a paragraph whose first line is a plain title with its link
+  after a dash or on the next line is an entry too, a paragraph of prose none;
 * arxiv_named_notes — notes named by their paper's arXiv id (the file ``2106.09685v2.md``, a heading
   ``[1406.2661] Title``, ``Title (arXiv:1706.03762)``, ``2104.09864 — Title``): the id is the paper's link,
   never part of its title; the index page naming ids is none;
