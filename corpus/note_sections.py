@@ -220,7 +220,7 @@ def _bold_leads_as_headings(markdown: str) -> tuple[str, list[int]]:
             linked = m is not None and (
                 bool(m.group("rest")) or after.startswith(("http://", "https://", "[", "<http"))
             )
-            m = m if linked and ". " not in m.group("title") else None
+            m = m if m is not None and linked and ". " not in m.group("title") else None
         if not m or any(a <= i < b for a, b in fenced):
             continue
         title = _LINK_MD_RE.sub(r"\1", m.group("title")).strip()  # "**[Title](https://arxiv.org/…)**"
