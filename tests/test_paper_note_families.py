@@ -70,6 +70,8 @@ few members of one family with its records listed by hand in expected_records.js
 * short_full_titles — a short name beside the full title (a front-matter title under a full heading, a
   heading over a quoted title line and its author list, "T5 — “Full title”", an acronym of the title, an
   admonition titled with the full title): the full title is the record's, the short name its alias;
+  so are names the byline or first lines give ("University of Toronto. "AlexNet"", "a Deep Q-Network
+  (DQN)"), never the authors or affiliations;
 * bold_led_logs — a monthly log whose entries are led by bold or italic titles (a linked one too;
   paragraphs, numbered or bulleted
   items, after a status mark or a checked box) with a venue, an author-year citation or a bare year
