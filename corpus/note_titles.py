@@ -10,7 +10,7 @@ from papernotes.corpus.markdown import Inline, is_section_heading, markdown_pars
 from papernotes.corpus.models import Page
 from papernotes.corpus.note_opening import Opening, frame_stripped
 from papernotes.corpus.paper_links import is_paper_link, paper_id
-from papernotes.corpus.papers import title_key
+from papernotes.corpus.papers import DATE_LEAD_RE, title_key
 from papernotes.corpus.short_names import initials_match
 from papernotes.corpus.venues import SERIES, normalize_venue, split_venue
 
@@ -155,6 +155,8 @@ def short_and_full(title: str) -> tuple[str | None, str | None]:
         return None, None
     if not re.search(r"[A-Za-z]", short) or normalize_venue(short) or is_section_heading(short):
         return None, None
+    if DATE_LEAD_RE.match(f"{short} — "):  # "Mar 11 — Title": a log's date
+        return None, None
     return short, full
 
 
@@ -196,10 +198,6 @@ _NUMBERING_RE = re.compile(
 )
 
 
-#: A log's date before a title: "2024-06-03 · Title", "2024/06/03 — Title", "2024.06.03: Title".
-_LEAD_DATE_RE = re.compile(r"^(?:19|20)\d\d[-/.](?:0?[1-9]|1[0-2])(?:[-/.](?:0?[1-9]|[12]\d|3[01]))?\s*[·|:：—–-]\s+")
-
-
 def venue_decoration(title: str) -> tuple[str, str | None]:
     """``(title, venue)``: a title without the marks a note puts around it — a leading emoji or symbol
     ("📄 Title"), a section number ("1. Title", "一、Title"), a log's date ("2024-06-03 · Title"), a venue before it ("[OSDI'22] Title", "【SOSP 2023】Title", "OSDI '22: Title") or after
@@ -210,7 +208,7 @@ def venue_decoration(title: str) -> tuple[str, str | None]:
     if len(t) > 2 and t[0] + t[-1] in ('""', "“”", "''", "‘’", "**", "__", "«»"):
         t = t[1:-1].strip() or t  # the whole title quoted or emphasised
     t = _NUMBERING_RE.sub("", t).strip() or t
-    t = _LEAD_DATE_RE.sub("", t).strip() or t
+    t = DATE_LEAD_RE.sub("", t).strip() or t
     venue = None
 
     m = _LEAD_VENUE_RE.match(t)

@@ -51,9 +51,13 @@ PAPER_LINK_LABELS |= set(CJK_LINK_KINDS)
 #: Link labels that point at the reader's own notes on a paper, not at the paper.
 NOTE_LABELS = {"notes", "personal notes", "my notes", "note"}
 #: A task-list checkbox at the start of a bullet (``- [ ] read``, ``- [x] done``).
-#: A log's date before an entry: "2024-09-03: ", "2024/09/03 — ", "2024-09 · ".
-_DATE_LEAD_RE = re.compile(
-    r"^\s*(?:19|20)\d\d[-/.](?:0?[1-9]|1[0-2])(?:[-/.](?:0?[1-9]|[12]\d|3[01]))?\s*[:：·|—–-]\s+"
+#: A log's date before an entry or a title: "2024-09-03: ", "2024/09/03 — ", "2024-09 · ", "03/14: ",
+#: "Mar 11 — ", "19 Mar · ", "March 5th: ".
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+DATE_LEAD_RE = re.compile(
+    r"^\s*(?:(?:19|20)\d\d[-/.](?:0?[1-9]|1[0-2])(?:[-/.](?:0?[1-9]|[12]\d|3[01]))?|\d{1,2}[/.]\d{1,2}"
+    rf"|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?|\d{{1,2}}\s+{_MONTH})\s*[:：·|—–-]\s+",
+    re.IGNORECASE,
 )
 _TASK_BOX_RE = re.compile(r"^\s*\[[ xX✓✔-]\]\s+")
 #: A to-do's lead before a paper's name (after a task box, or starting with "TODO"): "TODO read:",
@@ -126,7 +130,7 @@ def todo_stripped(text: str) -> tuple[str, bool]:
     "[ ] TODO read: Sarathi-Serve" → ``("Sarathi-Serve", True)``, "[x] Orca (OSDI 2022)" →
     ``("Orca (OSDI 2022)", False)``; a date before it ("2024-09-03: Orca") is dropped too. Task lists:
     https://github.github.com/gfm/#task-list-items-extension-."""
-    text = _DATE_LEAD_RE.sub("", text, count=1)  # a log's date before the entry: "2024-09-03: [Title](…)"
+    text = DATE_LEAD_RE.sub("", text, count=1)  # a log's date before the entry: "2024-09-03: [Title](…)"
     box = _TASK_BOX_RE.match(text)
     rest = text[box.end() :] if box else text
     if not box and not re.match(r"to-?do\b", rest, re.IGNORECASE):
@@ -336,7 +340,7 @@ def _strong_all(items: list[Item]) -> list[str]:
 
 def entry_from_item(item: Item, page: Page, topic: str, venue_default: str | None) -> PaperEntry:
     """A :class:`PaperEntry` from a paper bullet and its nested bullets."""
-    title, venue = parse_title(_DATE_LEAD_RE.sub("", item.text, count=1))
+    title, venue = parse_title(DATE_LEAD_RE.sub("", item.text, count=1))
     linked = linked_title(item)
     if linked and title.startswith(linked):
         title = linked  # "[Title](…), by A. Author": the linked title is all of it

@@ -9,7 +9,7 @@ import pytest
 from papernotes.corpus.author_year import author_year_citation
 from papernotes.corpus.note_links import presented_urls
 from papernotes.corpus.note_syntax import normalize_note_syntax
-from papernotes.corpus.note_titles import short_and_full
+from papernotes.corpus.note_titles import short_and_full, venue_decoration
 from papernotes.corpus.paper_links import one_paper
 from papernotes.corpus.short_names import initials_match, opening_names, short_name_of
 from papernotes.corpus.venues import normalize_venue, stated_venues
@@ -134,3 +134,18 @@ def test_a_month_is_no_venue_and_a_cited_organisation_names_none():
         2020,
     )
     assert stated_venues("Wei et al. (NeurIPS 2022). https://arxiv.org/abs/2201.11903", byline=True) == ["NeurIPS 2022"]
+
+
+@pytest.mark.parametrize(
+    ("heading", "title"),
+    [
+        ("2024-06-03 · Proximal Policy Optimization Algorithms", "Proximal Policy Optimization Algorithms"),
+        ("Mar 11 — Attention Is All You Need", "Attention Is All You Need"),
+        ("03/14: Mixtral of Experts", "Mixtral of Experts"),
+        ("19 Mar · Direct Preference Optimization", "Direct Preference Optimization"),
+        ("May 2024 — notes on scaling", "May 2024 — notes on scaling"),
+    ],
+)
+def test_a_logs_date_is_no_part_of_a_title(heading, title):
+    assert venue_decoration(heading)[0] == title
+    assert short_and_full(heading)[0] is None
