@@ -61,7 +61,13 @@ _HEADING_ATTRS_RE = re.compile(
 _ICON_RE = re.compile(r"(?<![\w:/]):(?:material|fontawesome|octicons|simple)-[a-z0-9-]+:(?![\w/])\s?")
 _CALLOUT_RE = re.compile(r"^\s{0,3}>\s*\[!([\w-]+)\][+-]?\s*(.*)$")
 #: An admonition's first line: ``!!! type "Title"``, ``??? type``, ``???+ type inline end "Title"``.
-_ADMONITION_RE = re.compile(r'^\s{0,3}(?:!!!|\?\?\?\+?)\s*([\w-]+)(?:\s+[\w-]+)*\s*(?:"([^"]*)")?\s*$')
+#: Most words of a definition list's term read as a label ("Venue", "Published in").
+DEFINITION_TERM_WORDS = 4
+_ADMONITION_RE = re.compile(
+    r'^\s{0,3}(?:(?:!!!|\?\?\?\+?)\s*([\w-]+)(?:\s+[\w-]+)*\s*(?:"([^"]*)")?|===!?\+?\s*"([^"]*)")\s*$'
+)
+#: A definition list's definition (Python-Markdown's def_list, Pandoc): ``:   OSDI 2022`` under its term.
+_DEFINITION_RE = re.compile(r"^:\s{1,4}(\S.*)$")
 _EMBED_RE = re.compile(r"!\[\[([^\[\]|#^]+)(?:[#^][^\[\]|]*)?(?:\|[^\[\]]*)?\]\]")
 _WIKI_RE = re.compile(r"(?<!!)\[\[([^\[\]|]+?)(?:\|([^\[\]]+))?\]\]")
 
@@ -136,7 +142,9 @@ def normalize_note_syntax(
     -------
     ``(markdown, problems)``: the rewritten text and one-line messages (embeds whose note is missing).
     """
-    if not any(s in markdown for s in ("[[", "{%", "{{", "[!", "!!!", "???", "}\n")) and not _ICON_RE.search(markdown):
+    if not any(
+        s in markdown for s in ("[[", "{%", "{{", "[!", "!!!", "???", "}\n", "===", "\n:")
+    ) and not _ICON_RE.search(markdown):
         return markdown, []
     lines = markdown.split("\n")
     out: list[str] = []
@@ -211,9 +219,21 @@ def normalize_note_syntax(
                 i += 1
             out.append("")
             continue
+        d = _DEFINITION_RE.match(line)
+        term = next((k for k in range(len(out) - 1, -1, -1) if out[k].strip()), None)
+        if d and term is not None and len(out[term].split()) <= DEFINITION_TERM_WORDS and not out[term].startswith("#"):
+            # "Venue" then ":   OSDI 2022": the labelled line "Venue: OSDI 2022" (another definition: "; …")
+            sep = "; " if re.search(r"[:：] \S", out[term]) else ": "
+            out[term] = f"{out[term].rstrip()}{sep}{_inline(d.group(1), embed_title, problems)}"
+            del out[term + 1 :]
+            i += 1
+            continue
         a = _ADMONITION_RE.match(line)
         if a:
-            title = a.group(2).strip() if a.group(2) is not None else a.group(1).replace("-", " ").capitalize()
+            if a.group(3) is not None:  # a content tab: === "Summary"
+                title = a.group(3).strip()
+            else:
+                title = a.group(2).strip() if a.group(2) is not None else a.group(1).replace("-", " ").capitalize()
             out += [f"{'#' * min(6, max(2, level + 1))} {_inline(title, embed_title, problems)}", ""] if title else []
             i += 1
             while i < len(lines) and (not lines[i].strip() or re.match(r"^(?: {4}|\t)", lines[i])):

@@ -8,8 +8,9 @@ few members of one family with its records listed by hand in expected_records.js
 * missing_links — an empty link ("[Title]()", "(#)") or none, with a citekey, byline or TL;DR: a record,
   never a bogus link;
 * venue_statements — venues stated in bylines and prose, one parser deciding, conflicts left empty;
-* mkdocs_tables — MkDocs-Material notes: admonitions as sections, a key/value metadata table in the
-  opening read as labelled lines (tests/test_note_openings.py has the unit tests of the families below);
+* mkdocs_tables — MkDocs-Material notes: admonitions and content tabs (``=== "Summary"``) as sections, a
+  key/value metadata table or a definition list (``Venue`` / ``:   SOSP 2019``) in the opening read as
+  labelled lines (tests/test_note_openings.py has the unit tests of the families below);
 * framed_titles — blog posts whose title is framed ("Paper review – X") or in another script, the full
   title in the body (the paper link's text, a quoted, bold or italic line);
 * reading_todos — unchecked task items and to-do leads ("TODO read: X") are papers not read yet: no records;

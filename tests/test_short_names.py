@@ -149,3 +149,11 @@ def test_a_month_is_no_venue_and_a_cited_organisation_names_none():
 def test_a_logs_date_is_no_part_of_a_title(heading, title):
     assert venue_decoration(heading)[0] == title
     assert short_and_full(heading)[0] is None
+
+
+def test_definition_lists_and_content_tabs_read_as_labelled_lines_and_sections():
+    text, _ = normalize_note_syntax(
+        '# Orca\n\nVenue\n:   OSDI 2022\n\n=== "Summary"\n\n    Iteration-level scheduling.\n'
+    )
+    assert "Venue: OSDI 2022" in text
+    assert "## Summary" in text and "\nIteration-level scheduling." in text  # dedented: not code
