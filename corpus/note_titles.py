@@ -175,6 +175,8 @@ def _short_name(title: str, full: str) -> bool:
 
 #: Pictographs after a title (a rating, a status): "Title ⭐🔥", "Title 🚧".
 _TAIL_MARK_RE = re.compile(r"(?:\s*[\U0001F300-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200d])+$")
+#: A reader's status after a title, set off by a dash and led by a pictograph: "Title — 👀 skimmed".
+_STATUS_TAIL_RE = re.compile(r"\s+[—–|-]\s+[\U0001F300-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF][^—–|]{0,30}$")
 _LEAD_MARK_RE = re.compile(r"^[^\w\[(（【\"'“‘«]+")
 _LEAD_VENUE_RE = re.compile(
     r"^[\[(（【]([^\[\]()（）【】]{2,24})[\])）】]\s*[:：|–—-]?\s*|^([A-Za-z][\w-]{1,11}\s*['’]?\s*\d{2,4})\s*[:：|–—-]\s+"
@@ -205,6 +207,7 @@ def venue_decoration(title: str) -> tuple[str, str | None]:
     names (None when there is none: "[Draft] Title" keeps its bracket)."""
     t = _LEAD_MARK_RE.sub("", title).strip() or title.strip()
     t = _TAIL_MARK_RE.sub("", t).strip() or t  # "Title ⭐🔥", "Title 🚧"
+    t = _STATUS_TAIL_RE.sub("", t).strip() or t  # "Title — 👀 skimmed"
     if len(t) > 2 and t[0] + t[-1] in ('""', "“”", "''", "‘’", "**", "__", "«»"):
         t = t[1:-1].strip() or t  # the whole title quoted or emphasised
     t = _NUMBERING_RE.sub("", t).strip() or t

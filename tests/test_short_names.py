@@ -157,3 +157,20 @@ def test_definition_lists_and_content_tabs_read_as_labelled_lines_and_sections()
     )
     assert "Venue: OSDI 2022" in text
     assert "## Summary" in text and "\nIteration-level scheduling." in text  # dedented: not code
+
+
+@pytest.mark.parametrize(
+    ("title", "bare"),
+    [
+        ("Attention Is All You Need, by Vaswani et al.", "Attention Is All You Need"),
+        ("Mixtral of Experts (Jiang et al.)", "Mixtral of Experts"),
+        ("Learning Representations by Back-propagating Errors", "Learning Representations by Back-propagating Errors"),
+        ("Learning to Stand by Me", "Learning to Stand by Me"),
+    ],
+)
+def test_authors_credited_after_a_title_are_no_part_of_it(title, bare):
+    assert author_year_citation(title)[0] == bare
+
+
+def test_a_status_after_a_dash_is_no_part_of_a_title():
+    assert venue_decoration("Direct Preference Optimization — 👀 skimmed")[0] == "Direct Preference Optimization"
