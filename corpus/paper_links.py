@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from pathlib import PurePosixPath
 from urllib.parse import parse_qs, unquote, urlsplit
 
 #: Hosts whose pages are papers (publishers, proceedings and preprint servers), matched as the host or a
@@ -244,3 +245,25 @@ def one_paper(links: list[tuple[str, str]]) -> str | None:
     if labelled and len(set(hosts)) == len(hosts) and all(names_its_site(label, u) for label, u in links):
         return links[0][1]
     return None
+
+
+#: An arXiv identifier that marks a title: before it ("[1512.03385] Title", "1905.11946 — Title") or after it
+#: in brackets ("Title (arXiv:1810.04805)").
+ID_MARK_RE = re.compile(
+    r"^\[?(?:arxiv:?\s*)?\d{4}\.\d{4,5}(?:v\d+)?\]?\s*(?:[—–:|-]\s*)?(?=\S)"
+    r"|\s*[(\[](?:arxiv:?\s*)?\d{4}\.\d{4,5}(?:v\d+)?[)\]]\s*$",
+    re.IGNORECASE,
+)
+_FILE_ID_RE = re.compile(r"(?:arxiv[-_.]?)?(\d{4}\.\d{4,5})(?:v\d+)?", re.IGNORECASE)
+
+
+def named_arxiv_id(source: str, heading: str) -> str | None:
+    """The arXiv identifier a note is named by — its file name (``2005.12872v3.md``) or its title
+    heading's mark (:data:`ID_MARK_RE`) — or None."""
+    stem = PurePosixPath(source.split("#", 1)[0]).stem
+    m = _FILE_ID_RE.fullmatch(stem)
+    if m:
+        return m.group(1)
+    mark = ID_MARK_RE.search(heading.strip())
+    found = re.search(r"\d{4}\.\d{4,5}", mark.group(0)) if mark else None
+    return found.group(0) if found else None

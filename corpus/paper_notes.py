@@ -40,8 +40,10 @@ from papernotes.corpus.note_links import (
 from papernotes.corpus.note_opening import Opening, author_list, frame_stripped, is_labelled_line, read_opening
 from papernotes.corpus.note_titles import note_title, venue_decoration
 from papernotes.corpus.paper_links import (
+    ID_MARK_RE,
     arxiv_year,
     is_paper_link,
+    named_arxiv_id,
     names_its_site,
     paper_id,
 )
@@ -306,7 +308,7 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         )
         if is_note and anywhere and (labelled_authors or in_links == anywhere):
             link = anywhere[0]
-    named_id = _named_arxiv_id(page.source, head[1].text if head else "")
+    named_id = named_arxiv_id(page.source, head[1].text if head else "")
     if (is_note and link is None or not is_note and not listing and not open_links) and head is not None and named_id:
         # "2005.12872v3.md", "# [1512.03385] Title": a note named by its paper's arXiv identifier
         link, is_note = f"https://arxiv.org/abs/{named_id}", True
@@ -314,7 +316,7 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         return None
 
     title, alias = note_title(page, head, op, link)
-    title = _ID_MARK_RE.sub("", title).strip() or title  # "[1512.03385] Title", "Title (arXiv:1810.04805)"
+    title = ID_MARK_RE.sub("", title).strip() or title  # "[1512.03385] Title", "Title (arXiv:1810.04805)"
     if not title:
         return None
     title, cited_venue, cited_year = author_year_citation(title)  # before a trailing "(ICLR 2019)" is read alone
@@ -435,28 +437,6 @@ def _alias_of(name: str) -> str | None:
 def _folders(source: str) -> list[list[str]]:
     """The folder names of a page's source path, nearest first, each as a one-tag list."""
     return [[part] for part in reversed(PurePosixPath(source.split("#", 1)[0]).parent.parts)]
-
-
-#: An arXiv identifier that marks a title: before it ("[1512.03385] Title", "1905.11946 — Title") or after it
-#: in brackets ("Title (arXiv:1810.04805)").
-_ID_MARK_RE = re.compile(
-    r"^\[?(?:arxiv:?\s*)?\d{4}\.\d{4,5}(?:v\d+)?\]?\s*(?:[—–:|-]\s*)?(?=\S)"
-    r"|\s*[(\[](?:arxiv:?\s*)?\d{4}\.\d{4,5}(?:v\d+)?[)\]]\s*$",
-    re.IGNORECASE,
-)
-_FILE_ID_RE = re.compile(r"(?:arxiv[-_.]?)?(\d{4}\.\d{4,5})(?:v\d+)?", re.IGNORECASE)
-
-
-def _named_arxiv_id(source: str, heading: str) -> str | None:
-    """The arXiv identifier a note is named by — its file name (``2005.12872v3.md``) or its title
-    heading's mark (:data:`_ID_MARK_RE`) — or None."""
-    stem = PurePosixPath(source.split("#", 1)[0]).stem
-    m = _FILE_ID_RE.fullmatch(stem)
-    if m:
-        return m.group(1)
-    mark = _ID_MARK_RE.search(heading.strip())
-    found = re.search(r"\d{4}\.\d{4,5}", mark.group(0)) if mark else None
-    return found.group(0) if found else None
 
 
 def _linked_title_line(op: Opening, link: str) -> bool:
