@@ -23,11 +23,13 @@ from papernotes.corpus.paper_notes import complete_entry, paper_note_entry
 from papernotes.corpus.papers import (
     deep_note_entry,
     is_deep_note,
+    is_to_read_list,
     listing_page,
     page_venue,
     publication_entry,
     title_key,
     walk_list,
+    without_to_read,
 )
 from papernotes.corpus.table_entries import table_entries
 from papernotes.corpus.venues import split_venue
@@ -382,7 +384,7 @@ def analyze_page(
         if not deep:
             bullets = sum(
                 what == "paper"
-                for blk in blocks
+                for blk in without_to_read(blocks)
                 if blk.kind == "list"
                 for what, *_ in walk_list(blk.items, page, [], venue, listing)
             )
@@ -408,6 +410,7 @@ def analyze_page(
         else:
             sections.append((sec, blk.heading_line, [blk]))
     seen_titles: dict[str, int] = {}
+    to_read = {id(blk) for k, blk in enumerate(blocks) if is_to_read_list(blocks, k)}
     for sec, line, blks in sections:
         # a reading log's section: its chunks are its paper's (its heading's line range)
         own = next((s.entry for s in logged if s.start <= line < s.end), None)
@@ -438,7 +441,7 @@ def analyze_page(
                     header = "| " + " | ".join(blk.header) + " |\n" if any(blk.header) else ""
                     body = header + "| " + " | ".join(blk.rows[n]) + " |"
                     b.add_entry(sec, body, _entry_meta(entry), disc=disc)
-            elif as_note:
+            elif as_note or id(blk) in to_read:  # a paper's notes, or papers not read yet: text
                 buf.append("\n".join(it.render() for it in blk.items))
             else:
                 for what, item, path, entry in walk_list(

@@ -16,9 +16,10 @@ from papernotes.corpus.paper_links import (
     one_paper,
     paper_id,
     unwrap_redirect,
+    written_url_spans,
     written_urls,
 )
-from papernotes.corpus.papers import PAPER_LINK_LABELS, title_key
+from papernotes.corpus.papers import PAPER_LINK_LABELS, is_todo, title_key
 
 #: Front-matter keys (case-insensitive) that hold the paper's link.
 LINK_KEYS = (
@@ -70,9 +71,15 @@ def primary_label(label: str, title: str) -> bool:
 MAX_CITED_BESIDE = 3
 
 
+#: A link text that is a paper's identifier: an arXiv id ("2302.13971", "arXiv:2302.13971v2") or a DOI.
+_IDENTIFIER_RE = re.compile(r"(?:arxiv:\s*)?\d{4}\.\d{4,5}(?:v\d+)?|(?:doi:\s*)?10\.\d{4,9}/\S+")
+
+
 def title_like_label(label: str) -> bool:
     """A link text that names a paper or system ("FlashAttention", "Orca: A …"), not a link kind."""
     low = label.strip().lower()
+    if _IDENTIFIER_RE.fullmatch(low):
+        return False  # "[2302.13971](https://arxiv.org/abs/2302.13971)": the paper's identifier, a kind of link
     generic = re.sub(r"\b(?:the|this|our|original|full|paper|pdf|here|link|arxiv|preprint|version)\b", "", low)
     return bool(title_key(generic)) and low not in PAPER_LINK_LABELS and not low.startswith("http")
 
@@ -130,3 +137,38 @@ def front_matter_links(meta: dict[str, Any]) -> dict[str, str]:
         if v and is_paper_link(v):
             out.setdefault("paper", v)
     return out
+
+
+def presented_urls(text: str) -> list[str]:
+    """Web addresses a paragraph presents as the note's own: written out alone in a segment of a line
+    (a line of its own, a ``<…>`` aside, or a part of a metadata line set off by ``·``, ``|``, a dash or
+    a pictograph: ``ICLR 2022 · https://arxiv.org/abs/… · code: https://github.com/…``,
+    ``📄 https://… 💻 https://github.com/…``), or just after words that present them as the paper
+    ("Paper at …", "arXiv: …", "论文见 …"). An address inside a sentence ("as https://… shows") is cited,
+    not presented."""
+    out = []
+    for start, end, url in written_url_spans(text):
+        line = text[text.rfind("\n", 0, start) + 1 : start]
+        if is_todo(line.strip()):
+            continue  # "TODO: read this. https://…": a paper to read, not the note's
+        before = _SEGMENT_END_RE.split(text[:start])[-1].strip().strip("<>").strip()
+        after = _SEGMENT_START_RE.split(text[end:], maxsplit=1)[0].strip().strip("<>").strip()
+        after = re.sub(r"^[(（][^()（）]*[)）]", "", after)  # an aside: "(arXiv: 2310.01889)", "(PDF)"
+        if after.rstrip(".,;。 ") or not (not before or _PAPER_AT_RE.search(before)):
+            continue
+        out.append(url)
+    return out
+
+
+#: Where a segment of a metadata line ends, looking back from an address: a line break, a separator
+#: (``·``, ``|``, ``•``, a spaced dash), a sentence's stop, another address or a pictograph (``📄``).
+_SEGMENT_END_RE = re.compile(
+    r"\n|\s[·|•—–-]\s|[·|•]|(?<=[.;。])\s|https?://\S+|[\U0001F300-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF]"
+)
+#: Where a segment begins again after an address: as :data:`_SEGMENT_END_RE`.
+_SEGMENT_START_RE = re.compile(r"\n|\s[·|•—–-]\s|[·|•]|\s{2,}|[\U0001F300-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF]")
+#: Words that present an address as the paper's, just before it: "Paper at …", "论文见 …", "原文：…".
+_PAPER_AT_RE = re.compile(
+    r"(?:\b(?:paper|pdf|arxiv|preprint|link|url|doi)\b|论文|原文)\s*(?:见|在|地址|链接|is at|at|here|:|：)?$",
+    re.IGNORECASE,
+)

@@ -44,7 +44,7 @@ _LABEL_RE = re.compile(
     r"^\W{0,3}(paper(?:\s+link)?|pdf|arxiv(?:\s+id)?|doi|link|url|source|venue|conference|published(?:\s+(?:at|in))?"
     r"|(?:(?:full|paper|original|complete|official|preprint|arxiv|earlier|former|previous|old)\s+)?title|authors?|year"
     r"|论文标题|论文名称|论文名|原文标题|原标题|英文标题|英文题目|论文题目|文章标题|文章题目|文章名称|标题|题目"
-    r"|论文链接|论文地址|原文链接|原文地址|文章链接|文章地址|论文下载|链接|地址|原文|论文|作者|会议|期刊|会议/期刊|发表于?|收录于?)"
+    r"|论文链接|论文地址|原文链接|原文地址|文章链接|文章地址|论文下载|链接|地址|原文|论文|作者|发表会议|发表期刊|会议名称|会议|期刊|会议/期刊|出处|录用于?|发表于?|收录于?)"
     r"(?:\s*[(（]([^()（）]{1,24})[)）])?"  # a qualifier: "Title (arXiv version):", "论文标题（FAST 版）："
     r"\s*[*_]{0,2}\s*(?:::|[:：])\s*[*_]{0,2}\s*",  # "Paper:", "**Paper:**", Logseq's "url:: …"
     re.IGNORECASE,
@@ -90,6 +90,12 @@ _CJK_LABELS = {
     "论文": "paper",
     "作者": "authors",
     "会议": "venue",
+    "发表会议": "venue",
+    "发表期刊": "venue",
+    "会议名称": "venue",
+    "出处": "venue",
+    "录用": "published",
+    "录用于": "published",
     "发表": "published",
     "发表于": "published",
 }
@@ -98,9 +104,9 @@ _CJK_LABELS = {
 #: Chinese posts ("论文笔记：X", "论文阅读：X").
 _FRAME_HEAD_RE = re.compile(
     r"^\s*(?:\[(?:(?:paper|reading)\s+)?(?:paper|notes?|reading|review|summary)\]\s*|【[^】]{1,12}】\s*|(?:(?:my|paper|reading|quick|short)\s+)*"
-    r"(?:notes?|reading|summary|review|paper|tl;?dr)(?:\s*[:|–—-]\s*|\s+(?:on|of|about|for)\s+)"
-    r"|(?:论文|文献)?(?:阅读|精读|解读|速读)?笔记\s*[:：|]\s*|(?:论文|文献)(?:阅读|精读|解读|速读)\s*[:：|]\s*"
-    r"|(?:一文(?:读懂|看懂|搞懂|详解)|浅析|浅谈|详解|图解|读论文)\s*[:：|]?\s*)(?=\S)",
+    r"(?:notes?|reading|summary|review|paper|tl;?dr)(?:\s*[:|｜–—-]\s*|\s+(?:on|of|about|for)\s+)"
+    r"|(?:论文|文献)?(?:阅读|精读|解读|速读)?笔记\s*[:：|｜]\s*|(?:论文|文献)(?:阅读|精读|解读|速读)\s*[:：|｜]\s*"
+    r"|(?:一文(?:读懂|看懂|搞懂|详解)|浅析|浅谈|详解|图解|读论文)\s*[:：|｜]?\s*)(?=\S)",
     re.IGNORECASE,
 )
 _FRAME_TAIL_RE = re.compile(
@@ -171,7 +177,7 @@ def _named_titles(inline: Inline, apart: str | None) -> list[tuple[str, str | No
             out.append((label.strip(), href.strip()))
     text = (apart or "").strip()
     n = len(text.split())
-    byline = re.search(r"\bet al\b|\b(?:19|20)\d\d\b|['’]\d\d\b", text) or find_venues(text)
+    byline = re.search(r"\bet al\b|\b(?:19|20)\d\d\b|['’]\d\d\b", text) or find_venues(text) or author_list(text)
     if text and not out and SET_APART_WORDS <= n <= TITLE_WORDS[1] and _title_case(text) and not byline:
         out.append((text, None))
     return out
@@ -236,7 +242,7 @@ def _set_apart(part: list[Token], inline: Inline, quoted: bool) -> str | None:
     rest = inline.text.strip()[len(lead) :] if lead and inline.text.strip().startswith(lead) else ""
     if whole and not (quoted and lead):
         return inline.text.strip()
-    if lead and (quoted or re.match(r"\s*(?:[(\[,—–-]|by\s)", rest)):
+    if lead and (quoted or re.match(r"\s*(?:[(\[,—–（【，-]|by\s)", rest)):  # full-width brackets of Chinese text alike
         return lead
     return inline.text.strip() if quoted else None
 
@@ -296,6 +302,24 @@ _LINK_WORDS = frozenset(
 )
 
 
+#: Fewest names that make a line an author list ("Jared Kaplan, Sam McCandlish, Tom Henighan").
+AUTHOR_LIST_NAMES = 2
+
+
+def author_list(line: str) -> bool:
+    """A line that opens with an author list: comma-separated personal names (two to four capitalised
+    words or initials each; a mark such as ``*`` or ``†`` after a name aside), affiliations in brackets
+    aside ("Jared Kaplan, Sam McCandlish, … (OpenAI)")."""
+    names = re.split(r"\s*,\s*|\s+and\s+|\s+&\s+", re.sub(r"\([^()]*\)", " ", line).strip())
+    lead = []
+    for n in names:
+        words = re.sub(r"[*†‡§¹²³]+", "", n).strip(" .").split()
+        if not (2 <= len(words) <= 4 and all(re.fullmatch(r"[A-Z][\w'’-]*\.?|[A-Z]\.", w) for w in words)):
+            break
+        lead.append(n)
+    return len(lead) >= AUTHOR_LIST_NAMES
+
+
 def _title_case(text: str) -> bool:
     """Text written as a title, not a sentence: it starts with a capital or digit and ends without a stop."""
     return (text[:1].isupper() or text[:1].isdigit()) and not text.rstrip().endswith(".")
@@ -327,7 +351,9 @@ def frame_stripped(title: str) -> tuple[str, bool]:
         return s, False
     head = _FRAME_HEAD_RE.match(s)
     if head and len(s) > head.end():
-        return s[head.end() :].strip(), True
+        s = s[head.end() :].strip()
+        tail = _FRAME_TAIL_RE.search(s)  # both ends framed: "【ICML 2023】X 解读"
+        return (s[: tail.start()].strip() if tail and tail.start() > 0 else s), True
     tail = _FRAME_TAIL_RE.search(s)
     if tail and tail.start() > 0:
         return s[: tail.start()].strip(), True
@@ -364,11 +390,16 @@ def is_labelled_line(text: str) -> bool:
     return bool(_LABEL_RE.match(text))
 
 
+#: A value set in title marks or quotes as a whole: 《Title》, 〈Title〉, “Title”, "Title".
+_QUOTED_WHOLE_RE = re.compile(r"^[《〈“\"]([^《》〈〉“”\"]{3,300})[》〉”\"]")
+
+
 def _title_value(text: str) -> str:
     """A ``Title:`` line's title without what follows it: a closing stop ("Full title: **X**."), a
     remark in full-width brackets ("X（Google Research）") or a bracket holding a venue or year
     ("X (NeurIPS 2022)")."""
     t = text.strip().rstrip(".。 ")
+    t = _QUOTED_WHOLE_RE.sub(r"\1", t)  # "《Title》", "“Title”"
     m = re.search(r"\s*(?:（[^（）]*）|\(([^()]*)\))$", t)
     if (
         m
@@ -449,8 +480,13 @@ def read_opening(markdown: str) -> Opening:
             )
             if url and (kind in _STRONG_LABELS or is_paper_link(url)):
                 found.setdefault(kind, []).append(url)
-            elif kind == "paper" and _title_like(rest) and 2 <= len(rest.split()) <= 30 and _title_case(rest):
-                titles.append(rest)
+            elif (
+                kind == "paper"
+                and _title_like(rest := _title_value(rest))
+                and 2 <= len(rest.split()) <= 30
+                and _title_case(rest)
+            ):
+                titles.append(rest)  # "Paper: Title", "论文：《Title》"
                 op.named_only = True
     for kind in IDENTITY_LABELS:
         ids = list(dict.fromkeys(paper_id(u) for u in found.get(kind, [])))

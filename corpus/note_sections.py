@@ -19,10 +19,10 @@ from papernotes.corpus.markdown import Block, Item, is_section_heading, markdown
 from papernotes.corpus.models import Page, PaperEntry
 from papernotes.corpus.note_links import BARE_URL_RE, distinct_papers, front_matter_links, title_like_label
 from papernotes.corpus.note_opening import is_collection_title
-from papernotes.corpus.note_titles import venue_decoration
+from papernotes.corpus.note_titles import short_and_full, venue_decoration
 from papernotes.corpus.paper_links import is_paper_link
 from papernotes.corpus.paper_notes import ID_KEYS, _summary, paper_note_entry
-from papernotes.corpus.papers import is_todo, listing_page, parse_title, system_name, title_key
+from papernotes.corpus.papers import is_to_read_list, is_todo, listing_page, parse_title, system_name, title_key
 from papernotes.corpus.table_entries import _title_like
 from papernotes.corpus.venues import decide_venue, split_venue, stated_venues
 
@@ -67,6 +67,11 @@ def _headings(page: Page) -> tuple[list[_Head], int]:
     return heads, n
 
 
+def _bare(text: str) -> list[str]:
+    """The web addresses written out in ``text``, without a stop after them ("….04088. Routing …")."""
+    return [u.rstrip(".,;:。，") for u in BARE_URL_RE.findall(text)]
+
+
 def _labelled_links(blocks: list[Block]) -> list[tuple[str, str]]:
     """Every ``(label, href)`` of a section's paragraphs and bullets (not its to-dos), a bare URL labelled
     by itself."""
@@ -76,13 +81,13 @@ def _labelled_links(blocks: list[Block]) -> list[tuple[str, str]]:
         for it in items:
             if is_todo(it.text):
                 continue  # a paper to read, not this section's
-            out += it.inline.links + [(u, u) for u in BARE_URL_RE.findall(it.text)] + of_items(it.children)
+            out += it.inline.links + [(u, u) for u in _bare(it.text)] + of_items(it.children)
         return out
 
     return [
         x
         for b in blocks
-        for x in (b.links + [(u, u) for u in BARE_URL_RE.findall(b.text)] if b.kind == "text" else of_items(b.items))
+        for x in (b.links + [(u, u) for u in _bare(b.text)] if b.kind == "text" else of_items(b.items))
     ]
 
 
@@ -123,6 +128,8 @@ def _heading_entry(page: Page, head: _Head, blocks: list[Block]) -> PaperEntry |
     title, venue = parse_title(_TRAILING_MARKS_RE.sub("", head.text))
     title, decoration = venue_decoration(title)
     venue = venue or decoration
+    short, full = short_and_full(title)  # "ViT — An Image is Worth 16x16 Words: …"
+    title = full or title
     link = _section_link(head, title, blocks)
     if not title or is_section_heading(title) or not (venue or link):
         return None
@@ -143,6 +150,7 @@ def _heading_entry(page: Page, head: _Head, blocks: list[Block]) -> PaperEntry |
         links={"paper": link} if link else {},
         summary=_summary({}, blocks)[:600],
         tags=list(page.tags),
+        aliases=[short] if short else [],
     )
 
 
@@ -171,6 +179,83 @@ def _bold_lines_as_headings(markdown: str) -> str:
     return _BOLD_LINE_RE.sub(lambda m: f"{mark} {m.group(1).strip()}" if m.start() in keep else m.group(0), markdown)
 
 
+#: A line led by a bold title, as a log writes one entry per paper in prose or in a list: "**Title** (Venue
+#: Year) — authors", "1. **Title** (2023)", "- **Title** — Wei et al. (NeurIPS 2022). https://…".
+_BOLD_LEAD_RE = re.compile(
+    r"^(?P<indent>[ \t]{0,3})(?P<marker>(?:\d{1,3}[.)]|[-*+])[ \t]+)?"
+    r"(?P<mark>\[[xX]\][ \t]*|[^\w\s*_\[(]{1,3}[ \t]*)?"  # a checked box or a status mark: "[x] ", "✅ "
+    r"(?P<em>\*\*|__|\*|_)(?P<title>[^*_\n]{3,200}?)(?P=em)"  # bold, or italic: "*Title* (ICLR 2023)"
+    r"(?P<paren>[ \t]*\([^()\n]{1,80}\))?(?P<rest>(?:[ \t,;:.].*)?)$"
+)
+
+
+#: A paragraph's first line that is a plain title, a bracket (its venue) and a link after a dash maybe:
+#: "Attention Is All You Need (NeurIPS 2017) — https://arxiv.org/abs/1706.03762".
+_PLAIN_LEAD_RE = re.compile(
+    r"^(?P<indent>)(?P<marker>)(?P<mark>)(?P<title>[A-Z0-9][^\n*_\[\]()<>]{8,200}?)(?P<paren>[ \t]*\([^()\n]{1,80}\))?"
+    r"(?P<rest>[ \t]+[—–·|-][ \t]+(?:https?://|\[).*)?[ \t]*$"
+)
+_LINK_MD_RE = re.compile(r"\[([^\]]+)\]\([^)]*\)")
+
+
+def _bold_leads_as_headings(markdown: str) -> tuple[str, list[int]]:
+    """``(markdown, line map)``: ``markdown`` with each line (a paragraph's or a list item's first, outside
+    code) led by a bold title made a heading one level below the page's deepest heading, when two or
+    more such lines read as titles (:func:`_title_like`, not a lead-in ending with ":" or "."). The
+    heading holds the bold title and a bracket right after it ("(NeurIPS 2022)"); the rest of that line
+    (a byline, a link) follows as a paragraph of its own, and the item's lines are dedented to the
+    heading's section. ``line map[i]`` is the line of ``markdown`` that line ``i`` of the result comes
+    from (one more entry for the end). Returns ``(markdown, [])`` when there are fewer such lines."""
+    lines = markdown.splitlines()
+    if sum(1 for line in lines if re.search(r"[*_]", line[:16]) or "://" in line) < MIN_PAPER_SECTIONS:
+        return markdown, []  # most pages: no parse needed
+    fenced = [(t.map[0], t.map[1]) for t in markdown_parser().parse(markdown) if t.type == "fence" and t.map]
+    leads = []
+    for i, line in enumerate(lines):
+        m = _BOLD_LEAD_RE.match(line)
+        after = lines[i + 1].lstrip() if i + 1 < len(lines) else ""
+        if m is None and (i == 0 or not lines[i - 1].strip()):
+            # a paragraph whose first line is a plain title, its link right after it or on the next line
+            m = _PLAIN_LEAD_RE.match(line)
+            linked = m is not None and (
+                bool(m.group("rest")) or after.startswith(("http://", "https://", "[", "<http"))
+            )
+            m = m if m is not None and linked and ". " not in m.group("title") else None
+        if not m or any(a <= i < b for a, b in fenced):
+            continue
+        title = _LINK_MD_RE.sub(r"\1", m.group("title")).strip()  # "**[Title](https://arxiv.org/…)**"
+        if title.endswith((":", ".", "：")) or not _title_like(title) or is_section_heading(title):
+            continue
+        if m.group("marker") is None and i > 0 and lines[i - 1].strip() and not _BOLD_LEAD_RE.match(lines[i - 1]):
+            continue  # bold words inside a paragraph, not at its start
+        leads.append((i, m))
+    if len(leads) < MIN_PAPER_SECTIONS:
+        return markdown, []
+    deepest = max((len(h) for h in re.findall(r"^(#{1,6})\s", markdown, re.MULTILINE)), default=1)
+    mark = "#" * min(deepest + 1, 6)
+    out: list[str] = []
+    where: list[int] = []
+    starts = dict(leads)
+    dedent = 0
+    for i, line in enumerate(lines):
+        m = starts.get(i)
+        if m is not None:
+            dedent = len(m.group("indent")) + len(m.group("marker") or "")  # the item's text starts there
+            out.append(f"{mark} {m.group('title').strip()}{(m.group('paren') or '').rstrip()}")
+            where.append(i)
+            rest = re.sub(r"^[\s—–\-|·,:]+", "", m.group("rest") or "").strip()
+            if rest:
+                out.append(rest)
+                where.append(i)
+            continue
+        if dedent and line.strip() and len(line) - len(line.lstrip(" ")) < dedent:
+            dedent = 0  # the item is over
+        out.append(line[dedent:] if dedent and line[:dedent].strip() == "" else line)
+        where.append(i)
+    where.append(len(lines))
+    return "\n".join(out) + "\n", where
+
+
 def logged_sections(page: Page) -> list[LoggedSection]:
     """The paper sections of a page read section by section, or ``[]`` when it is not such a page: at
     least :data:`MIN_PAPER_SECTIONS` sections with different titles read as papers (one, on a page
@@ -191,8 +276,29 @@ def logged_sections(page: Page) -> list[LoggedSection]:
         promoted = _bold_lines_as_headings(page.markdown)  # same lines: the spans stay the page's
         found = _paper_sections(dataclasses.replace(page, markdown=promoted)) if promoted != page.markdown else []
     if len({title_key(s.entry.title) for s in found}) < fewest:
+        found = []
+    # a log whose entries are led by bold titles ("**Title** (Venue Year) — …", "1. **Title** …"): read so
+    # when that finds more papers than its headings (or bold lines) do
+    led, where = _bold_leads_as_headings(page.markdown)
+    if where:
+        more = _paper_sections(dataclasses.replace(page, markdown=led))
+        more = [dataclasses.replace(s, start=where[s.start], end=where[min(s.end, len(where) - 1)]) for s in more]
+        if len({title_key(s.entry.title) for s in more}) > len({title_key(s.entry.title) for s in found}):
+            found = more
+    if len({title_key(s.entry.title) for s in found}) < fewest:
         return []
     return found
+
+
+def _to_read_start(blocks: list[Block]) -> int | None:
+    """The line where a section's first list of papers not read yet begins (its lead-in paragraph's
+    line when it has one, :func:`~papernotes.corpus.papers.is_to_read_list`), or None."""
+    for k, b in enumerate(blocks):
+        if is_to_read_list(blocks, k):
+            prev = blocks[k - 1] if k else None
+            lead = prev is not None and prev.kind == "text" and prev.heading_line == b.heading_line
+            return prev.line if lead and prev is not None else b.line
+    return None
 
 
 def _paper_sections(page: Page) -> list[LoggedSection]:
@@ -216,9 +322,15 @@ def _paper_sections(page: Page) -> list[LoggedSection]:
             own_end = inner[0].line if inner else h.end
             entry = None
             grouping = bool(inner) and not "".join(lines[h.line + 1 : own_end]).strip()
-            if not grouping and title_key(h.text) not in recurring and not is_section_heading(h.text):
+            # "### Week 1", "## 2024-06": a log's date or collection heading names no paper
+            named = not is_section_heading(h.text) and not is_collection_title(h.text)
+            if not grouping and title_key(h.text) not in recurring and named:
                 md = "".join(lines[h.line : h.end])
                 blocks = parse_blocks(md)
+                cut = _to_read_start(blocks)
+                if cut is not None:  # "⏳ to read next month:" and its list: no part of this paper's notes
+                    md = "".join(md.splitlines(keepends=True)[:cut])
+                    blocks = parse_blocks(md)
                 if not listing_page(blocks, None):
                     sub = dataclasses.replace(page, title=h.text, markdown=md, front_matter={})
                     entry = paper_note_entry(sub, blocks, 0) or _heading_entry(sub, h, blocks)

@@ -13,7 +13,8 @@ Jekyll's Liquid ``{% highlight %}`` / ``{% raw %}`` blocks and Hugo shortcodes.
 * ``{% highlight lang %}…{% endhighlight %}`` and Hugo's ``{{< highlight lang >}}…{{< /highlight >}}``
   become fenced code, so ``#`` lines inside are code, not headings; ``{% raw %}…{% endraw %}`` is code
   too (only its tags are dropped when it wraps a fence already); other ``{{< … >}}`` / ``{{% … %}}``
-  shortcodes are removed and the text between them kept.
+  shortcodes are removed and the text between them kept; MkDocs-Material icons
+  (``:material-file-pdf-box:``) and a heading's attributes (``# Title { #anchor }``) are removed.
 
 A note template of a notes tool — a file whose title, first heading or front matter is still an
 unfilled placeholder (``{{title}}``, ``{{date:YYYY-MM-DD}}``: Obsidian's core Templates plugin and the
@@ -25,7 +26,8 @@ https://help.obsidian.md/Editing+and+formatting/Callouts), Jekyll (https://jekyl
 Hugo (https://gohugo.io/content-management/shortcodes/), admonitions
 (https://python-markdown.github.io/extensions/admonition/, templates:
 https://help.obsidian.md/Plugins/Templates, https://silentvoid13.github.io/Templater/,
-https://squidfunk.github.io/mkdocs-material/reference/admonitions/).
+https://squidfunk.github.io/mkdocs-material/reference/admonitions/, icons:
+https://squidfunk.github.io/mkdocs-material/reference/icons-emojis/).
 """
 
 from __future__ import annotations
@@ -49,9 +51,23 @@ _RAW_OPEN_RE = re.compile(r"^\s*\{%-?\s*raw\s*-?%\}\s*$")
 _RAW_CLOSE_RE = re.compile(r"^\s*\{%-?\s*endraw\s*-?%\}\s*$")
 _RAW_TAG_RE = re.compile(r"\{%-?\s*(?:end)?raw\s*-?%\}")
 _SHORTCODE_RE = re.compile(r"\{\{[<%].*?[>%]\}\}")
+#: An icon of MkDocs-Material (``:material-file-pdf-box:``, ``:fontawesome-brands-github:``,
+#: ``:octicons-mark-github-16:``, ``:simple-arxiv:``): pymdownx.emoji syntax, no text of the note.
+#: Attributes after a heading (Python-Markdown's attr_list, as MkDocs uses it; kramdown's IAL):
+#: ``# Title { #anchor .class }``, ``## Title {: #id}`` — no part of the title.
+_HEADING_ATTRS_RE = re.compile(
+    r"^(#{1,6}\s.*?)\s*\{:?\s*(?:[#.][\w-]+|[\w-]+=\S+)(?:\s+(?:[#.][\w-]+|[\w-]+=\S+))*\s*\}\s*$"
+)
+_ICON_RE = re.compile(r"(?<![\w:/]):(?:material|fontawesome|octicons|simple)-[a-z0-9-]+:(?![\w/])\s?")
 _CALLOUT_RE = re.compile(r"^\s{0,3}>\s*\[!([\w-]+)\][+-]?\s*(.*)$")
 #: An admonition's first line: ``!!! type "Title"``, ``??? type``, ``???+ type inline end "Title"``.
-_ADMONITION_RE = re.compile(r'^\s{0,3}(?:!!!|\?\?\?\+?)\s*([\w-]+)(?:\s+[\w-]+)*\s*(?:"([^"]*)")?\s*$')
+#: Most words of a definition list's term read as a label ("Venue", "Published in").
+DEFINITION_TERM_WORDS = 4
+_ADMONITION_RE = re.compile(
+    r'^\s{0,3}(?:(?:!!!|\?\?\?\+?)\s*([\w-]+)(?:\s+[\w-]+)*\s*(?:"([^"]*)")?|===!?\+?\s*"([^"]*)")\s*$'
+)
+#: A definition list's definition (Python-Markdown's def_list, Pandoc): ``:   OSDI 2022`` under its term.
+_DEFINITION_RE = re.compile(r"^:\s{1,4}(\S.*)$")
 _EMBED_RE = re.compile(r"!\[\[([^\[\]|#^]+)(?:[#^][^\[\]|]*)?(?:\|[^\[\]]*)?\]\]")
 _WIKI_RE = re.compile(r"(?<!!)\[\[([^\[\]|]+?)(?:\|([^\[\]]+))?\]\]")
 
@@ -126,7 +142,9 @@ def normalize_note_syntax(
     -------
     ``(markdown, problems)``: the rewritten text and one-line messages (embeds whose note is missing).
     """
-    if not any(s in markdown for s in ("[[", "{%", "{{", "[!", "!!!", "???")):
+    if not any(
+        s in markdown for s in ("[[", "{%", "{{", "[!", "!!!", "???", "}\n", "===", "\n:")
+    ) and not _ICON_RE.search(markdown):
         return markdown, []
     lines = markdown.split("\n")
     out: list[str] = []
@@ -201,9 +219,21 @@ def normalize_note_syntax(
                 i += 1
             out.append("")
             continue
+        d = _DEFINITION_RE.match(line)
+        term = next((k for k in range(len(out) - 1, -1, -1) if out[k].strip()), None)
+        if d and term is not None and len(out[term].split()) <= DEFINITION_TERM_WORDS and not out[term].startswith("#"):
+            # "Venue" then ":   OSDI 2022": the labelled line "Venue: OSDI 2022" (another definition: "; …")
+            sep = "; " if re.search(r"[:：] \S", out[term]) else ": "
+            out[term] = f"{out[term].rstrip()}{sep}{_inline(d.group(1), embed_title, problems)}"
+            del out[term + 1 :]
+            i += 1
+            continue
         a = _ADMONITION_RE.match(line)
         if a:
-            title = a.group(2).strip() if a.group(2) is not None else a.group(1).replace("-", " ").capitalize()
+            if a.group(3) is not None:  # a content tab: === "Summary"
+                title = a.group(3).strip()
+            else:
+                title = a.group(2).strip() if a.group(2) is not None else a.group(1).replace("-", " ").capitalize()
             out += [f"{'#' * min(6, max(2, level + 1))} {_inline(title, embed_title, problems)}", ""] if title else []
             i += 1
             while i < len(lines) and (not lines[i].strip() or re.match(r"^(?: {4}|\t)", lines[i])):
@@ -224,6 +254,10 @@ def _inline(line: str, embed_title: Callable[[str], str | None] | None, problems
         line = _RAW_TAG_RE.sub("", line)
     if "{{" in line:
         line = _SHORTCODE_RE.sub("", line)
+    if ":" in line:
+        line = _ICON_RE.sub("", line)
+    if line.startswith("#") and line.rstrip().endswith("}"):
+        line = _HEADING_ATTRS_RE.sub(r"\1", line)
     if "[[" not in line:
         return line
 

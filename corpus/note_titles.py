@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import re
 
-from papernotes.corpus.markdown import Inline, is_section_heading
+from papernotes.corpus.markdown import Inline, is_section_heading, markdown_parser, render_inline
 from papernotes.corpus.models import Page
 from papernotes.corpus.note_opening import Opening, frame_stripped, is_collection_title
 from papernotes.corpus.paper_links import is_paper_link, paper_id
-from papernotes.corpus.papers import title_key
+from papernotes.corpus.papers import DATE_LEAD_RE, title_key
+from papernotes.corpus.short_names import initials_match
 from papernotes.corpus.venues import SERIES, normalize_venue, split_venue
 
 
@@ -26,9 +27,9 @@ def note_title(page: Page, head: tuple[int, Inline] | None, op: Opening, link: s
     base, fallback = page.title.strip(), True
     if isinstance(fm_title, str) and fm_title.strip():
         base, fallback = fm_title.strip(), False
-        named = _heading_name(head, fm_title) if not op.title and not frame_stripped(base)[1] else None
-        if named:  # "title: Training Compute-Optimal …" over "# Chinchilla paper": the paper's short name
-            return base, named
+        heading_name = _heading_name(head, fm_title) if not op.title and not frame_stripped(base)[1] else None
+        if heading_name:  # "title: Training Compute-Optimal …" over "# Chinchilla paper": its short name
+            return base, heading_name
     elif head and not is_section_heading(head[1].text):
         inline = head[1]
         label = next(
@@ -42,17 +43,124 @@ def note_title(page: Page, head: tuple[int, Inline] | None, op: Opening, link: s
         if label or inline.text.strip():
             base, fallback = label or inline.text.strip(), False
     stripped, framed = frame_stripped(base)
+    short, named_full = short_and_full(stripped)
+    if named_full:  # "MQA — “Fast Transformer Decoding: One Write-Head is All You Need”"
+        return named_full, short
     full = op.title
     if not full:
         own = [t for t, href in op.named if href is None or (link is not None and paper_id(href) == paper_id(link))]
         keys = {title_key(t): t for t in own}
         full = next(iter(keys.values())) if len(keys) == 1 else None
+    if not full and not fallback and head and head[0] == 1 and not is_section_heading(head[1].text):
+        # `title: SGLang` over "# SGLang: Efficient Execution of Structured Language Model Programs": the
+        # level-1 heading states the full title the front matter shortens (a "## What" is a section)
+        heading = frame_stripped(head[1].text.strip())[0]
+        heading = short_and_full(heading)[1] or heading
+        named = ":" in heading and title_key(heading.split(":", 1)[0]) == title_key(stripped)  # "SGLang: …"
+        full = (
+            heading if title_key(heading) != title_key(stripped) and (named or _short_name(stripped, heading)) else None
+        )
+    if not full and head and head[0] == 1 and not fallback:
+        # "# RAG" then "!!! abstract "Retrieval-Augmented Generation for …"" (an admonition, read as the
+        # heading right under the title): a sub-heading that spells out the short title, or under a
+        # title in another script ("# 大模型推理加速：…" over "## Fast Inference from Transformers …")
+        sub = _heading_under_title(page.markdown)
+        if sub and (_spells_out(stripped, sub) or (_foreign(stripped) and _latin_title(sub))):
+            full = sub
     key = title_key(stripped)
     other_script = bool(key) and not re.search(r"[a-z]", key) and full is not None and re.search(r"[A-Za-z]", full)
-    if full and (framed or fallback or other_script or (key and key in title_key(full)) or _short_name(stripped, full)):
+    # a post title mixing scripts names the paper by its Latin name ("读 OSDI 2022 论文 Orca", "KIVI：非对称
+    # 2bit 量化"): the full title holding that name is the paper's
+    mixed = full is not None and _foreign(stripped) and _names_in(stripped, full)
+    if full and (
+        framed or fallback or other_script or mixed or (key and key in title_key(full)) or _short_name(stripped, full)
+    ):
         full = full.strip()
         return full, (stripped if stripped and not fallback and title_key(stripped) != title_key(full) else None)
     return stripped, None
+
+
+_CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+def _foreign(title: str) -> bool:
+    """A title written (at least in part) in Chinese, Japanese or Korean."""
+    return bool(_CJK_RE.search(title))
+
+
+def _latin_title(text: str) -> bool:
+    """Text in Latin script that reads as a title: three words or more, a capital first, no stop."""
+    words = re.findall(r"[A-Za-z][\w'’-]*", text)
+    return len(words) >= 3 and not _foreign(text) and text[:1].isupper() and not text.rstrip().endswith(".")
+
+
+def _names_in(title: str, full: str) -> bool:
+    """True when a Latin name of ``title`` (a word with a capital, not a venue: "Orca", "KIVI") is in
+    ``full``'s words."""
+    names = [w for w in re.findall(r"[A-Za-z][\w-]*", title) if re.search(r"[A-Z]", w) and w.lower() not in SERIES]
+    words = {title_key(w) for w in re.findall(r"[\w-]+", full)}
+    return any(title_key(n) in words for n in names)
+
+
+def _heading_under_title(markdown: str) -> str | None:
+    """The text of the heading that directly follows the page's first heading (nothing between them),
+    or None."""
+    tokens = markdown_parser().parse(markdown)
+    opens = [
+        i
+        for i, t in enumerate(tokens)
+        if t.type
+        in (
+            "heading_open",
+            "paragraph_open",
+            "bullet_list_open",
+            "ordered_list_open",
+            "blockquote_open",
+            "table_open",
+            "fence",
+            "code_block",
+            "html_block",
+            "hr",
+        )
+        and t.level == 0
+    ]
+    if len(opens) < 2 or tokens[opens[0]].type != "heading_open" or tokens[opens[1]].type != "heading_open":
+        return None
+    return render_inline(tokens[opens[1] + 1]).text.strip()
+
+
+def _spells_out(short: str, full: str) -> bool:
+    """True when ``full`` reads as the full title of the short name ``short``: it begins with it ("Orca"
+    / "Orca: A Distributed …") or ``short`` is its acronym ("RAG" / "Retrieval-Augmented Generation for
+    …"), and it is a title of a few more words, not a section's name."""
+    if is_section_heading(full) or not _short_name(short, full) or full.rstrip().endswith("."):
+        return False
+    return title_key(full).startswith(title_key(short)) or initials_match(short, full, leading=True)
+
+
+#: A title that pairs a short name with the paper's full title: "MQA — “Fast Transformer Decoding: …”",
+#: "ViT - An Image is Worth 16x16 Words: …" (a dash set off by spaces; a colon is part of real titles).
+_SHORT_DASH_FULL_RE = re.compile(r"^(?P<short>[^\s—–-][^—–]{0,30}?)\s+[—–-]{1,2}\s+(?P<full>.+)$")
+
+
+def short_and_full(title: str) -> tuple[str | None, str | None]:
+    """``(short name, full title)`` of a title written as a short name, a spaced dash and the full title
+    (:data:`_SHORT_DASH_FULL_RE`, the full title's quotes dropped): the short name is at most
+    :data:`SHORT_NAME_WORDS` words and the full title, written as a title, a few words more
+    (:func:`_short_name`); ``(None, None)`` otherwise ("Orca: A Distributed …", "Attention — paper notes",
+    "Title - OSDI 2012")."""
+    m = _SHORT_DASH_FULL_RE.match(title.strip())
+    if not m:
+        return None, None
+    short, full = m.group("short").strip(), m.group("full").strip()
+    full = re.sub(r'^["“”\'‘’«]+|["“”\'‘’»]+$', "", full).strip()
+    if not (full[:1].isupper() or full[:1].isdigit()) or full.endswith(".") or not _short_name(short, full):
+        return None, None
+    if not re.search(r"[A-Za-z]", short) or normalize_venue(short) or is_section_heading(short):
+        return None, None
+    if DATE_LEAD_RE.match(f"{short} — "):  # "Mar 11 — Title": a log's date
+        return None, None
+    return short, full
 
 
 #: Most words of a note's title that is a short name for its paper ("vLLM", "CachedAttention (AttentionStore)").
@@ -76,11 +184,17 @@ def _heading_name(head: tuple[int, Inline] | None, title: str) -> str | None:
 
 def _short_name(title: str, full: str) -> bool:
     """True when ``title`` is a short name beside a full title of a few more words: a Dendron or wiki
-    note titled "Transformer" whose body says "**Full title:** Attention Is All You Need"."""
+    note titled "Transformer" whose body says "**Full title:** Attention Is All You Need", or one that is
+    the full title's acronym ("GAN" beside "Generative Adversarial Nets")."""
     n = len(title.split())
-    return 0 < n <= SHORT_NAME_WORDS and ":" not in title and len(full.split()) >= n + 3
+    short = 0 < n <= SHORT_NAME_WORDS and ":" not in title
+    return short and (len(full.split()) >= n + 3 or (n == 1 and initials_match(title, full, leading=True)))
 
 
+#: Pictographs after a title (a rating, a status): "Title ⭐🔥", "Title 🚧".
+_TAIL_MARK_RE = re.compile(r"(?:\s*[\U0001F300-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200d])+$")
+#: A reader's status after a title, set off by a dash and led by a pictograph: "Title — 👀 skimmed".
+_STATUS_TAIL_RE = re.compile(r"\s+[—–|-]\s+[\U0001F300-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF][^—–|]{0,30}$")
 _LEAD_MARK_RE = re.compile(r"^[^\w\[(（【\"'“‘«]+")
 _LEAD_VENUE_RE = re.compile(
     r"^[\[(（【]([^\[\]()（）【】]{2,24})[\])）】]\s*[:：|–—-]?\s*|^([A-Za-z][\w-]{1,11}\s*['’]?\s*\d{2,4})\s*[:：|–—-]\s+"
@@ -106,11 +220,16 @@ _NUMBERING_RE = re.compile(
 
 def venue_decoration(title: str) -> tuple[str, str | None]:
     """``(title, venue)``: a title without the marks a note puts around it — a leading emoji or symbol
-    ("📄 Title"), a section number ("1. Title", "一、Title"), a venue before it ("[OSDI'22] Title", "【SOSP 2023】Title", "OSDI '22: Title") or after
+    ("📄 Title"), a section number ("1. Title", "一、Title"), a log's date ("2024-06-03 · Title"), a venue before it ("[OSDI'22] Title", "【SOSP 2023】Title", "OSDI '22: Title") or after
     it ("Title | NeurIPS 2022", "Title - OSDI 2012", "Title [ICML'23]") — and the venue such a mark
     names (None when there is none: "[Draft] Title" keeps its bracket)."""
     t = _LEAD_MARK_RE.sub("", title).strip() or title.strip()
+    t = _TAIL_MARK_RE.sub("", t).strip() or t  # "Title ⭐🔥", "Title 🚧"
+    t = _STATUS_TAIL_RE.sub("", t).strip() or t  # "Title — 👀 skimmed"
+    if len(t) > 2 and t[0] + t[-1] in ('""', "“”", "''", "‘’", "**", "__", "«»"):
+        t = t[1:-1].strip() or t  # the whole title quoted or emphasised
     t = _NUMBERING_RE.sub("", t).strip() or t
+    t = DATE_LEAD_RE.sub("", t).strip() or t
     venue = None
 
     m = _LEAD_VENUE_RE.match(t)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from pathlib import PurePosixPath
 from urllib.parse import parse_qs, unquote, urlsplit
 
 #: Hosts whose pages are papers (publishers, proceedings and preprint servers), matched as the host or a
@@ -150,6 +151,16 @@ def written_urls(text: str) -> list[str]:
     return out
 
 
+def written_url_spans(text: str) -> list[tuple[int, int, str]]:
+    """:func:`written_urls` with where each stands in ``text``: ``(start, end, url)``."""
+    out = []
+    for m in _WRITTEN_URL_RE.finditer(text):
+        u = m.group(0).rstrip(".,;:。，；")
+        url = unwrap_redirect(u if re.match(r"https?://", u, re.I) else f"https://{u}")
+        out.append((m.start(), m.start() + len(u), url))
+    return out
+
+
 @lru_cache(maxsize=1 << 16)
 def paper_id(url: str) -> str:
     """Identity of the paper a link points at: ``"arxiv:2312.12456"`` (abstract, PDF or HTML, any
@@ -222,12 +233,37 @@ def one_paper(links: list[tuple[str, str]]) -> str | None:
     """The one paper that ``links`` (``(text, url)`` of one line, paper links only) give, as its first
     link: the links share one identity (:func:`paper_id`), or each names its site and they lie on
     different hosts — one paper's publisher page and preprint side by side (``[USENIX](…) ·
-    [arXiv](…)``). None when the links name several papers (two arXiv ids, two titles) or none."""
+    [arXiv](…)``; not when every one is an address written out). None when the links name several
+    papers (two arXiv ids, two titles) or none."""
     if not links:
         return None
     if len({paper_id(u) for _, u in links}) == 1:
         return links[0][1]
     hosts = [_host(u).removeprefix("www.") for _, u in links]
-    if len(set(hosts)) == len(hosts) and all(names_its_site(label, u) for label, u in links):
+    # each labelled by its site; two addresses written out side by side say nothing of being one paper
+    labelled = not all(label.strip().lower().startswith(("http://", "https://")) for label, _ in links)
+    if labelled and len(set(hosts)) == len(hosts) and all(names_its_site(label, u) for label, u in links):
         return links[0][1]
     return None
+
+
+#: An arXiv identifier that marks a title: before it ("[1512.03385] Title", "1905.11946 — Title") or after it
+#: in brackets ("Title (arXiv:1810.04805)").
+ID_MARK_RE = re.compile(
+    r"^\[?(?:arxiv:?\s*)?\d{4}\.\d{4,5}(?:v\d+)?\]?\s*(?:[—–:|-]\s*)?(?=\S)"
+    r"|\s*[(\[](?:arxiv:?\s*)?\d{4}\.\d{4,5}(?:v\d+)?[)\]]\s*$",
+    re.IGNORECASE,
+)
+_FILE_ID_RE = re.compile(r"(?:arxiv[-_.]?)?(\d{4}\.\d{4,5})(?:v\d+)?", re.IGNORECASE)
+
+
+def named_arxiv_id(source: str, heading: str) -> str | None:
+    """The arXiv identifier a note is named by — its file name (``2005.12872v3.md``) or its title
+    heading's mark (:data:`ID_MARK_RE`) — or None."""
+    stem = PurePosixPath(source.split("#", 1)[0]).stem
+    m = _FILE_ID_RE.fullmatch(stem)
+    if m:
+        return m.group(1)
+    mark = ID_MARK_RE.search(heading.strip())
+    found = re.search(r"\d{4}\.\d{4,5}", mark.group(0)) if mark else None
+    return found.group(0) if found else None

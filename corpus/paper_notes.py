@@ -33,16 +33,19 @@ from papernotes.corpus.note_links import (
     front_matter_links,
     page_paper_links,
     paragraph_paper_links,
+    presented_urls,
     primary_label,
     title_like_label,
 )
-from papernotes.corpus.note_opening import Opening, frame_stripped, is_labelled_line, read_opening
+from papernotes.corpus.note_opening import Opening, author_list, frame_stripped, is_labelled_line, read_opening
 from papernotes.corpus.note_titles import SHORT_NAME_WORDS, note_title, venue_decoration
 from papernotes.corpus.paper_links import (
+    ID_MARK_RE,
     arxiv_year,
     is_paper_link,
+    named_arxiv_id,
     names_its_site,
-    written_urls,
+    paper_id,
 )
 from papernotes.corpus.papers import (
     join_lines,
@@ -52,6 +55,7 @@ from papernotes.corpus.papers import (
     system_name,
     title_key,
 )
+from papernotes.corpus.short_names import opening_names, short_name_of
 from papernotes.corpus.venue_names import JOURNAL_SERIES, journal_abbreviated
 from papernotes.corpus.venues import (
     SERIES,
@@ -95,6 +99,8 @@ _ACCEPTED_RE = re.compile(
     re.IGNORECASE,
 )
 _DATE_YEAR_RE = re.compile(r"^((?:19|20)\d\d)\b")
+#: A year in brackets after a title: "Mixtral of Experts (2024)".
+_BARE_YEAR_RE = re.compile(r"\s*[(\[]((?:19|20)\d\d)[)\]]\s*$")
 
 
 def _fm(meta: dict[str, Any], keys: tuple[str, ...]) -> Any:
@@ -197,8 +203,14 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     ]
     # a paper's address written out on a line of its own ("https://arxiv.org/abs/1409.3215" under the
     # title): presented as the note's own, like "[Paper](…)"
-    alone = [u for b in opening if b.kind == "text" for u in _lone_urls(b.text) if is_paper_link(u)]
+    op = read_opening(page.markdown)
+    alone = [u for b in opening if b.kind == "text" for u in presented_urls(b.text) if is_paper_link(u)]
+    alone += [u for line in op.byline for u in presented_urls(line) if is_paper_link(u) and u not in alone]
     primary += alone
+    # the same, as a bullet of the metadata list under the title ("- MLSys 2024", "- https://arxiv.org/…")
+    items = [it for b in opening if b.kind == "list" for it in b.items]
+    listed = distinct_papers(page_paper_links([b for b in opening if b.kind == "list"]))
+    listed_alone = [u for it in items for u in presented_urls(it.text) if is_paper_link(u)]
     # links whose text is a kind of link ("arXiv", "PDF", "the paper"), not a paper's name
     own_kind = {
         h
@@ -218,7 +230,6 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         # the year in its own key (`year: 2023`): a series, dated like a bare tag
         bare_series = named_series
 
-    op = read_opening(page.markdown)
     bib = note_bibtex(page.markdown) if "@" in page.markdown else None
     if bib and op.title is None and title_key(bib.title) != title_key(frame_stripped(page.title)[0]):
         op.title = bib.title  # the entry's title is the paper's full title, as a "Title:" line's is
@@ -238,9 +249,16 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         link, is_note = bib.link, True  # the note's one BibTeX entry names its paper
     if not is_note and not listing and not head_links:
         kinds = distinct_papers([h for h in primary if h in open_links and h in own_kind])
+        both = distinct_papers(open_links + listed)
         if len(open_links) == 1 and open_links[0] in primary:
             link = open_links[0]
             is_note = True
+        elif len(both) == 1 and both[0] in alone + listed_alone and paper_bullets == 0:
+            link, is_note = both[0], True
+        elif len(open_links) == 1 and _linked_title_line(op, open_links[0]):
+            # "[Efficient Streaming Language Models with Attention Sinks](…)（ICLR 2024）" on a line of its
+            # own under the title: the paper's title, linked, set apart as the note's
+            link, is_note = open_links[0], True
         elif len(open_links) == 1 and _names_in_full(page.title, op):
             # "# Orca", "**Orca: A Distributed Serving System …**", "OSDI 2022 — https://…": the one paper
             # link of an opening that sets apart the full title of the paper the note is named for
@@ -271,7 +289,7 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         placeholder = placeholder or (head is not None and _placeholder_heading(head[1]))
         placeholder = placeholder or _empty_link_key(meta)  # `paper: ""`: a template's link not filled in
         et_al = any(re.search(r"\bet al\b", line) for line in op.byline)
-        authors = op.authors or _fm(meta, AUTHOR_KEYS) or any(_author_list(line) for line in op.byline[:2])
+        authors = op.authors or _fm(meta, AUTHOR_KEYS) or any(author_list(line) for line in op.byline[:2])
         told = bool(authors or opening_venue or _has_tldr(blocks) or fm_venue or len(tag_venues) == 1 or et_al)
         named = op.title is not None and title_key(frame_stripped(page.title)[0]) in title_key(op.title)
         titled = head is not None or isinstance(meta.get("title"), str)
@@ -290,15 +308,23 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         )
         if is_note and anywhere and (labelled_authors or in_links == anywhere):
             link = anywhere[0]
+    named_id = named_arxiv_id(page.source, head[1].text if head else "")
+    if (is_note and link is None or not is_note and not listing and not open_links) and head is not None and named_id:
+        # "2005.12872v3.md", "# [1512.03385] Title": a note named by its paper's arXiv identifier
+        link, is_note = f"https://arxiv.org/abs/{named_id}", True
     if not is_note:
         return None
 
     title, alias = note_title(page, head, op, link)
+    title = ID_MARK_RE.sub("", title).strip() or title  # "[1512.03385] Title", "Title (arXiv:1810.04805)"
     if not title:
         return None
     title, cited_venue, cited_year = author_year_citation(title)  # before a trailing "(ICLR 2019)" is read alone
     title, title_venue = parse_title(title)
     title, decoration = venue_decoration(title)
+    bare_year = _BARE_YEAR_RE.search(title)
+    if bare_year and bare_year.start() > 0:  # "Llama 2: Open Foundation … (2023)": the year, no part of the title
+        title, cited_year = title[: bare_year.start()], cited_year or int(bare_year.group(1))
     if cited_year is None and head:  # "## [Title](link) (Srivastava et al., JMLR 2014)"
         _, cited_venue, cited_year = author_year_citation(head[1].text)
     # the page title's mark, when the title was replaced by the full title ("【ICML 2023】SmoothQuant 论文解读")
@@ -368,7 +394,11 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
 
     authors, affs = _people(meta, blocks, op)
     authors = authors or (bib.authors if bib else [])
-    names = [*_as_list(_fm(meta, ("aliases", "alias"))), *([alias] if alias else []), *op.aliases]
+    # the post's own title as a name: its short name ("EAGLE：在特征层做投机采样" → "EAGLE", "1. SnapKV" →
+    # "SnapKV"), else itself unless it is an identifier
+    alias = _alias_of(alias) if alias else None
+    said = opening_names(op.byline[:6] + ([head[1].text] if head else []))
+    names = [*_as_list(_fm(meta, ("aliases", "alias"))), *([alias] if alias else []), *op.aliases, *said]
     aliases = [a for a in dict.fromkeys(names) if a.casefold() != title.casefold()]
     strong = [s for b in opening for s in strong_in(b)]
     summary = _summary(meta, blocks)[:600]
@@ -397,28 +427,32 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     )
 
 
+def _alias_of(name: str) -> str | None:
+    """A post title kept as a name of its paper: its short name (:func:`short_name_of`, venue marks
+    dropped: "GPipe (NeurIPS 2019)" → "GPipe"), else the title itself unless it is an identifier (a
+    name in another script, "选择性状态空间模型", is one a reader may ask by)."""
+    bare = parse_title(venue_decoration(name)[0])[0] or name
+    short = short_name_of(bare)
+    if short:
+        return short
+    return None if re.fullmatch(r"[\d.v\s]+", bare) else bare
+
+
 def _folders(source: str) -> list[list[str]]:
     """The folder names of a page's source path, nearest first, each as a one-tag list."""
     return [[part] for part in reversed(PurePosixPath(source.split("#", 1)[0]).parent.parts)]
 
 
-def _lone_urls(text: str) -> list[str]:
-    """Web addresses that stand on a line of their own in a paragraph's text (a stop or ``<…>`` aside), or
-    end a line just after words that present them as the paper ("Paper at …", "论文见 …")."""
-    out = []
-    for line in text.splitlines():
-        line = line.strip().strip("<>").rstrip(".,;。 ")
-        written = written_urls(line)
-        before = line.rsplit(None, 1)[0] if len(line.split()) > 1 else ""
-        if len(written) == 1 and (not before or _PAPER_AT_RE.search(before)):
-            out.append(written[0])
-    return out
-
-
-#: Words that present an address as the paper's, just before it: "Paper at …", "论文见 …", "原文：…".
-_PAPER_AT_RE = re.compile(
-    r"(?:\b(?:paper|pdf|arxiv|preprint)\b|论文|原文)\s*(?:见|在|地址|链接|is at|at|here|:|：)?$", re.IGNORECASE
-)
+def _linked_title_line(op: Opening, link: str) -> bool:
+    """True when one of the opening's first lines is only the paper's title linked to ``link`` (a
+    bracket after it aside: its venue), so the opening sets the linked title apart as the note's."""
+    titles = [t for t, href in op.named if href and paper_id(href) == paper_id(link)]
+    for line in op.byline[:3]:
+        for t in titles:
+            rest = line.replace(t, "", 1) if line.strip().startswith(t) else line
+            if rest != line and not re.sub(r"[(（\[][^()（）\[\]]*[)）\]]|[\s.,;:。，；：*_—–-]", "", rest):
+                return True
+    return False
 
 
 def _names_in_full(title: str, op: Opening) -> bool:
@@ -458,7 +492,10 @@ def complete_entry(entry: PaperEntry, other: PaperEntry | None) -> PaperEntry:
     if other is None:
         return entry
     page_name = title_key(frame_stripped(entry.title)[0])
-    if title_key(other.title) != title_key(entry.title) and page_name in {title_key(a) for a in other.aliases}:
+    named = {title_key(a) for a in other.aliases}
+    if title_key(other.title) != title_key(entry.title) and (
+        page_name in named or title_key(_alias_of(frame_stripped(entry.title)[0]) or "") in named - {""}
+    ):
         # the other reading found the paper's full title in place of the page's (framed, shorter) one
         entry.title, entry.system = other.title, other.system or entry.system
     if other.links.get("paper") and not any(k in entry.links for k in ("paper", "arxiv", "doi", "pdf")):
@@ -490,23 +527,6 @@ def _empty_link_key(meta: dict[str, Any]) -> bool:
     paper-note template whose link was not filled in."""
     low = {str(k).lower(): v for k, v in meta.items()}
     return any(k in low and low[k] in (None, "") for k in (*LINK_KEYS, "doi", "arxiv", "arxiv_id"))
-
-
-#: Fewest names that make an opening line an author list ("Jared Kaplan, Sam McCandlish, Tom Henighan").
-AUTHOR_LIST_NAMES = 2
-
-
-def _author_list(line: str) -> bool:
-    """A line that opens with an author list: comma-separated personal names (two to four capitalised
-    words or initials each), affiliations in brackets aside ("Jared Kaplan, Sam McCandlish, … (OpenAI)")."""
-    names = re.split(r"\s*,\s*|\s+and\s+", re.sub(r"\([^()]*\)", " ", line).strip())
-    lead = []
-    for n in names:
-        words = n.strip(" .").split()
-        if not (2 <= len(words) <= 4 and all(re.fullmatch(r"[A-Z][\w'’-]*\.?|[A-Z]\.", w) for w in words)):
-            break
-        lead.append(n)
-    return len(lead) >= AUTHOR_LIST_NAMES
 
 
 def _placeholder_heading(inline: Inline) -> bool:

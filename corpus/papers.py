@@ -51,6 +51,14 @@ PAPER_LINK_LABELS |= set(CJK_LINK_KINDS)
 #: Link labels that point at the reader's own notes on a paper, not at the paper.
 NOTE_LABELS = {"notes", "personal notes", "my notes", "note"}
 #: A task-list checkbox at the start of a bullet (``- [ ] read``, ``- [x] done``).
+#: A log's date before an entry or a title: "2024-09-03: ", "2024/09/03 — ", "2024-09 · ", "03/14: ",
+#: "Mar 11 — ", "19 Mar · ", "March 5th: ".
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+DATE_LEAD_RE = re.compile(
+    r"^\s*(?:(?:19|20)\d\d[-/.](?:0?[1-9]|1[0-2])(?:[-/.](?:0?[1-9]|[12]\d|3[01]))?|\d{1,2}[/.]\d{1,2}"
+    rf"|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?|\d{{1,2}}\s+{_MONTH})\s*[:：·|—–-]\s+",
+    re.IGNORECASE,
+)
 _TASK_BOX_RE = re.compile(r"^\s*\[[ xX✓✔-]\]\s+")
 #: A to-do's lead before a paper's name (after a task box, or starting with "TODO"): "TODO read:",
 #: "TODO:", "to read:", "To-read —", "read later:", "want to read", "TODO skim"; and after an unchecked
@@ -120,7 +128,9 @@ def linked_title(item: Item) -> str | None:
 def todo_stripped(text: str) -> tuple[str, bool]:
     """``(the bullet's text without its task box and to-do lead, whether it had a to-do lead)``:
     "[ ] TODO read: Sarathi-Serve" → ``("Sarathi-Serve", True)``, "[x] Orca (OSDI 2022)" →
-    ``("Orca (OSDI 2022)", False)``. Task lists: https://github.github.com/gfm/#task-list-items-extension-."""
+    ``("Orca (OSDI 2022)", False)``; a date before it ("2024-09-03: Orca") is dropped too. Task lists:
+    https://github.github.com/gfm/#task-list-items-extension-."""
+    text = DATE_LEAD_RE.sub("", text, count=1)  # a log's date before the entry: "2024-09-03: [Title](…)"
     box = _TASK_BOX_RE.match(text)
     rest = text[box.end() :] if box else text
     if not box and not re.match(r"to-?do\b", rest, re.IGNORECASE):
@@ -199,6 +209,35 @@ def _is_paper_item(item: Item, affiliation_rule: bool = True) -> bool:
     return False
 
 
+#: Words that introduce a list of papers not read yet: "to read next month:", "## Reading queue",
+#: "Backlog", "Up next", "⏳", "待读", "计划中".
+_TO_READ_RE = re.compile(
+    r"\bto[- ]?read\b|\breading[- ]queue\b|\bqueued?\b|\bbacklog\b|\bup next\b|\bnext (?:month|week)\b"
+    r"|\bnot (?:yet )?read\b|\bwant to read\b|\bwish ?list\b|\bto skim\b|⏳|待读|待看|未读|计划中",
+    re.IGNORECASE,
+)
+#: Most words of a lead-in paragraph that introduces the list after it ("⏳ to read next month:").
+LEAD_IN_WORDS = 12
+
+
+def is_to_read_list(blocks: list[Block], k: int) -> bool:
+    """True when ``blocks[k]`` is a list of papers not read yet: introduced by a short lead-in paragraph
+    or, as the first block of its section, by a heading that says so (:data:`_TO_READ_RE`). Its
+    bullets are to-dos: no papers of the notes, whatever they name (as "- [ ] to read: X" is none)."""
+    b = blocks[k]
+    if b.kind != "list":
+        return False
+    prev = blocks[k - 1] if k else None
+    if prev is not None and prev.heading_line == b.heading_line:
+        return prev.kind == "text" and len(prev.text.split()) <= LEAD_IN_WORDS and bool(_TO_READ_RE.search(prev.text))
+    return bool(b.headings) and bool(_TO_READ_RE.search(b.headings[-1]))
+
+
+def without_to_read(blocks: list[Block]) -> list[Block]:
+    """``blocks`` without its lists of papers not read yet (:func:`is_to_read_list`)."""
+    return [b for k, b in enumerate(blocks) if not is_to_read_list(blocks, k)]
+
+
 def listing_page(blocks: list[Block], venue: str | None) -> bool:
     """True for a page that lists papers: a conference page (``venue``), or one with a bullet that is a
     paper by a link label, venue or arXiv id. Only there does a title with an affiliation line below
@@ -209,7 +248,7 @@ def listing_page(blocks: list[Block], venue: str | None) -> bool:
     def strong(items: list[Item]) -> bool:
         return any(_is_paper_item(i, affiliation_rule=False) or strong(i.children) for i in items)
 
-    return any(b.kind == "list" and strong(b.items) for b in blocks)
+    return any(b.kind == "list" and strong(b.items) for b in without_to_read(blocks))
 
 
 def _internal_only(item: Item) -> bool:
@@ -306,7 +345,7 @@ def _strong_all(items: list[Item]) -> list[str]:
 
 def entry_from_item(item: Item, page: Page, topic: str, venue_default: str | None) -> PaperEntry:
     """A :class:`PaperEntry` from a paper bullet and its nested bullets."""
-    title, venue = parse_title(item.text)
+    title, venue = parse_title(DATE_LEAD_RE.sub("", item.text, count=1))
     linked = linked_title(item)
     if linked and title.startswith(linked):
         title = linked  # "[Title](…), by A. Author": the linked title is all of it

@@ -68,7 +68,9 @@ def _title_like(text: str) -> bool:
     if not 2 <= len(words) <= 40 or not (words[0][:1].isupper() or words[0][:1].isdigit()):
         return False
     lettered = sum(bool(re.search(r"[^\W\d_]", w)) for w in words)
-    authors = _looks_like_authors(text) and bool(re.search(r",|\band\b|&", text))
+    # "LLaMA: Open and Efficient Foundation Language Models" is capitalised words around "and", but a
+    # name never holds a colon
+    authors = _looks_like_authors(text) and bool(re.search(r",|\band\b|&", text)) and ":" not in text
     return not (text.endswith(".") or normalize_venue(text) or lettered * 2 < len(words) or authors)
 
 

@@ -92,12 +92,17 @@ def normalize_venue(text: str | None) -> str | None:
     if not m:
         # a series we do not know, written plainly: "ToySys 2026", "toysys-2026", "ToySys '26"
         u = _UNKNOWN_RE.match(text.strip())
-        if not u:
-            return None
+        if not u or u.group(1).lower().rstrip(".") in MONTHS:
+            return None  # "January 2024", "Sept 2023": a date, not a venue
         return f"{u.group(1)} {_year(u.group(2))}"
     return f"{SERIES[m.group('series').lower()]} {_year(m.group('year'))}"
 
 
+#: Month names and their abbreviations: "January 2024" is a date, never an unknown venue's series.
+MONTHS = frozenset(
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec".split()
+)
 _UNKNOWN_RE = re.compile(r"^([A-Za-z][A-Za-z&+]{1,19})\s*[-_ ]?\s*['’]?\s*((?:19|20)\d\d|(?<=['’])\d\d)$")
 
 
@@ -281,7 +286,8 @@ def is_preprint(venue: str) -> bool:
 
 
 def _sentences(text: str) -> list[str]:
-    parts = re.split(r"\n|(?<=[.!?])\s+(?=[A-Z(\[])|\s+[·|•—–]\s+", text.replace("*", "").replace("_", " "))
+    # a web address after a stop starts a new sentence: "Wei et al. (NeurIPS 2022). https://…"
+    parts = re.split(r"\n|(?<=[.!?])\s+(?=[A-Z(\[]|https?://)|\s+[·|•—–]\s+", text.replace("*", "").replace("_", " "))
     return [p.strip() for p in parts if p.strip()]
 
 

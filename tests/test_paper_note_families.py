@@ -8,11 +8,14 @@ few members of one family with its records listed by hand in expected_records.js
 * missing_links — an empty link ("[Title]()", "(#)") or none, with a citekey, byline or TL;DR: a record,
   never a bogus link;
 * venue_statements — venues stated in bylines and prose, one parser deciding, conflicts left empty;
-* mkdocs_tables — MkDocs-Material notes: admonitions as sections, a key/value metadata table in the
-  opening read as labelled lines (tests/test_note_openings.py has the unit tests of the families below);
+* mkdocs_tables — MkDocs-Material notes: admonitions and content tabs (``=== "Summary"``) as sections, a
+  key/value metadata table or a definition list (``Venue`` / ``:   SOSP 2019``) in the opening read as
+  labelled lines (tests/test_note_openings.py has the unit tests of the families below);
 * framed_titles — blog posts whose title is framed ("Paper review – X") or in another script, the full
   title in the body (the paper link's text, a quoted, bold or italic line);
 * reading_todos — unchecked task items and to-do leads ("TODO read: X") are papers not read yet: no records;
+  so are the bullets of a list introduced as not read yet ("⏳ to read next month:", "## Reading queue",
+  "## Backlog"), also at the end of a log's last paper section, whose venue they do not give;
 * templates — notes-tool templates (``{{title}}``, ``<% tp.file.title %>``) are no notes;
 * paper_tables — "awesome" lists whose papers are Markdown table rows (tests/test_table_entries.py);
 * journal_workshop_venues — journals by name or abbreviation with a year, workshops that are not their
@@ -23,7 +26,8 @@ few members of one family with its records listed by hand in expected_records.js
 * title_lines — the full title under a label ("Full title: **X**.", "Paper title: X (JMLR 2022)",
   "原文标题：X（NVIDIA）", a "## Full title" heading over a bold line), also in a note with a "Published
   in:" line; a post titled only by the system name joins the record of the same paper's full title;
-* title_marks — a title marked with an emoji or its venue ("[OSDI'22] Title", "Title | NeurIPS 2022"),
+* title_marks — a title marked with an emoji or its venue ("[OSDI'22] Title", "Title | NeurIPS 2022",
+  "Title ⭐🔥", "【ICML 2023】Title 解读"),
   paper links on sites that show papers by their arXiv id or DOI (Hugging Face papers, a publisher's
   ``/doi/`` path), an "Authors:" line with the paper's one link anywhere, or the one link in a "## Links"
   section at the end (a meeting note linking one paper in passing is none);
@@ -59,7 +63,30 @@ few members of one family with its records listed by hand in expected_records.js
 * digests — papers grouped under topic headings, bold lines standing for headings, a page titled as
   a collection ("My Reading Notes") with one paper, numbered sections ("论文一：X"), Chinese link labels;
 * chinese_notes — Chinese labels (论文名称, 标题, 链接, 原文), framing (论文笔记, 详解, 一文读懂) and
-  venue statements (发表于, 被 … 接收).
+  venue statements (发表于, 被 … 接收);
+* metadata_lines — the paper's address set off in a metadata line under the title ("CVPR 2016 · https://…
+  · code: …", "📄 https://… 💻 https://github.com/…" in a quote, a bullet of the opening's list, "… |
+  github", a bracketed aside after it, MkDocs-Material icons in link texts); an address inside a
+  sentence, or two written side by side, names none; a heading's attributes (``{ #wrn }``) are no title;
+* short_full_titles — a short name beside the full title (a front-matter title under a full heading, a
+  heading over a quoted title line and its author list, "T5 — “Full title”", an acronym of the title, an
+  admonition titled with the full title): the full title is the record's, the short name its alias;
+  so are names the byline or first lines give ("University of Toronto. "AlexNet"", "a Deep Q-Network
+  (DQN)"), never the authors or affiliations;
+* bold_led_logs — a monthly log whose entries are led by bold or italic titles (a linked one too;
+  paragraphs, numbered or bulleted
+  items, after a status mark or a checked box) with a venue, an author-year citation or a bare year
+  after them, under week headings or as dated headings ("2023-10-20 · Title"); to-read lists, unchecked
+  and queued items are none; dated bullets ("2024-01-20: [Title](arXiv link) (TMLR 2022)") are the
+  listing's entries without their date; a paragraph whose first line is a plain title with its link
+  after a dash or on the next line is an entry too, a paragraph of prose none;
+* arxiv_named_notes — notes named by their paper's arXiv id (the file ``2106.09685v2.md``, a heading
+  ``[1406.2661] Title``, ``Title (arXiv:1706.03762)``, ``2104.09864 — Title``): the id is the paper's link,
+  never part of its title; the index page naming ids is none;
+* chinese_roundups — a Chinese roundup whose sections ("论文一：DETR") open with the linked full title and
+  its venue in full-width brackets, and labels such as 论文题目 / 论文地址 / 发表会议; a title in title
+  marks after a label ("论文：《Title》", "Paper: 《Title》"), an English title heading under a Chinese
+  post title, a post title naming the paper by its Latin name beside Chinese words.
 """
 
 from __future__ import annotations
@@ -357,3 +384,23 @@ def test_outliner_page_properties_and_labelled_titles():
     ]
     eagle = by_title["EAGLE: Speculative Sampling Requires Rethinking Feature Uncertainty"]
     assert "EAGLE: Lossless Acceleration of LLM Decoding by Feature Extrapolation" in eagle.aliases
+
+
+def test_a_short_name_beside_the_full_title_is_its_alias():
+    expected = json.loads((FAMILIES / "short_full_titles" / "expected_records.json").read_text())
+    records, _ = catalog_of(FAMILIES / "short_full_titles" / "notes")
+    aliases = {title_key(r.title): r.aliases for r in records}
+    for e in expected:
+        got = aliases[title_key(e["title"])]
+        assert got == ([e["alias"]] if e["alias"] else []), e["title"]
+
+
+def test_a_logs_entries_keep_their_quoted_names_and_its_month_is_no_venue():
+    records, _ = catalog_of(FAMILIES / "bold_led_logs" / "notes")
+    by_title = {r.title: r for r in records}
+    faster = by_title["Faster R-CNN: Towards Real-Time Object Detection with Region Proposal Networks"]
+    assert faster.aliases == ["Faster R-CNN"]
+    assert all(r.venue is None or "2023" not in r.venue for r in records)  # "June 2023" is the log's month
+    yolo = by_title["You Only Look Once: Unified, Real-Time Object Detection"]
+    mae = by_title["Masked Autoencoders Are Scalable Vision Learners"]
+    assert (yolo.year, mae.year) == (2016, 2021)  # an author-year citation and a bare year date the paper

@@ -1,0 +1,106 @@
+"""Short names a paper note gives its paper beside the full title — the names a reader asks by ("ViT",
+"Chinchilla", "SAM") — read from the note's opening lines, and a post's own title reduced to the short
+name it holds ("EAGLE：在特征层做投机采样" → "EAGLE", "1. SnapKV" → "SnapKV").
+
+Read generally, from how notes write them:
+
+* a quoted name in a byline: ``"Chinchilla" — Hoffmann et al.``, ``Krizhevsky, Sutskever, Hinton —
+  University of Toronto. "AlexNet"``;
+* a name after "a.k.a." / "aka" / "also known as" / "also called": ``a.k.a. **StreamingLLM**``;
+* an acronym in brackets after the words it abbreviates: ``Segment Anything Model (SAM)``;
+* the last part of a byline after its authors and affiliation, set off by a dash:
+  ``Dosovitskiy et al., Google Research — ViT``.
+
+Authors and affiliations are never names of the paper: a bracket after a name list ("(Microsoft)") is no
+acronym of the words before it, and a byline's first part after its authors is the affiliation.
+"""
+
+from __future__ import annotations
+
+import re
+
+from papernotes.corpus.papers import PAPER_LINK_LABELS
+from papernotes.corpus.venues import find_venues, normalize_venue
+
+#: Most words of a short name.
+SHORT_NAME_WORDS = 3
+
+_QUOTED_RE = re.compile(r"[\"“”«]([^\"“”«»\n]{2,40})[\"“”»]")
+_AKA_RE = re.compile(
+    r"\b(?:a\.k\.a\.?|aka|also known as|also called|dubbed)\s*[:,]?\s*(?:\*\*|__|[\"“])?([^\s*_\"”,.;()]+(?:\s[^\s*_\"”,.;()]+){0,2})",
+    re.IGNORECASE,
+)
+_ACRONYM_RE = re.compile(r"\(([A-Z][A-Za-z0-9]{0,2}[A-Z0-9][A-Za-z0-9-]{0,8})\)")
+_DASH_RE = re.compile(r"\s+[—–]\s+|\s+-\s+")
+_BYLINE_START_RE = re.compile(r"^[A-Z][\w'’.-]+(?:\s+[A-Z][\w'’.-]+){0,3}(?:\s+et al\.?|\s*,\s*[A-Z])")
+
+
+def _name_like(text: str) -> bool:
+    """A short name: one to :data:`SHORT_NAME_WORDS` words, a capital or digit among its letters, no
+    sentence's stop, not a venue, year or kind of link ("arXiv", "PDF")."""
+    t = text.strip()
+    words = t.split()
+    return (
+        0 < len(words) <= SHORT_NAME_WORDS
+        and t.lower() not in PAPER_LINK_LABELS  # "— [arXiv](…)": a kind of link
+        and "/" not in t
+        and bool(re.search(r"[A-Z0-9]", t))
+        and bool(re.search(r"[A-Za-z]", t))
+        and not t.endswith((".", ":", "?", "!"))
+        and not re.search(r"\b(?:19|20)\d\d\b", t)
+        and not find_venues(t)
+        and normalize_venue(t) is None
+    )
+
+
+def initials_match(acronym: str, words_text: str, leading: bool = False) -> bool:
+    """True when ``acronym``'s capitals are the initials of the capitalised words just before it
+    ("Segment Anything Model (SAM)", "Reinforcement Learning from Human Feedback (RLHF)"), or with
+    ``leading`` of the first ones of ``words_text`` ("GAN": "Generative Adversarial Nets")."""
+    caps = [c for c in acronym if c.isupper()]
+    words = [w for w in re.findall(r"[A-Za-z][\w-]*", words_text) if w[0].isupper()]
+    parts = [p for w in words for p in w.split("-") if p and p[0].isupper()]
+    if len(caps) < 2 or len(parts) < len(caps):
+        return False
+    chosen = parts[: len(caps)] if leading else parts[-len(caps) :]
+    return "".join(p[0] for p in chosen) == "".join(caps)
+
+
+def opening_names(lines: list[str]) -> list[str]:
+    """The short names the opening ``lines`` (a note's first lines, as text) give its paper, in order,
+    without repeats (see the module docstring)."""
+    out: list[str] = []
+    for line in lines:
+        line = line.replace("**", "").replace("__", "")
+        found = [m.group(1).strip() for m in _AKA_RE.finditer(line)]
+        byline = bool(_BYLINE_START_RE.match(line.strip('"“ ')) or re.search(r"\bet al\b", line))
+        quoted = [m.group(1).strip() for m in _QUOTED_RE.finditer(line)]
+        if byline or len(line.split()) <= 2 * SHORT_NAME_WORDS:
+            found += [q for q in quoted if _name_like(q)]
+        for m in _ACRONYM_RE.finditer(line):
+            if initials_match(m.group(1), line[: m.start()]):
+                found.append(m.group(1))
+        parts = _DASH_RE.split(line.strip().rstrip("."))
+        if byline and len(parts) >= 2:
+            last, first = parts[-1].strip(), parts[0]
+            after_authors = len(parts) >= 3 or re.search(r"\bet al\.?,\s*\S", first)
+            if after_authors and _name_like(last) and len(last.split()) == 1 and not last.isupper():
+                found.append(last)
+        out += [f for f in found if _name_like(f) and f not in out]
+    return out
+
+
+_NUMBER_RE = re.compile(r"^(?:\d{1,3}[.)、]|[一二三四五六七八九十]{1,3}、)\s*")
+#: An arXiv identifier in a post's title, bare or in brackets: the file's name, not the paper's.
+_ID_RE = re.compile(r"[(\[]?\b(?:arxiv:?\s*)?\d{4}\.\d{4,5}(?:v\d+)?\b[)\]]?", re.IGNORECASE)
+_SPLIT_RE = re.compile(r"\s*(?:[：:]|——|\s[—–-]\s)\s*")
+
+
+def short_name_of(title: str) -> str | None:
+    """The short name a post's own title holds: the title without a section number ("1. SnapKV" →
+    "SnapKV"), or its part before a colon or dash when that part is a short name and the rest is a
+    description ("EAGLE：在特征层做投机采样" → "EAGLE", "Splitwise —— 把 LLM 推理的两个阶段拆开" →
+    "Splitwise"); None when it holds none (a title in another script, an arXiv id)."""
+    t = _ID_RE.sub(" ", _NUMBER_RE.sub("", title.strip())).strip(" —–-:：")  # "2401.10774 Medusa", "GPTQ (2210.17323)"
+    head = _SPLIT_RE.split(t, maxsplit=1)[0].strip()
+    return head if _name_like(head) and re.match(r"[A-Za-z0-9]", head) else None

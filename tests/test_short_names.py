@@ -1,0 +1,176 @@
+"""Short names a note gives its paper (corpus/short_names.py), the addresses an opening presents as its
+paper's (note_links.presented_urls), and the small readings they rely on: MkDocs-Material icons, month
+titles and author-year citations that name no venue, addresses written side by side."""
+
+from __future__ import annotations
+
+import pytest
+
+from papernotes.corpus.author_year import author_year_citation
+from papernotes.corpus.note_links import presented_urls
+from papernotes.corpus.note_syntax import normalize_note_syntax
+from papernotes.corpus.note_titles import short_and_full, venue_decoration
+from papernotes.corpus.paper_links import one_paper
+from papernotes.corpus.short_names import initials_match, opening_names, short_name_of
+from papernotes.corpus.venues import normalize_venue, stated_venues
+
+
+@pytest.mark.parametrize(
+    ("line", "names"),
+    [
+        ("Dosovitskiy et al., Google Research — ViT", ["ViT"]),
+        ('Krizhevsky, Sutskever, Hinton — University of Toronto. "AlexNet"', ["AlexNet"]),
+        ("We present the Segment Anything Model (SAM) and a data set.", ["SAM"]),
+        ("a.k.a. **StreamingLLM**. Xiao, Tian, Chen, Han, Lewis. ICLR 2024.", ["StreamingLLM"]),
+        ("“Chinchilla” — Hoffmann et al., DeepMind · https://arxiv.org/abs/2203.15556", ["Chinchilla"]),
+        # affiliations and venues are no names of the paper
+        ("Edward J. Hu, Yelong Shen, Weizhu Chen (Microsoft)", []),
+        ("Hoffmann et al. — DeepMind", []),
+        ("Tim Dettmers, Artidoro Pagnoni — UW — NeurIPS 2023 (oral)", []),
+        ("Gyeong-In Yu, Byung-Gon Chun — Seoul National University / FriendliAI", []),
+        ('He said "this is a very long quoted sentence that is no name at all".', []),
+    ],
+)
+def test_opening_names(line, names):
+    assert opening_names([line]) == names
+
+
+@pytest.mark.parametrize(
+    ("title", "short"),
+    [
+        ("1. SnapKV", "SnapKV"),
+        ("EAGLE：在特征层做投机采样", "EAGLE"),
+        ("Splitwise —— 把 LLM 推理的两个阶段拆开", "Splitwise"),
+        ("2305.13245 — GQA", "GQA"),
+        ("GPTQ (2210.17323)", "GPTQ"),
+        ("2310.06825", None),
+        ("Megatron 序列并行 & 选择性激活重计算", None),
+    ],
+)
+def test_short_name_of_a_post_title(title, short):
+    assert short_name_of(title) == short
+
+
+def test_initials_match_the_words_they_abbreviate():
+    assert initials_match("GAN", "Generative Adversarial Nets", leading=True)
+    assert initials_match("RLHF", "we use Reinforcement Learning from Human Feedback")
+    assert not initials_match("MIT", "Song Han")
+
+
+@pytest.mark.parametrize(
+    ("title", "pair"),
+    [
+        (
+            'MQA — "Fast Transformer Decoding: One Write-Head is All You Need"',
+            ("MQA", "Fast Transformer Decoding: One Write-Head is All You Need"),
+        ),
+        (
+            "ViT - An Image is Worth 16x16 Words: Transformers for Image Recognition at Scale",
+            ("ViT", "An Image is Worth 16x16 Words: Transformers for Image Recognition at Scale"),
+        ),
+        ("Orca: A Distributed Serving System for Transformer-Based Generative Models", (None, None)),
+        ("Batch Normalization - ICML 2015", (None, None)),
+        ("2305.13245 — GQA", (None, None)),
+        ("OSDI 2022 — Orca: A Distributed Serving System", (None, None)),
+    ],
+)
+def test_short_and_full(title, pair):
+    assert short_and_full(title) == pair
+
+
+@pytest.mark.parametrize(
+    ("text", "urls"),
+    [
+        (
+            "ICLR 2022 · https://arxiv.org/abs/2106.09685 · code: https://github.com/microsoft/LoRA",
+            ["https://arxiv.org/abs/2106.09685"],
+        ),
+        (
+            "📄 https://arxiv.org/pdf/2305.14314.pdf  💻 https://github.com/a/b",
+            ["https://arxiv.org/pdf/2305.14314.pdf", "https://github.com/a/b"],
+        ),
+        (
+            "ICLR 2024 — https://openreview.net/forum?id=WsRHpHH4s0 (arXiv: 2310.01889)",
+            ["https://openreview.net/forum?id=WsRHpHH4s0"],
+        ),
+        (
+            "arXiv: https://arxiv.org/abs/2401.10774 · blog: https://example.com",
+            ["https://arxiv.org/abs/2401.10774"],
+        ),
+        ("As argued in https://arxiv.org/abs/1607.06450 layer norm suits RNNs.", []),
+        ("TODO: read this. https://arxiv.org/abs/2310.01889", []),
+    ],
+)
+def test_presented_urls(text, urls):
+    assert presented_urls(text) == urls
+
+
+def test_addresses_written_side_by_side_are_not_one_paper():
+    bare = [
+        ("https://arxiv.org/abs/2005.14165", "https://arxiv.org/abs/2005.14165"),
+        ("https://cdn.example.org/gpt2.pdf", "https://cdn.example.org/gpt2.pdf"),
+    ]
+    assert one_paper(bare) is None
+    labelled = [
+        ("USENIX", "https://www.usenix.org/conference/osdi22/presentation/yu"),
+        ("arXiv", "https://arxiv.org/abs/2201.00001"),
+    ]
+    assert one_paper(labelled) == labelled[0][1]
+
+
+def test_mkdocs_material_icons_are_no_text():
+    text, _ = normalize_note_syntax(
+        "[:material-file-pdf-box: PDF](https://arxiv.org/pdf/1.pdf) · [:fontawesome-brands-github: code](https://github.com/a/b)"
+    )
+    assert text == "[PDF](https://arxiv.org/pdf/1.pdf) · [code](https://github.com/a/b)"
+
+
+def test_a_month_is_no_venue_and_a_cited_organisation_names_none():
+    assert normalize_venue("January 2024") is None and normalize_venue("Sept 2023") is None
+    assert normalize_venue("ToySys 2026") == "ToySys 2026"
+    assert author_year_citation("Scaling Laws for Neural Language Models — Kaplan et al., OpenAI, 2020") == (
+        "Scaling Laws for Neural Language Models",
+        None,
+        2020,
+    )
+    assert stated_venues("Wei et al. (NeurIPS 2022). https://arxiv.org/abs/2201.11903", byline=True) == ["NeurIPS 2022"]
+
+
+@pytest.mark.parametrize(
+    ("heading", "title"),
+    [
+        ("2024-06-03 · Proximal Policy Optimization Algorithms", "Proximal Policy Optimization Algorithms"),
+        ("Mar 11 — Attention Is All You Need", "Attention Is All You Need"),
+        ("03/14: Mixtral of Experts", "Mixtral of Experts"),
+        ("19 Mar · Direct Preference Optimization", "Direct Preference Optimization"),
+        ("May 2024 — notes on scaling", "May 2024 — notes on scaling"),
+    ],
+)
+def test_a_logs_date_is_no_part_of_a_title(heading, title):
+    assert venue_decoration(heading)[0] == title
+    assert short_and_full(heading)[0] is None
+
+
+def test_definition_lists_and_content_tabs_read_as_labelled_lines_and_sections():
+    text, _ = normalize_note_syntax(
+        '# Orca\n\nVenue\n:   OSDI 2022\n\n=== "Summary"\n\n    Iteration-level scheduling.\n'
+    )
+    assert "Venue: OSDI 2022" in text
+    assert "## Summary" in text and "\nIteration-level scheduling." in text  # dedented: not code
+
+
+@pytest.mark.parametrize(
+    ("title", "bare"),
+    [
+        ("Attention Is All You Need, by Vaswani et al.", "Attention Is All You Need"),
+        ("Mixtral of Experts (Jiang et al.)", "Mixtral of Experts"),
+        ("Learning Representations by Back-propagating Errors", "Learning Representations by Back-propagating Errors"),
+        ("Learning to Stand by Me", "Learning to Stand by Me"),
+    ],
+)
+def test_authors_credited_after_a_title_are_no_part_of_it(title, bare):
+    assert author_year_citation(title)[0] == bare
+
+
+def test_a_status_after_a_dash_is_no_part_of_a_title():
+    assert venue_decoration("Direct Preference Optimization — 👀 skimmed")[0] == "Direct Preference Optimization"
