@@ -6,6 +6,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import islice
 from typing import Any
 
 import numpy as np
@@ -22,6 +24,7 @@ from papernotes.corpus.models import PaperRecord
 from papernotes.corpus.papers import title_key
 from papernotes.corpus.venues import ordinary_word_series, split_venue
 from papernotes.retrieval.bm25 import BM25Index
+from papernotes.retrieval.chunk_vectors import load_vectors, nearest
 from papernotes.retrieval.embeddings import make_embeddings
 from papernotes.retrieval.entities import PaperIndex
 from papernotes.retrieval.errors import IndexDamagedError
@@ -29,7 +32,7 @@ from papernotes.retrieval.filters import Filters, build_where, matches_where
 from papernotes.retrieval.index_health import ensure_index, repair_command, unfinished_ingest
 from papernotes.retrieval.question import Question, understand
 from papernotes.retrieval.settings import Settings
-from papernotes.retrieval.store import make_client, storage_error, vector_store
+from papernotes.retrieval.store import lock_held, make_client, storage_error, vector_store
 from papernotes.retrieval.terms import lexical_terms, lexical_terms_once
 
 #: Two chunks whose term sets overlap this much (overlap coefficient |A ∩ B| / min(|A|, |B|)) are
@@ -127,6 +130,9 @@ class HybridRetriever(BaseRetriever):
     filters: Filters | None = None
 
     catalog: list[PaperRecord] = Field(default_factory=list)
+    #: the chunks' vectors in the keyword index's order (``chunk_vectors.py``); None: the dense ranking
+    #: is asked of the vector store
+    vectors: Any = None
     #: one-line notices about the index found when it was opened (an unfinished ingest, parts that
     #: disagree), each naming the command that repairs it
     notices: list[str] = Field(default_factory=list)
@@ -200,6 +206,7 @@ class HybridRetriever(BaseRetriever):
                     raise e from None
                 raise translated from e
         bm25 = BM25Index.load(settings.bm25_dir)
+        held = load_vectors(settings.bm25_dir, bm25.ids)
         notices = [n for n in [unfinished_ingest(settings)] if n]
         if vectors != len(bm25) and not notices:
             notices.append(
@@ -211,11 +218,17 @@ class HybridRetriever(BaseRetriever):
             embeddings=emb,
             store=store,
             bm25=bm25,
+            vectors=held,
             catalog=load_catalog(settings.catalog_path),
             k=k or settings.k,
             filters=filters,
             notices=notices,
         )
+
+    @property
+    def positions(self) -> dict[str, int]:
+        """Chunk id → its position in the keyword index (and in :attr:`vectors`)."""
+        return self._pos
 
     @property
     def topics(self) -> list[str]:
@@ -268,9 +281,18 @@ class HybridRetriever(BaseRetriever):
         )
 
     def _dense(self, query_vec: list[float], n: int, where: dict[str, Any] | None) -> list[tuple[float, str]]:
-        """``(cosine similarity, chunk id)`` of the ``n`` nearest chunks, best first. Only the distances are
-        read from the store (the nearest neighbours' search of ``similarity_search_by_vector``): the texts
-        and metadata come from the keyword index, which holds the same chunks."""
+        """``(cosine similarity, chunk id)`` of the ``n`` nearest chunks, best first.
+
+        With the chunks' vectors in memory (:attr:`vectors`), exact cosine over the chunks ``where`` keeps
+        (the keyword index's filter mask, :meth:`BM25Index.mask`); else the store's nearest neighbours
+        search (only the distances are read, as in ``similarity_search_by_vector``): the texts and
+        metadata come from the keyword index, which holds the same chunks."""
+        if self.vectors is not None:
+            mask = self.bm25.mask(where)
+            found = nearest(
+                self.vectors, np.asarray(query_vec, dtype=np.float32), n, None if mask is None else mask > 0
+            )
+            return [(sim, self.bm25.ids[pos]) for pos, sim in found]
         n = max(1, min(n, len(self.bm25) or n))
         got = self.store._collection.query(
             query_embeddings=np.asarray([query_vec], dtype=np.float32), n_results=n, where=where, include=["distances"]
@@ -322,7 +344,16 @@ class HybridRetriever(BaseRetriever):
         leaders = [self.bm25.ids[p] for p, _ in sparse[:1]] + [self.bm25.ids[p] for p in named[:1]]
         # chunks found only by BM25 or by name still get their dense similarity (for answerability)
         missing = [h for h in hits.values() if h.dense == 0.0]
-        if missing:
+        if self.vectors is not None:
+            if missing:
+                sims = self.vectors[[self._pos[h.id] for h in missing]] @ np.asarray(qv, dtype=np.float32)
+                for h, sim in zip(missing, sims, strict=True):
+                    h.dense = float(sim)
+            # the in-memory vectors are the index's as it was loaded: while an ingest runs, the hits it
+            # has deleted from the store since are left out
+            for gone in self.gone(list(hits)) if lock_held(self.settings) else ():
+                del hits[gone]
+        elif missing:
             got = self.store.get(ids=[h.id for h in missing], include=["embeddings"])
             qa = np.asarray(qv, dtype=np.float32)
             for cid, vec in zip(got["ids"], got["embeddings"], strict=True):
@@ -421,7 +452,7 @@ def collapse(
     seen: list[tuple[Hit, set[str]]] = []
     for h in hits:
         ts = terms_of(h)
-        twin = next((o for o, ots in seen if ts == ots or _overlap(ts, ots) >= NEAR_DUPLICATE_OVERLAP), None)
+        twin = next((o for o, ots in seen if _near_copy(ts, ots)), None)
         if twin is not None:
             src = str(h.get("source") or "")
             if src and src != twin.get("source") and src not in twin.also:
@@ -462,3 +493,30 @@ def _overlap(a: set[str], b: set[str]) -> float:
     if len(a) < 8 or len(b) < 8:  # short chunks (a title and a line) are alike by chance
         return 0.0
     return len(a & b) / min(len(a), len(b))
+
+
+@lru_cache(maxsize=4096)
+def _shared_needed(size: int) -> int:
+    """The fewest shared terms that make a set of ``size`` terms a near-copy: the least ``x`` with
+    ``x / size ≥`` :data:`NEAR_DUPLICATE_OVERLAP` (computed as :func:`_overlap` divides)."""
+    x = int(NEAR_DUPLICATE_OVERLAP * size)
+    while x > 0 and (x - 1) / size >= NEAR_DUPLICATE_OVERLAP:
+        x -= 1
+    while x / size < NEAR_DUPLICATE_OVERLAP:
+        x += 1
+    return x
+
+
+def _near_copy(a: set[str], b: set[str]) -> bool:
+    """Whether two term sets are the same text or near-copies (:func:`_overlap` ≥
+    :data:`NEAR_DUPLICATE_OVERLAP`). Before intersecting, the prefix filter of set-similarity joins
+    (Chaudhuri, Ganti & Kaushik, ICDE 2006): when the smaller set (``m`` terms) shares at least ``x`` of
+    them, any ``m − x + 1`` of its terms include a shared one, so a few look-ups rule most pairs out."""
+    if a == b:
+        return True
+    small, large = (a, b) if len(a) <= len(b) else (b, a)
+    if len(small) < 8:  # short chunks are alike by chance (_overlap)
+        return False
+    if not any(t in large for t in islice(small, len(small) - _shared_needed(len(small)) + 1)):
+        return False
+    return _overlap(a, b) >= NEAR_DUPLICATE_OVERLAP
