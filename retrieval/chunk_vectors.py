@@ -21,11 +21,7 @@ VECTORS_FILE = "vectors.npz"
 
 def ids_digest(ids: list[str]) -> str:
     """SHA-1 hex digest of the chunk ids in order (the vectors file's check against ``chunks.json``)."""
-    h = hashlib.sha1()
-    for i in ids:
-        h.update(i.encode("utf-8", "surrogatepass"))
-        h.update(b"\n")
-    return h.hexdigest()
+    return hashlib.sha1("".join(f"{i}\n" for i in ids).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def save_vectors(directory: Path, ids: list[str], vectors: np.ndarray) -> None:
@@ -68,12 +64,19 @@ def as_matrix(rows, dim: int = 0) -> np.ndarray:
 def nearest(vectors: np.ndarray, query: np.ndarray, n: int, mask: np.ndarray | None = None) -> list[tuple[int, float]]:
     """The ``n`` rows of ``vectors`` (unit-norm, float32) most similar to the unit-norm ``query`` by cosine
     (their dot product), among the rows where ``mask`` (bool, one per row) is true when given: ``(row,
-    cosine)``, best first, equal similarities by row. Exact: every candidate row is scored."""
+    cosine)``, best first, equal similarities by row. Exact: every candidate row is scored.
+
+    The product is numpy's own loop (``einsum``), not BLAS: a matrix–vector product reads the whole
+    matrix once (37 MB at 24k chunks) and is bound by memory, and BLAS's worker threads only add CPU
+    time on shared cores (measured at 24k chunks: 3.3 ms of CPU against 7–8 ms)."""
     if n <= 0 or len(vectors) == 0:
         return []
-    sims = vectors @ np.asarray(query, dtype=np.float32)
-    rows = np.flatnonzero(mask) if mask is not None else np.arange(len(sims))
-    if len(rows) > n:
-        rows = rows[np.argpartition(-sims[rows], n - 1)[:n]]
-    rows = rows[np.lexsort((rows, -sims[rows]))]
-    return [(int(r), float(sims[r])) for r in rows]
+    q = np.asarray(query, dtype=np.float32)
+    rows = np.flatnonzero(mask) if mask is not None else None
+    sims = np.einsum("ij,j->i", vectors if rows is None else vectors[rows], q)
+    top = np.arange(len(sims))
+    if len(top) > n:
+        top = np.argpartition(-sims, n - 1)[:n]
+    top = top[np.lexsort((top, -sims[top]))]
+    at = top if rows is None else rows[top]
+    return [(int(r), float(s)) for r, s in zip(at, sims[top], strict=True)]

@@ -1,13 +1,12 @@
-"""Hybrid retrieval: dense (Chroma) + sparse (BM25) fused by reciprocal rank fusion, near-duplicates
-collapsed, list questions diversified; filters pushed into both sides; a LangChain retriever."""
+"""Hybrid retrieval: dense (the chunks' vectors in memory, else Chroma) + sparse (BM25) fused by reciprocal rank
+fusion, near-duplicates collapsed, list questions diversified; filters pushed into both sides; a LangChain
+retriever."""
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-from itertools import islice
 from typing import Any
 
 import numpy as np
@@ -452,7 +451,7 @@ def collapse(
     seen: list[tuple[Hit, set[str]]] = []
     for h in hits:
         ts = terms_of(h)
-        twin = next((o for o, ots in seen if _near_copy(ts, ots)), None)
+        twin = next((o for o, ots in seen if ts == ots or _overlap(ts, ots) >= NEAR_DUPLICATE_OVERLAP), None)
         if twin is not None:
             src = str(h.get("source") or "")
             if src and src != twin.get("source") and src not in twin.also:
@@ -494,29 +493,3 @@ def _overlap(a: set[str], b: set[str]) -> float:
         return 0.0
     return len(a & b) / min(len(a), len(b))
 
-
-@lru_cache(maxsize=4096)
-def _shared_needed(size: int) -> int:
-    """The fewest shared terms that make a set of ``size`` terms a near-copy: the least ``x`` with
-    ``x / size ≥`` :data:`NEAR_DUPLICATE_OVERLAP` (computed as :func:`_overlap` divides)."""
-    x = int(NEAR_DUPLICATE_OVERLAP * size)
-    while x > 0 and (x - 1) / size >= NEAR_DUPLICATE_OVERLAP:
-        x -= 1
-    while x / size < NEAR_DUPLICATE_OVERLAP:
-        x += 1
-    return x
-
-
-def _near_copy(a: set[str], b: set[str]) -> bool:
-    """Whether two term sets are the same text or near-copies (:func:`_overlap` ≥
-    :data:`NEAR_DUPLICATE_OVERLAP`). Before intersecting, the prefix filter of set-similarity joins
-    (Chaudhuri, Ganti & Kaushik, ICDE 2006): when the smaller set (``m`` terms) shares at least ``x`` of
-    them, any ``m − x + 1`` of its terms include a shared one, so a few look-ups rule most pairs out."""
-    if a == b:
-        return True
-    small, large = (a, b) if len(a) <= len(b) else (b, a)
-    if len(small) < 8:  # short chunks are alike by chance (_overlap)
-        return False
-    if not any(t in large for t in islice(small, len(small) - _shared_needed(len(small)) + 1)):
-        return False
-    return _overlap(a, b) >= NEAR_DUPLICATE_OVERLAP
