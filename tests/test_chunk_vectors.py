@@ -70,7 +70,7 @@ def indexed(tmp_path, models_cache):
 def store_vectors(settings, ids: list[str]) -> np.ndarray:
     store = vector_store(settings, make_embeddings(settings), make_client(settings))
     got = store.get(ids=ids, include=["embeddings"])
-    row = {cid: v for cid, v in zip(got["ids"], got["embeddings"], strict=True)}
+    row = dict(zip(got["ids"], got["embeddings"], strict=True))
     return np.asarray([row[cid] for cid in ids], dtype=np.float32)
 
 
