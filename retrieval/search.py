@@ -492,4 +492,3 @@ def _overlap(a: set[str], b: set[str]) -> float:
     if len(a) < 8 or len(b) < 8:  # short chunks (a title and a line) are alike by chance
         return 0.0
     return len(a & b) / min(len(a), len(b))
-
