@@ -46,7 +46,8 @@ def test_vectors_file_is_refused_for_other_ids(tmp_path):
     ids = [f"c{i}" for i in range(5)]
     vecs = unit_rows(5, 8, 3)
     save_vectors(tmp_path, ids, vecs)
-    assert np.array_equal(load_vectors(tmp_path, ids), vecs)
+    back = load_vectors(tmp_path, ids)
+    assert back is not None and np.array_equal(back, vecs)
     assert load_vectors(tmp_path, ids[::-1]) is None  # same ids, another order
     assert load_vectors(tmp_path, ids[:4] + ["other"]) is None
     assert load_vectors(tmp_path / "absent", ids) is None
@@ -77,7 +78,8 @@ def store_vectors(settings, ids: list[str]) -> np.ndarray:
 def test_ingest_keeps_the_stores_vectors_in_the_keyword_index_order(indexed, tmp_path):
     settings, notes = indexed
     index = BM25Index.load(settings.bm25_dir)
-    assert np.allclose(load_vectors(settings.bm25_dir, index.ids), store_vectors(settings, index.ids))
+    first = load_vectors(settings.bm25_dir, index.ids)
+    assert first is not None and np.allclose(first, store_vectors(settings, index.ids))
     # an edit and a deletion patch the file (the changed sources' rows only) ...
     note = notes / EDITED
     note.write_text(note.read_text().replace("4.2K LoC of Rust", "4.2K LoC of Rust and 900 lines of Zig"))
@@ -94,7 +96,7 @@ def test_ingest_keeps_the_stores_vectors_in_the_keyword_index_order(indexed, tmp
     row = {cid: i for i, cid in enumerate(rebuilt.ids)}
     assert set(row) == set(patched.ids)
     other = load_vectors(again.bm25_dir, rebuilt.ids)
-    assert np.array_equal(other[[row[cid] for cid in patched.ids]], vecs)
+    assert other is not None and np.array_equal(other[[row[cid] for cid in patched.ids]], vecs)
 
 
 def test_an_index_without_the_file_gets_it_from_a_noop_ingest(indexed):
