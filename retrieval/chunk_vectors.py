@@ -15,8 +15,9 @@ from pathlib import Path
 
 import numpy as np
 
-#: the file under the keyword index's folder
-VECTORS_FILE = "vectors.npz"
+#: the vectors, a float32 ``.npy`` under the keyword index's folder, and the digest of the ids they are for
+VECTORS_FILE = "vectors.npy"
+DIGEST_FILE = "vectors.ids-sha1"
 
 
 def ids_digest(ids: list[str]) -> str:
@@ -24,29 +25,78 @@ def ids_digest(ids: list[str]) -> str:
     return hashlib.sha1("".join(f"{i}\n" for i in ids).encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def save_vectors(directory: Path, ids: list[str], vectors: np.ndarray) -> None:
-    """Write ``vectors`` (float32, one row per id of ``ids``, in that order) to ``directory``'s
-    :data:`VECTORS_FILE` with the ids' digest (through a temporary file, replaced atomically)."""
-    directory.mkdir(parents=True, exist_ok=True)
-    vectors = np.ascontiguousarray(vectors, dtype=np.float32)
-    if vectors.ndim != 2 or len(vectors) != len(ids):
-        raise ValueError(f"{len(ids)} ids but vectors of shape {vectors.shape}")
-    tmp = directory / (VECTORS_FILE + ".tmp")
+def _raw(rows: np.ndarray) -> memoryview:
+    """The bytes of C-contiguous float32 rows, without a copy."""
+    return memoryview(np.ascontiguousarray(rows, dtype=np.float32).reshape(-1).view(np.uint8))
+
+
+def _replace(path: Path, write) -> None:
+    tmp = path.with_name(path.name + ".tmp")
     with tmp.open("wb") as f:
-        np.savez(f, vectors=vectors, digest=np.frombuffer(ids_digest(ids).encode(), dtype=np.uint8))
-    tmp.replace(directory / VECTORS_FILE)
+        write(f)
+    tmp.replace(path)
 
 
-def load_vectors(directory: Path, ids: list[str]) -> np.ndarray | None:
-    """The vectors saved for exactly ``ids`` (in that order) as a float32 ``(len(ids), dim)`` array;
-    None when the file is absent, unreadable or was written for other ids (an index written by an
-    earlier version, or an ingest interrupted between the two files)."""
+def _write(directory: Path, ids: list[str], rows: int, dim: int, write_rows) -> None:
+    """Write the digest of ``ids`` first, then the ``(rows, dim)`` float32 ``.npy`` whose rows
+    ``write_rows(file)`` writes after its header, each file replaced atomically. In this order a reader
+    never pairs vectors with the digest of other ids: between the two files, and until ``chunks.json``
+    (written after both) holds ``ids``, the digest matches no index and the vectors are not used."""
+    if rows != len(ids):
+        raise ValueError(f"{len(ids)} ids but {rows} vectors")
+    directory.mkdir(parents=True, exist_ok=True)
+    _replace(directory / DIGEST_FILE, lambda f: f.write(ids_digest(ids).encode()))
+    header = {"descr": np.lib.format.dtype_to_descr(np.dtype(np.float32)), "fortran_order": False, "shape": (rows, dim)}
+
+    def npy(f) -> None:
+        np.lib.format.write_array_header_1_0(f, header)
+        write_rows(f)
+
+    _replace(directory / VECTORS_FILE, npy)
+
+
+def save_vectors(directory: Path, ids: list[str], vectors: np.ndarray) -> None:
+    """Write ``vectors`` (float32, one row per id of ``ids``, in that order) to ``directory`` (see
+    :func:`_write`).
+
+    Raises
+    ------
+    ValueError
+        when ``vectors`` is not one row per id.
+    """
+    vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+    if vectors.ndim != 2:
+        raise ValueError(f"vectors of shape {vectors.shape}")
+    _write(directory, ids, len(vectors), vectors.shape[1], lambda f: f.write(_raw(vectors)))
+
+
+def patch_vectors(directory: Path, old: np.ndarray, keep: np.ndarray, added: np.ndarray, ids: list[str]) -> None:
+    """Write the rows of ``old`` where ``keep`` is true, in order, then ``added``, as the vectors of
+    ``ids`` (see :func:`_write`). ``old`` may be the current file mapped in memory
+    (:func:`load_vectors` with ``mmap``): the kept runs of rows go from its pages to the new file
+    without a copy of the whole matrix in memory (at 24k chunks that copy cost more than the write)."""
+    keep = np.asarray(keep, dtype=bool)
+    added = np.ascontiguousarray(added, dtype=np.float32).reshape(-1, old.shape[1])
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], keep.view(np.int8), [0]])))
+
+    def rows(f) -> None:
+        for a, b in zip(edges[::2], edges[1::2], strict=True):
+            f.write(_raw(old[a:b]))
+        f.write(_raw(added))
+
+    _write(directory, ids, int(keep.sum()) + len(added), old.shape[1], rows)
+
+
+def load_vectors(directory: Path, ids: list[str], mmap: bool = False) -> np.ndarray | None:
+    """The vectors saved for exactly ``ids`` (in that order) as a float32 ``(len(ids), dim)`` array (mapped
+    read-only from the file with ``mmap``); None when a file is absent or unreadable or they were
+    written for other ids (an index from before the vectors file, an ingest interrupted between the
+    files, or one writing them now)."""
     try:
-        with np.load(directory / VECTORS_FILE) as z:
-            if z["digest"].tobytes().decode() != ids_digest(ids):
-                return None
-            vectors = z["vectors"]
-    except (OSError, ValueError, KeyError):
+        if (directory / DIGEST_FILE).read_text(encoding="ascii") != ids_digest(ids):
+            return None
+        vectors = np.load(directory / VECTORS_FILE, mmap_mode="r" if mmap else None, allow_pickle=False)
+    except (OSError, ValueError):
         return None
     if vectors.ndim != 2 or len(vectors) != len(ids) or vectors.dtype != np.float32:
         return None

@@ -10,7 +10,7 @@ its ``origin`` (the path or git URL given to ``ingest``); the record manager gro
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import fields
 from functools import lru_cache
 from pathlib import Path
@@ -22,7 +22,7 @@ import orjson
 from papernotes.corpus.models import PaperEntry
 from papernotes.retrieval import json_load
 from papernotes.retrieval.bm25 import BM25Index
-from papernotes.retrieval.chunk_vectors import as_matrix, load_vectors, save_vectors
+from papernotes.retrieval.chunk_vectors import as_matrix, load_vectors, patch_vectors, save_vectors
 from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.term_matrix import TermMatrix
 from papernotes.retrieval.terms import TERMS_VERSION
@@ -164,7 +164,8 @@ def rebuild_bm25(settings: Settings, store, version: str) -> None:
             [got["documents"][i] for i in new],
             [got["metadatas"][i] for i in new],
         )
-    _save_bm25(settings, index, version, vectors[[row[cid] for cid in index.ids]])
+    ordered = vectors[[row[cid] for cid in index.ids]]
+    _save_bm25(settings, index, version, lambda: save_vectors(settings.bm25_dir, index.ids, ordered))
 
 
 def patch_bm25(
@@ -189,7 +190,7 @@ def patch_bm25(
         index = BM25Index.from_chunks(saved, matrix)
     except (OSError, KeyError, TypeError):
         return False
-    vectors = load_vectors(settings.bm25_dir, index.ids)
+    vectors = load_vectors(settings.bm25_dir, index.ids, mmap=True)
     if vectors is None:
         return False
     keep = np.array([group_of(m) not in changed for m in index.metadatas], dtype=bool)
@@ -203,12 +204,8 @@ def patch_bm25(
     if len(ids) != len(held) or set(ids) != held:
         return False
     added = as_matrix(got["embeddings"], vectors.shape[1])
-    _save_bm25(
-        settings,
-        index.updated(keep, got["ids"], got["documents"], got["metadatas"]),
-        version,
-        np.concatenate([vectors[keep], added]),
-    )
+    new = index.updated(keep, got["ids"], got["documents"], got["metadatas"])
+    _save_bm25(settings, new, version, lambda: patch_vectors(settings.bm25_dir, vectors, keep, added, new.ids))
     return True
 
 
@@ -223,10 +220,13 @@ def _saved_index(settings: Settings, version: str) -> BM25Index | None:
         return None
 
 
-def _save_bm25(settings: Settings, index: BM25Index, version: str, vectors: np.ndarray) -> None:
-    save_vectors(settings.bm25_dir, index.ids, vectors)  # before chunks.json, which completes the index
+def _save_bm25(settings: Settings, index: BM25Index, version: str, write_vectors: Callable[[], None]) -> None:
+    write_vectors()  # the chunks' vectors (chunk_vectors.py) before chunks.json, which completes the index
     index.save(settings.bm25_dir)
-    for stale in [settings.bm25_dir / "terms.pkl", *settings.bm25_dir.glob("*.index.*")]:  # an older format's
+    for stale in [
+        settings.bm25_dir / "terms.pkl",
+        *settings.bm25_dir.glob("*.index.*"),
+    ]:  # an older format's
         stale.unlink(missing_ok=True)
     (settings.bm25_dir / "built-by").write_text(version)
 

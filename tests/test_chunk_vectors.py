@@ -11,7 +11,14 @@ import pytest
 from conftest import FIXTURE_NOTES, make_settings, seed_models
 
 from papernotes.retrieval.bm25 import BM25Index
-from papernotes.retrieval.chunk_vectors import VECTORS_FILE, load_vectors, nearest, save_vectors
+from papernotes.retrieval.chunk_vectors import (
+    DIGEST_FILE,
+    VECTORS_FILE,
+    load_vectors,
+    nearest,
+    patch_vectors,
+    save_vectors,
+)
 from papernotes.retrieval.embeddings import make_embeddings
 from papernotes.retrieval.index_update import rebuild_bm25
 from papernotes.retrieval.indexing import ingest
@@ -55,6 +62,38 @@ def test_vectors_file_is_refused_for_other_ids(tmp_path):
     assert load_vectors(tmp_path, ids) is None
     with pytest.raises(ValueError):
         save_vectors(tmp_path, ids, vecs[:4])
+
+
+@pytest.mark.parametrize(
+    "keep",
+    [[1, 1, 1, 1, 1, 1], [0, 1, 1, 0, 1, 0], [1, 0, 0, 0, 0, 1], [0, 0, 0, 0, 0, 0], [0, 1, 0, 1, 0, 1]],
+)
+@pytest.mark.parametrize("n_added", [0, 1, 3])
+def test_patched_vectors_equal_the_kept_rows_then_the_added(tmp_path, keep, n_added):
+    ids = [f"c{i}" for i in range(6)]
+    old = unit_rows(6, 8, 4)
+    save_vectors(tmp_path, ids, old)
+    mapped = load_vectors(tmp_path, ids, mmap=True)
+    assert mapped is not None
+    mask = np.array(keep, dtype=bool)
+    added = unit_rows(n_added, 8, 5)
+    new_ids = [i for i, k in zip(ids, mask, strict=True) if k] + [f"new{j}" for j in range(n_added)]
+    patch_vectors(tmp_path, mapped, mask, added, new_ids)
+    got = load_vectors(tmp_path, new_ids)
+    assert got is not None and np.array_equal(got, np.concatenate([old[mask], added]))
+    assert load_vectors(tmp_path, ids) is None or new_ids == ids
+
+
+def test_vectors_without_their_digest_are_not_used(tmp_path):
+    """The digest is written before the vectors: vectors whose digest file is missing or names other ids
+    (an ingest stopped between the two files) are never paired with an index."""
+    ids = [f"c{i}" for i in range(4)]
+    save_vectors(tmp_path, ids, unit_rows(4, 8, 6))
+    (tmp_path / DIGEST_FILE).unlink()
+    assert load_vectors(tmp_path, ids) is None
+    save_vectors(tmp_path, ids, unit_rows(4, 8, 6))
+    (tmp_path / DIGEST_FILE).write_text("0" * 40)
+    assert load_vectors(tmp_path, ids) is None
 
 
 @pytest.fixture()
