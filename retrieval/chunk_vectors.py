@@ -27,7 +27,7 @@ def ids_digest(ids: list[str]) -> str:
 
 def _raw(rows: np.ndarray) -> memoryview:
     """The bytes of C-contiguous float32 rows, without a copy."""
-    return memoryview(np.ascontiguousarray(rows, dtype=np.float32).reshape(-1).view(np.uint8))
+    return np.ascontiguousarray(rows, dtype=np.float32).reshape(-1).view(np.uint8).data
 
 
 def _replace(path: Path, write) -> None:
