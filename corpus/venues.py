@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from papernotes.corpus.errors import BadInputError
 from papernotes.corpus.venue_names import journal_abbreviated
@@ -177,6 +178,24 @@ def _acronym_like(name: str) -> bool:
     return sum(c.isupper() for c in name) >= 2
 
 
+@lru_cache(maxsize=64)
+def _mention_pattern(known_series: frozenset[str]) -> tuple[dict[str, str], re.Pattern[str]]:
+    """Lower-cased series name → its spelling (built-in :data:`SERIES`, then ``known_series`` in sorted
+    order: of two spellings of one name, the first) and the pattern of :func:`find_venue_mentions` over
+    them; built once per set of known series (an index's series are the same for every question)."""
+    series_map = dict(SERIES)
+    for s in sorted(known_series):
+        if s and s.lower() not in series_map:
+            series_map[s.lower()] = s
+    alt = "|".join(sorted((re.escape(k) for k in series_map), key=len, reverse=True))
+    pat = re.compile(
+        rf"(?<![\w])(?P<series>{alt})(?:{_joined(alt)}\s*(?:[-_ ]\s*|['’‘]\s*)?(?P<year>(?:19|20)\d\d|\d\d)"
+        r"(?![0-9]|\.\d))?(?![\w])",
+        re.IGNORECASE,
+    )
+    return series_map, pat
+
+
 def find_venue_mentions(
     text: str, known_series: Iterable[str] = (), any_case: Iterable[str] = ()
 ) -> list[VenueMention]:
@@ -192,16 +211,7 @@ def find_venue_mentions(
     paper", "papers in sosp?"). So "how fast is X" names no venue and "fast papers on SSDs" does.
     """
     loose = {s.lower() for s in any_case}
-    series_map = dict(SERIES)
-    for s in known_series:
-        if s and s.lower() not in series_map:
-            series_map[s.lower()] = s
-    alt = "|".join(sorted((re.escape(k) for k in series_map), key=len, reverse=True))
-    pat = re.compile(
-        rf"(?<![\w])(?P<series>{alt})(?:{_joined(alt)}\s*(?:[-_ ]\s*|['’‘]\s*)?(?P<year>(?:19|20)\d\d|\d\d)"
-        r"(?![0-9]|\.\d))?(?![\w])",
-        re.IGNORECASE,
-    )
+    series_map, pat = _mention_pattern(frozenset(known_series))
     out: list[VenueMention] = []
     for m in pat.finditer(text):
         canon = series_map[re.sub(r"\s+", " ", m.group("series").lower())]
@@ -371,6 +381,7 @@ def decide_venue(said: Iterable[str]) -> tuple[str | None, bool]:
     return None, len(pool) > 1
 
 
+@lru_cache(maxsize=8192)
 def split_venue(venue: str) -> tuple[str, int | None]:
     """``"OSDI 2026"`` → ``("OSDI", 2026)``; a venue without a year → ``(venue, None)``."""
     m = re.match(r"^(.*?)\s+(\d{4})$", venue)

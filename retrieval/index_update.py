@@ -10,7 +10,7 @@ its ``origin`` (the path or git URL given to ``ingest``); the record manager gro
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import fields
 from functools import lru_cache
 from pathlib import Path
@@ -22,8 +22,10 @@ import orjson
 from papernotes.corpus.models import PaperEntry
 from papernotes.retrieval import json_load
 from papernotes.retrieval.bm25 import BM25Index
+from papernotes.retrieval.chunk_vectors import as_matrix, load_vectors, patch_vectors, save_vectors
 from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.term_matrix import TermMatrix
+from papernotes.retrieval.terms import TERMS_VERSION
 
 #: the record manager's grouping of chunks written into ``index.json`` (``record_groups``); an index
 #: whose records are grouped otherwise (by origin, before per-source updates) is regrouped once
@@ -100,6 +102,15 @@ def keys_of(rm, groups: Iterable[str]) -> list[str]:
     ]
 
 
+def bm25_version() -> str:
+    """Hash of the sparse side's code (BM25 index and term rules): a change rebuilds it."""
+    h = hashlib.sha1()
+    h.update(str(TERMS_VERSION).encode())
+    for mod in ("bm25.py", "term_matrix.py", "terms.py"):
+        h.update((Path(__file__).parent / mod).read_bytes())
+    return h.hexdigest()[:16]
+
+
 def delete_groups(rm, store, groups: Iterable[str], batch: int = 1000) -> int:
     """Delete every chunk recorded under ``groups`` from the vector store, then its records (the order
     LangChain's ``index()`` cleanup uses). Returns the number of chunks deleted."""
@@ -128,15 +139,18 @@ def read_store(store, include: list[str], ids: list[str] | None = None) -> dict[
         if not got or not got["ids"]:
             return out
         for k in out:
-            out[k] += got[k]
+            out[k] += list(got[k])
         offset += READ_PAGE
 
 
 def rebuild_bm25(settings: Settings, store, version: str) -> None:
     """Rebuild the keyword index from the store's contents; the chunks the saved index already held (same
     ids, so the same texts) keep their postings when it was built by this code ``version``, the others
-    are tokenized."""
-    got = read_store(store, ["documents", "metadatas"])
+    are tokenized. The chunks' vectors (:mod:`~papernotes.retrieval.chunk_vectors`) are written in the
+    index's order."""
+    got = read_store(store, ["documents", "metadatas", "embeddings"])
+    vectors = as_matrix(got.pop("embeddings"))
+    row = {cid: i for i, cid in enumerate(got["ids"])}
     saved = _saved_index(settings, version)
     if saved is None:
         index = BM25Index.build(got["ids"], got["documents"], got["metadatas"])
@@ -150,7 +164,8 @@ def rebuild_bm25(settings: Settings, store, version: str) -> None:
             [got["documents"][i] for i in new],
             [got["metadatas"][i] for i in new],
         )
-    _save_bm25(settings, index, version)
+    ordered = vectors[[row[cid] for cid in index.ids]]
+    _save_bm25(settings, index, version, lambda: save_vectors(settings.bm25_dir, index.ids, ordered))
 
 
 def patch_bm25(
@@ -159,11 +174,11 @@ def patch_bm25(
     """Update the keyword index for the groups in ``changed`` only: their chunks are dropped from the
     ``saved`` index (its ``chunks.json``: ids, texts, metadatas; its postings are read here) and those the
     record manager now holds for them are read from the store and added; every other chunk keeps its
-    text and postings (:meth:`BM25Index.updated`: nothing is re-scored).
+    text, postings and vector (:meth:`BM25Index.updated`: nothing is re-scored).
 
     Returns False, writing nothing, when the saved index was built by another code ``version``, is
-    unreadable, or the patched ids would differ from ``held`` (the store's ids): the caller then
-    rebuilds it with :func:`rebuild_bm25`.
+    unreadable, has no vectors file for its chunks, or the patched ids would differ from ``held`` (the
+    store's ids): the caller then rebuilds it with :func:`rebuild_bm25`.
     """
     marker = settings.bm25_dir / "built-by"
     try:
@@ -175,17 +190,22 @@ def patch_bm25(
         index = BM25Index.from_chunks(saved, matrix)
     except (OSError, KeyError, TypeError):
         return False
+    vectors = load_vectors(settings.bm25_dir, index.ids, mmap=True)
+    if vectors is None:
+        return False
     keep = np.array([group_of(m) not in changed for m in index.metadatas], dtype=bool)
     new_ids = keys_of(rm, changed)
     got = (
-        read_store(store, ["documents", "metadatas"], new_ids)
+        read_store(store, ["documents", "metadatas", "embeddings"], new_ids)
         if new_ids
-        else {"ids": [], "documents": [], "metadatas": []}
+        else {"ids": [], "documents": [], "metadatas": [], "embeddings": []}
     )
     ids = [index.ids[i] for i in np.flatnonzero(keep)] + got["ids"]
     if len(ids) != len(held) or set(ids) != held:
         return False
-    _save_bm25(settings, index.updated(keep, got["ids"], got["documents"], got["metadatas"]), version)
+    added = as_matrix(got["embeddings"], vectors.shape[1])
+    new = index.updated(keep, got["ids"], got["documents"], got["metadatas"])
+    _save_bm25(settings, new, version, lambda: patch_vectors(settings.bm25_dir, vectors, keep, added, new.ids))
     return True
 
 
@@ -200,9 +220,13 @@ def _saved_index(settings: Settings, version: str) -> BM25Index | None:
         return None
 
 
-def _save_bm25(settings: Settings, index: BM25Index, version: str) -> None:
+def _save_bm25(settings: Settings, index: BM25Index, version: str, write_vectors: Callable[[], None]) -> None:
+    write_vectors()  # the chunks' vectors (chunk_vectors.py) before chunks.json, which completes the index
     index.save(settings.bm25_dir)
-    for stale in [settings.bm25_dir / "terms.pkl", *settings.bm25_dir.glob("*.index.*")]:  # an older format's
+    for stale in [
+        settings.bm25_dir / "terms.pkl",
+        *settings.bm25_dir.glob("*.index.*"),
+    ]:  # an older format's
         stale.unlink(missing_ok=True)
     (settings.bm25_dir / "built-by").write_text(version)
 

@@ -6,12 +6,9 @@ the BM25 side and the catalog are rebuilt from the store's current contents so a
 from __future__ import annotations
 
 import hashlib
-import json
 import time
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
-from functools import lru_cache, partial
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -19,14 +16,13 @@ import orjson
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 from langchain_core.indexing import index
-from sqlalchemy import event
 
 from papernotes.corpus.catalog import save_catalog
-from papernotes.corpus.chunking import PageAnalysis, analyze_page
 from papernotes.corpus.errors import BadInputError, PapernotesError
-from papernotes.corpus.models import Page, PaperEntry
+from papernotes.corpus.models import PaperEntry
 from papernotes.corpus.readers import ReadResult, read_source
 from papernotes.retrieval.catalog_parts import PartCache, merge_catalog
+from papernotes.retrieval.chunk_vectors import VECTORS_FILE
 from papernotes.retrieval.embeddings import make_embeddings, token_counter
 from papernotes.retrieval.index_health import (
     catalog_readable,
@@ -47,6 +43,7 @@ from papernotes.retrieval.index_health import (
 )
 from papernotes.retrieval.index_update import (
     RECORD_GROUPS,
+    bm25_version,
     delete_groups,
     entry_dict,
     group_of,
@@ -57,6 +54,7 @@ from papernotes.retrieval.index_update import (
     save_state,
     signatures,
 )
+from papernotes.retrieval.ingest_report import CountingEmbeddings, IngestReport, Progress
 from papernotes.retrieval.json_load import collector_paused
 from papernotes.retrieval.origin_state import (
     fingerprint,
@@ -66,7 +64,9 @@ from papernotes.retrieval.origin_state import (
     reuse_check,
     save_origins,
 )
-from papernotes.retrieval.parse_cache import CacheView, LazyList, ParseCache
+from papernotes.retrieval.page_analysis import analyze_pages, chunk_signature, page_key, parser_version
+from papernotes.retrieval.parse_cache import CacheView, ParseCache
+from papernotes.retrieval.record_manager import INDEX_BATCH, doc_group, index_batch_size, record_manager
 from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.store import (
     drop_collection,
@@ -77,193 +77,6 @@ from papernotes.retrieval.store import (
     write_lock,
 )
 from papernotes.retrieval.terms import TERMS_VERSION
-
-Progress = Callable[[str, int, int], None]  # (stage, done, total)
-
-
-@dataclass
-class IngestReport:
-    """Counts from one ingest (the CLI's final line; ``ingest --json``)."""
-
-    sources: list[str] = field(default_factory=list)
-    files: int = 0
-    files_skipped: int = 0
-    pages: int = 0
-    chunks: int = 0
-    added: int = 0
-    updated: int = 0
-    skipped: int = 0
-    deleted: int = 0
-    papers: int = 0
-    warnings: list[str] = field(default_factory=list)
-    seconds: float = 0.0
-    embedding_model: str = ""
-    #: what the consistency check found and repaired (record manager, vector store, keyword index,
-    #: catalog), one phrase each; empty when all parts agreed
-    repaired: list[str] = field(default_factory=list)
-    #: hidden folders and files not read (``.obsidian``, ``.trash``, ``.git``, …)
-    hidden_skipped: int = 0
-    #: the unfinished ingest this one completed (its start time, UTC ISO), if any
-    resumed: str | None = None
-    #: seconds per stage: ``read`` (files and git), ``chunk``, ``index`` (embed, write, record; ``embed``
-    #: is its time inside the embedder), ``bm25`` and ``catalog`` (rebuilds; absent when not needed)
-    stages: dict[str, float] = field(default_factory=dict)
-
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-class _CountingEmbeddings(Embeddings):
-    """Delegating embedder that reports progress and counts embedded texts."""
-
-    def __init__(self, inner: Embeddings, total: int, progress: Progress | None):
-        self.inner = inner
-        self.total = total
-        self.progress = progress
-        self.embedded = 0
-        self.seconds = 0.0
-        self.name = embedding_name(inner)
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        t = time.perf_counter()
-        out = self.inner.embed_documents(texts)
-        self.seconds += time.perf_counter() - t
-        self.embedded += len(texts)
-        if self.progress:
-            self.progress("embed", self.embedded, self.total)
-        return out
-
-    def embed_query(self, text: str) -> list[float]:
-        return self.inner.embed_query(text)
-
-
-def record_manager(settings: Settings):
-    """The LangChain SQL record manager (SQLite under the data dir), schema created."""
-    # the module itself: the package's __init__ also imports its vector-store index helpers and their
-    # chains (about 0.2 s more on an ingest's path)
-    from langchain_classic.indexes._sql_record_manager import SQLRecordManager
-
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
-    # one namespace per store: switching to (or from) a Chroma server starts a fresh record set, so the
-    # new store is filled instead of being skipped as "already indexed"
-    store = settings.chroma_url.rstrip("/") if settings.chroma_url else "embedded"
-    rm = SQLRecordManager(f"chroma:{store}/{settings.collection}", db_url=f"sqlite:///{settings.record_db}")
-    event.listen(rm.engine, "connect", _sqlite_pragmas)
-    rm.create_schema()
-    return rm
-
-
-def _sqlite_pragmas(dbapi_conn, _record) -> None:
-    """Write-ahead log with ``synchronous=NORMAL`` on each record-manager connection: one fsync per
-    checkpoint instead of one per transaction (``index()`` commits once per batch), still crash-safe
-    (https://www.sqlite.org/wal.html)."""
-    cur = dbapi_conn.cursor()
-    cur.execute("PRAGMA journal_mode=WAL")
-    cur.execute("PRAGMA synchronous=NORMAL")
-    cur.close()
-
-
-def _analysis_key(page: Page, sig: str) -> str:
-    h = hashlib.sha1()
-    for part in (
-        sig,
-        page.source,
-        page.origin,
-        page.title,
-        page.site_path,
-        page.markdown,
-        json.dumps(page.tags),
-        repr(page.publications),
-    ):
-        h.update(part.encode("utf-8", "surrogatepass"))
-        h.update(b"\x1f")
-    return h.hexdigest()
-
-
-def _bm25_version() -> str:
-    """Hash of the sparse side's code (BM25 index and term rules): a change rebuilds it."""
-    h = hashlib.sha1()
-    h.update(str(TERMS_VERSION).encode())
-    for mod in ("bm25.py", "term_matrix.py", "terms.py"):
-        h.update((Path(__file__).parent / mod).read_bytes())
-    return h.hexdigest()[:16]
-
-
-@lru_cache(maxsize=1)
-def _parser_version() -> str:
-    """Hash of the corpus package's source: a new parser invalidates cached pages and analyses."""
-    from papernotes import corpus
-
-    h = hashlib.sha1()
-    for f in sorted(Path(corpus.__file__).parent.glob("*.py")):
-        h.update(f.read_bytes())
-    return h.hexdigest()[:16]
-
-
-def chunk_signature(settings: Settings) -> str:
-    """The chunking settings a page's analysis depends on, as one string (part of :func:`page_key`)."""
-    return f"{settings.chunk_tokens}|{settings.chunk_overlap}|{settings.site_url}|{settings.embedding_model}"
-
-
-def page_key(page: Page, settings: Settings) -> str:
-    """A page's content key (SHA-1 hex of its fields and the chunking settings): equal keys, equal chunks."""
-    return _analysis_key(page, chunk_signature(settings))
-
-
-def analyze_pages(
-    pages: list[Page],
-    settings: Settings,
-    count,
-    cache_path: Path | None,
-    keys: list[str] | None = None,
-    keep: set[str] | None = None,
-) -> list[PageAnalysis]:
-    """Chunk every page, reusing cached analyses of unchanged pages (keyed by page content and the
-    chunking settings, :func:`page_key`; ``keys`` gives them when the caller has them already) so a
-    no-op re-ingest does not re-parse.
-
-    The cache is two :class:`~papernotes.retrieval.parse_cache.ParseCache` files written only for the
-    keys that changed: ``cache_path`` holds each page's paper entries and chunk count, read whole, and
-    ``<cache_path stem>-chunks.sqlite`` its chunks, read only when a cached page's chunks are used
-    (:class:`~papernotes.retrieval.parse_cache.LazyList`): an ingest that re-indexes a few sources reads
-    only their chunks. Only the heads of ``pages`` are read; ``keep`` names further cached keys to keep
-    (the pages of origins not read this time)."""
-    sig = chunk_signature(settings)
-    if keys is None:
-        keys = [_analysis_key(p, sig) for p in pages]
-    heads = ParseCache(cache_path, _parser_version()) if cache_path else None
-    bodies = (
-        ParseCache(cache_path.with_name(cache_path.stem + "-chunks.sqlite"), _parser_version()) if cache_path else None
-    )
-    cached: dict[str, tuple[list[PaperEntry], bool, int]] = {}
-    if heads is not None:
-        heads.load_keys()
-        cached = heads.get_many(keys)
-    have_bodies = bodies.load_keys() if bodies else set()
-    out: list[PageAnalysis] = []
-    fresh_heads: dict[str, tuple[list[PaperEntry], bool, int]] = {}
-    fresh_bodies: dict[str, Any] = {}
-    for p, key in zip(pages, keys, strict=True):
-        head = cached.get(key)
-        if head is not None and bodies is not None and key in have_bodies:
-            entries, deep, n = head
-            a = PageAnalysis(p, LazyList(n, partial(bodies.get, key)), entries, deep)
-        else:
-            a = analyze_page(
-                p,
-                count=count,
-                max_tokens=settings.chunk_tokens,
-                overlap=settings.chunk_overlap,
-                site_url=settings.site_url,
-            )
-        fresh_heads[key] = (a.entries, a.is_deep_note, len(a.chunks))
-        fresh_bodies[key] = a.chunks
-        out.append(a)
-    if heads is not None and bodies is not None:
-        kept = set(keep or ())
-        bodies.save_keys(kept | fresh_bodies.keys(), fresh_bodies)  # chunks first: a head needs its chunks
-        heads.save_keys(kept | fresh_heads.keys(), fresh_heads)
-    return out
 
 
 def _entries_path(settings: Settings) -> Path:
@@ -344,14 +157,14 @@ def _ingest_locked(
     early = (
         None
         if rebuild or previous is not None
-        else reuse_check(settings, _parser_version(), partial(record_manager, settings), _entries_path(settings))
+        else reuse_check(settings, parser_version(), partial(record_manager, settings), _entries_path(settings))
     )
     prior = early.prior if early else {}
-    context = f"{_parser_version()}|{chunk_signature(settings)}|{follow_external_links}"
+    context = f"{parser_version()}|{chunk_signature(settings)}|{follow_external_links}"
     once = {o for o, n in Counter(origin_of(s) for s in sources).items() if n == 1}
     fps: dict[str, str | None] = {}
     reused: dict[str, dict[str, Any]] = {}
-    pages_store = ParseCache(settings.data_dir / "pages.sqlite", _parser_version())
+    pages_store = ParseCache(settings.data_dir / "pages.sqlite", parser_version())
     page_cache = CacheView(pages_store)  # values unpickled only for the files read
     for i, s in enumerate(sources):
         origin = origin_of(s)
@@ -380,7 +193,7 @@ def _ingest_locked(
     )
     # each source's signature (its pages' content keys): only sources whose signature changed are indexed
     page_groups = [group_of({"origin": p.origin, "source": p.source}) for p in pages]
-    sigs = signatures(zip(page_groups, keys, strict=True), _parser_version())
+    sigs = signatures(zip(page_groups, keys, strict=True), parser_version())
     group_origin = {g: p.origin for g, p in zip(page_groups, pages, strict=True)}
     for r in results:
         report.files += r.files_read
@@ -450,7 +263,7 @@ def _ingest_locked(
         drop_collection(settings, client)
         rm = record_manager(settings)
         rm.delete_keys(rm.list_keys())
-    counting = _CountingEmbeddings(emb, 0, progress)
+    counting = CountingEmbeddings(emb, 0, progress)
     store = vector_store(settings, counting, client)  # raises before any write if the model differs
     if not rebuild:
         start_marker(settings, sources)
@@ -505,7 +318,7 @@ def _ingest_locked(
             rm,
             store,
             cleanup="scoped_full",
-            source_id_key=_doc_group,
+            source_id_key=doc_group,
             key_encoder="sha256",
             batch_size=index_batch_size(client),
         )
@@ -525,7 +338,7 @@ def _ingest_locked(
     # the sparse side follows the store's current contents (all origins): patched with the changed
     # sources' chunks, rebuilt from the store when it cannot be patched; when the store did not change,
     # it was built by this code version and it holds the store's ids, it is already right
-    version = _parser_version() + _bm25_version()
+    version = parser_version() + bm25_version()
     store_changed = rebuild or report.added or report.updated or report.deleted or bool(report.repaired)
     if agreed is not None and not store_changed:
         held = agreed
@@ -540,7 +353,13 @@ def _ingest_locked(
     elif held_bm25 is not None and not store_changed and held_bm25 != held:
         report.repaired.append(f"keyword index rebuilt (it held {len(held_bm25)} chunks, the vector store {len(held)})")
     marker = settings.bm25_dir / "built-by"
-    if store_changed or report.repaired or not marker.is_file() or marker.read_text() != version:
+    if (
+        store_changed
+        or report.repaired
+        or not marker.is_file()
+        or marker.read_text() != version
+        or not (settings.bm25_dir / VECTORS_FILE).is_file()  # an index from before the vectors file
+    ):
         t = time.perf_counter()
         patched = (
             not full and not report.repaired and patch_bm25(settings, saved, store, rm, dirty | stale, held, version)
@@ -575,7 +394,7 @@ def _ingest_locked(
                 for i, e in zip(new_ids.get(origin) or [_entry_id(e) for e in es], es, strict=True)
             ]
             records, _ = merge_catalog(
-                listed, PartCache(settings.data_dir / "catalog-parts.json", _parser_version()), catalog_warnings
+                listed, PartCache(settings.data_dir / "catalog-parts.json", parser_version()), catalog_warnings
             )
             save_json(_entries_path(settings), entries)
             save_catalog(records, settings.catalog_path)
@@ -592,9 +411,9 @@ def _ingest_locked(
     )
     # the origins not given this time keep their records while their chunks stay (as their entries do)
     others = {
-        o: r for o, r in load_origins(settings, _parser_version()).items() if o in entries and o not in origin_recs
+        o: r for o, r in load_origins(settings, parser_version()).items() if o in entries and o not in origin_recs
     }
-    save_origins(settings, _parser_version(), {**others, **origin_recs})
+    save_origins(settings, parser_version(), {**others, **origin_recs})
     marker_path(settings).unlink(missing_ok=True)
     report.seconds = time.perf_counter() - t0
     report.stages = {k: round(v, 3) for k, v in stages.items()}
@@ -607,32 +426,18 @@ def _entry_id(entry: dict[str, Any]) -> str:
     return hashlib.sha1(orjson.dumps(entry, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
-def _doc_group(doc: Document) -> str:
-    """``index()``'s source id of a document: its record-manager group."""
-    return group_of(doc.metadata)
-
-
-#: Chunks per ``index()`` batch (embedded, written and recorded together): the bound on an ingest's
-#: batch memory (texts plus 384-d vectors, about 12 MB) and few enough record-manager transactions.
-INDEX_BATCH = 1024
-
-
-def index_batch_size(client) -> int:
-    """``index()``'s batch size: :data:`INDEX_BATCH`, or the store's own maximum batch if smaller
-    (``client.get_max_batch_size()``, chromadb's limit on one write), so each batch is one write."""
-    try:
-        return max(1, min(INDEX_BATCH, int(client.get_max_batch_size())))
-    except Exception:  # a client without the call (older servers)
-        return INDEX_BATCH
-
-
 def load_entries(settings: Settings) -> dict[str, list[dict[str, Any]]]:
     """Paper entries per origin, each list in page order (``PaperEntry`` fields as dicts)."""
     return load_json(_entries_path(settings), {})
 
 
 __all__ = [
+    "INDEX_BATCH",
     "IngestReport",
+    "Progress",
+    "analyze_pages",
+    "chunk_signature",
+    "page_key",
     "ingest",
     "record_manager",
     "load_source_stats",

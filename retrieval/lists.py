@@ -180,6 +180,9 @@ def _cited_chunk(hits: list[Hit], f: Filters) -> Hit | None:
 def _vectors(retriever: HybridRetriever, ids: list[str]) -> dict[str, np.ndarray]:
     if not ids:
         return {}
+    if retriever.vectors is not None:  # the index's vectors in memory (chunk_vectors.py)
+        pos = retriever.positions
+        return {cid: retriever.vectors[pos[cid]] for cid in ids if cid in pos}
     got = retriever.store.get(ids=ids, include=["embeddings"])
     return {cid: np.asarray(v, dtype=np.float32) for cid, v in zip(got["ids"], got["embeddings"], strict=True)}
 

@@ -1,5 +1,6 @@
-"""Hybrid retrieval: dense (Chroma) + sparse (BM25) fused by reciprocal rank fusion, near-duplicates
-collapsed, list questions diversified; filters pushed into both sides; a LangChain retriever."""
+"""Hybrid retrieval: dense (the chunks' vectors in memory, else Chroma) + sparse (BM25) fused by reciprocal rank
+fusion, near-duplicates collapsed, list questions diversified; filters pushed into both sides; a LangChain
+retriever."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from papernotes.corpus.models import PaperRecord
 from papernotes.corpus.papers import title_key
 from papernotes.corpus.venues import ordinary_word_series, split_venue
 from papernotes.retrieval.bm25 import BM25Index
+from papernotes.retrieval.chunk_vectors import load_vectors, nearest
 from papernotes.retrieval.embeddings import make_embeddings
 from papernotes.retrieval.entities import PaperIndex
 from papernotes.retrieval.errors import IndexDamagedError
@@ -29,7 +31,7 @@ from papernotes.retrieval.filters import Filters, build_where, matches_where
 from papernotes.retrieval.index_health import ensure_index, repair_command, unfinished_ingest
 from papernotes.retrieval.question import Question, understand
 from papernotes.retrieval.settings import Settings
-from papernotes.retrieval.store import make_client, storage_error, vector_store
+from papernotes.retrieval.store import lock_held, make_client, storage_error, vector_store
 from papernotes.retrieval.terms import lexical_terms, lexical_terms_once
 
 #: Two chunks whose term sets overlap this much (overlap coefficient |A ∩ B| / min(|A|, |B|)) are
@@ -127,6 +129,9 @@ class HybridRetriever(BaseRetriever):
     filters: Filters | None = None
 
     catalog: list[PaperRecord] = Field(default_factory=list)
+    #: the chunks' vectors in the keyword index's order (``chunk_vectors.py``); None: the dense ranking
+    #: is asked of the vector store
+    vectors: Any = None
     #: one-line notices about the index found when it was opened (an unfinished ingest, parts that
     #: disagree), each naming the command that repairs it
     notices: list[str] = Field(default_factory=list)
@@ -200,6 +205,7 @@ class HybridRetriever(BaseRetriever):
                     raise e from None
                 raise translated from e
         bm25 = BM25Index.load(settings.bm25_dir)
+        held = load_vectors(settings.bm25_dir, bm25.ids)
         notices = [n for n in [unfinished_ingest(settings)] if n]
         if vectors != len(bm25) and not notices:
             notices.append(
@@ -211,11 +217,17 @@ class HybridRetriever(BaseRetriever):
             embeddings=emb,
             store=store,
             bm25=bm25,
+            vectors=held,
             catalog=load_catalog(settings.catalog_path),
             k=k or settings.k,
             filters=filters,
             notices=notices,
         )
+
+    @property
+    def positions(self) -> dict[str, int]:
+        """Chunk id → its position in the keyword index (and in :attr:`vectors`)."""
+        return self._pos
 
     @property
     def topics(self) -> list[str]:
@@ -268,9 +280,18 @@ class HybridRetriever(BaseRetriever):
         )
 
     def _dense(self, query_vec: list[float], n: int, where: dict[str, Any] | None) -> list[tuple[float, str]]:
-        """``(cosine similarity, chunk id)`` of the ``n`` nearest chunks, best first. Only the distances are
-        read from the store (the nearest neighbours' search of ``similarity_search_by_vector``): the texts
-        and metadata come from the keyword index, which holds the same chunks."""
+        """``(cosine similarity, chunk id)`` of the ``n`` nearest chunks, best first.
+
+        With the chunks' vectors in memory (:attr:`vectors`), exact cosine over the chunks ``where`` keeps
+        (the keyword index's filter mask, :meth:`BM25Index.mask`); else the store's nearest neighbours
+        search (only the distances are read, as in ``similarity_search_by_vector``): the texts and
+        metadata come from the keyword index, which holds the same chunks."""
+        if self.vectors is not None:
+            mask = self.bm25.mask(where)
+            found = nearest(
+                self.vectors, np.asarray(query_vec, dtype=np.float32), n, None if mask is None else mask > 0
+            )
+            return [(sim, self.bm25.ids[pos]) for pos, sim in found]
         n = max(1, min(n, len(self.bm25) or n))
         got = self.store._collection.query(
             query_embeddings=np.asarray([query_vec], dtype=np.float32), n_results=n, where=where, include=["distances"]
@@ -322,7 +343,16 @@ class HybridRetriever(BaseRetriever):
         leaders = [self.bm25.ids[p] for p, _ in sparse[:1]] + [self.bm25.ids[p] for p in named[:1]]
         # chunks found only by BM25 or by name still get their dense similarity (for answerability)
         missing = [h for h in hits.values() if h.dense == 0.0]
-        if missing:
+        if self.vectors is not None:
+            if missing:
+                sims = self.vectors[[self._pos[h.id] for h in missing]] @ np.asarray(qv, dtype=np.float32)
+                for h, sim in zip(missing, sims, strict=True):
+                    h.dense = float(sim)
+            # the in-memory vectors are the index's as it was loaded: while an ingest runs, the hits it
+            # has deleted from the store since are left out
+            for gone in self.gone(list(hits)) if lock_held(self.settings) else ():
+                del hits[gone]
+        elif missing:
             got = self.store.get(ids=[h.id for h in missing], include=["embeddings"])
             qa = np.asarray(qv, dtype=np.float32)
             for cid, vec in zip(got["ids"], got["embeddings"], strict=True):

@@ -107,8 +107,15 @@ def strip_foreign_framing(question: str) -> str:
 def question_terms(question: str) -> list[str]:
     """Terms of a question without the words (English, other languages, Chinese phrases) that only
     frame it; years stay."""
+    return list(_question_terms(question))
+
+
+@lru_cache(maxsize=8192)
+def _question_terms(question: str) -> tuple[str, ...]:
+    """:func:`question_terms`, kept per text: reading a question asks it of each of its words and
+    phrases, which recur from question to question."""
     qw = question_words()
-    return [t for t in lexical_terms(strip_foreign_framing(question)) if t not in qw]
+    return tuple(t for t in lexical_terms(strip_foreign_framing(question)) if t not in qw)
 
 
 def stop_words() -> frozenset[str]:

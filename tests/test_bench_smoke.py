@@ -236,3 +236,40 @@ def test_scale_bench_on_fixture_notes(tmp_path):
     assert len(r["loadavg_at_start"]) == 3
     assert not any(work.iterdir())  # scratch folder removed
     assert "benchmark appended" not in "".join(f.read_text() for f in FIXTURE_NOTES.rglob("*.md"))
+
+
+def test_queries_bench_on_a_kept_fixture_index(tmp_path, models_cache):
+    """bench/queries.py times warm searches on a kept index (its ``cold0`` data dir) with the chunks'
+    vectors in memory, and writes each question's ranking."""
+    from conftest import make_settings, seed_models
+
+    from papernotes.retrieval.indexing import ingest
+
+    data = tmp_path / "kept" / "cold0"
+    seed_models(models_cache, data)
+    ingest(make_settings(data), [str(FIXTURE_NOTES)])
+    dev, ranks = tmp_path / "dev.jsonl", tmp_path / "ranks.json"
+    dev.write_text("".join(json.dumps(r) + "\n" for r in DEV), encoding="utf-8")
+    p = subprocess.run(
+        [sys.executable, str(BENCH.parent / "queries.py"), "--index", str(tmp_path / "kept"), "--reps", "2"]
+        + ["--dev", str(dev), "--ranks", str(ranks), "--json"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert p.returncode == 0, p.stderr[-2000:]
+    r = json.loads(p.stdout)
+    assert r["vectors_in_memory"] is True and r["searches"] == 2 * len(DEV) and r["chunks"] > 0
+    assert 0 < r["search_ms"]["p50"] <= r["search_ms"]["p95"]
+    assert 0 <= r["search_cpu_ms"]["p50"] <= r["search_cpu_ms"]["p95"]
+    got = json.loads(ranks.read_text())
+    assert set(got) == {row["question"] for row in DEV}
+    assert all(0 < ids.index("|") <= 5 for ids in got.values())
+    missing = subprocess.run(
+        [sys.executable, str(BENCH.parent / "queries.py"), "--index", str(tmp_path / "absent")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert missing.returncode != 0 and "no cold0 data dir" in missing.stderr
