@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from report import emit
 from workspace import base_settings, with_data_dir
 
 from papernotes.retrieval.evaluate import percentile
@@ -93,12 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--reps must be at least 1")
     if not (Path(args.index) / "cold0").is_dir():
         p.error(f"{args.index} has no cold0 data dir (keep a scale run with run.py --scale N --keep)")
-    result = run(args)
-    if args.json:
-        sys.stdout.write(json.dumps(result, indent=2) + "\n")
-    else:
-        for k, v in result.items():
-            sys.stdout.write(f"{k}: {v}\n")
+    emit(run(args), args.json)
     return 0
 
 

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from measure import log, median, query_stage
+from report import emit
 from workspace import analyses_of, base_settings, pick_edit, with_data_dir
 
 from papernotes.retrieval.indexing import IngestReport, ingest
@@ -110,12 +111,7 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--reps must be at least 1")
     if not (Path(args.index) / "sources.json").is_file():
         p.error(f"{args.index} has no sources.json (keep a scale run with run.py --scale N --keep)")
-    result = run(args)
-    if args.json:
-        sys.stdout.write(json.dumps(result, indent=2) + "\n")
-    else:
-        for k, v in result.items():
-            sys.stdout.write(f"{k}: {v}\n")
+    emit(run(args), args.json)
     return 0
 
 

@@ -238,3 +238,15 @@ def render(r: dict[str, Any]) -> None:
     c = Console()
     c.print(t)
     c.print(f"reps: {r['reps']}; load average at end {r['loadavg_at_end']} on {r['cpus']} CPUs", markup=False)
+
+
+def emit(result: dict[str, Any], as_json: bool) -> None:
+    """Print a bench script's result: one JSON object (``--json``), else one ``key: value`` line each."""
+    import json
+    import sys
+
+    if as_json:
+        sys.stdout.write(json.dumps(result, indent=2) + "\n")
+    else:
+        for k, v in result.items():
+            sys.stdout.write(f"{k}: {v}\n")

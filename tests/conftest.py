@@ -95,6 +95,22 @@ def _session_copy(tmp_path_factory, entry: CachedIndex, name: str):
     return make_settings(data)
 
 
+@pytest.fixture()
+def indexed(tmp_path, models_cache):
+    """Settings of a data dir holding an index of a copy of the fixture notes (one test's own, to edit),
+    and that copy."""
+    from papernotes.retrieval.indexing import ingest
+
+    notes = tmp_path / "notes"
+    shutil.copytree(FIXTURE_NOTES, notes)
+    data = tmp_path / "data"
+    seed_models(models_cache, data)
+    settings = make_settings(data)
+    first = ingest(settings, [str(notes)])
+    assert first.added == first.chunks > 0
+    return settings, notes
+
+
 @pytest.fixture(scope="session")
 def fixture_index(tmp_path_factory, models_cache):
     """Settings of a data dir holding an index of tests/fixtures/notes (a copy of the cached one; many

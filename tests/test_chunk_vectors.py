@@ -4,11 +4,8 @@ vectors, and the retriever's in-memory dense ranking equal to the store's own on
 
 from __future__ import annotations
 
-import shutil
-
 import numpy as np
 import pytest
-from conftest import FIXTURE_NOTES, make_settings, seed_models
 
 from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.chunk_vectors import (
@@ -94,17 +91,6 @@ def test_vectors_without_their_digest_are_not_used(tmp_path):
     save_vectors(tmp_path, ids, unit_rows(4, 8, 6))
     (tmp_path / DIGEST_FILE).write_text("0" * 40)
     assert load_vectors(tmp_path, ids) is None
-
-
-@pytest.fixture()
-def indexed(tmp_path, models_cache):
-    notes = tmp_path / "notes"
-    shutil.copytree(FIXTURE_NOTES, notes)
-    data = tmp_path / "data"
-    seed_models(models_cache, data)
-    settings = make_settings(data)
-    ingest(settings, [str(notes)])
-    return settings, notes
 
 
 def store_vectors(settings, ids: list[str]) -> np.ndarray:

@@ -5,11 +5,7 @@ one rebuilt from the store, and an index whose records were grouped by origin is
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
-
-import pytest
-from conftest import FIXTURE_NOTES, make_settings, seed_models
 
 from papernotes.corpus.catalog import build_catalog, load_catalog
 from papernotes.corpus.models import PaperEntry
@@ -20,19 +16,6 @@ from papernotes.retrieval.store import make_client, vector_store
 from papernotes.retrieval.terms import lexical_terms
 
 EDITED = "site/reading-notes/conference/toysys-2026/quokka.md"
-
-
-@pytest.fixture()
-def indexed(tmp_path, models_cache):
-    """Settings of a data dir holding an index of a copy of the fixture notes, and that copy."""
-    notes = tmp_path / "notes"
-    shutil.copytree(FIXTURE_NOTES, notes)
-    data = tmp_path / "data"
-    seed_models(models_cache, data)
-    settings = make_settings(data)
-    first = ingest(settings, [str(notes)])
-    assert first.added == first.chunks > 0
-    return settings, notes
 
 
 def store_of(settings):
