@@ -23,11 +23,11 @@ from typing import Any
 
 import numpy as np
 
-from papernotes.corpus.abbreviations import abbreviates
 from papernotes.corpus.models import PaperRecord
 from papernotes.corpus.normalize import normalize, tokens, word_parts
 from papernotes.corpus.papers import title_key
 from papernotes.corpus.venues import VenueMention
+from papernotes.retrieval.abbreviations import abbreviates
 from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.terms import (
     CHAT_WORDS,
@@ -238,7 +238,7 @@ class PaperIndex:
 
     def abbreviated(self, raw: str, context: Sequence[str] = ()) -> list[int]:
         """The one record whose title the question word ``raw`` abbreviates ("ddpm", "SimCLR", "dpo";
-        :func:`~papernotes.corpus.abbreviations.abbreviates`), as ``[position]``; ``[]`` when none or
+        :func:`~papernotes.retrieval.abbreviations.abbreviates`), as ``[position]``; ``[]`` when none or
         several do, when the word is a term of the field (in more than :data:`FIELD_TERM_SHARE` of the
         chunks), when it is an English word ("mars", "Apple") that neither the question nor, mostly, the
         notes write as an acronym (two or more capitals), when other papers' chunks use the word and its

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import notes_of
 
-from papernotes.corpus.abbreviations import abbreviates
+from papernotes.retrieval.abbreviations import abbreviates
 from papernotes.retrieval.extractive import is_byline
 
 NOTES = Path(__file__).resolve().parent / "fixtures" / "families" / "short_names" / "notes"
