@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from papernotes.corpus.errors import BadSourceError
-from papernotes.corpus.files import NoteFiles, decode_note, note_files
+from papernotes.corpus.files import NOTE_SUFFIXES, NoteFiles, decode_note, note_files
 from papernotes.corpus.front_matter import split_front_matter
 from papernotes.corpus.git_times import commit_times, date_pages
 from papernotes.corpus.markdown import (
@@ -367,6 +367,8 @@ def read_path(
     files: list[tuple[Path, str, Path | None]]
     orders: dict[Path, dict[str, tuple[int, str]]] = {}
     if path.is_file():
+        if path.suffix and path.suffix.lower() not in NOTE_SUFFIXES:
+            raise BadSourceError(f"{path} is not a notes file (notes are .md, .markdown, .mdx, .qmd, .txt, .org)")
         files = [(path, path.name, None)]
     else:
         walk = note_files(path, follow_external_links)

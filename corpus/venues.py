@@ -441,11 +441,13 @@ def resolve_venue(text: str, known: Iterable[str]) -> str:
 MAX_SUGGESTIONS = 6
 
 
-def suggest_venues(series: str, year: int | None, known: Iterable[str]) -> list[str]:
+def suggest_venues(
+    series: str, year: int | None, known: Iterable[str], limit: int | None = MAX_SUGGESTIONS
+) -> list[str]:
     """Venues of ``known`` (most important first) to suggest for a venue the notes lack: the same
     series' other years (nearest year first, the newer of two equally near), else the other series of
     that year (in ``known``'s order), else nothing — never a venue chosen by how its name is spelled.
-    At most :data:`MAX_SUGGESTIONS`.
+    At most ``limit`` (:data:`MAX_SUGGESTIONS`; None: all).
 
     >>> suggest_venues("OSDI", 2030, ["MLSys 2026", "OSDI 2024", "OSDI 2026", "SIGMOD 2030"])
     ['OSDI 2026', 'OSDI 2024']
@@ -457,10 +459,10 @@ def suggest_venues(series: str, year: int | None, known: Iterable[str]) -> list[
     if same:
         target = year or max((y or 0) for _, y in same)
         same.sort(key=lambda ky: (abs((ky[1] or 0) - target), -(ky[1] or 0)))
-        return [k for k, _ in same][:MAX_SUGGESTIONS]
+        return [k for k, _ in same][:limit]
     if year is None:
         return []
-    return [k for k, _, y in parts if y == year][:MAX_SUGGESTIONS]
+    return [k for k, _, y in parts if y == year][:limit]
 
 
 def unknown_venue(venue: str, known: Iterable[str]) -> BadInputError:
@@ -469,11 +471,14 @@ def unknown_venue(venue: str, known: Iterable[str]) -> BadInputError:
     …``, ``…; the notes have no FOO papers; their 2026 venues: …``, or, with nothing to suggest,
     ``…; the notes have no FOO papers and none of 1999``."""
     series, year = split_venue(venue)
+    known = list(known)
     near = suggest_venues(series, year, known)
+    more = len(suggest_venues(series, year, known, limit=None)) - len(near)
+    named = ", ".join(near) + (f" and {more} more" if more > 0 else "")
     what = f"unknown venue {venue!r}"
     if near and split_venue(near[0])[0].lower() == series.lower():
-        return BadInputError(f"{what}; the notes have {', '.join(near)}")
+        return BadInputError(f"{what}; the notes have {named}")
     if near:
-        return BadInputError(f"{what}; the notes have no {series} papers; their {year} venues: {', '.join(near)}")
+        return BadInputError(f"{what}; the notes have no {series} papers; their {year} venues: {named}")
     of_year = f" and none of {year}" if year else ""
     return BadInputError(f"{what}; the notes have no {series} papers{of_year} (`papernotes stats` lists every venue)")

@@ -259,3 +259,14 @@ def test_cli_empty_directory_is_a_one_line_error(tmp_path):
     assert "Traceback" not in p.stderr
     lines = [ln for ln in p.stderr.splitlines() if ln.strip()]
     assert len(lines) == 1 and lines[0].startswith("error: ") and "no notes" in lines[0]
+
+
+@pytest.mark.parametrize("name", ["build.log", "notes.json", "paper.pdf", "x.bin"])
+def test_a_single_file_that_is_no_notes_file_is_refused_by_name(settings, tmp_path, name):
+    """A folder's walk reads only notes files; a single file given by name follows the same rule, so a
+    build log is not indexed as notes (a file without a suffix is read as plain text)."""
+    from papernotes.corpus.errors import BadSourceError
+
+    path = write(tmp_path, name, "The wombat scheduler keeps every burrow busy.\n")
+    with pytest.raises(BadSourceError, match="not a notes file"):
+        ingest(settings, [str(path)])

@@ -84,3 +84,11 @@ def test_a_series_without_its_year_is_told_which_years_the_notes_hold(raw):
     assert "needs a year" in msg and "\n" not in msg
     series = "OSDI" if raw.lower() == "osdi" else "ToySys"
     assert all(k in msg for k in known if k.startswith(series)) and "MLSys" not in msg, msg
+
+
+def test_an_unknown_venue_says_how_many_suggestions_it_left_out():
+    from papernotes.corpus.venues import unknown_venue
+
+    known = [f"{s} 2026" for s in ("OSDI", "NSDI", "MLSys", "SOSP", "FAST", "HPCA", "ASPLOS", "EuroSys", "ATC")]
+    msg = str(unknown_venue("FOOCONF 2026", known))
+    assert "more" in msg and msg.count(",") < len(known), msg
