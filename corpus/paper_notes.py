@@ -397,7 +397,7 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     # the post's own title as a name: its short name ("EAGLE：在特征层做投机采样" → "EAGLE", "1. SnapKV" →
     # "SnapKV"), else itself unless it is an identifier
     alias = _alias_of(alias) if alias else None
-    said = opening_names(op.byline[:6] + ([head[1].text] if head else []))
+    said = opening_names(op.byline[:6] + ([head[1].text] if head else []), title)
     names = [*_as_list(_fm(meta, ("aliases", "alias"))), *([alias] if alias else []), *op.aliases, *said]
     aliases = [a for a in dict.fromkeys(names) if a.casefold() != title.casefold()]
     strong = [s for b in opening for s in strong_in(b)]
