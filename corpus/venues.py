@@ -265,7 +265,9 @@ _LEAD_RE = re.compile(
 #: A venue named as the note's own paper's by a determiner before it and a paper noun after it: "This
 #: SOSP 2023 paper", "our ICML 2023 work", "这篇 OSDI 2022 的论文", "本文是 NeurIPS 2023 的工作"; without
 #: the determiner ("compared with the OSDI 2022 paper Orca", "相比 OSDI 2022 的论文 Orca") it is another's.
-_THIS_PAPER_RE = re.compile(r"(?:\b(?:this|our)\s*|(?:这篇|本篇|该篇|本文|该文|这是|本文是|本文为)\s*(?:一篇)?\s*)$", re.I)
+_THIS_PAPER_RE = re.compile(
+    r"(?:\b(?:this|our)\s*|(?:这篇|本篇|该篇|本文|该文|这是|本文是|本文为)\s*(?:一篇)?\s*)$", re.I
+)
 _PAPER_NOUN_RE = re.compile(r"^\s*(?:的\s*)?(?:papers?\b|work\b|article\b|论文|文章|工作)", re.I)
 #: What may follow a venue that ends a byline: a remark in brackets ("(best paper)", "(oral)") and a stop.
 _BYLINE_TAIL_RE = re.compile(r"^\s*(?:[(\[][^()\[\]]{0,40}[)\]])?\s*[.,;:]?\s*$")
