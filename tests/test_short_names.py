@@ -17,9 +17,9 @@ from papernotes.corpus.note_titles import short_and_full, venue_decoration
 from papernotes.corpus.paper_links import one_paper
 from papernotes.corpus.papers import title_key
 from papernotes.corpus.short_names import initials_match, opening_names, short_name_of
+from papernotes.corpus.venues import normalize_venue, stated_venues
 
 ACRONYM_ALIASES = TESTS / "fixtures" / "families" / "acronym_aliases"
-from papernotes.corpus.venues import normalize_venue, stated_venues
 
 
 @pytest.mark.parametrize(
