@@ -86,7 +86,14 @@ few members of one family with its records listed by hand in expected_records.js
 * chinese_roundups — a Chinese roundup whose sections ("论文一：DETR") open with the linked full title and
   its venue in full-width brackets, and labels such as 论文题目 / 论文地址 / 发表会议; a title in title
   marks after a label ("论文：《Title》", "Paper: 《Title》"), an English title heading under a Chinese
-  post title, a post title naming the paper by its Latin name beside Chinese words.
+  post title, a post title naming the paper by its Latin name beside Chinese words;
+* prose_venues — a venue stated in prose as the note's paper's: glued to Chinese text ("发表在NeurIPS 2023上"),
+  between "this"/"这篇" and a paper noun ("This SOSP 2023 paper", "这篇 OSDI 2022 的论文"; not "相比 OSDI 2022
+  的论文 Orca"), or between dashes in the middle of a line ("Title — NeurIPS 2017 — re-read in May");
+* html_headings — a title heading with its venue in an HTML aside ("<small>OSDI 2024</small>", "<sup>",
+  "<span class=…>"): a paper note with that venue, not a venue page;
+* mkdocs_nav — MkDocs pages without a heading, titled by the site's ``mkdocs.yml`` nav;
+* acronym_aliases — an acronym is an alias only when it names the paper, not a component of it.
 """
 
 from __future__ import annotations
@@ -100,6 +107,7 @@ from test_note_styles import catalog_of, precision_recall
 from papernotes.corpus.markdown import parse_blocks
 from papernotes.corpus.note_opening import frame_stripped, read_opening
 from papernotes.corpus.papers import points_to_note, title_key
+from papernotes.corpus.site_nav import mkdocs_nav_titles
 from papernotes.corpus.venues import decide_venue, stated_venues
 
 FAMILIES = TESTS / "fixtures" / "families"
@@ -404,3 +412,18 @@ def test_a_logs_entries_keep_their_quoted_names_and_its_month_is_no_venue():
     yolo = by_title["You Only Look Once: Unified, Real-Time Object Detection"]
     mae = by_title["Masked Autoencoders Are Scalable Vision Learners"]
     assert (yolo.year, mae.year) == (2016, 2021)  # an author-year citation and a bare year date the paper
+
+
+def test_mkdocs_nav_titles(tmp_path):
+    """A page's title from the MkDocs nav: a titled entry, nested in sections; none for a section, an
+    untitled entry, an external link, or a config that cannot be read."""
+    (tmp_path / "site" / "docs" / "a").mkdir(parents=True)
+    (tmp_path / "site" / "mkdocs.yml").write_text(
+        "docs_dir: docs\nnav:\n  - Part:\n      - 'X: Full Title': a/x.md\n      - a/y.md\n  - Web: https://example.com\n"
+        "extra: !ENV [SITE, none]\n"
+    )
+    titles = mkdocs_nav_titles(tmp_path / "site")
+    assert titles == {(tmp_path / "site" / "docs" / "a" / "x.md").resolve(): "X: Full Title"}
+    (tmp_path / "site" / "mkdocs.yml").write_text("nav: [unclosed\n")
+    assert mkdocs_nav_titles(tmp_path / "site") == {}
+    assert mkdocs_nav_titles(tmp_path) == {}
