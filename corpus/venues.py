@@ -268,6 +268,9 @@ _LEAD_RE = re.compile(
 _THIS_PAPER_RE = re.compile(
     r"(?:\b(?:this|our)\s*|(?:这篇|本篇|该篇|本文|该文|这是|本文是|本文为)\s*(?:一篇)?\s*)$", re.I
 )
+#: Chinese words after a venue that state it as the paper's (the verb follows the venue): "在 OSDI 2022
+#: 上发表", "被 NeurIPS 2023 录用", "ICML 2023 中稿".
+_STATED_AFTER_RE = re.compile(r"^\s*(?:上\s*)?(?:发表|录用|接收|收录|中稿)")
 _PAPER_NOUN_RE = re.compile(r"^\s*(?:的\s*)?(?:papers?\b|work\b|article\b|论文|文章|工作)", re.I)
 #: What may follow a venue that ends a byline: a remark in brackets ("(best paper)", "(oral)") and a stop.
 _BYLINE_TAIL_RE = re.compile(r"^\s*(?:[(\[][^()\[\]]{0,40}[)\]])?\s*[.,;:]?\s*$")
@@ -322,7 +325,7 @@ def stated_venues(text: str, byline: bool = False) -> list[str]:
     2023", "Published at NeurIPS 2021", "Journal version in JMLR 2022"), or in brackets that hold
     little else at the end of a sentence ("Frankle and Carbin (ICLR'19).", "(NeurIPS 2024, oral)";
     not "compared with Triton (SC 2019) on …"), or between "this"/"our" and a paper noun ("This SOSP 2023
-    paper", "这篇 OSDI 2022 的论文"). With ``byline`` (the text is a note's opening)
+    paper", "这篇 OSDI 2022 的论文"), or before a Chinese verb that states it ("在 OSDI 2022 上发表"). With ``byline`` (the text is a note's opening)
     also a venue that starts or ends a short sentence ("Yu et al. OSDI '22.", "EuroSys 2024 (best
     paper)"; before the venue only names, or a title's citation ending "et al.,") and a preprint with its year ("arXiv preprint, 2023" → ``"arXiv 2023"``). A venue named
     in passing ("compared with Orca, OSDI '22, on …") does not count, nor a conference hosting the
@@ -352,6 +355,7 @@ def stated_venues(text: str, byline: bool = False) -> list[str]:
                 or (opened and closed)
                 or after_title
                 or (_THIS_PAPER_RE.search(before) and _PAPER_NOUN_RE.match(after))
+                or _STATED_AFTER_RE.match(after)
                 or (
                     byline
                     and short

@@ -169,6 +169,15 @@ def test_bullets_that_point_to_a_note_are_pointers():
         ("We compare with Orca, OSDI '22, on latency and throughput.", True, []),
         ("Unlike Triton (SC 2019) on large models, it batches per step.", False, []),
         ("EuroSys 2024 (best paper)", False, []),  # outside the opening a bare venue is no statement
+        # stated in Chinese prose, glued to the text or with the verb after the venue
+        ("这篇论文发表在NeurIPS 2023上，提出了双重量化。", False, ["NeurIPS 2023"]),
+        ("这篇 OSDI 2022 的论文提出了迭代级调度。", False, ["OSDI 2022"]),
+        ("该论文在OSDI 2022上发表。", False, ["OSDI 2022"]),
+        ("被 NeurIPS 2023 录用。", False, ["NeurIPS 2023"]),
+        ("This SOSP 2023 paper pages the KV cache.", False, ["SOSP 2023"]),
+        ("相比 OSDI 2022 的论文 Orca，它把 prefill 切块。", False, []),
+        ("Compared with the OSDI 2022 paper Orca, it chunks prefills.", False, []),
+        ("它和 OSDI 2022 上的 Orca 相比更快。", False, []),
     ],
 )
 def test_stated_venues(text, byline, venues):
