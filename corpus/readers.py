@@ -346,7 +346,10 @@ def read_path(
             why = f" ({len(walk.warnings)} links skipped: see {walk.warnings[0]})" if walk.warnings else ""
             raise BadSourceError(f"no notes (.md, .markdown, .mdx, .qmd, .txt, .org) found in {path}{why}")
     embed_title = _embed_titles(path, [f for f, _, _ in files])
-    nav_titles = mkdocs_nav_titles(path) if path.is_dir() else {}
+    nav_titles: dict[Path, str] = {}
+    if path.is_dir():  # every MkDocs site in the tree: the folders that hold notes, and their parents
+        for folder in sorted({d for f, _, _ in files for d in f.parents if d == path or path in d.parents}):
+            nav_titles.update(mkdocs_nav_titles(folder))
     for i, (file, rel, root) in enumerate(files):
         try:
             data = file.read_bytes()

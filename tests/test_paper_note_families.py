@@ -436,3 +436,13 @@ def test_mkdocs_nav_titles(tmp_path):
     (tmp_path / "site" / "mkdocs.yml").write_text("nav: [unclosed\n")
     assert mkdocs_nav_titles(tmp_path / "site") == {}
     assert mkdocs_nav_titles(tmp_path) == {}
+
+
+def test_an_mkdocs_site_inside_the_notes_titles_its_pages(tmp_path):
+    import shutil
+
+    shutil.copytree(FAMILIES / "mkdocs_nav" / "notes", tmp_path / "sites" / "papers")
+    (tmp_path / "README.md").write_text("# My notes\n\nSeveral sites.\n")
+    records, _ = catalog_of(tmp_path)
+    expected = json.loads((FAMILIES / "mkdocs_nav" / "expected_records.json").read_text())
+    assert precision_recall(records, expected) == (1.0, 1.0), [r.title for r in records]
