@@ -114,7 +114,9 @@ FAMILIES = TESTS / "fixtures" / "families"
 
 
 # a folder without records listed (short_names: read by test_title_abbreviations) is no catalog family
-@pytest.mark.parametrize("family", sorted(p.name for p in FAMILIES.iterdir() if (p / "expected_records.json").is_file()))
+@pytest.mark.parametrize(
+    "family", sorted(p.name for p in FAMILIES.iterdir() if (p / "expected_records.json").is_file())
+)
 def test_family_catalog_is_exactly_its_papers(family):
     expected = json.loads((FAMILIES / family / "expected_records.json").read_text())
     records, _ = catalog_of(FAMILIES / family / "notes")
