@@ -15,6 +15,7 @@ from html.parser import HTMLParser
 from typing import Literal
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
 from papernotes.corpus.paper_links import unwrap_redirect
@@ -25,8 +26,40 @@ TEMPLATE_TAG_RE = re.compile(r"\{%-?\s*[a-zA-Z_]+[^%]*?-?%\}")
 
 @lru_cache(maxsize=1)
 def markdown_parser() -> MarkdownIt:
-    """The shared CommonMark parser with GFM tables and strikethrough enabled."""
-    return MarkdownIt("commonmark").enable(["table", "strikethrough"])
+    """The shared CommonMark parser with GFM tables and strikethrough enabled; an HTML element that
+    sets text apart after a heading's words reads as a bracketed aside (:func:`heading_asides`)."""
+    md = MarkdownIt("commonmark").enable(["table", "strikethrough"])
+    md.core.ruler.push("heading_asides", heading_asides)
+    return md
+
+
+#: Inline HTML elements that set their text apart in small, raised or styled type: after a heading's
+#: words ("# DistServe <small>OSDI 2024</small>", "<sup>", "<span class=…>") they hold an aside.
+_ASIDE_TAG_RE = re.compile(r"^<(/?)(small|sup|sub|span|font|mark|kbd)\b[^>]*>$", re.IGNORECASE)
+
+
+def heading_asides(state: StateCore) -> None:
+    """markdown-it core rule: in a heading, the text of an aside element (:data:`_ASIDE_TAG_RE`) after
+    the heading's own words becomes a bracketed aside — ``# DistServe <small>OSDI 2024</small>`` reads
+    "DistServe (OSDI 2024)", as a title with its venue in brackets is written; elsewhere (``x<sup>2</sup>``
+    in a paragraph, an element that starts the heading) the tags are dropped as before."""
+    tokens = state.tokens
+    for i, tok in enumerate(tokens):
+        if tok.type != "inline" or not i or tokens[i - 1].type != "heading_open" or not tok.children:
+            continue
+        depth, seen = 0, False
+        for c in tok.children:
+            m = _ASIDE_TAG_RE.match(c.content.strip()) if c.type == "html_inline" else None
+            if m and not m.group(1) and (depth or seen):
+                depth += 1
+                if depth == 1:
+                    c.type, c.content = "text", " ("
+            elif m and m.group(1) and depth:
+                depth -= 1
+                if depth == 0:
+                    c.type, c.content = "text", ")"
+            elif c.type == "text" and c.content.strip():
+                seen = True
 
 
 @dataclass

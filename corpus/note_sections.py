@@ -17,11 +17,12 @@ from dataclasses import dataclass
 
 from papernotes.corpus.markdown import Block, Item, is_section_heading, markdown_parser, parse_blocks, render_inline
 from papernotes.corpus.models import Page, PaperEntry
+from papernotes.corpus.note_fields import ID_KEYS, note_summary
 from papernotes.corpus.note_links import BARE_URL_RE, distinct_papers, front_matter_links, title_like_label
 from papernotes.corpus.note_opening import is_collection_title
 from papernotes.corpus.note_titles import short_and_full, venue_decoration
 from papernotes.corpus.paper_links import is_paper_link
-from papernotes.corpus.paper_notes import ID_KEYS, _summary, paper_note_entry
+from papernotes.corpus.paper_notes import paper_note_entry
 from papernotes.corpus.papers import is_to_read_list, is_todo, listing_page, parse_title, system_name, title_key
 from papernotes.corpus.table_entries import _title_like
 from papernotes.corpus.venues import decide_venue, split_venue, stated_venues
@@ -148,7 +149,7 @@ def _heading_entry(page: Page, head: _Head, blocks: list[Block]) -> PaperEntry |
         venue=venue,
         year=split_venue(venue)[1] if venue else None,
         links={"paper": link} if link else {},
-        summary=_summary({}, blocks)[:600],
+        summary=note_summary({}, blocks)[:600],
         tags=list(page.tags),
         aliases=[short] if short else [],
     )

@@ -25,8 +25,19 @@ from papernotes.corpus.author_year import author_year_citation
 from papernotes.corpus.bibtex_notes import note_bibtex
 from papernotes.corpus.markdown import Block, Inline, markdown_parser, render_inline
 from papernotes.corpus.models import Page, PaperEntry
+from papernotes.corpus.note_fields import (
+    ACCEPTED_RE,
+    AUTHOR_KEYS,
+    ID_KEYS,
+    VENUE_KEYS,
+    as_list,
+    fm_value,
+    has_tldr,
+    note_people,
+    note_summary,
+    year_of,
+)
 from papernotes.corpus.note_links import (
-    BARE_URL_RE,
     LINK_KEYS,
     MAX_CITED_BESIDE,
     distinct_papers,
@@ -37,7 +48,7 @@ from papernotes.corpus.note_links import (
     primary_label,
     title_like_label,
 )
-from papernotes.corpus.note_opening import Opening, author_list, frame_stripped, is_labelled_line, read_opening
+from papernotes.corpus.note_opening import Opening, author_list, frame_stripped, read_opening
 from papernotes.corpus.note_titles import SHORT_NAME_WORDS, note_title, venue_decoration
 from papernotes.corpus.paper_links import (
     ID_MARK_RE,
@@ -48,9 +59,7 @@ from papernotes.corpus.paper_links import (
     paper_id,
 )
 from papernotes.corpus.papers import (
-    join_lines,
     parse_title,
-    split_authors,
     strong_in,
     system_name,
     title_key,
@@ -69,63 +78,8 @@ from papernotes.corpus.venues import (
     workshop_venues,
 )
 
-#: Front-matter keys (case-insensitive) of the notes tools (Obsidian, Jekyll, Hugo, GitBook, Zotero).
-VENUE_KEYS = (
-    "venue",
-    "conference",
-    "booktitle",
-    "journal",
-    "publication",
-    "proceedings",
-    "event",
-    "published",
-    # Zotero's, BibLaTeX's and CSL's names for the same field
-    "publicationtitle",
-    "publication_title",
-    "proceedingstitle",
-    "proceedings_title",
-    "journaltitle",
-    "container-title",
-)
-SUMMARY_KEYS = ("tldr", "tl;dr", "summary", "excerpt", "description", "abstract")
-AUTHOR_KEYS = ("authors", "author", "creators")
-AFFILIATION_KEYS = ("affiliations", "affiliation", "institution", "institutions", "organization")
-ID_KEYS = ("citekey", "citationkey", "citation_key", "doi", "arxiv", "arxiv_id", "zotero")
-
-_TLDR_RE = re.compile(r"^\W{0,3}(?:TL;?\s?DR|TLDR)\W{0,3}[:;.,—–-]?\s*", re.IGNORECASE)
-_SUMMARY_LABEL_RE = re.compile(r"^(?:summary|abstract|overview)\s?[.:—–-]\s+", re.IGNORECASE)
-_ACCEPTED_RE = re.compile(
-    r"\b(?:accepted|published|presented|appear(?:s|ed|ing)?)\s+(?:(?:as|at|in|to|by)\s+)+(?:the\s+)?([^.;\n]{2,60})",
-    re.IGNORECASE,
-)
-_DATE_YEAR_RE = re.compile(r"^((?:19|20)\d\d)\b")
 #: A year in brackets after a title: "Mixtral of Experts (2024)".
 _BARE_YEAR_RE = re.compile(r"\s*[(\[]((?:19|20)\d\d)[)\]]\s*$")
-
-
-def _fm(meta: dict[str, Any], keys: tuple[str, ...]) -> Any:
-    low = {str(k).lower(): v for k, v in meta.items()}
-    for k in keys:
-        v = low.get(k)
-        if v not in (None, "", []):
-            return v
-    return None
-
-
-_WIKI_RE = re.compile(r"\[\[(?:[^\]|]*\|)?([^\]]*)\]\]")
-
-
-def _as_list(v: Any) -> list[str]:
-    """A front-matter value as a list of names: a list, or a string split at ``;``/"and" or commas;
-    wiki links (``"[[Jason Wei]]"``, the Obsidian Web Clipper's authors) read as their names."""
-    if v is None:
-        return []
-    if isinstance(v, list):
-        return [_WIKI_RE.sub(r"\1", str(x)).strip() for x in v if str(x).strip()]
-    v = _WIKI_RE.sub(r"\1", str(v))
-    s = str(v).strip()
-    parts = re.split(r"\s*;\s*|\s+and\s+", s) if (";" in s or " and " in s) else re.split(r"\s*,\s*", s)
-    return [p.strip() for p in parts if p.strip()]
 
 
 def title_heading(markdown: str) -> tuple[int, Inline] | None:
@@ -166,15 +120,6 @@ def _one(values: list[str]) -> tuple[str | None, bool]:
     return None, len(distinct) > 1
 
 
-def _year_of(meta: dict[str, Any]) -> int | None:
-    y = _fm(meta, ("year",))
-    if y is not None and re.fullmatch(r"(?:19|20)\d\d", str(y).strip()):
-        return int(str(y).strip())
-    d = _fm(meta, ("date",))
-    m = _DATE_YEAR_RE.match(str(d or "").strip())
-    return int(m.group(1)) if m else None
-
-
 def _first_section(blocks: list[Block]) -> list[Block]:
     """Blocks before the page's second heading (its title heading's own text, or the preamble)."""
     if not blocks:
@@ -190,7 +135,7 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     meta = page.front_matter
     head = title_heading(page.markdown)
     fm_links = front_matter_links(meta)
-    ids = _fm(meta, ID_KEYS)
+    ids = fm_value(meta, ID_KEYS)
     head_links = distinct_papers([h for _, h in head[1].links if is_paper_link(h)]) if head else []
     opening = _first_section(blocks)
     open_links = distinct_papers([u for b in opening if b.kind == "text" for u in paragraph_paper_links(b)])
@@ -220,7 +165,7 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         if is_paper_link(h) and (names_its_site(label, h) or not title_like_label(label))
     } | set(alone)
     tag_venues, bare_series = _venues_in_tags(page.tags)
-    fm_venue_raw = _fm(meta, VENUE_KEYS)
+    fm_venue_raw = fm_value(meta, VENUE_KEYS)
     fm_venue = _venue_of(str(fm_venue_raw)) if isinstance(fm_venue_raw, (str, int)) else None
     fm_series = journal_abbreviated(fm_venue_raw).strip() if isinstance(fm_venue_raw, str) else ""
     named_series = list(dict.fromkeys(m.series for m in find_venue_mentions(fm_series, any_case=SERIES)))
@@ -289,8 +234,8 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         placeholder = placeholder or (head is not None and _placeholder_heading(head[1]))
         placeholder = placeholder or _empty_link_key(meta)  # `paper: ""`: a template's link not filled in
         et_al = any(re.search(r"\bet al\b", line) for line in op.byline)
-        authors = op.authors or _fm(meta, AUTHOR_KEYS) or any(author_list(line) for line in op.byline[:2])
-        told = bool(authors or opening_venue or _has_tldr(blocks) or fm_venue or len(tag_venues) == 1 or et_al)
+        authors = op.authors or fm_value(meta, AUTHOR_KEYS) or any(author_list(line) for line in op.byline[:2])
+        told = bool(authors or opening_venue or has_tldr(blocks) or fm_venue or len(tag_venues) == 1 or et_al)
         named = op.title is not None and title_key(frame_stripped(page.title)[0]) in title_key(op.title)
         titled = head is not None or isinstance(meta.get("title"), str)
         # "# Title", "**Authors:** …" and one paper link anywhere in the note (a "Links" section at its
@@ -303,7 +248,7 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
             (op.placeholder and op.title is not None)
             or (placeholder and (told or named))
             or (titled and opening_venue is not None and bool(op.authors or et_al))  # "Yu et al., OSDI '22."
-            or (labelled_authors and bool(anywhere or op.year or _has_tldr(blocks)))
+            or (labelled_authors and bool(anywhere or op.year or has_tldr(blocks)))
             or (titled and len(anywhere) == 1 and in_links == anywhere)
         )
         if is_note and anywhere and (labelled_authors or in_links == anywhere):
@@ -363,14 +308,14 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         ]
     if venue is None and not conflict:
         series, _ = _one(bare_series)
-        y = _year_of(meta) or op.year
+        y = year_of(meta) or op.year
         if series and y:
             venue, year = f"{series} {y}", y
     if year is None and not conflict:
         # an arXiv link alone dates the paper but names no venue: a link is where the paper is, not
         # where it was published
         year = (
-            _year_of(meta)
+            year_of(meta)
             or op.year
             or cited_year
             or (bib.year if bib else None)
@@ -388,20 +333,20 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         if url not in links.values():
             links.setdefault(k, url)
     for k in ("code", "github", "repo", "repository", "project", "slides", "video"):
-        value = _fm(meta, (k,))
+        value = fm_value(meta, (k,))
         if isinstance(value, str) and value.startswith("http"):
             links.setdefault("code" if k in ("github", "repo", "repository") else k, value)
 
-    authors, affs = _people(meta, blocks, op)
+    authors, affs = note_people(meta, blocks, op)
     authors = authors or (bib.authors if bib else [])
     # the post's own title as a name: its short name ("EAGLE：在特征层做投机采样" → "EAGLE", "1. SnapKV" →
     # "SnapKV"), else itself unless it is an identifier
     alias = _alias_of(alias) if alias else None
-    said = opening_names(op.byline[:6] + ([head[1].text] if head else []))
-    names = [*_as_list(_fm(meta, ("aliases", "alias"))), *([alias] if alias else []), *op.aliases, *said]
+    said = opening_names(op.byline[:6] + ([head[1].text] if head else []), title)
+    names = [*as_list(fm_value(meta, ("aliases", "alias"))), *([alias] if alias else []), *op.aliases, *said]
     aliases = [a for a in dict.fromkeys(names) if a.casefold() != title.casefold()]
     strong = [s for b in opening for s in strong_in(b)]
-    summary = _summary(meta, blocks)[:600]
+    summary = note_summary(meta, blocks)[:600]
     short = alias if alias and len(alias.split()) <= SHORT_NAME_WORDS else None  # "# Chinchilla paper"
     system = (
         system_name(title, [])
@@ -504,7 +449,7 @@ def complete_entry(entry: PaperEntry, other: PaperEntry | None) -> PaperEntry:
         entry.venue, entry.year = other.venue, other.year
     entry.authors = entry.authors or other.authors
     entry.affiliations = entry.affiliations or other.affiliations
-    if other.summary and (not entry.summary or _ACCEPTED_RE.match(entry.summary)):
+    if other.summary and (not entry.summary or ACCEPTED_RE.match(entry.summary)):
         entry.summary = other.summary  # a "Published in …" line is no summary
     entry.aliases = entry.aliases or other.aliases
     return entry
@@ -532,60 +477,3 @@ def _empty_link_key(meta: dict[str, Any]) -> bool:
 def _placeholder_heading(inline: Inline) -> bool:
     """A title heading that is one link with no address (``## [Title]()``, ``## [Title](#)``)."""
     return any(href.strip() in ("", "#") and len(lbl) >= 0.6 * len(inline.text) for lbl, href in inline.links)
-
-
-def _has_tldr(blocks: list[Block]) -> bool:
-    return any(
-        (b.kind == "text" and _TLDR_RE.match(b.text)) or re.search(r"tl;?\s?dr", " ".join(b.headings[-1:]), re.I)
-        for b in blocks[:12]
-    )
-
-
-def _people(meta: dict[str, Any], blocks: list[Block], op: Opening) -> tuple[list[str], list[str]]:
-    authors = _as_list(_fm(meta, AUTHOR_KEYS))
-    affs = _as_list(_fm(meta, AFFILIATION_KEYS))
-    if not authors and op.authors:
-        authors, found = split_authors(op.authors)
-        affs = affs or found
-    if not authors:
-        for b in blocks[:12]:
-            if b.kind == "text" and re.match(r"^(?:\*\*)?authors?\s*[:：]", b.text, re.IGNORECASE):
-                names, found = split_authors(b.text.split(":", 1)[1] if ":" in b.text else b.text.split("：", 1)[1])
-                authors = names
-                affs = affs or found
-                break
-    return authors, affs
-
-
-def _summary(meta: dict[str, Any], blocks: list[Block]) -> str:
-    """The note's one-liner: a TL;DR (front matter, a ``TL;DR`` paragraph or section), else the front
-    matter's excerpt/description/abstract, else the first paragraph."""
-    v = _fm(meta, ("tldr", "tl;dr"))
-    if isinstance(v, str) and v.strip():
-        return v.strip()
-    for b in blocks:
-        if b.kind == "text" and _TLDR_RE.match(b.text) and len(_TLDR_RE.sub("", b.text)) > 10:
-            return _TLDR_RE.sub("", b.text).strip()
-    for b in blocks:
-        sec = " ".join(b.headings[-1:]).lower()
-        if re.search(r"\b(?:tl;?\s?dr|summary|abstract)\b", sec):  # not "… Abstraction for …"
-            if b.kind == "text":
-                return b.text
-            if b.kind == "list":
-                return join_lines([it.text for it in b.items])
-    v = _fm(meta, SUMMARY_KEYS)
-    if isinstance(v, str) and v.strip():
-        return re.sub(r"(?<!\w)\\?#[\w-]+", "", v).strip()
-    first = next((b.text for b in blocks if b.kind == "text" and _prose(b)), "")
-    return _SUMMARY_LABEL_RE.sub("", first)  # "**Summary.** Existing servers …": the text, not its label
-
-
-def _prose(b: Block) -> bool:
-    """A paragraph that says something: not code, a quote, a venue statement, a labelled line
-    ("Author: …", "Venue: …") or mostly link labels."""
-    if b.text.startswith(("```", "> ")) or _ACCEPTED_RE.match(b.text) or is_labelled_line(b.text):
-        return False
-    rest = b.text
-    for label, _ in b.links:
-        rest = rest.replace(label, " ")
-    return len(BARE_URL_RE.sub(" ", rest).split()) >= 5

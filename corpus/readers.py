@@ -27,6 +27,7 @@ from papernotes.corpus.models import Page, Warning_
 from papernotes.corpus.note_syntax import normalize_note_syntax, template_placeholder
 from papernotes.corpus.org_notes import org_to_markdown
 from papernotes.corpus.publications import looks_like_publication_page, parse_publication_page
+from papernotes.corpus.site_nav import mkdocs_nav_titles, summary_order
 
 #: Title of the note an ``![[name]]`` embed names, or None when there is none.
 EmbedTitle = Callable[[str], str | None]
@@ -97,41 +98,6 @@ def _tags_from(meta: dict[str, Any], body: str) -> list[str]:
 def _first_heading(body: str) -> str | None:
     h = heading_sections(body, 1)
     return h[0][1] if h else None
-
-
-def _summary_order(
-    root: Path, cache: MutableMapping[str, Any] | None = None, used: set[str] | None = None
-) -> dict[str, tuple[int, str]]:
-    """``relative path → (position, title)`` from a GitBook ``SUMMARY.md`` (empty if none).
-
-    ``cache`` (optional, mutated) keeps the order by a hash of the file's bytes, so an unchanged table
-    of contents is not parsed again; the keys read or added go into ``used``."""
-    summary = root / "SUMMARY.md"
-    try:
-        data = summary.read_bytes()
-    except OSError:  # absent (or unreadable): no order
-        return {}
-    key = hashlib.sha1(b"SUMMARY.md\x1f" + data).hexdigest()
-    if used is not None:
-        used.add(key)
-    if cache is not None and key in cache:
-        return cache[key]
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        text = None
-    order: dict[str, tuple[int, str]] = {}
-    for t in markdown_parser().parse(text) if text is not None else []:
-        if t.type != "inline":
-            continue
-        r = render_inline(t)
-        for label, href in r.links:
-            href = href.split("#")[0]
-            if href and not re.match(r"^[a-z]+://", href) and href not in order:
-                order[href] = (len(order), label)
-    if cache is not None:
-        cache[key] = order
-    return order
 
 
 def site_path_for(rel: str) -> str:
@@ -311,7 +277,7 @@ def _directory_files(
     path: Path, walk: NoteFiles, orders: dict[Path, dict[str, tuple[int, str]]]
 ) -> list[tuple[Path, str, Path | None]]:
     """Note files under ``path`` (found by :func:`note_files`) as ``(file, source, gitbook_root)``,
-    in reading order; ``orders`` gives the :func:`_summary_order` of each GitBook root.
+    in reading order; ``orders`` gives the :func:`~papernotes.corpus.site_nav.summary_order` of each GitBook root.
 
     A GitBook is any folder holding a ``SUMMARY.md`` (``path`` itself or one below it, e.g. a cloned
     notes repository next to other notes); its pages come in SUMMARY.md order (unlisted pages after,
@@ -373,7 +339,7 @@ def read_path(
     else:
         walk = note_files(path, follow_external_links)
         for summary_root in {p.parent for p in walk.files if p.name == "SUMMARY.md"}:
-            orders[summary_root] = _summary_order(summary_root, cache, result.cache_used)
+            orders[summary_root] = summary_order(summary_root, cache, result.cache_used)
         files = _directory_files(path, walk, orders)
         result.warnings += walk.warnings
         result.files_skipped += walk.links_skipped
@@ -382,6 +348,10 @@ def read_path(
             why = f" ({len(walk.warnings)} links skipped: see {walk.warnings[0]})" if walk.warnings else ""
             raise BadSourceError(f"no notes (.md, .markdown, .mdx, .qmd, .txt, .org) found in {path}{why}")
     embed_title = _embed_titles(path, [f for f, _, _ in files])
+    nav_titles: dict[Path, str] = {}
+    if path.is_dir():  # every MkDocs site in the tree: the folders that hold notes, and their parents
+        for folder in sorted({d for f, _, _ in files for d in f.parents if d == path or path in d.parents}):
+            nav_titles.update(mkdocs_nav_titles(folder))
     for i, (file, rel, root) in enumerate(files):
         try:
             data = file.read_bytes()
@@ -390,6 +360,8 @@ def read_path(
                 inner = file.relative_to(root).as_posix()
                 hint = orders[root].get(inner, (0, None))[1]
                 site = site_path_for(inner)
+            else:  # an MkDocs site: the title its nav gives the page, for a page without a heading
+                hint = nav_titles.get(file.resolve())
             key = hashlib.sha1(repr((rel, origin, i, hint, site)).encode() + b"\x1f" + data).hexdigest()
             if cache is not None and key in cache:
                 pages, problems = cache[key]

@@ -7,7 +7,9 @@ Read generally, from how notes write them:
 * a quoted name in a byline: ``"Chinchilla" — Hoffmann et al.``, ``Krizhevsky, Sutskever, Hinton —
   University of Toronto. "AlexNet"``;
 * a name after "a.k.a." / "aka" / "also known as" / "also called": ``a.k.a. **StreamingLLM**``;
-* an acronym in brackets after the words it abbreviates: ``Segment Anything Model (SAM)``;
+* an acronym in brackets after the words it abbreviates, when those words name the paper (share a word
+  with its title: ``Segment Anything Model (SAM)``), not a part of it (``Ghost Attention (GAtt)`` in a
+  note on Llama 2);
 * the last part of a byline after its authors and affiliation, set off by a dash:
   ``Dosovitskiy et al., Google Research — ViT``.
 
@@ -66,9 +68,23 @@ def initials_match(acronym: str, words_text: str, leading: bool = False) -> bool
     return "".join(p[0] for p in chosen) == "".join(caps)
 
 
-def opening_names(lines: list[str]) -> list[str]:
+def abbreviates_title(acronym: str, expansion: str, title: str) -> bool:
+    """True when an acronym written after the words it abbreviates (``expansion``: "Segment Anything
+    Model", "Deep Q-Network") names the paper titled ``title``: its capitals are the initials of the
+    title's first words ("GAN": "Generative Adversarial Nets"), or the expansion shares a word of four or
+    more letters with the title ("Segment Anything", "Human-level control through deep reinforcement
+    learning"). An acronym of a component the note names beside the paper ("Ghost Attention (GAtt)" in
+    a note on "Llama 2: Open Foundation and Fine-Tuned Chat Models") shares none."""
+    if initials_match(acronym, title, leading=True):
+        return True
+    words = {w.lower() for w in re.findall(r"[A-Za-z][\w-]{3,}", title)}
+    return any(w.lower() in words for w in re.findall(r"[A-Za-z][\w-]{3,}", expansion))
+
+
+def opening_names(lines: list[str], title: str | None = None) -> list[str]:
     """The short names the opening ``lines`` (a note's first lines, as text) give its paper, in order,
-    without repeats (see the module docstring)."""
+    without repeats (see the module docstring). With the paper's ``title``, an acronym in brackets
+    counts only when it names the paper (:func:`abbreviates_title`), not a part of it."""
     out: list[str] = []
     for line in lines:
         line = line.replace("**", "").replace("__", "")
@@ -78,7 +94,12 @@ def opening_names(lines: list[str]) -> list[str]:
         if byline or len(line.split()) <= 2 * SHORT_NAME_WORDS:
             found += [q for q in quoted if _name_like(q)]
         for m in _ACRONYM_RE.finditer(line):
-            if initials_match(m.group(1), line[: m.start()]):
+            if not initials_match(m.group(1), line[: m.start()]):
+                continue
+            caps = sum(c.isupper() for c in m.group(1))
+            words = [w for w in re.findall(r"[A-Za-z][\w-]*", line[: m.start()]) if w[0].isupper()]
+            expansion = " ".join([p for w in words for p in w.split("-") if p and p[0].isupper()][-caps:])
+            if title is None or abbreviates_title(m.group(1), expansion, title):
                 found.append(m.group(1))
         parts = _DASH_RE.split(line.strip().rstrip("."))
         if byline and len(parts) >= 2:

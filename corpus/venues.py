@@ -139,6 +139,11 @@ def ordinary_word_series(series: Iterable[str], texts: Iterable[str]) -> set[str
     return found
 
 
+#: A word character of an alphabetic script: Chinese, Japanese and Korean text writes a venue without
+#: spaces around it ("发表在NeurIPS 2023上", "这篇OSDI 2022的论文"), so their characters do not join it.
+_LATIN_WORD = r"[^\W\u2E80-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uFF00-\uFFEF]"
+
+
 @dataclass(frozen=True)
 class VenueMention:
     """A venue named in a question: its canonical ``series`` ("SOSP"), the ``year`` when one is
@@ -189,8 +194,8 @@ def _mention_pattern(known_series: frozenset[str]) -> tuple[dict[str, str], re.P
             series_map[s.lower()] = s
     alt = "|".join(sorted((re.escape(k) for k in series_map), key=len, reverse=True))
     pat = re.compile(
-        rf"(?<![\w])(?P<series>{alt})(?:{_joined(alt)}\s*(?:[-_ ]\s*|['’‘]\s*)?(?P<year>(?:19|20)\d\d|\d\d)"
-        r"(?![0-9]|\.\d))?(?![\w])",
+        rf"(?<!{_LATIN_WORD})(?P<series>{alt})(?:{_joined(alt)}\s*(?:[-_ ]\s*|['’‘]\s*)?(?P<year>(?:19|20)\d\d|\d\d)"
+        rf"(?![0-9]|\.\d))?(?!{_LATIN_WORD})",
         re.IGNORECASE,
     )
     return series_map, pat
@@ -267,6 +272,16 @@ _LEAD_RE = re.compile(
     r"|(?:发表于|发表在|发表|收录于|收录|被|中稿|录用于?|入选)\s*[:：]?\s*$",
     re.IGNORECASE,
 )
+#: A venue named as the note's own paper's by a determiner before it and a paper noun after it: "This
+#: SOSP 2023 paper", "our ICML 2023 work", "这篇 OSDI 2022 的论文", "本文是 NeurIPS 2023 的工作"; without
+#: the determiner ("compared with the OSDI 2022 paper Orca", "相比 OSDI 2022 的论文 Orca") it is another's.
+_THIS_PAPER_RE = re.compile(
+    r"(?:\b(?:this|our)\s*|(?:这篇|本篇|该篇|本文|该文|这是|本文是|本文为)\s*(?:一篇)?\s*)$", re.I
+)
+#: Chinese words after a venue that state it as the paper's (the verb follows the venue): "在 OSDI 2022
+#: 上发表", "被 NeurIPS 2023 录用", "ICML 2023 中稿".
+_STATED_AFTER_RE = re.compile(r"^\s*(?:上\s*)?(?:发表|录用|接收|收录|中稿)")
+_PAPER_NOUN_RE = re.compile(r"^\s*(?:的\s*)?(?:papers?\b|work\b|article\b|论文|文章|工作)", re.I)
 #: What may follow a venue that ends a byline: a remark in brackets ("(best paper)", "(oral)") and a stop.
 _BYLINE_TAIL_RE = re.compile(r"^\s*(?:[(\[][^()\[\]]{0,40}[)\]])?\s*[.,;:]?\s*$")
 #: A preprint with its year: "arXiv preprint, 2023", "arXiv preprint arXiv:2305.14314", "arXiv:2305.14314".
@@ -319,7 +334,8 @@ def stated_venues(text: str, byline: bool = False) -> list[str]:
     A venue counts after words that state it ("Accepted at ICML 2023", "In Proceedings of SOSP
     2023", "Published at NeurIPS 2021", "Journal version in JMLR 2022"), or in brackets that hold
     little else at the end of a sentence ("Frankle and Carbin (ICLR'19).", "(NeurIPS 2024, oral)";
-    not "compared with Triton (SC 2019) on …"). With ``byline`` (the text is a note's opening)
+    not "compared with Triton (SC 2019) on …"), or between "this"/"our" and a paper noun ("This SOSP 2023
+    paper", "这篇 OSDI 2022 的论文"), or before a Chinese verb that states it ("在 OSDI 2022 上发表"). With ``byline`` (the text is a note's opening)
     also a venue that starts or ends a short sentence ("Yu et al. OSDI '22.", "EuroSys 2024 (best
     paper)"; before the venue only names, or a title's citation ending "et al.,") and a preprint with its year ("arXiv preprint, 2023" → ``"arXiv 2023"``). A venue named
     in passing ("compared with Orca, OSDI '22, on …") does not count, nor a conference hosting the
@@ -348,6 +364,8 @@ def stated_venues(text: str, byline: bool = False) -> list[str]:
                 _LEAD_RE.search(before)
                 or (opened and closed)
                 or after_title
+                or (_THIS_PAPER_RE.search(before) and _PAPER_NOUN_RE.match(after))
+                or _STATED_AFTER_RE.match(after)
                 or (
                     byline
                     and short

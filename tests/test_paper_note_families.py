@@ -86,7 +86,14 @@ few members of one family with its records listed by hand in expected_records.js
 * chinese_roundups — a Chinese roundup whose sections ("论文一：DETR") open with the linked full title and
   its venue in full-width brackets, and labels such as 论文题目 / 论文地址 / 发表会议; a title in title
   marks after a label ("论文：《Title》", "Paper: 《Title》"), an English title heading under a Chinese
-  post title, a post title naming the paper by its Latin name beside Chinese words.
+  post title, a post title naming the paper by its Latin name beside Chinese words;
+* prose_venues — a venue stated in prose as the note's paper's: glued to Chinese text ("发表在NeurIPS 2023上"),
+  between "this"/"这篇" and a paper noun ("This SOSP 2023 paper", "这篇 OSDI 2022 的论文"; not "相比 OSDI 2022
+  的论文 Orca"), or between dashes in the middle of a line ("Title — NeurIPS 2017 — re-read in May");
+* html_headings — a title heading with its venue in an HTML aside ("<small>OSDI 2024</small>", "<sup>",
+  "<span class=…>"): a paper note with that venue, not a venue page;
+* mkdocs_nav — MkDocs pages without a heading, titled by the site's ``mkdocs.yml`` nav;
+* acronym_aliases — an acronym is an alias only when it names the paper, not a component of it.
 """
 
 from __future__ import annotations
@@ -100,12 +107,16 @@ from test_note_styles import catalog_of, precision_recall
 from papernotes.corpus.markdown import parse_blocks
 from papernotes.corpus.note_opening import frame_stripped, read_opening
 from papernotes.corpus.papers import points_to_note, title_key
+from papernotes.corpus.site_nav import mkdocs_nav_titles
 from papernotes.corpus.venues import decide_venue, stated_venues
 
 FAMILIES = TESTS / "fixtures" / "families"
 
 
-@pytest.mark.parametrize("family", sorted(p.name for p in FAMILIES.iterdir() if p.is_dir()))
+# a folder without records listed (short_names: read by test_title_abbreviations) is no catalog family
+@pytest.mark.parametrize(
+    "family", sorted(p.name for p in FAMILIES.iterdir() if (p / "expected_records.json").is_file())
+)
 def test_family_catalog_is_exactly_its_papers(family):
     expected = json.loads((FAMILIES / family / "expected_records.json").read_text())
     records, _ = catalog_of(FAMILIES / family / "notes")
@@ -161,6 +172,15 @@ def test_bullets_that_point_to_a_note_are_pointers():
         ("We compare with Orca, OSDI '22, on latency and throughput.", True, []),
         ("Unlike Triton (SC 2019) on large models, it batches per step.", False, []),
         ("EuroSys 2024 (best paper)", False, []),  # outside the opening a bare venue is no statement
+        # stated in Chinese prose, glued to the text or with the verb after the venue
+        ("这篇论文发表在NeurIPS 2023上，提出了双重量化。", False, ["NeurIPS 2023"]),
+        ("这篇 OSDI 2022 的论文提出了迭代级调度。", False, ["OSDI 2022"]),
+        ("该论文在OSDI 2022上发表。", False, ["OSDI 2022"]),
+        ("被 NeurIPS 2023 录用。", False, ["NeurIPS 2023"]),
+        ("This SOSP 2023 paper pages the KV cache.", False, ["SOSP 2023"]),
+        ("相比 OSDI 2022 的论文 Orca，它把 prefill 切块。", False, []),
+        ("Compared with the OSDI 2022 paper Orca, it chunks prefills.", False, []),
+        ("它和 OSDI 2022 上的 Orca 相比更快。", False, []),
     ],
 )
 def test_stated_venues(text, byline, venues):
@@ -404,3 +424,28 @@ def test_a_logs_entries_keep_their_quoted_names_and_its_month_is_no_venue():
     yolo = by_title["You Only Look Once: Unified, Real-Time Object Detection"]
     mae = by_title["Masked Autoencoders Are Scalable Vision Learners"]
     assert (yolo.year, mae.year) == (2016, 2021)  # an author-year citation and a bare year date the paper
+
+
+def test_mkdocs_nav_titles(tmp_path):
+    """A page's title from the MkDocs nav: a titled entry, nested in sections; none for a section, an
+    untitled entry, an external link, or a config that cannot be read."""
+    (tmp_path / "site" / "docs" / "a").mkdir(parents=True)
+    (tmp_path / "site" / "mkdocs.yml").write_text(
+        "docs_dir: docs\nnav:\n  - Part:\n      - 'X: Full Title': a/x.md\n      - a/y.md\n  - Web: https://example.com\n"
+        "extra: !ENV [SITE, none]\n"
+    )
+    titles = mkdocs_nav_titles(tmp_path / "site")
+    assert titles == {(tmp_path / "site" / "docs" / "a" / "x.md").resolve(): "X: Full Title"}
+    (tmp_path / "site" / "mkdocs.yml").write_text("nav: [unclosed\n")
+    assert mkdocs_nav_titles(tmp_path / "site") == {}
+    assert mkdocs_nav_titles(tmp_path) == {}
+
+
+def test_an_mkdocs_site_inside_the_notes_titles_its_pages(tmp_path):
+    import shutil
+
+    shutil.copytree(FAMILIES / "mkdocs_nav" / "notes", tmp_path / "sites" / "papers")
+    (tmp_path / "README.md").write_text("# My notes\n\nSeveral sites.\n")
+    records, _ = catalog_of(tmp_path)
+    expected = json.loads((FAMILIES / "mkdocs_nav" / "expected_records.json").read_text())
+    assert precision_recall(records, expected) == (1.0, 1.0), [r.title for r in records]

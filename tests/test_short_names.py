@@ -4,15 +4,22 @@ titles and author-year citations that name no venue, addresses written side by s
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from conftest import TESTS
+from test_note_styles import catalog_of
 
 from papernotes.corpus.author_year import author_year_citation
 from papernotes.corpus.note_links import presented_urls
 from papernotes.corpus.note_syntax import normalize_note_syntax
 from papernotes.corpus.note_titles import short_and_full, venue_decoration
 from papernotes.corpus.paper_links import one_paper
+from papernotes.corpus.papers import title_key
 from papernotes.corpus.short_names import initials_match, opening_names, short_name_of
 from papernotes.corpus.venues import normalize_venue, stated_venues
+
+ACRONYM_ALIASES = TESTS / "fixtures" / "families" / "acronym_aliases"
 
 
 @pytest.mark.parametrize(
@@ -174,3 +181,27 @@ def test_authors_credited_after_a_title_are_no_part_of_it(title, bare):
 
 def test_a_status_after_a_dash_is_no_part_of_a_title():
     assert venue_decoration("Direct Preference Optimization — 👀 skimmed")[0] == "Direct Preference Optimization"
+
+
+@pytest.mark.parametrize(
+    ("line", "title", "names"),
+    [
+        ("We present the Segment Anything Model (SAM) and a data set.", "Segment Anything", ["SAM"]),
+        ("Generative Adversarial Networks (GAN) pit two nets.", "Generative Adversarial Nets", ["GAN"]),
+        # an acronym of a part the note names beside its paper is no name of the paper
+        ("Tuned with RLHF and Ghost Attention (GAtt).", "Llama 2: Open Foundation and Fine-Tuned Chat Models", []),
+        ("Supervised Fine-Tuning (SFT) comes first.", "Llama 2: Open Foundation and Fine-Tuned Chat Models", []),
+        ("A U-Net with Group Normalization (GN).", "Denoising Diffusion Probabilistic Models", []),
+        # set apart as the paper's name, it counts whatever it abbreviates
+        ("Touvron et al., Meta — a.k.a. **L2C**", "Llama 2: Open Foundation and Fine-Tuned Chat Models", ["L2C"]),
+    ],
+)
+def test_an_acronym_is_an_alias_only_when_it_names_the_paper(line, title, names):
+    assert opening_names([line], title) == names
+
+
+def test_acronym_aliases_family():
+    expected = json.loads((ACRONYM_ALIASES / "expected_records.json").read_text())
+    records, _ = catalog_of(ACRONYM_ALIASES / "notes")
+    got = {title_key(r.title): r.aliases for r in records}
+    assert got == {title_key(e["title"]): e["aliases"] for e in expected}
