@@ -492,7 +492,7 @@ def unknown_venue(venue: str, known: Iterable[str]) -> BadInputError:
     known = list(known)
     near = suggest_venues(series, year, known)
     more = len(suggest_venues(series, year, known, limit=None)) - len(near)
-    named = ", ".join(near) + (f" and {more} more" if more > 0 else "")
+    named = ", ".join(near) + (f" (and {more} more)" if more > 0 else "")
     what = f"unknown venue {venue!r}"
     if near and split_venue(near[0])[0].lower() == series.lower():
         return BadInputError(f"{what}; the notes have {named}")

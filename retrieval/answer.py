@@ -73,15 +73,19 @@ class Answer:
         return out
 
 
+#: Terminal escape sequences (ECMA-48 CSI, e.g. a colour code "\x1b[31m") and other C0/C1 control characters.
+_CONTROL_RE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-_]|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
 def check_question(question: str) -> str:
-    """Strip and validate a question.
+    """Strip and validate a question (terminal escape sequences and control characters removed).
 
     Raises
     ------
     BadInputError
         if it is empty, has no letters or digits, or is longer than 2,000 characters.
     """
-    q = (question or "").strip()
+    q = _CONTROL_RE.sub(" ", question or "").strip()  # a pasted terminal colour code is no part of it
     if not q or not re.search(r"\w", q):
         raise BadInputError('the question is empty: ask something, e.g. papernotes ask "Which papers study KV caches?"')
     if len(q) > 2000:

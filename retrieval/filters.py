@@ -43,7 +43,8 @@ def normalize_filters(
     Raises
     ------
     BadInputError
-        if the venue is empty, names several venues or cannot be read, or the year is out of range.
+        if the venue is empty, names several venues or cannot be read, the year is out of range or
+        contradicts the venue's, or the topic or source is empty.
     """
     v = series = None
     if venue is not None:
@@ -59,6 +60,11 @@ def normalize_filters(
         v, series = m.venue, (None if m.year else m.series)
     if year is not None and not (1950 <= year <= 2100):
         raise BadInputError(f"year {year} is out of range")
+    if v and year is not None and split_venue(v)[1] not in (None, year):
+        raise BadInputError(f"--venue {v} and --year {year} contradict each other")
+    for name, value in (("topic", topic), ("source", source)):
+        if value is not None and not value.strip():
+            raise BadInputError(f"the {name} is empty: give part of one (see `papernotes stats`) or leave the flag out")
     return Filters(venue=v, year=year, topic=topic or None, source=source or None, series=series)
 
 

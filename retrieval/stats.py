@@ -29,9 +29,11 @@ def list_papers(
     IndexMissingError
         before the first ingest.
     BadInputError
-        for a venue the notes do not have (with suggestions, see :func:`~papernotes.corpus.venues.unknown_venue`).
+        for a venue the notes do not have (with suggestions, see :func:`~papernotes.corpus.venues.unknown_venue`),
+        and for the bad flags of :func:`~papernotes.retrieval.filters.normalize_filters`.
     """
     ensure_index(settings)
+    normalize_filters(venue, year, topic)  # an empty or unreadable flag, a year against the venue's
     records = load_catalog(settings.catalog_path)
     known = [v for v, _ in Counter(r.venue for r in records if r.venue).most_common()]
     if venue and normalize_filters(venue).series:

@@ -270,3 +270,26 @@ def test_a_single_file_that_is_no_notes_file_is_refused_by_name(settings, tmp_pa
     path = write(tmp_path, name, "The wombat scheduler keeps every burrow busy.\n")
     with pytest.raises(BadSourceError, match="not a notes file"):
         ingest(settings, [str(path)])
+
+
+@pytest.mark.parametrize("raw", ["what is dpo\x07\x1b[31m", "what is\x1b[31m dpo?", "what\x00 is dpo"])
+def test_control_characters_are_no_part_of_a_question(raw):
+    from papernotes.retrieval.answer import check_question
+
+    assert check_question(raw).replace("  ", " ").rstrip("?") == "what is dpo"
+
+
+@pytest.mark.parametrize(
+    "flags, needle",
+    [
+        ({"venue": "SOSP 2024", "year": 2020}, "contradict"),
+        ({"topic": ""}, "topic is empty"),
+        ({"source": "  "}, "source is empty"),
+    ],
+)
+def test_contradicting_or_empty_filters_are_one_line_errors(flags, needle):
+    from papernotes.corpus.errors import BadInputError
+    from papernotes.retrieval.filters import normalize_filters
+
+    with pytest.raises(BadInputError, match=needle):
+        normalize_filters(**flags)

@@ -73,7 +73,7 @@ def test_a_short_name_people_use_names_the_paper(notes, question, title):
     "question, figure",
     [
         ("dlfm fid on cifar?", "2.91"),
-        ("moqt throughput gain", "1.7x"),
+        ("how much training throughput does moqt gain?", "1.7x"),
         ("how much throughput does tessel get over flashattention-2?", "1.9x"),
     ],
 )

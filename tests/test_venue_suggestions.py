@@ -58,7 +58,7 @@ def test_real_corpus_suggestions(real_index):
         return str(e.value)
 
     def named(msg: str) -> list[tuple[str, int | None]]:
-        tail = msg.split("the notes have ", 1)[1].split(": ")[-1]
+        tail = re.sub(r" \(and \d+ more\)$", "", msg.split("the notes have ", 1)[1].split(": ")[-1])
         return [split_venue(v.strip()) for v in tail.split(",")]
 
     osdi = message("OSDI 2030")
