@@ -236,6 +236,11 @@ class PaperIndex:
                         return m.group(0)
         return n.display
 
+    def rare(self, term: str) -> bool:
+        """True when the notes hold the index term ``term`` in at most :data:`COMMON_NAME_CHUNKS` chunks
+        (or in none): a word that names something rather than an ordinary word of the notes."""
+        return len(self._bm25.postings(term)) <= COMMON_NAME_CHUNKS
+
     def abbreviated(self, raw: str, context: Sequence[str] = ()) -> list[int]:
         """The one record whose title the question word ``raw`` abbreviates ("ddpm", "SimCLR", "dpo";
         :func:`~papernotes.retrieval.abbreviations.abbreviates`), as ``[position]``; ``[]`` when none or

@@ -178,18 +178,20 @@ class Question:
     numbers: set[str] = field(default_factory=set)
     unread: list[str] = field(default_factory=list)
     unknown_names: list[str] = field(default_factory=list)
+    #: a word of the question (letters only, not English) that the notes hardly use
+    #: (:meth:`PaperIndex.rare`): a name ("phantora", "ebpf"), not an ordinary word ("datasets")
+    rare_word: bool = False
 
     @property
     def dangling(self) -> bool:
         """The question refers back to something it does not name ("How was it evaluated?"): a
         referring pronoun, no paper, no venue, and at most two content words of its own — none when it
         asks for a list, whose pronoun refers to the papers it describes ("anything built on openfaas?
-        list em") — none of them a name, i.e. a word outside the English lexicon ("the mae paper, who's
-        it from": "it" is the paper named)."""
+        list em") — none of them a word the notes hardly use, which names something ("phantora - which
+        paper is that from?": "that" is what it names; "what datasets did they use?" names nothing)."""
         words = set(tokens(normalize(self.text), compounds=False))
         own_words = len(self.keys) <= (0 if self.is_list else 2)
-        named = any(k.word.isalpha() and not english_word(k.word) for k in self.keys)  # "the mae paper, who's it from"
-        return bool(words & REFERRING) and not self.papers and not self.venues and own_words and not named
+        return bool(words & REFERRING) and not self.papers and not self.venues and own_words and not self.rare_word
 
     @property
     def records(self) -> list[int]:
@@ -519,7 +521,11 @@ def understand(
     unknown = (
         _unknown_names(text, spans, in_notes, writes) if in_notes is not None and not foreign_language(text) else []
     )
+    rare_word = papers is not None and any(
+        k.word.isalpha() and not english_word(k.word) and all(map(papers.rare, k.terms)) for k in keys
+    )
     return Question(
+        rare_word=rare_word,
         unknown_names=unknown,
         unread=unread,
         text=text,
