@@ -164,10 +164,25 @@ def abbreviates(short: str, title: str) -> bool:
     >>> abbreviates("mask", "Masked Autoencoders Are Scalable Vision Learners")
     False
     """
-    key = "".join(_TITLE_WORD_RE.findall(normalize(short)))
-    if not (MIN_LENGTH <= len(key) <= MAX_LENGTH) or sum(ch.isalpha() for ch in key) < 2:
+    key = abbreviation_key(short)
+    if key is None:
         return False
     forms = _long_forms(title)
     if any(key in words for words in forms):
         return False
     return any(_pieces(key, words, 0, 0, 0) for words in forms)
+
+
+def abbreviation_key(short: str) -> str | None:
+    """``short`` normalized as :func:`abbreviates` reads it (letters and digits, lower case), or None
+    when it cannot be an abbreviation (too short or long, fewer than two letters)."""
+    key = "".join(_TITLE_WORD_RE.findall(normalize(short)))
+    if not (MIN_LENGTH <= len(key) <= MAX_LENGTH) or sum(ch.isalpha() for ch in key) < 2:
+        return None
+    return key
+
+
+def title_initials(title: str) -> set[str]:
+    """The first letters an abbreviation of ``title`` can start with (one per long form), to look up
+    only the titles a typed word could abbreviate."""
+    return {words[0][0] for words in _long_forms(title)}

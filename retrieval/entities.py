@@ -27,7 +27,7 @@ from papernotes.corpus.models import PaperRecord
 from papernotes.corpus.normalize import normalize, tokens, word_parts
 from papernotes.corpus.papers import title_key
 from papernotes.corpus.venues import VenueMention
-from papernotes.retrieval.abbreviations import abbreviates
+from papernotes.retrieval.abbreviations import abbreviates, abbreviation_key, title_initials
 from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.terms import (
     CHAT_WORDS,
@@ -148,6 +148,10 @@ class PaperIndex:
                 n.single = n.single or len(name.split()) == 1
                 n.from_file_name = n.from_file_name and name not in named
         self._bm25 = bm25
+        self._by_initial: dict[str, list[int]] = {}  # first letter → records an abbreviation could name
+        for i, r in enumerate(records):
+            for initial in title_initials(r.title):
+                self._by_initial.setdefault(initial, []).append(i)
         for n in self._names.values():
             if n.from_file_name:  # the notes' own casing of a file-name word ("RAG" for "lewis2020-rag")
                 n.display = self._casing(n)
@@ -263,7 +267,8 @@ class PaperIndex:
         acronym_cased = sum(ch.isupper() for ch in raw) >= 2
         if not acronym_cased and english_word(raw) and not (len(holding) and self._written_as_acronym(raw, holding)):
             return []  # "take", "mars": words, unless the notes write them as abbreviations ("RAG")
-        found = [i for i, r in enumerate(self.records) if abbreviates(raw, r.title)]
+        key = abbreviation_key(raw)
+        found = [i for i in self._by_initial.get(key[0], []) if abbreviates(raw, self.records[i].title)] if key else []
         if len(found) != 1:
             return []
         own = self.chunks.get(found[0], [])
