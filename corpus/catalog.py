@@ -159,6 +159,8 @@ def merge_group(
             started[id(r)] = (rank[id(e)], position[id(e)])
         if e.system and not r.system:
             r.system = e.system
+        elif e.system and e.system != r.system:
+            _add_unique(r.aliases, [e.system])  # named otherwise in another place ("TLT" / "Taming the Long-Tail")
         if id(e) in pointers:
             _add_unique(r.aliases, [e.title])
         venue = normalize_venue(e.venue) if e.venue else None
@@ -218,17 +220,19 @@ def link_keys(e: PaperEntry) -> set[str]:
 
 
 def _drop_shared_labels(records: list[PaperRecord]) -> None:
-    """Clear a ``system`` name that several records share while none of their titles holds it: a bold
-    label repeated under papers ("**Operational Systems**", a track), not a system's name. (Two papers
+    """Clear a ``system`` name or alias that several records share while none of their titles holds it:
+    a bold label repeated under papers ("**Operational Systems**", a track), not a system's name. (Two papers
     that share a real name, "FlexPipe: …" twice, carry it in their titles.)"""
     by_name: dict[str, list[PaperRecord]] = {}
     for r in records:
-        if r.system:
-            by_name.setdefault(title_key(r.system), []).append(r)
+        for n in {title_key(n) for n in [r.system, *r.aliases] if n}:
+            by_name.setdefault(n, []).append(r)
     for name, rs in by_name.items():
         if len(rs) >= 2 and not any(name in title_key(r.title) for r in rs):
             for r in rs:
-                r.system = None
+                if r.system and title_key(r.system) == name:
+                    r.system = None
+                r.aliases = [a for a in r.aliases if title_key(a) != name]
 
 
 def precedence(entries: list[PaperEntry]) -> dict[int, int]:

@@ -372,13 +372,23 @@ def entry_from_item(item: Item, page: Page, topic: str, venue_default: str | Non
         rest = children
     summary = join_lines(_flatten(rest))
     _, year = split_venue(venue) if venue else (None, None)
+    from papernotes.corpus.short_names import opening_names  # short_names reads this module's labels
+
+    # a name the entry's first lines define ("MigrRDMA: a software-based …", "Tensor Language Model
+    # (TLM)") is the system's when the title has no one-word name before its colon ("Towards
+    # User-level QoE: …"); that prefix stays a name too
+    prefix = system_name(title, [])
+    said = opening_names([c.text for c in rest[:2]], title, whole=True) if prefix is None or " " in prefix else []
+    labelled = system_name(title, item.inline.strong + _strong_all(rest))
+    system = short or (said[0] if said else None) or labelled
+    names = [short, *said, prefix, labelled]
     return PaperEntry(
         title=title,
         kind="paper_entry",
         source=page.source,
         page_title=page.title,
-        system=short or system_name(title, item.inline.strong + _strong_all(rest)),
-        aliases=[short] if short else [],
+        system=system,
+        aliases=[n for n in dict.fromkeys(names) if n and n != system] if said else ([short] if short else []),
         venue=venue,
         year=year,
         affiliations=affiliations,

@@ -11,7 +11,10 @@ Read generally, from how notes write them:
   with its title: ``Segment Anything Model (SAM)``), not a part of it (``Ghost Attention (GAtt)`` in a
   note on Llama 2);
 * the last part of a byline after its authors and affiliation, set off by a dash:
-  ``Dosovitskiy et al., Google Research — ViT``.
+  ``Dosovitskiy et al., Google Research — ViT``;
+* a name a line opens by defining: ``MigrRDMA: a software-based RDMA live migration``,
+  ``**LingXi**, a system for personalized adaptive video streaming``, or by presenting:
+  ``Introduce MorphKernel, targeting …``.
 
 Authors and affiliations are never names of the paper: a bracket after a name list ("(Microsoft)") is no
 acronym of the words before it, and a byline's first part after its authors is the affiliation.
@@ -34,6 +37,19 @@ _AKA_RE = re.compile(
 )
 _ACRONYM_RE = re.compile(r"\(([A-Z][A-Za-z0-9]{0,2}[A-Z0-9][A-Za-z0-9-]{0,8})\)")
 _DASH_RE = re.compile(r"\s+[—–]\s+|\s+-\s+")
+#: A line that opens by defining a name: "MigrRDMA: a software-based …", "**LingXi**, a system for …",
+#: "HiveD is a …" — one word with a capital or digit after its first letter, then ":"/","/"is" and an
+#: article.
+_LEAD_NAME_RE = re.compile(
+    r"^([A-Za-z][\w.+-]*[A-Z0-9][\w.+-]*)\s*(?:[:,]|\s[—–-]|\s+is)\s+(?:a|an|the)\s", re.IGNORECASE
+)
+#: A line that opens by presenting a contribution by its name, as notes summarise one ("Introduce
+#: MorphKernel, targeting …", "Present Tessera, a …", "Propose FooDB to …"): a capitalized word after
+#: a verb of presenting, then ":"/"," or "to"/"that"/"which"/"for".
+_PRESENTED_RE = re.compile(
+    r"^(?i:we\s+)?(?i:introduce|present|propose|design|develop|build)s?\s+"
+    r"([A-Z][\w.+-]*)(?:\s*[:,]\s|\s+(?:to|that|which|for)\s)"
+)
 _BYLINE_START_RE = re.compile(r"^[A-Z][\w'’.-]+(?:\s+[A-Z][\w'’.-]+){0,3}(?:\s+et al\.?|\s*,\s*[A-Z])")
 
 
@@ -81,14 +97,23 @@ def abbreviates_title(acronym: str, expansion: str, title: str) -> bool:
     return any(w.lower() in words for w in re.findall(r"[A-Za-z][\w-]{3,}", expansion))
 
 
-def opening_names(lines: list[str], title: str | None = None) -> list[str]:
+def opening_names(lines: list[str], title: str | None = None, whole: bool = False) -> list[str]:
     """The short names the opening ``lines`` (a note's first lines, as text) give its paper, in order,
     without repeats (see the module docstring). With the paper's ``title``, an acronym in brackets
-    counts only when it names the paper (:func:`abbreviates_title`), not a part of it."""
+    counts only when it names the paper (:func:`abbreviates_title`), not a part of it; with ``whole``
+    also, only when every word of four or more letters it abbreviates is a word of the title ("Tensor
+    Language Model (TLM)" under "Enabling Tensor Language Model to …", not "Automatic Software Repair
+    (ASR)" under "Automatic Configuration Repair")."""
     out: list[str] = []
     for line in lines:
         line = line.replace("**", "").replace("__", "")
         found = [m.group(1).strip() for m in _AKA_RE.finditer(line)]
+        lead = _LEAD_NAME_RE.match(line.strip())
+        if lead and re.search(r"[A-Z0-9]", lead.group(1)[1:]):
+            found.append(lead.group(1).rstrip(".,:"))
+        presented = _PRESENTED_RE.match(line.strip())
+        if presented and len(presented.group(1)) > 2:
+            found.append(presented.group(1).rstrip(".,:"))
         byline = bool(_BYLINE_START_RE.match(line.strip('"“ ')) or re.search(r"\bet al\b", line))
         quoted = [m.group(1).strip() for m in _QUOTED_RE.finditer(line)]
         if byline or len(line.split()) <= 2 * SHORT_NAME_WORDS:
@@ -99,7 +124,11 @@ def opening_names(lines: list[str], title: str | None = None) -> list[str]:
             caps = sum(c.isupper() for c in m.group(1))
             words = [w for w in re.findall(r"[A-Za-z][\w-]*", line[: m.start()]) if w[0].isupper()]
             expansion = " ".join([p for w in words for p in w.split("-") if p and p[0].isupper()][-caps:])
-            if title is None or abbreviates_title(m.group(1), expansion, title):
+            title_words = {w.lower() for w in re.findall(r"[A-Za-z][\w-]{3,}", title or "")}
+            long_words = {w.lower() for w in re.findall(r"[A-Za-z][\w-]{3,}", expansion)}
+            if title is None or (
+                abbreviates_title(m.group(1), expansion, title) and not (whole and long_words - title_words)
+            ):
                 found.append(m.group(1))
         parts = _DASH_RE.split(line.strip().rstrip("."))
         if byline and len(parts) >= 2:

@@ -9,9 +9,11 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from rapidfuzz.distance import DamerauLevenshtein
+
 from papernotes.corpus.errors import BadInputError
 from papernotes.corpus.normalize import unify_punctuation
-from papernotes.corpus.venues import VenueMention, find_venue_mentions, normalize_venue, split_venue
+from papernotes.corpus.venues import SERIES, VenueMention, find_venue_mentions, normalize_venue, split_venue
 
 
 @dataclass
@@ -173,7 +175,31 @@ def detect_filters(question: str, known_venues: Iterable[str] = (), any_case: It
     return Filters()
 
 
+#: A lower-case word glued to a year, or set off by an apostrophe: where a misspelt venue is typed
+#: ("sops25", "eurosy24", "nsid'26").
+_TYPED_VENUE_RE = re.compile(r"(?<![\w'])(?P<series>[a-z]{4,12})\s*'?\s*(?P<year>20\d\d|\d\d)(?![\w.])")
+
+
 def venue_mentions(question: str, known_series: Iterable[str] = (), any_case: Iterable[str] = ()) -> list[VenueMention]:
     """:func:`~papernotes.corpus.venues.find_venue_mentions` over the normalized-punctuation question
-    (curly apostrophes and dash variants unified, case kept)."""
-    return find_venue_mentions(unify_punctuation(question), known_series, any_case)
+    (curly apostrophes and dash variants unified, case kept); a lower-case word with a year attached
+    that is one edit (Damerau–Levenshtein: insertion, deletion, substitution, transposition) from
+    exactly one series of four or more letters is that series misspelt ("sops25" → SOSP 2025,
+    "eurosy24" → EuroSys 2024); lower case only, as :mod:`papernotes.retrieval.spelling` reads typed
+    words (a capitalized word is a name)."""
+    text = unify_punctuation(question)
+    found = find_venue_mentions(text, known_series, any_case)
+    known = [*SERIES.values(), *known_series]
+    series = {s.lower(): s for s in known if s and len(s) >= 4 and s.isalpha()}
+    listed = {s.lower() for s in [*SERIES, *known] if s}
+    for m in _TYPED_VENUE_RE.finditer(text):
+        word = m.group("series")
+        overlaps = [v for v in found if v.span[0] < m.end() and m.start() < v.span[1]]
+        if word in series or any(v.series.lower() in listed for v in overlaps):
+            continue
+        near = {series[s] for s in series if DamerauLevenshtein.distance(word, s, score_cutoff=1) <= 1}
+        if len(near) == 1:  # read as the listed series, not as one nobody listed ("nsid'26")
+            year = int(m.group("year"))
+            found = [v for v in found if v not in overlaps]
+            found.append(VenueMention(near.pop(), year if year >= 1900 else 2000 + year, m.span()))
+    return sorted(found, key=lambda v: v.span)

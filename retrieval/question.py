@@ -308,10 +308,13 @@ def match_keys(
             alts.append(split)
         if abbreviations is not None and len(split) == 1 and split[0] in abbreviations.long_of:
             alts.append(abbreviations.long_of[split[0]])
-        if variant is not None and in_notes is not None and len(split) == 1 and not in_notes(split[0]):
-            meant = variant(parts[0])
+        if in_notes is not None and len(split) == 1 and not in_notes(split[0]):
+            # a compound the notes write as two words ("codesize") before a misspelling of one word
+            compound = _compound_parts(parts[0], in_notes)
+            meant = variant(parts[0]) if variant is not None and not compound else None
             if meant and lexical_terms(meant):
                 alts.append(tuple(lexical_terms(meant)))
+            alts += compound
         if alts:
             out.append(Key(_bare(w), tuple(dict.fromkeys(alts))))
         i += 1
@@ -330,6 +333,27 @@ def _long_form_at(
         if long in abbreviations.short_of and lexical_terms(parsed[i + size - 1][0]):
             return size, long
     return 0, ()
+
+
+#: Fewest letters of each word a typed compound is split into.
+COMPOUND_PART_MIN = 3
+
+
+def _compound_parts(word: str, in_notes: Callable[[str], bool]) -> list[tuple[str, ...]]:
+    """A compound the notes write as two words ("realtime" → ``(real, time)``, "codesize" → ``(code,
+    size)``): ``[terms]`` of the most even split of ``word`` into two common English words (each at least
+    :data:`COMPOUND_PART_MIN` letters) that the notes both use; ``[]`` when none. A name is never split
+    ("paxosdb": "paxos" is no English word)."""
+    best: tuple[str, ...] = ()
+    best_even = 0
+    for cut in range(COMPOUND_PART_MIN, len(word) - COMPOUND_PART_MIN + 1):
+        a, b = word[:cut], word[cut:]
+        even = min(len(a), len(b))
+        if even > best_even and english_word(a) and english_word(b):
+            terms = (stem_term(a), stem_term(b))
+            if all(map(in_notes, terms)):
+                best, best_even = terms, even
+    return [best] if best and word.isalpha() else []
 
 
 def _joined_pair(both: list[str], in_notes: Callable[[str], bool]) -> tuple[tuple[str, ...], ...] | None:

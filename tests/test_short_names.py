@@ -205,3 +205,44 @@ def test_acronym_aliases_family():
     records, _ = catalog_of(ACRONYM_ALIASES / "notes")
     got = {title_key(r.title): r.aliases for r in records}
     assert got == {title_key(e["title"]): e["aliases"] for e in expected}
+
+
+ENTRY_NAMES = TESTS / "fixtures" / "families" / "entry_defined_names"
+
+
+@pytest.mark.parametrize(
+    ("line", "names"),
+    [
+        ("MigrRDMA: a software-based RDMA live migration.", ["MigrRDMA"]),
+        ("**LingXi**, a system for personalized adaptive video streaming.", ["LingXi"]),
+        ("HiveD is a scheduler for shared GPU clusters.", ["HiveD"]),
+        ("Introduce MorphKernel, targeting dynamic and imbalanced GPU operators.", ["MorphKernel"]),
+        ("Present Tessera, a pipeline-parallel training framework.", ["Tessera"]),
+        # an ordinary label or word before a colon defines no name, nor does a generic plural
+        ("GPUs: fast enough for the job.", []),
+        ("Propose **localize-fix-validate** as a possible approach.", []),
+        ("Motivation: a broadcast tree is fragile.", []),
+        ("Note: the numbers are from the talk.", []),
+    ],
+)
+def test_a_line_that_opens_by_defining_a_name(line, names):
+    assert opening_names([line]) == names
+
+
+def test_a_listing_entry_takes_the_name_its_own_lines_define():
+    """A paper bullet whose title holds no one-word name takes the name its first lines define (a bold
+    lead, "Name: a …", an acronym of title words); a title's own name before its colon is kept, and a
+    component or a neighbouring technique the lines name is no name of the paper."""
+    records, _ = catalog_of(ENTRY_NAMES)
+    by_title = {r.title.split(":")[0]: r for r in records}
+    assert by_title["Towards Tail-Free Replication"].system == "QuorumLite"
+    assert "Towards Tail-Free Replication" in by_title["Towards Tail-Free Replication"].aliases
+    assert by_title["Software-based Failover for Smart NICs"].system == "NicSwap"
+    assert by_title["Enabling Graph Cost Model to Guide Kernel Fusion for Accelerators"].system == "GCM"
+    # "Automatic Program Tuning (APT)" abbreviates words the title does not hold
+    assert by_title["Automatic Index Tuning"].system == "AIT"
+    assert "APT" not in by_title["Automatic Index Tuning"].aliases
+    flowtap = by_title["FlowTap"]
+    assert flowtap.system == "FlowTap" and not {"DPDK", "RSS"} & set(flowtap.aliases)
+    assert by_title["Scaling Gossip with Epidemic Trees"].system is None
+    assert by_title["Taming Skew in Sharded Caches"].system == "SkewCutter"
