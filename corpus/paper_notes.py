@@ -338,6 +338,7 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
             links.setdefault("code" if k in ("github", "repo", "repository") else k, value)
 
     authors, affs = note_people(meta, blocks, op)
+    affs = [a for a in affs if not normalize_venue(a)]  # "— Stanford — SIGIR 2020": the venue is no place
     authors = authors or (bib.authors if bib else [])
     # the post's own title as a name: its short name ("EAGLE：在特征层做投机采样" → "EAGLE", "1. SnapKV" →
     # "SnapKV"), else itself unless it is an identifier

@@ -27,11 +27,6 @@ Question features (:func:`question_features`):
                    sentence stating a new amount (not a number of the question) covers, relative to the
                    best share any candidate sentence covers (0 when none covers any); 1 otherwise
 ``venue_missing``  1 when the question names a venue the notes lack
-``name_subject``   for a question naming no paper of the catalog, the idf-weighted share of its name-like
-                   terms (not common English words) found in the notes that the top 3 chunks are about —
-                   in their paper's title or system name, their section or page title — rather than
-                   mention in passing ("GPT-4o" cited as a baseline answers nothing about GPT-4o);
-                   1 when the question names a paper or holds no such name
 ``best_sentence``  the sentence model's best score (the probability that a candidate sentence — of the
                    named papers, when the question names some; not a title or affiliations line —
                    holds the answer)
@@ -70,7 +65,6 @@ QUESTION_FEATURES = (
     "quantity_support",
     "venue_missing",
     "best_sentence",
-    "name_subject",
 )
 SENTENCE_FEATURES = ("cos", "lexical", "asked", "number_asked", "named", "is_title", "first", "rank")
 
@@ -103,9 +97,8 @@ _QUESTION_DEFAULT = Model(
         "quantity_support": 2.0,
         "venue_missing": -4.0,
         "best_sentence": 2.0,
-        "name_subject": 1.0,
     },
-    -7.0,
+    -6.0,
 )
 _DEFAULTS = {
     "question_named": _QUESTION_DEFAULT,
@@ -368,19 +361,6 @@ def question_features(
     cos = [s.cos for s in of_subject if s.cos is not None]
     best_asked = max((s.asked for s in of_subject), default=0.0)
     with_number = max((s.asked for s in of_subject if s.number), default=0.0)
-    # a name the notes hold only in passing: no top chunk is about it
-    in_notes = [k for k in named_like if k.covered(vocab)]
-    if in_notes and not (q and q.papers):
-        about = {
-            t
-            for h in top
-            for t in lexical_terms(
-                " ".join(str(h.get(f) or "") for f in ("paper_title", "system", "section", "page_title"))
-            )
-        }
-        name_subject = coverage(in_notes, about, idf)
-    else:
-        name_subject = 1.0
     return {
         "top_dense": max((h.dense for h in top), default=0.0),
         "best_cos": max(cos, default=max((h.dense for h in top), default=0.0)),
@@ -392,7 +372,6 @@ def question_features(
         "quantity_support": (with_number / best_asked if best_asked else 0.0) if (q and q.asks_quantity) else 1.0,
         "venue_missing": 1.0 if result.missing_venue else 0.0,
         "best_sentence": max((s.score for s in of_subject), default=0.0),
-        "name_subject": name_subject,
     }
 
 

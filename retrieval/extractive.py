@@ -131,18 +131,30 @@ def _paper_answer(
         return
     for line in description_sentences(chunk, r)[:MAX_SENTENCES]:
         c.add(line, chunk)
+    # the paper's own chunks, best first, for a byline the catalog lacks (it may open the note while its
+    # description is further down)
+    mine = [chunk, *(h for h in hits if h is not chunk and h.record == chunk.record)]
     if link and r.authors and r.affiliations:  # the lead line names the affiliations, not the people
         c.add("Authors: " + ", ".join(r.authors[:12]) + (" et al." if len(r.authors) > 12 else ""), chunk)
     elif link and not r.authors:  # the notes' byline, when the catalog has no names
-        byline = next((b for b in split_sentences(chunk.body) if is_byline(_URL_RE.sub(" ", b))), None)
+        byline = next(((b, h) for h in mine for b in map(_unlinked, split_sentences(h.body)) if is_byline(b)), None)
         if byline:
-            c.add("Authors: " + _URL_RE.sub(" ", byline).strip(" —–-"), chunk)
+            c.add("Authors: " + byline[0].strip(" —–-"), byline[1])
     if link and not r.affiliations:  # the notes' affiliation line, when the catalog has none
         place = next((x for x in split_sentences(chunk.body) if _affiliation_like(x)), None)
         if place:
             c.add("From: " + place.strip().rstrip(".。"), chunk)
     if link and r.url:
         c.add(f"Link: {r.url}", chunk)
+
+
+#: A link's label left at the end of a line once its address is taken out ("… — SIGIR 2020 DOI:").
+_LINK_LABEL_END_RE = re.compile(r"\s*\b(?:doi|arxiv|link|url|pdf|paper|code)\s*:?\s*$", re.IGNORECASE)
+
+
+def _unlinked(line: str) -> str:
+    """``line`` without its addresses and the labels they leave at its end."""
+    return _LINK_LABEL_END_RE.sub("", _URL_RE.sub(" ", line).strip())
 
 
 def paper_lookup(r: PaperRecord, hits: list[Hit]) -> tuple[str, list[Hit]]:
@@ -167,7 +179,13 @@ def description_sentences(chunk: Hit, r: PaperRecord) -> list[str]:
     """The sentences of ``chunk`` that describe the paper: not its title, its venue, a table row, nor the line stating its
     affiliations (those of the catalog record; for a record without any, a line that looks like one)."""
     out = []
-    for s in split_sentences(chunk.body):
+    sentences = [_after_lead(s, r) for s in split_sentences(chunk.body)]
+    # a chunk holding several papers (a log's entries, a listing): the paper's own lines are those of
+    # its record's summary (the entry's text), not its neighbours' (nor an overlap from the entry before)
+    own = title_key(r.summary)
+    if len(own) > 20:
+        sentences = [s for s in sentences if title_key(s) and title_key(s) in own] or sentences
+    for s in sentences:
         if s.startswith("|"):
             continue  # a table row (a header, a listing's row): cells, not a description
         if re.fullmatch(r"[^\W\d_]+[:.]?", s) or (s.endswith((":", "：")) and len(s.split()) <= 4):
@@ -184,6 +202,18 @@ def description_sentences(chunk: Hit, r: PaperRecord) -> list[str]:
     return out
 
 
+def _after_lead(sentence: str, r: PaperRecord) -> str:
+    """An entry's lead line run together with its first line of notes ("**Title** (Venue) — A et al.
+    https://… Reflection tokens: …") as the notes' part after the link, when that says something (four
+    or more words); any other sentence unchanged."""
+    if len(title_key(r.title)) > 10 and title_key(sentence).startswith(title_key(r.title)[:30]):
+        links = list(_URL_RE.finditer(sentence))
+        rest = sentence[links[-1].end() :].strip(" ;,.—–-") if links else ""
+        if len(rest.split()) >= 4:
+            return rest
+    return sentence
+
+
 _NAME_WORD = r"(?:[A-Z](?:[^\W\d_A-Z]|['’-])+(?:[A-Z][^\W\d_A-Z]+)?\.?|[A-Z]\.)"  # no acronyms
 _PERSON_RE = re.compile(rf"{_NAME_WORD}(?:\s+{_NAME_WORD}){{0,3}}")
 _PLACE_RE = re.compile(r"[A-Z][\w.'’-]*(?:\s+(?:[A-Z][\w.'’-]*|of|and|for))*")
@@ -197,7 +227,7 @@ def is_byline(line: str) -> bool:
     a place after a dash aside ("Krizhevsky, Sutskever, Hinton — University of Toronto")."""
     text = re.sub(r"\([^()]*\)|\[[^\]]*\]|[\"“”][^\"“”]{1,40}[\"“”]", " ", line)
     text, *after = re.split(r"\s[—–-]\s|\s[—–]|[—–]\s", text, maxsplit=1)
-    if after and len(after[0].split()) > 4:
+    if after and len([w for w in after[0].split() if re.search(r"\w", w)]) > 4:
         return False  # what follows the dash says something ("— queue of negatives + …")
     text, *places = re.split(r"\bet\s+al\b\.?", text, maxsplit=1)  # "Radford et al., OpenAI"
     if places and not all(_PLACE_RE.fullmatch(p.strip(" .")) for p in re.split(r"[,;&/]", places[0]) if p.strip(" .")):

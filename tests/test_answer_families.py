@@ -286,3 +286,62 @@ def test_each_paper_of_a_reading_log_owns_its_sections_chunks(tmp_path, models_c
     assert all(n.retriever.papers.chunks.get(i) for i in logged), [
         n.catalog[i].title for i in logged if not n.retriever.papers.chunks.get(i)
     ]
+
+
+def test_a_lookup_in_a_log_of_several_papers_quotes_only_that_papers_lines(tmp_path, models_cache):
+    """A month's log holds several papers in one chunk (with an overlap from the entry before): "what
+    is X" quotes X's own lines, never its neighbours'; and a byline with a link after it still gives
+    the authors."""
+    from papernotes.retrieval.indexing import ingest
+    from papernotes.retrieval.service import Notes
+
+    entries = [
+        (
+            "Gossip Trees: Epidemic Broadcast at Scale",
+            "Ames et al.",
+            "2301.00001",
+            "Trees of gossipers; fanout 3 halves delivery time.",
+        ),
+        (
+            "Learned Bloom Sketches",
+            "Brook et al.",
+            "2301.00002",
+            "A model in front of a Bloom filter cuts memory by 40% on URL sets.",
+        ),
+        (
+            "Quorum Leases: Fast Local Reads",
+            "Cole et al.",
+            "2301.00003",
+            "Leases granted to quorums serve reads locally at 2.1x lower latency.",
+        ),
+        (
+            "Tidal Batching for Streaming Joins",
+            "Dunn et al.",
+            "2301.00004",
+            "Batches sized by the tide of input rates; 3x higher throughput.",
+        ),
+    ]
+    log = "# May 2031\n\nMixed bag this month.\n\n" + "\n".join(
+        f"- **{t}** (NSDI 2031) — {who}\n  https://arxiv.org/abs/{aid}\n  {what} The {who.split()[0]} group "
+        f"keeps the artifact at release {k + 1}, and the talk ran long.\n"
+        for k, (t, who, aid, what) in enumerate(entries)
+    )
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "2031-05.md").write_text(log, encoding="utf-8")
+    (tmp_path / "notes" / "sketch.md").write_text(
+        "# Count Sketch Cascades for Heavy Hitters\n\nAda Byron & Alan Church — Example University — **SIGMOD 2031**\n"
+        "DOI: https://doi.org/10.1145/9999999.0000001\n\n## TL;DR\n\nA cascade of count sketches finds heavy hitters "
+        "in one pass with 5x less memory.\n\n## Numbers\n\n- 5x less memory than a single sketch.\n",
+        encoding="utf-8",
+    )
+    seed_models(models_cache, tmp_path / "data")
+    s = make_settings(tmp_path / "data")
+    ingest(s, [str(tmp_path / "notes")])
+    n = Notes(s)
+    for i, (title, _who, _aid, what) in enumerate(entries):
+        a = n.ask(f"what is {title.split(':')[0].lower()}", use_llm=False)
+        assert a.kind == "lookup" and what.split(";")[0].split(".")[0] in a.answer, a.answer
+        others = [e[3].split(".")[0] for j, e in enumerate(entries) if j != i]
+        assert not any(o in a.answer for o in others), a.answer
+    a = n.ask("who wrote count sketch cascades for heavy hitters?", use_llm=False)
+    assert "Ada Byron" in a.answer and "Alan Church" in a.answer, a.answer
