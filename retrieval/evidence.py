@@ -4,7 +4,8 @@ question.
 Candidates are whole sentences (and list lines) of the top chunks and of the named (or best) papers'
 other chunks; a sentence a chunk split cut at its start is completed from its sibling chunk (same
 source and section) or dropped. Each candidate gets its lexical overlap with the question
-(idf-weighted, over the sentence and its section heading), the overlap with what is *asked* about the
+(idf-weighted, over the sentence, its section heading and the short list items it is nested under:
+"Deployed on a dedicated on-demand CPU instance" is read under "**Inference Server**"), the overlap with what is *asked* about the
 named papers (for a question that names none, with the words of the sentence's own paper title
 taken out: they identify the subject, the rest is what is asked about it), whether it holds a number, and — for the best few by overlap — its cosine similarity to
 the question under the embedder (computed at query time; sentence vectors are not stored).
@@ -134,6 +135,35 @@ def evidence_hits(result: SearchResult, extra: int = EXTRA_CHUNKS) -> list[Hit]:
     return list(result.hits) + more[:extra]
 
 
+#: A list item line: its indentation and its text (CommonMark list markers).
+_ITEM_LINE_RE = re.compile(r"^([ \t]*)(?:[-*+•]|\d{1,9}[.)])\s+(.*\S)")
+#: Longest item (in words) whose words a nested item is read under: a label ("**Inference Server**",
+#: "Three components"), not a statement of its own.
+LABEL_WORDS = 8
+
+
+def item_labels(body: str) -> dict[str, str]:
+    """For each nested list item of ``body`` (keyed by its first 40 characters, markup aside), the
+    label it sits under: the text of the item just above it, when that is at most :data:`LABEL_WORDS`
+    words ("Deployed on a dedicated on-demand CPU instance" under "Inference Server": its answer to
+    "what does the inference server run on" is said under that label)."""
+    stack: list[tuple[int, str]] = []
+    out: dict[str, str] = {}
+    for line in body.splitlines():
+        m = _ITEM_LINE_RE.match(line)
+        if not m:
+            if line.strip() and not line[:1].isspace():
+                stack = []  # a paragraph at the margin ends the list
+            continue
+        indent, text = len(m.group(1).expandtabs(4)), m.group(2).replace("**", "").replace("__", "").strip()
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        if stack and len(stack[-1][1].split()) <= LABEL_WORDS:
+            out.setdefault(text[:40], stack[-1][1])
+        stack.append((indent, text))
+    return out
+
+
 def _context_terms(h: Hit) -> set[str]:
     """Terms of what a sentence is said under: its chunk's first line (page title › section) and the
     paper it is about."""
@@ -166,6 +196,7 @@ def candidates(
     seen: set[str] = set()
     for h in evidence_hits(result):
         heading = _context_terms(h)
+        labels = item_labels(h.body)
         title_keys = {title_key(str(h.get("paper_title") or "")), title_key(str(h.get("page_title") or ""))}
         for j, sent in enumerate(split_sentences(h.body)):
             if j == 0 and sent[:1].islower() and not re.match(r"^\S+:", sent) and not _LIST_ITEM_RE.match(h.body):
@@ -175,6 +206,7 @@ def candidates(
                 continue
             seen.add(key)
             st = set(lexical_terms(sent))
+            under = heading | set(lexical_terms(labels.get(sent[:40], "")))
             about: Sequence[Key | str] = asked
             if not named and q and h.get("paper_title"):
                 # a question that describes its paper instead of naming it: the words that describe the
@@ -186,8 +218,8 @@ def candidates(
                     text=sent,
                     hit=h,
                     index=j,
-                    lexical=coverage(terms, st | heading, idf) if terms else 0.0,
-                    asked=coverage(about, st | heading, idf) if about else 0.0,
+                    lexical=coverage(terms, st | under, idf) if terms else 0.0,
+                    asked=coverage(about, st | under, idf) if about else 0.0,
                     number=has_number(sent, q.numbers if q else set()),
                     named=h.group in named,
                     is_title=title_key(parse_title(sent)[0]) in title_keys or states_affiliations(h, sent),
