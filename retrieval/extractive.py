@@ -179,11 +179,13 @@ def description_sentences(chunk: Hit, r: PaperRecord) -> list[str]:
     """The sentences of ``chunk`` that describe the paper: not its title, its venue, a table row, nor the line stating its
     affiliations (those of the catalog record; for a record without any, a line that looks like one)."""
     out = []
-    sentences = [_after_lead(s, r) for s in split_sentences(chunk.body)]
-    # a chunk holding several papers (a log's entries, a listing): the paper's own lines are those of
-    # its record's summary (the entry's text), not its neighbours' (nor an overlap from the entry before)
+    split = split_sentences(chunk.body)
+    sentences = [_after_lead(s, r) for s in split]
+    # a chunk that holds the paper's entry among others (a log's entries, a listing: its title is a line
+    # of the chunk, not its heading): the paper's own lines are those of its record's summary (the
+    # entry's text), not its neighbours' (nor an overlap from the entry before)
     own = title_key(r.summary)
-    if len(own) > 20:
+    if len(own) > 20 and sentences != split:
         sentences = [s for s in sentences if title_key(s) and title_key(s) in own] or sentences
     for s in sentences:
         if s.startswith("|"):
