@@ -206,20 +206,24 @@ def candidates(
                 continue
             seen.add(key)
             st = set(lexical_terms(sent))
-            under = heading | set(lexical_terms(labels.get(sent[:40], "")))
+            label = labels.get(sent[:40], "")
+            under = heading | set(lexical_terms(label))
             about: Sequence[Key | str] = asked
             if not named and q and h.get("paper_title"):
                 # a question that describes its paper instead of naming it: the words that describe the
                 # paper identify the subject; what is asked about it is the rest
                 ident = identity(h) if identity else set(lexical_terms(str(h.get("paper_title"))))
                 about = [k for k in q.asked if not k.covered(ident)]
+            asked_here = coverage(about, st | under, idf) if about else 0.0
+            if label and about and asked_here > coverage(about, st | heading, idf):
+                sent = f"{label.rstrip(':：')} — {sent}"  # quoted with the label its match is owed to
             out.append(
                 Sentence(
                     text=sent,
                     hit=h,
                     index=j,
                     lexical=coverage(terms, st | under, idf) if terms else 0.0,
-                    asked=coverage(about, st | under, idf) if about else 0.0,
+                    asked=asked_here,
                     number=has_number(sent, q.numbers if q else set()),
                     named=h.group in named,
                     is_title=title_key(parse_title(sent)[0]) in title_keys or states_affiliations(h, sent),

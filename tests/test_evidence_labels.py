@@ -52,3 +52,4 @@ def test_the_line_under_a_label_matches_a_question_in_the_labels_words(tmp_path,
         child = next(x for x in sentences if "on-demand CPU instance" in x.text)
         sibling = next(x for x in sentences if "spot GPU instances warm" in x.text)
         assert child.asked > sibling.asked, [(x.text, x.asked) for x in sentences]
+        assert child.text.startswith("Inference Server — ")  # quoted with the label it matched through
