@@ -179,6 +179,25 @@ def test_search_filters_pushed_to_both_sides(fixture_index):
     assert res2.hits and all("Scheduling" in (h.get("topic") or "") for h in res2.hits)
 
 
+@pytest.mark.parametrize(
+    "question", ["KV cache paging", "Which ToySys 2026 papers page the KV cache?", "What does Quokka do at OSDI 2031?"]
+)
+def test_a_question_embedded_while_it_is_read_ranks_as_one_embedded_after(fixture_index, question):
+    """A question given as text is embedded in a background thread while it is read; the ranking, the
+    scores and the vector are those of reading it first and embedding it then (``vector`` given or not)."""
+    from papernotes.retrieval.service import Notes
+
+    r = Notes(fixture_index).retriever
+
+    def ranked(res):
+        return [(h.id, h.score, h.dense, h.bm25) for h in res.pool], res.query_vector
+
+    overlapped = ranked(r.search(question))
+    assert overlapped == ranked(r.search(r.understand(question)))
+    assert overlapped == ranked(r.search(r.understand(question), vector=r.question_vector(question)))
+    assert overlapped[1] == r.embeddings.embed_query(question)
+
+
 def test_auto_detected_venue_and_fallback(fixture_index):
     from papernotes.retrieval.service import Notes
 
