@@ -39,6 +39,8 @@ from papernotes.retrieval.terms import lexical_terms, lexical_terms_once
 #: copies of one text (a note saved twice or renamed, the dump and the directory copy of a page, a
 #: copy with a line added); only the better-ranked one is kept.
 NEAR_DUPLICATE_OVERLAP = 0.9
+#: Chunks with fewer terms (a title and a line) are alike by chance: only the same terms make them copies.
+SHORT_TERMS = 8
 
 #: Threads that embed questions while they are read (:meth:`HybridRetriever.question_vector`); the
 #: embedding runs outside the interpreter lock (ONNX Runtime), the reading inside it.
@@ -468,16 +470,26 @@ def collapse(
     """
     terms_of = body_terms or (lambda h: set(lexical_terms(h.body)))
     pool: list[Hit] = []
-    seen: list[tuple[Hit, set[str]]] = []
+    seen: list[tuple[Hit, set[str], int]] = []  # the pool's hits, their terms and how many
     for h in hits:
         ts = terms_of(h)
-        twin = next((o for o, ots in seen if ts == ots or _overlap(ts, ots) >= NEAR_DUPLICATE_OVERLAP), None)
+        n = len(ts)
+        # the overlap inline (each hit is compared with every hit kept before it)
+        twin = next(
+            (
+                o
+                for o, ots, m in seen
+                if ts == ots
+                or (n >= SHORT_TERMS and m >= SHORT_TERMS and len(ts & ots) / min(n, m) >= NEAR_DUPLICATE_OVERLAP)
+            ),
+            None,
+        )
         if twin is not None:
             src = str(h.get("source") or "")
             if src and src != twin.get("source") and src not in twin.also:
                 twin.also.append(src)
             continue
-        seen.append((h, ts))
+        seen.append((h, ts, n))
         pool.append(h)
     kept: list[Hit] = []
     groups: dict[str, int] = {}
@@ -506,9 +518,3 @@ def collapse(
     for i, h in enumerate(kept, 1):
         h.rank = i
     return kept, pool
-
-
-def _overlap(a: set[str], b: set[str]) -> float:
-    if len(a) < 8 or len(b) < 8:  # short chunks (a title and a line) are alike by chance
-        return 0.0
-    return len(a & b) / min(len(a), len(b))
