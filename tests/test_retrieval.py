@@ -530,3 +530,24 @@ def test_real_corpus_held_split_of_the_calibration_set(real_index):
     if DEV_QA.is_file():
         dev = run_eval(load_questions(DEV_QA), lambda q: notes.ask(q, k=5, use_llm=False), 5)
         assert dev["hit_at_k"] >= 0.95
+
+
+def test_collapse_keeps_the_better_of_near_copies_and_short_chunks_unless_the_same():
+    """Near-copies (term overlap ≥ 0.9 of the smaller set, both with 8+ terms) and chunks with the same
+    terms collapse into the better-ranked one; short chunks that merely share terms do not."""
+    from papernotes.retrieval.search import Hit, collapse
+
+    words = [f"w{i}" for i in range(20)]
+    terms = {
+        "a": set(words[:10]),
+        "a-copy": set(words[:10]) | {"extra"},  # 10 of 10 shared: a copy with a line added
+        "b": set(words[:5]) | set(words[10:15]),  # half shared: another text
+        "s": {"x", "y", "z"},
+        "s-other": {"x", "y", "q"},  # short and alike by chance
+        "s-same": {"x", "y", "z"},
+    }
+    hits = [Hit(i, i, {"source": f"{i}.md"}, 1.0 / (n + 1), group=f"page:{i}") for n, i in enumerate(terms)]
+    kept, pool = collapse(hits, 10, 1, (), lambda h: terms[h.id])
+    assert [h.id for h in pool] == ["a", "b", "s", "s-other"]
+    assert pool[0].also == ["a-copy.md"] and pool[2].also == ["s-same.md"]
+    assert [h.id for h in kept] == [h.id for h in pool]
