@@ -165,12 +165,20 @@ def abbreviates(short: str, title: str) -> bool:
     False
     """
     key = abbreviation_key(short)
-    if key is None:
-        return False
-    forms = _long_forms(title)
+    return key is not None and _abbreviates_forms(key, _long_forms(title))
+
+
+def _abbreviates_forms(key: str, forms: tuple[tuple[str, ...], ...]) -> bool:
+    """:func:`abbreviates` for a read ``key`` (:func:`abbreviation_key`) and a title's long forms."""
     if any(key in words for words in forms):
         return False
     return any(_pieces(key, words, 0, 0, 0) for words in forms)
+
+
+def _in_order(key: str, text: str) -> bool:
+    """True when the characters of ``key`` occur in ``text`` in order (a subsequence)."""
+    rest = iter(text)
+    return all(ch in rest for ch in key)
 
 
 def abbreviation_key(short: str) -> str | None:
@@ -182,7 +190,38 @@ def abbreviation_key(short: str) -> str | None:
     return key
 
 
-def title_initials(title: str) -> set[str]:
-    """The first letters an abbreviation of ``title`` can start with (one per long form), to look up
-    only the titles a typed word could abbreviate."""
-    return {words[0][0] for words in _long_forms(title)}
+class TitleAbbreviations:
+    """The paper titles a typed word abbreviates (:func:`abbreviates`), looked up in titles read once.
+
+    Built once per catalog (``titles`` in catalog order): each title's long forms and the letters of
+    its words, and the titles by the first letter their abbreviations can start with (that of a long
+    form). A word is tried only against the titles of its first letter whose letters
+    hold its own, in order — the Schwartz & Hearst condition every abbreviation meets, which
+    :func:`abbreviates` then checks piece by piece. The answers are those of :func:`abbreviates` over
+    every title; reading the titles again for each word of each question cost 13 ms of CPU per question
+    at 6k titles.
+    """
+
+    def __init__(self, titles: Iterable[str]):
+        self._forms = [_long_forms(t) for t in titles]
+        # the whole title's words (the first form) hold the part before its colon (the second)
+        self._letters = ["".join(forms[0]) if forms else "" for forms in self._forms]
+        self._letter_sets = [frozenset(text) for text in self._letters]
+        self._by_initial: dict[str, list[int]] = {}
+        for i, forms in enumerate(self._forms):
+            for initial in dict.fromkeys(words[0][0] for words in forms):
+                self._by_initial.setdefault(initial, []).append(i)
+
+    def abbreviated(self, short: str) -> list[int]:
+        """Positions of the titles ``short`` abbreviates, ascending."""
+        key = abbreviation_key(short)
+        if key is None:
+            return []
+        chars = frozenset(key)
+        return [
+            i
+            for i in self._by_initial.get(key[0], ())
+            if chars <= self._letter_sets[i]
+            and _in_order(key, self._letters[i])
+            and _abbreviates_forms(key, self._forms[i])
+        ]

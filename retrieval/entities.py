@@ -27,7 +27,7 @@ from papernotes.corpus.models import PaperRecord
 from papernotes.corpus.normalize import normalize, tokens, word_parts
 from papernotes.corpus.papers import title_key
 from papernotes.corpus.venues import VenueMention
-from papernotes.retrieval.abbreviations import abbreviates, abbreviation_key, title_initials
+from papernotes.retrieval.abbreviations import TitleAbbreviations
 from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.terms import (
     CHAT_WORDS,
@@ -148,10 +148,7 @@ class PaperIndex:
                 n.single = n.single or len(name.split()) == 1
                 n.from_file_name = n.from_file_name and name not in named
         self._bm25 = bm25
-        self._by_initial: dict[str, list[int]] = {}  # first letter → records an abbreviation could name
-        for i, r in enumerate(records):
-            for initial in title_initials(r.title):
-                self._by_initial.setdefault(initial, []).append(i)
+        self._titles = TitleAbbreviations(r.title for r in records)  # the titles a typed word abbreviates
         for n in self._names.values():
             if n.from_file_name:  # the notes' own casing of a file-name word ("RAG" for "lewis2020-rag")
                 n.display = self._casing(n)
@@ -264,11 +261,17 @@ class PaperIndex:
         holding = self._bm25.postings(terms[0])
         if len(holding) > max(FIELD_TERM_SHARE * len(self._bm25), FIELD_TERM_MIN_CHUNKS):
             return []
+        written: list[bool] = []  # whether the notes write the word as an acronym, read once
+
+        def as_acronym() -> bool:
+            if not written:
+                written.append(bool(len(holding)) and self._written_as_acronym(raw, holding))
+            return written[0]
+
         acronym_cased = sum(ch.isupper() for ch in raw) >= 2
-        if not acronym_cased and english_word(raw) and not (len(holding) and self._written_as_acronym(raw, holding)):
+        if not acronym_cased and english_word(raw) and not as_acronym():
             return []  # "take", "mars": words, unless the notes write them as abbreviations ("RAG")
-        key = abbreviation_key(raw)
-        found = [i for i in self._by_initial.get(key[0], []) if abbreviates(raw, self.records[i].title)] if key else []
+        found = self._titles.abbreviated(raw)
         if len(found) != 1:
             return []
         own = self.chunks.get(found[0], [])
@@ -276,12 +279,12 @@ class PaperIndex:
             told = sum(1 for t in context if np.intersect1d(self._bm25.postings(t), own).size)
             if 2 * told < len(context):
                 return []
-        elif not acronym_cased and len(raw) < 4 and not (len(holding) and self._written_as_acronym(raw, holding)):
+        elif not acronym_cased and len(raw) < 4 and not as_acronym():
             return []  # a short word alone ("lol ok"), neither typed nor written as an abbreviation
         users = {self.chunk_record[int(pos)] for pos in holding} - {None}
         if users and found[0] not in users:
             return []  # other papers' notes use the word, its own never: it names something else ("Pangu")
-        if len(holding) and not self._written_as_acronym(raw, holding):
+        if len(holding) and not as_acronym():
             return []  # the notes write it as a word of its own ("Tarn", "Raft"), not as an abbreviation
         return found
 
@@ -320,6 +323,7 @@ class PaperIndex:
         in_english = sum(p in foreign for _, parts in words for p in parts) < FOREIGN_WORDS
         taken = [False] * len(words)
         found: list[PaperMention] = []
+        held = self._held_terms(words)
         for size in range(min(MAX_NAME_WORDS, len(words)), 0, -1):
             for i in range(len(words) - size + 1):
                 if any(taken[i : i + size]):
@@ -333,7 +337,8 @@ class PaperIndex:
                     key = "".join(word_parts(normalize(meant))) if meant else key
                     n = self._names.get(key) if meant else None
                 if n is None and size == 1 and (in_english or sum(ch.isupper() for ch in words[i][0]) >= 2):
-                    by_abbreviation = self.abbreviated(words[i][0], self._context(words, i))
+                    context = list(dict.fromkeys(t for j, ts in enumerate(held) if j != i for t in ts))
+                    by_abbreviation = self.abbreviated(words[i][0], context)
                     n = _Name(display=words[i][0], records=set(by_abbreviation)) if by_abbreviation else None
                 if n is None:
                     continue
@@ -347,14 +352,14 @@ class PaperIndex:
                     taken[j] = True
         return sorted(found, key=lambda m: m.words)
 
-    def _context(self, words: list[tuple[str, list[str]]], i: int) -> list[str]:
-        """The content terms of the question's words other than ``words[i]`` that the notes hold (no
-        question or stop words, no chat words), for :meth:`abbreviated`."""
+    def _held_terms(self, words: list[tuple[str, list[str]]]) -> list[list[str]]:
+        """Each question word's content terms that the notes hold (no question or stop words, no chat
+        words): the context of the other words, for :meth:`abbreviated`."""
         skip = question_words() | stop_words() | CHAT_WORDS
-        out = [
-            t for j, (_, parts) in enumerate(words) if j != i for p in parts if p not in skip for t in lexical_terms(p)
+        return [
+            [t for p in parts if p not in skip for t in lexical_terms(p) if t not in skip and self._bm25.has(t)]
+            for _, parts in words
         ]
-        return list(dict.fromkeys(t for t in out if t not in skip and len(self._bm25.postings(t))))
 
     def _cited(
         self, n: _Name, words: list[tuple[str, list[str]]], i: int, size: int, cited: dict[str, set[str]]

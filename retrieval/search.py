@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,6 +39,12 @@ from papernotes.retrieval.terms import lexical_terms, lexical_terms_once
 #: copies of one text (a note saved twice or renamed, the dump and the directory copy of a page, a
 #: copy with a line added); only the better-ranked one is kept.
 NEAR_DUPLICATE_OVERLAP = 0.9
+#: Chunks with fewer terms (a title and a line) are alike by chance: only the same terms make them copies.
+SHORT_TERMS = 8
+
+#: Threads that embed questions while they are read (:meth:`HybridRetriever.question_vector`); the
+#: embedding runs outside the interpreter lock (ONNX Runtime), the reading inside it.
+_EMBEDDERS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="question-vector")
 
 
 @dataclass
@@ -279,6 +286,12 @@ class HybridRetriever(BaseRetriever):
             self.bm25.writes,
         )
 
+    def question_vector(self, text: str) -> Future[list[float]]:
+        """The embedding of question ``text`` (what :meth:`search` embeds: the question as typed), computed
+        in a background thread, so that reading the question (:meth:`understand`) overlaps it: on two
+        cores a search waits for the longer of the two instead of their sum. CPU time is unchanged."""
+        return _EMBEDDERS.submit(self.embeddings.embed_query, text)
+
     def _dense(self, query_vec: list[float], n: int, where: dict[str, Any] | None) -> list[tuple[float, str]]:
         """``(cosine similarity, chunk id)`` of the ``n`` nearest chunks, best first.
 
@@ -368,8 +381,13 @@ class HybridRetriever(BaseRetriever):
         k: int | None = None,
         filters: Filters | None = None,
         auto_filters: bool = True,
+        vector: Future[list[float]] | None = None,
     ) -> SearchResult:
         """Top-``k`` hybrid search.
+
+        ``vector`` is the question's embedding under way (:meth:`question_vector` of the question's
+        text), for a caller that reads the question itself; a question given as text is embedded while
+        it is read.
 
         Given ``filters`` are applied as they are; otherwise the venue, series or year the question
         names is applied, falling back to unfiltered search when the filtered one finds nothing (the
@@ -379,12 +397,16 @@ class HybridRetriever(BaseRetriever):
         on), so that distinct papers reach the top k; the best BM25 hit and the best chunk of a named
         paper always get a place in the top k.
         """
-        q = query if isinstance(query, Question) else self.understand(query)
+        if isinstance(query, Question):
+            q = query
+        else:
+            vector = self.question_vector(query)
+            q = self.understand(query)
         k = k or self.settings.k
         n = self.settings.candidates
         given = filters if filters else None
         f = given or (q.filters if auto_filters else Filters())
-        qv = self.embeddings.embed_query(q.text)
+        qv = vector.result() if vector is not None else self.embeddings.embed_query(q.text)
         with self._lock:
             hits, leaders = self._fused(q, qv, self.where(f) if f else None, n)
             fallback = False
@@ -448,16 +470,26 @@ def collapse(
     """
     terms_of = body_terms or (lambda h: set(lexical_terms(h.body)))
     pool: list[Hit] = []
-    seen: list[tuple[Hit, set[str]]] = []
+    seen: list[tuple[Hit, set[str], int]] = []  # the pool's hits, their terms and how many
     for h in hits:
         ts = terms_of(h)
-        twin = next((o for o, ots in seen if ts == ots or _overlap(ts, ots) >= NEAR_DUPLICATE_OVERLAP), None)
+        n = len(ts)
+        # the overlap inline (each hit is compared with every hit kept before it)
+        twin = next(
+            (
+                o
+                for o, ots, m in seen
+                if ts == ots
+                or (n >= SHORT_TERMS and m >= SHORT_TERMS and len(ts & ots) / min(n, m) >= NEAR_DUPLICATE_OVERLAP)
+            ),
+            None,
+        )
         if twin is not None:
             src = str(h.get("source") or "")
             if src and src != twin.get("source") and src not in twin.also:
                 twin.also.append(src)
             continue
-        seen.append((h, ts))
+        seen.append((h, ts, n))
         pool.append(h)
     kept: list[Hit] = []
     groups: dict[str, int] = {}
@@ -486,9 +518,3 @@ def collapse(
     for i, h in enumerate(kept, 1):
         h.rank = i
     return kept, pool
-
-
-def _overlap(a: set[str], b: set[str]) -> float:
-    if len(a) < 8 or len(b) < 8:  # short chunks (a title and a line) are alike by chance
-        return 0.0
-    return len(a & b) / min(len(a), len(b))

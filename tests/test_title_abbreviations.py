@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import notes_of
 
-from papernotes.retrieval.abbreviations import abbreviates
+from papernotes.retrieval.abbreviations import TitleAbbreviations, abbreviates
 from papernotes.retrieval.extractive import is_byline
 
 NOTES = Path(__file__).resolve().parent / "fixtures" / "families" / "short_names" / "notes"
@@ -54,6 +54,55 @@ def test_an_abbreviation_of_a_title(short, title):
 )
 def test_not_an_abbreviation(short, title):
     assert not abbreviates(short, title)
+
+
+#: titles of several shapes: a colon (the part before it is a long form too), a leading article, hyphens,
+#: digits, one word, function words, titles sharing first letters
+TITLES = [
+    "Denoising Diffusion Probabilistic Models",
+    "A Simple Framework for Contrastive Learning of Visual Representations",
+    "You Only Look Once: Unified, Real-Time Object Detection",
+    "Chain-of-Thought Prompting Elicits Reasoning in Large Language Models",
+    "Direct Preference Optimization: Your Language Model is Secretly a Reward Model",
+    "Resilient Distributed Datasets: A Fault-Tolerant Abstraction for In-Memory Cluster Computing",
+    "Masked Autoencoders Are Scalable Vision Learners",
+    "The NIC should be part of the OS",
+    "Llama 2: Open Foundation and Fine-Tuned Chat Models",
+    "Transformers",
+    "Distributed Data Parallel Models",
+    "Denoising Diffusion Implicit Models",
+    "",
+]
+
+
+@pytest.mark.parametrize(
+    "short",
+    [
+        "ddpm",
+        "DDIM",
+        "SimCLR",
+        "yolo",
+        "cot",
+        "dpo",
+        "rdd",
+        "mae",
+        "ddp",
+        "l2",
+        "llama",
+        "nics",
+        "deep",
+        "xyz",
+        "a",
+        "dd",
+    ],
+)
+def test_titles_read_once_give_what_each_title_gives(short):
+    index = TitleAbbreviations(TITLES)
+    assert index.abbreviated(short) == [i for i, t in enumerate(TITLES) if abbreviates(short, t)]
+
+
+def test_a_word_abbreviating_two_titles_gives_both():
+    assert TitleAbbreviations(TITLES).abbreviated("ddpm") == [0, 10]
 
 
 @pytest.mark.parametrize(
