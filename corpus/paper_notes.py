@@ -64,6 +64,7 @@ from papernotes.corpus.papers import (
     system_name,
     title_key,
 )
+from papernotes.corpus.reference_lines import reference_of
 from papernotes.corpus.short_names import opening_names, short_name_of
 from papernotes.corpus.venue_names import JOURNAL_SERIES, journal_abbreviated
 from papernotes.corpus.venues import (
@@ -149,6 +150,8 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     # a paper's address written out on a line of its own ("https://arxiv.org/abs/1409.3215" under the
     # title): presented as the note's own, like "[Paper](…)"
     op = read_opening(page.markdown)
+    # a formatted reference of the paper under the title (MLA, IEEE, ACM): its DOI or arXiv id and venue
+    ref = reference_of(head[1].text if head else page.title, op.byline)
     alone = [u for b in opening if b.kind == "text" for u in presented_urls(b.text) if is_paper_link(u)]
     alone += [u for line in op.byline for u in presented_urls(line) if is_paper_link(u) and u not in alone]
     primary += alone
@@ -195,7 +198,9 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     if not is_note and not listing and not head_links:
         kinds = distinct_papers([h for h in primary if h in open_links and h in own_kind])
         both = distinct_papers(open_links + listed)
-        if len(open_links) == 1 and open_links[0] in primary:
+        if ref is not None and ref.link and all(paper_id(u) == paper_id(ref.link) for u in open_links):
+            link, is_note = ref.link, True  # "Li and Hoefler. “Chimera: …” arXiv:2107.06925, http://arxiv.org/…"
+        elif len(open_links) == 1 and open_links[0] in primary:
             link = open_links[0]
             is_note = True
         elif len(both) == 1 and both[0] in alone + listed_alone and paper_bullets == 0:
@@ -219,6 +224,8 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     opening_venue, opening_conflict = decide_venue(labelled)
     if opening_venue is None:
         opening_venue, opening_conflict = decide_venue(labelled + stated_venues("\n".join(op.byline), byline=True))
+    if ref and ref.venue:
+        opening_venue, opening_conflict = ref.venue, False
     if opening_venue is None and not opening_conflict and op.year:
         # "| Venue | MLSys |" and "| Year | 2022 |": a series and its year on two lines
         in_table = list(
@@ -244,8 +251,13 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         labelled_authors = bool(op.authors) and titled and len(anywhere) <= 1
         # "# Title" … "## Links" / "- [Paper](…)": the note's one paper link, in a section of its links
         in_links = distinct_papers(page_paper_links([b for b in blocks if _links_section(b)]))
+        # "# World Models (2018)" over "David Ha, Jurgen Schmidhuber": a title dated as a citation is,
+        # its authors on the next line
+        dated_citation = head is not None and bool(_BARE_YEAR_RE.search(head[1].text)) and _authors_first(op)
         is_note = (
-            (op.placeholder and op.title is not None)
+            dated_citation
+            or (titled and ref is not None)
+            or (op.placeholder and op.title is not None)
             or (placeholder and (told or named))
             or (titled and opening_venue is not None and bool(op.authors or et_al))  # "Yu et al., OSDI '22."
             or (labelled_authors and bool(anywhere or op.year or has_tldr(blocks)))
@@ -253,6 +265,8 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         )
         if is_note and anywhere and (labelled_authors or in_links == anywhere):
             link = anywhere[0]
+    if is_note and link is None and ref is not None:
+        link = ref.link
     named_id = named_arxiv_id(page.source, head[1].text if head else "")
     if (is_note and link is None or not is_note and not listing and not open_links) and head is not None and named_id:
         # "2005.12872v3.md", "# [1512.03385] Title": a note named by its paper's arXiv identifier
@@ -318,6 +332,7 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
             year_of(meta)
             or op.year
             or cited_year
+            or (ref.year if ref else None)
             or (bib.year if bib else None)
             or (arxiv_year(link) if link else None)
         )
@@ -381,6 +396,17 @@ def _alias_of(name: str) -> str | None:
     if short:
         return short
     return None if re.fullmatch(r"[\d.v\s]+", bare) else bare
+
+
+def _authors_first(op: Opening) -> bool:
+    """True when the opening's first line is an author list (:func:`author_list`) or one person's name
+    alone ("Yoshua Bengio", "Noah A. Smith")."""
+    if not op.byline:
+        return False
+    line = op.byline[0].strip()
+    return author_list(line) or bool(
+        re.fullmatch(r"(?:[A-Z][\w'’-]*\.?|[A-Z]\.)(?:\s+(?:[A-Z][\w'’-]*\.?|[A-Z]\.)){1,3}", line)
+    )
 
 
 def _folders(source: str) -> list[list[str]]:
