@@ -474,3 +474,14 @@ def test_title_and_author_sections(heading, section):
 
 def test_a_to_read_title():
     assert is_to_read_title("To Read") and is_to_read_title("待读论文") and not is_to_read_title("Thread pools")
+
+
+def test_a_quoted_sentence_is_no_full_title():
+    """A quoted passage whose line a sentence continues ("VR was developed …, at about the same time as
+    Paxos,") is no title set apart: the heading stays the note's title."""
+    md = (
+        "### [Viewstamped Replication Revisited](vr-revisited.pdf)\n\n> MIT technical report, July 2012\n>\n"
+        "> https://pmg.csail.mit.edu/papers/vr-revisited.pdf\n\nNotes.\n\n"
+        "> VR was originally developed in the 1980s, at about the same time as Paxos,\n> but without knowledge of it.\n"
+    )
+    assert read_opening(md).named == []
