@@ -71,7 +71,9 @@ _FULL_NAME_HINT_RE = re.compile(
 _MONTHS = r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
 #: Words a copied reference glues together ("EndowmentVolume 8Issue 12August 2015", from a digital library's
 #: page): a space goes before each.
-_GLUED_RE = re.compile(r"(?<=[a-z\d])(?=(?:Volume|Issue|January|February|March|April|May|June|July|August|September|October|November|December)\b)")
+_GLUED_RE = re.compile(
+    r"(?<=[a-z\d])(?=(?:Volume|Issue|January|February|March|April|May|June|July|August|September|October|November|December)\b)"
+)
 _JOURNAL_RE = re.compile(
     r"(?:\b(?:ACM|IEEE|USENIX)\s+)?\b("
     + "|".join(re.escape(k) for k in sorted([*_FULL_NAMES, *JOURNALS.values()], key=len, reverse=True))
