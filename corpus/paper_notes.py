@@ -23,7 +23,7 @@ from typing import Any
 
 from papernotes.corpus.author_year import author_year_citation
 from papernotes.corpus.bibtex_notes import note_bibtex
-from papernotes.corpus.markdown import Block, Inline, markdown_parser, render_inline
+from papernotes.corpus.markdown import Block, Inline, is_section_heading, markdown_parser, render_inline
 from papernotes.corpus.models import Page, PaperEntry
 from papernotes.corpus.note_fields import (
     ACCEPTED_RE,
@@ -79,6 +79,12 @@ from papernotes.corpus.venues import (
     workshop_venues,
 )
 
+#: A section named for a part of a paper (its abstract, its title and authors): "## Abstract", "## 2 摘要",
+#: "## Part1. 标题&作者".
+_PAPER_PART_RE = re.compile(
+    r"^\W*(?:(?:part\s*)?\d+(?:[.)]\s*|\s+))?(?:abstract|摘要|(?:title|标题|题目)\s*(?:&|and|与|和)\s*(?:authors?|作者))\W*$",
+    re.IGNORECASE,
+)
 #: A year in brackets after a title: "Mixtral of Experts (2024)".
 _BARE_YEAR_RE = re.compile(r"\s*[(\[]((?:19|20)\d\d)[)\]]\s*$")
 
@@ -254,8 +260,15 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         # "# World Models (2018)" over "David Ha, Jurgen Schmidhuber": a title dated as a citation is,
         # its authors on the next line
         dated_citation = head is not None and bool(_BARE_YEAR_RE.search(head[1].text)) and _authors_first(op)
+        # "# Title" over "## 摘要" / "## Abstract" / "## 题目&作者": sections named for the paper's own parts
+        parts = (
+            head is not None
+            and not is_section_heading(head[1].text)
+            and any(_PAPER_PART_RE.match(b.headings[-1]) for b in blocks if b.headings)
+        )
         is_note = (
-            dated_citation
+            parts
+            or dated_citation
             or (titled and ref is not None)
             or (op.placeholder and op.title is not None)
             or (placeholder and (told or named))

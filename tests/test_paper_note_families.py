@@ -106,7 +106,8 @@ few members of one family with its records listed by hand in expected_records.js
   chapter's, a talk's) is none;
 * title_sections — a note whose first heading is a section ("## Part1.标题&作者") is titled by the Latin
   title opening that section ("Title: 中文释义"); a roundup's numbered sections ("## 10.BYOL") lose
-  their numbers.
+  their numbers; a title heading over sections named for the paper's own parts ("## 摘要", "## Abstract",
+  "## 题目&作者") is a paper note without a link, a plan with a "## Summary" none.
 """
 
 from __future__ import annotations
