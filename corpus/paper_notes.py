@@ -19,12 +19,18 @@ from __future__ import annotations
 
 import re
 from pathlib import PurePosixPath
-from typing import Any
 
 from papernotes.corpus.author_year import author_year_citation
 from papernotes.corpus.bibtex_notes import note_bibtex
-from papernotes.corpus.markdown import Block, Inline, is_section_heading, markdown_parser, render_inline
+from papernotes.corpus.markdown import Block, Inline, markdown_parser, render_inline
 from papernotes.corpus.models import Page, PaperEntry
+from papernotes.corpus.note_evidence import (
+    authors_first,
+    empty_link_key,
+    links_section,
+    paper_parts,
+    placeholder_heading,
+)
 from papernotes.corpus.note_fields import (
     ACCEPTED_RE,
     AUTHOR_KEYS,
@@ -38,7 +44,6 @@ from papernotes.corpus.note_fields import (
     year_of,
 )
 from papernotes.corpus.note_links import (
-    LINK_KEYS,
     MAX_CITED_BESIDE,
     distinct_papers,
     front_matter_links,
@@ -79,12 +84,6 @@ from papernotes.corpus.venues import (
     workshop_venues,
 )
 
-#: A section named for a part of a paper (its abstract, its title and authors): "## Abstract", "## 2 摘要",
-#: "## Part1. 标题&作者".
-_PAPER_PART_RE = re.compile(
-    r"^\W*(?:(?:part\s*)?\d+(?:[.)]\s*|\s+))?(?:abstract|摘要|(?:title|标题|题目)\s*(?:&|and|与|和)\s*(?:authors?|作者))\W*$",
-    re.IGNORECASE,
-)
 #: A year in brackets after a title: "Mixtral of Experts (2024)".
 _BARE_YEAR_RE = re.compile(r"\s*[(\[]((?:19|20)\d\d)[)\]]\s*$")
 
@@ -244,8 +243,8 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     if not is_note and not listing and not open_links and not op.ambiguous:
         # no link at all, or an empty one ("[Title]()"): a paper note when the rest says so plainly
         placeholder = op.placeholder or op.named_only or op.bare_placeholder is not None
-        placeholder = placeholder or (head is not None and _placeholder_heading(head[1]))
-        placeholder = placeholder or _empty_link_key(meta)  # `paper: ""`: a template's link not filled in
+        placeholder = placeholder or (head is not None and placeholder_heading(head[1]))
+        placeholder = placeholder or empty_link_key(meta)  # `paper: ""`: a template's link not filled in
         et_al = any(re.search(r"\bet al\b", line) for line in op.byline)
         authors = op.authors or fm_value(meta, AUTHOR_KEYS) or any(author_list(line) for line in op.byline[:2])
         told = bool(authors or opening_venue or has_tldr(blocks) or fm_venue or len(tag_venues) == 1 or et_al)
@@ -256,16 +255,12 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         anywhere = distinct_papers(page_paper_links(blocks))
         labelled_authors = bool(op.authors) and titled and len(anywhere) <= 1
         # "# Title" … "## Links" / "- [Paper](…)": the note's one paper link, in a section of its links
-        in_links = distinct_papers(page_paper_links([b for b in blocks if _links_section(b)]))
+        in_links = distinct_papers(page_paper_links([b for b in blocks if links_section(b)]))
         # "# World Models (2018)" over "David Ha, Jurgen Schmidhuber": a title dated as a citation is,
         # its authors on the next line
-        dated_citation = head is not None and bool(_BARE_YEAR_RE.search(head[1].text)) and _authors_first(op)
+        dated_citation = head is not None and bool(_BARE_YEAR_RE.search(head[1].text)) and authors_first(op)
         # "# Title" over "## 摘要" / "## Abstract" / "## 题目&作者": sections named for the paper's own parts
-        parts = (
-            head is not None
-            and not is_section_heading(head[1].text)
-            and any(_PAPER_PART_RE.match(b.headings[-1]) for b in blocks if b.headings)
-        )
+        parts = paper_parts(head[1].text if head else None, blocks)
         is_note = (
             parts
             or dated_citation
@@ -411,17 +406,6 @@ def _alias_of(name: str) -> str | None:
     return None if re.fullmatch(r"[\d.v\s]+", bare) else bare
 
 
-def _authors_first(op: Opening) -> bool:
-    """True when the opening's first line is an author list (:func:`author_list`) or one person's name
-    alone ("Yoshua Bengio", "Noah A. Smith")."""
-    if not op.byline:
-        return False
-    line = op.byline[0].strip()
-    return author_list(line) or bool(
-        re.fullmatch(r"(?:[A-Z][\w'’-]*\.?|[A-Z]\.)(?:\s+(?:[A-Z][\w'’-]*\.?|[A-Z]\.)){1,3}", line)
-    )
-
-
 def _folders(source: str) -> list[list[str]]:
     """The folder names of a page's source path, nearest first, each as a one-tag list."""
     return [[part] for part in reversed(PurePosixPath(source.split("#", 1)[0]).parent.parts)]
@@ -492,27 +476,3 @@ def complete_entry(entry: PaperEntry, other: PaperEntry | None) -> PaperEntry:
         entry.summary = other.summary  # a "Published in …" line is no summary
     entry.aliases = entry.aliases or other.aliases
     return entry
-
-
-#: A section that lists a note's links: "## Links", "## Resources", "## 🔗 Paper & code", "## 链接".
-_LINKS_SECTION_RE = re.compile(
-    r"^\W*(?:links?|resources?|references?|paper|source|paper (?:&|and) code|links? (?:&|and) resources|链接|资源)\W*$",
-    re.IGNORECASE,
-)
-
-
-def _links_section(b: Block) -> bool:
-    """A block under a heading that names a section of links (:data:`_LINKS_SECTION_RE`)."""
-    return bool(b.headings) and bool(_LINKS_SECTION_RE.match(b.headings[-1]))
-
-
-def _empty_link_key(meta: dict[str, Any]) -> bool:
-    """Front matter with a paper-link key left empty (``paper: ""``, ``doi:``): a note made from a
-    paper-note template whose link was not filled in."""
-    low = {str(k).lower(): v for k, v in meta.items()}
-    return any(k in low and low[k] in (None, "") for k in (*LINK_KEYS, "doi", "arxiv", "arxiv_id"))
-
-
-def _placeholder_heading(inline: Inline) -> bool:
-    """A title heading that is one link with no address (``## [Title]()``, ``## [Title](#)``)."""
-    return any(href.strip() in ("", "#") and len(lbl) >= 0.6 * len(inline.text) for lbl, href in inline.links)
