@@ -145,7 +145,7 @@ def build_catalog(entries: Iterable[PaperEntry], warnings: list[str] | None = No
     the summary is the first listing's one-liner (else the deep note's TL;DR, else the abstract).
     Records keep first-seen order.
     """
-    entries = _without_dangling_pointers(list(entries))
+    entries = list(entries)
     records = [r for _, r in sorted(merge_group(entries, precedence(entries), warnings), key=lambda x: x[0])]
     finish_catalog(records)
     return records
@@ -160,6 +160,7 @@ def merge_group(
     :func:`link_keys` never affect each other's records here, so the records of a group of entries
     closed under shared keys are those :func:`build_catalog` makes of them."""
     position = {id(e): i for i, e in enumerate(entries)}
+    entries = _without_dangling_pointers(entries)
     entries = sorted(entries, key=lambda e: _KIND_RANK.get(e.kind, 3))
     joined = _deep_note_aliases(entries)
     pointers = _pointers([e for e in entries if id(e) not in joined])
