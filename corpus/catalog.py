@@ -96,6 +96,28 @@ def _pointers(entries: list[PaperEntry]) -> dict[int, str]:
     return out
 
 
+def _without_dangling_pointers(entries: list[PaperEntry]) -> list[PaperEntry]:
+    """``entries`` without the listing bullets that only point to a note of the reader's (``Title
+    [[notes](x.md)]``, no paper link, no venue) when that note is no paper note: such a bullet stands for
+    its note (a book chapter's, a talk's), so it is a paper only through it."""
+    notes = {_slug(e.source.split("#", 1)[0]) for e in entries if e.kind == "deep_note"}
+
+    def dangling(e: PaperEntry) -> bool:
+        if e.kind != "paper_entry" or e.venue:
+            return False
+        pointers = [h for label, h in e.links.items() if label in NOTE_LABELS and not _notes_path(h)]
+        others = [h for label, h in e.links.items() if label not in NOTE_LABELS]
+        local = [h for h in pointers if not re.match(r"^[a-z][a-z0-9+.-]*:", h, re.I)]
+        return (
+            bool(local)
+            and len(local) == len(pointers)
+            and not any(map(is_paper_link, others))
+            and not any(_slug(h) in notes for h in local)
+        )
+
+    return [e for e in entries if not dangling(e)]
+
+
 #: Link labels that identify the paper itself (not its code, slides or project page).
 _IDENTITY_LABELS = ("paper", "arxiv", "pdf", "doi", "openreview")
 #: Two titles whose letters after the system name agree this closely (difflib ratio) name one paper.
@@ -138,6 +160,7 @@ def merge_group(
     :func:`link_keys` never affect each other's records here, so the records of a group of entries
     closed under shared keys are those :func:`build_catalog` makes of them."""
     position = {id(e): i for i, e in enumerate(entries)}
+    entries = _without_dangling_pointers(entries)
     entries = sorted(entries, key=lambda e: _KIND_RANK.get(e.kind, 3))
     joined = _deep_note_aliases(entries)
     pointers = _pointers([e for e in entries if id(e) not in joined])

@@ -395,13 +395,14 @@ def parse_blocks(markdown: str) -> list[Block]:
 
 
 #: A heading that names a section of a note, not the note: "## Summary", "### TL;DR", "## 🧠 Key ideas",
-#: "## 1. Background", "## 摘要" — a note (an Obsidian note named by its file) that opens with one is
+#: "## 1. Background", "## 摘要", "## Part1. 标题&作者" (title and authors) — a note (an Obsidian note named by its file) that opens with one is
 #: titled by its file name.
 _SECTION_HEADING_RE = re.compile(
-    r"^[^\w]*(?:\d+[.)]\s*)?(?:summary|tl;?\s?dr|abstract|overview|notes?|my notes|key (?:ideas?|points|takeaways|insights)"
+    r"^[^\w]*(?:(?:part\s*)?\d+(?:[.)]\s*|\s+))?(?:summary|tl;?\s?dr|abstract|overview|notes?|my notes|key (?:ideas?|points|takeaways|insights)"
     r"|takeaways?|contributions?|introduction|background|motivation|problem(?: statement)?|methods?|methodology"
     r"|approach|results?|evaluation|experiments?|thoughts|review|metadata|meta info|info|details|links?|references"
-    r"|questions|discussion|conclusions?|highlights|摘要|总结|简介|背景|动机|方法|实验|结论|笔记)\W*$",
+    r"|questions|discussion|conclusions?|highlights|摘要|总结|简介|背景|动机|方法|实验|结论|笔记"
+    r"|(?:title|标题|题目)(?:\s*(?:&|and|与|和)\s*(?:authors?|作者))?|authors?|作者)\W*$",
     re.IGNORECASE,
 )
 

@@ -321,8 +321,9 @@ def author_list(line: str) -> bool:
 
 
 def _title_case(text: str) -> bool:
-    """Text written as a title, not a sentence: it starts with a capital or digit and ends without a stop."""
-    return (text[:1].isupper() or text[:1].isdigit()) and not text.rstrip().endswith(".")
+    """Text written as a title, not a sentence: it starts with a capital or digit and ends without a stop
+    (nor a comma or semicolon: a line that a sentence continues on the next)."""
+    return (text[:1].isupper() or text[:1].isdigit()) and not text.rstrip().endswith((".", ",", ";", "，", "；"))
 
 
 def _title_like(label: str) -> bool:

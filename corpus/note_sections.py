@@ -23,7 +23,15 @@ from papernotes.corpus.note_opening import is_collection_title
 from papernotes.corpus.note_titles import short_and_full, venue_decoration
 from papernotes.corpus.paper_links import is_paper_link
 from papernotes.corpus.paper_notes import paper_note_entry
-from papernotes.corpus.papers import is_to_read_list, is_todo, listing_page, parse_title, system_name, title_key
+from papernotes.corpus.papers import (
+    is_to_read_list,
+    is_to_read_title,
+    is_todo,
+    listing_page,
+    parse_title,
+    system_name,
+    title_key,
+)
 from papernotes.corpus.table_entries import _title_like
 from papernotes.corpus.venues import decide_venue, split_venue, stated_venues
 
@@ -269,8 +277,8 @@ def logged_sections(page: Page) -> list[LoggedSection]:
     groups others (no text before its first sub-heading), is looked into for papers below it."""
     if page.publications or any(str(k).lower() in ID_KEYS for k in page.front_matter):
         return []
-    if front_matter_links(page.front_matter):
-        return []
+    if front_matter_links(page.front_matter) or is_to_read_title(page.title):
+        return []  # a page titled "To Read": its sections are papers not read yet
     fewest = 1 if is_collection_title(page.title) else MIN_PAPER_SECTIONS
     found = _paper_sections(page)
     if len({title_key(s.entry.title) for s in found}) < fewest:

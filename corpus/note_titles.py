@@ -43,6 +43,7 @@ def note_title(page: Page, head: tuple[int, Inline] | None, op: Opening, link: s
         if label or inline.text.strip():
             base, fallback = label or inline.text.strip(), False
     stripped, framed = frame_stripped(base)
+    stripped = _ENUMERATION_RE.sub("", stripped) or stripped  # "10.BYOL", "3、DINO": a section's number
     short, named_full = short_and_full(stripped)
     if named_full:  # "MQA — “Fast Transformer Decoding: One Write-Head is All You Need”"
         return named_full, short
@@ -67,6 +68,8 @@ def note_title(page: Page, head: tuple[int, Inline] | None, op: Opening, link: s
         sub = _heading_under_title(page.markdown)
         if sub and (_spells_out(stripped, sub) or (_foreign(stripped) and _latin_title(sub))):
             full = sub
+    if not full and fallback:
+        full = _title_section_line(page.markdown)  # "## 标题&作者" over "Title: 中文释义"
     key = title_key(stripped)
     other_script = bool(key) and not re.search(r"[a-z]", key) and full is not None and re.search(r"[A-Za-z]", full)
     # a post title mixing scripts names the paper by its Latin name ("读 OSDI 2022 论文 Orca", "KIVI：非对称
@@ -79,6 +82,9 @@ def note_title(page: Page, head: tuple[int, Inline] | None, op: Opening, link: s
         return full, (stripped if stripped and not fallback and title_key(stripped) != title_key(full) else None)
     return stripped, None
 
+
+#: A section's number before a title: "10.BYOL", "2) Orca", "3、DINO" (not "1.58-bit", "3D").
+_ENUMERATION_RE = re.compile(r"^\d{1,3}[.)、]\s*(?=[^\W\d_])")
 
 _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
@@ -100,6 +106,32 @@ def _names_in(title: str, full: str) -> bool:
     names = [w for w in re.findall(r"[A-Za-z][\w-]*", title) if re.search(r"[A-Z]", w) and w.lower() not in SERIES]
     words = {title_key(w) for w in re.findall(r"[\w-]+", full)}
     return any(title_key(n) in words for n in names)
+
+
+#: A section that states the note's paper: "## Title", "## Part1. 标题&作者" (title and authors), "## 1 题目&作者".
+_TITLE_SECTION_RE = re.compile(
+    r"^\W*(?:(?:part\s*)?\d+(?:[.)]\s*|\s+))?(?:title|标题|题目)(?:\s*(?:&|and|与|和)\s*(?:authors?|作者))?\W*$", re.I
+)
+#: A line that opens with a Latin title, a gloss in Chinese after a colon aside ("Title: 中文释义").
+_GLOSSED_TITLE_RE = re.compile(
+    r"^\s*([A-Za-z0-9][^\u3040-\u30ff\u3400-\u9fff：]*?)\s*(?:[:：]\s*[\u3040-\u30ff\u3400-\u9fff].*)?$"
+)
+
+
+def _title_section_line(markdown: str) -> str | None:
+    """The paper's title a title section states (:data:`_TITLE_SECTION_RE`): the Latin title opening the
+    first line under that section's heading, a Chinese gloss after a colon aside; None when there is
+    no such section or its first line is no title (:func:`_latin_title`)."""
+    tokens = markdown_parser().parse(markdown)
+    for i, t in enumerate(tokens):
+        if t.type == "heading_open" and _TITLE_SECTION_RE.match(render_inline(tokens[i + 1]).text.strip()):
+            nxt = tokens[i + 3] if i + 3 < len(tokens) else None
+            if nxt is None or nxt.type != "paragraph_open":
+                return None
+            first = render_inline(tokens[i + 4]).text.strip().split("\n", 1)[0]
+            m = _GLOSSED_TITLE_RE.match(first)
+            return m.group(1).strip() if m and _latin_title(m.group(1)) else None
+    return None
 
 
 def _heading_under_title(markdown: str) -> str | None:

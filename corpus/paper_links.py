@@ -101,9 +101,11 @@ def is_paper_link(url: str) -> bool:
 
 #: The path of one publication's page on a research lab's or institution's site: a ``publication`` or
 #: ``pubs`` folder followed by the paper's own slug or id (Microsoft Research, Google Research, Meta AI,
-#: Amazon Science, university groups): an id ("pub62") or a title's slug of four words or more, not the
-#: folder itself nor a series' page ("publications/computer-communication-review").
-_PUBLICATION_PAGE_RE = re.compile(r"/(?:publications?|pubs)/(?:[a-z]*\d[\w-]*|[a-z\d]+(?:[-_][a-z\d]+){3,})/?$")
+#: Amazon Science, university groups): an id ("pub62", "pub46351.html") or a title's slug of four words or
+#: more, not the folder itself nor a series' page ("publications/computer-communication-review").
+_PUBLICATION_PAGE_RE = re.compile(
+    r"/(?:publications?|pubs)/(?:[a-z]*\d[\w-]*|[a-z\d]+(?:[-_][a-z\d]+){3,})(?:\.html?|/)?$"
+)
 
 
 #: Query parameters in which a redirecting link carries its destination (Zhihu's

@@ -19,12 +19,18 @@ from __future__ import annotations
 
 import re
 from pathlib import PurePosixPath
-from typing import Any
 
 from papernotes.corpus.author_year import author_year_citation
 from papernotes.corpus.bibtex_notes import note_bibtex
 from papernotes.corpus.markdown import Block, Inline, markdown_parser, render_inline
 from papernotes.corpus.models import Page, PaperEntry
+from papernotes.corpus.note_evidence import (
+    authors_first,
+    empty_link_key,
+    links_section,
+    paper_parts,
+    placeholder_heading,
+)
 from papernotes.corpus.note_fields import (
     ACCEPTED_RE,
     AUTHOR_KEYS,
@@ -38,7 +44,6 @@ from papernotes.corpus.note_fields import (
     year_of,
 )
 from papernotes.corpus.note_links import (
-    LINK_KEYS,
     MAX_CITED_BESIDE,
     distinct_papers,
     front_matter_links,
@@ -64,6 +69,7 @@ from papernotes.corpus.papers import (
     system_name,
     title_key,
 )
+from papernotes.corpus.reference_lines import reference_of
 from papernotes.corpus.short_names import opening_names, short_name_of
 from papernotes.corpus.venue_names import JOURNAL_SERIES, journal_abbreviated
 from papernotes.corpus.venues import (
@@ -149,6 +155,8 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     # a paper's address written out on a line of its own ("https://arxiv.org/abs/1409.3215" under the
     # title): presented as the note's own, like "[Paper](…)"
     op = read_opening(page.markdown)
+    # a formatted reference of the paper under the title (MLA, IEEE, ACM): its DOI or arXiv id and venue
+    ref = reference_of(head[1].text if head else page.title, op.byline)
     alone = [u for b in opening if b.kind == "text" for u in presented_urls(b.text) if is_paper_link(u)]
     alone += [u for line in op.byline for u in presented_urls(line) if is_paper_link(u) and u not in alone]
     primary += alone
@@ -195,7 +203,9 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     if not is_note and not listing and not head_links:
         kinds = distinct_papers([h for h in primary if h in open_links and h in own_kind])
         both = distinct_papers(open_links + listed)
-        if len(open_links) == 1 and open_links[0] in primary:
+        if ref is not None and ref.link and all(paper_id(u) == paper_id(ref.link) for u in open_links):
+            link, is_note = ref.link, True  # "Li and Hoefler. “Chimera: …” arXiv:2107.06925, http://arxiv.org/…"
+        elif len(open_links) == 1 and open_links[0] in primary:
             link = open_links[0]
             is_note = True
         elif len(both) == 1 and both[0] in alone + listed_alone and paper_bullets == 0:
@@ -219,6 +229,8 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     opening_venue, opening_conflict = decide_venue(labelled)
     if opening_venue is None:
         opening_venue, opening_conflict = decide_venue(labelled + stated_venues("\n".join(op.byline), byline=True))
+    if ref and ref.venue:
+        opening_venue, opening_conflict = ref.venue, False
     if opening_venue is None and not opening_conflict and op.year:
         # "| Venue | MLSys |" and "| Year | 2022 |": a series and its year on two lines
         in_table = list(
@@ -231,8 +243,8 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     if not is_note and not listing and not open_links and not op.ambiguous:
         # no link at all, or an empty one ("[Title]()"): a paper note when the rest says so plainly
         placeholder = op.placeholder or op.named_only or op.bare_placeholder is not None
-        placeholder = placeholder or (head is not None and _placeholder_heading(head[1]))
-        placeholder = placeholder or _empty_link_key(meta)  # `paper: ""`: a template's link not filled in
+        placeholder = placeholder or (head is not None and placeholder_heading(head[1]))
+        placeholder = placeholder or empty_link_key(meta)  # `paper: ""`: a template's link not filled in
         et_al = any(re.search(r"\bet al\b", line) for line in op.byline)
         authors = op.authors or fm_value(meta, AUTHOR_KEYS) or any(author_list(line) for line in op.byline[:2])
         told = bool(authors or opening_venue or has_tldr(blocks) or fm_venue or len(tag_venues) == 1 or et_al)
@@ -243,9 +255,17 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         anywhere = distinct_papers(page_paper_links(blocks))
         labelled_authors = bool(op.authors) and titled and len(anywhere) <= 1
         # "# Title" … "## Links" / "- [Paper](…)": the note's one paper link, in a section of its links
-        in_links = distinct_papers(page_paper_links([b for b in blocks if _links_section(b)]))
+        in_links = distinct_papers(page_paper_links([b for b in blocks if links_section(b)]))
+        # "# World Models (2018)" over "David Ha, Jurgen Schmidhuber": a title dated as a citation is,
+        # its authors on the next line
+        dated_citation = head is not None and bool(_BARE_YEAR_RE.search(head[1].text)) and authors_first(op)
+        # "# Title" over "## 摘要" / "## Abstract" / "## 题目&作者": sections named for the paper's own parts
+        parts = paper_parts(head[1].text if head else None, blocks)
         is_note = (
-            (op.placeholder and op.title is not None)
+            parts
+            or dated_citation
+            or (titled and ref is not None)
+            or (op.placeholder and op.title is not None)
             or (placeholder and (told or named))
             or (titled and opening_venue is not None and bool(op.authors or et_al))  # "Yu et al., OSDI '22."
             or (labelled_authors and bool(anywhere or op.year or has_tldr(blocks)))
@@ -253,6 +273,8 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         )
         if is_note and anywhere and (labelled_authors or in_links == anywhere):
             link = anywhere[0]
+    if is_note and link is None and ref is not None:
+        link = ref.link
     named_id = named_arxiv_id(page.source, head[1].text if head else "")
     if (is_note and link is None or not is_note and not listing and not open_links) and head is not None and named_id:
         # "2005.12872v3.md", "# [1512.03385] Title": a note named by its paper's arXiv identifier
@@ -318,6 +340,7 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
             year_of(meta)
             or op.year
             or cited_year
+            or (ref.year if ref else None)
             or (bib.year if bib else None)
             or (arxiv_year(link) if link else None)
         )
@@ -454,27 +477,3 @@ def complete_entry(entry: PaperEntry, other: PaperEntry | None) -> PaperEntry:
         entry.summary = other.summary  # a "Published in …" line is no summary
     entry.aliases = entry.aliases or other.aliases
     return entry
-
-
-#: A section that lists a note's links: "## Links", "## Resources", "## 🔗 Paper & code", "## 链接".
-_LINKS_SECTION_RE = re.compile(
-    r"^\W*(?:links?|resources?|references?|paper|source|paper (?:&|and) code|links? (?:&|and) resources|链接|资源)\W*$",
-    re.IGNORECASE,
-)
-
-
-def _links_section(b: Block) -> bool:
-    """A block under a heading that names a section of links (:data:`_LINKS_SECTION_RE`)."""
-    return bool(b.headings) and bool(_LINKS_SECTION_RE.match(b.headings[-1]))
-
-
-def _empty_link_key(meta: dict[str, Any]) -> bool:
-    """Front matter with a paper-link key left empty (``paper: ""``, ``doi:``): a note made from a
-    paper-note template whose link was not filled in."""
-    low = {str(k).lower(): v for k, v in meta.items()}
-    return any(k in low and low[k] in (None, "") for k in (*LINK_KEYS, "doi", "arxiv", "arxiv_id"))
-
-
-def _placeholder_heading(inline: Inline) -> bool:
-    """A title heading that is one link with no address (``## [Title]()``, ``## [Title](#)``)."""
-    return any(href.strip() in ("", "#") and len(lbl) >= 0.6 * len(inline.text) for lbl, href in inline.links)

@@ -48,6 +48,9 @@ CJK_LINK_KINDS = {
     "笔记": "notes",
 }
 PAPER_LINK_LABELS |= set(CJK_LINK_KINDS)
+#: Generic link labels ("[link](…)", "[url](…)", "[链接](…)"): the paper's own link when they point at a
+#: paper (:func:`~papernotes.corpus.paper_links.is_paper_link`), else no evidence of one.
+GENERIC_LINK_LABELS = {"link", "url", "链接", "地址"}
 #: Link labels that point at the reader's own notes on a paper, not at the paper.
 NOTE_LABELS = {"notes", "personal notes", "my notes", "note"}
 #: A task-list checkbox at the start of a bullet (``- [ ] read``, ``- [x] done``).
@@ -150,7 +153,7 @@ def _title_words(item: Item) -> list[str]:
     """Words of a bullet's text that are not its paper-link labels or a trailing venue."""
     title, _ = parse_title(item.text)
     for label, _href in item.inline.links:
-        if label.lower() in PAPER_LINK_LABELS:
+        if label.lower() in PAPER_LINK_LABELS | GENERIC_LINK_LABELS:
             title = re.sub(rf"(?<!\w){re.escape(label)}(?!\w)", " ", title)
     return re.sub(r"[\[\]()|,;]+", " ", title).split()
 
@@ -189,7 +192,8 @@ def _is_paper_item(item: Item, affiliation_rule: bool = True) -> bool:
         return False
     if todo or re.match(r"^\s*\[ \]", item.text):
         return False
-    labels = {lbl.lower() for lbl, _ in item.inline.links}
+    labels = {lbl.lower() for lbl, h in item.inline.links}
+    labels |= {"paper" for lbl, h in item.inline.links if lbl.lower() in GENERIC_LINK_LABELS and is_paper_link(h)}
     if labels & PAPER_LINK_LABELS:
         return True  # a name beside the labels is enough ("Mixtral [Paper]"); a bare "[Code]" is not
     if len(words) < 2:
@@ -218,6 +222,12 @@ _TO_READ_RE = re.compile(
 )
 #: Most words of a lead-in paragraph that introduces the list after it ("⏳ to read next month:").
 LEAD_IN_WORDS = 12
+
+
+def is_to_read_title(title: str) -> bool:
+    """True for a page or heading titled as papers not read yet ("To Read", "Reading queue", "待读"):
+    the papers under it are to-dos, no papers of the notes (:data:`_TO_READ_RE`)."""
+    return bool(_TO_READ_RE.search(title))
 
 
 def is_to_read_list(blocks: list[Block], k: int) -> bool:
@@ -350,8 +360,13 @@ def entry_from_item(item: Item, page: Page, topic: str, venue_default: str | Non
     if linked and title.startswith(linked):
         title = linked  # "[Title](…), by A. Author": the linked title is all of it
     title, short = short_name_tail(title)
+    kinds = [lbl for lbl, _ in item.inline.links if lbl.lower() in PAPER_LINK_LABELS | GENERIC_LINK_LABELS]
+    labels = "|".join(map(re.escape, kinds))
+    boxed = re.search(rf"\s*\[\s*(?:{labels})\s*\]", title) if kinds else None
+    if boxed and len(title[: boxed.start()].split()) >= 2:
+        title = title[: boxed.start()]  # "Title [[notes](…)] [[link](…)]": the title ends at its first boxed label
     for label, _href in reversed(item.inline.links):  # "Title [Paper](…)" renders "Title Paper"
-        if label.lower() in PAPER_LINK_LABELS and title.endswith(" " + label):
+        if label.lower() in PAPER_LINK_LABELS | GENERIC_LINK_LABELS and title.endswith(" " + label):
             title = title[: -len(label)].rstrip(" -–—→⇒>|")
     venue = venue or venue_default
     links: dict[str, str] = {}
@@ -359,6 +374,8 @@ def entry_from_item(item: Item, page: Page, topic: str, venue_default: str | Non
         key = label.lower()
         if key in PAPER_LINK_LABELS and href.strip() not in ("", "#") and CJK_LINK_KINDS.get(key, key) not in links:
             links[CJK_LINK_KINDS.get(key, key)] = href
+        elif key in GENERIC_LINK_LABELS and is_paper_link(href):
+            links.setdefault("paper", href)  # "Title [[link](arXiv link)]"
         elif key not in PAPER_LINK_LABELS and venue and normalize_venue(label) == venue and href.startswith("http"):
             links.setdefault("venue", href)
         elif len(label.split()) >= 2 and title.startswith(label.strip()) and is_paper_link(href):

@@ -257,7 +257,12 @@ def pages_from_text(
     title = fm_title or (heads[0][1] if heads else "") or title_hint or _first_heading_any(tokens)
     if not title:
         first = next((ln.strip() for ln in body.splitlines() if ln.strip()), "")
-        usable = first and not first.startswith(("#", "*", "-", "|", "`")) and not _PROPERTY_LINE_RE.match(first)
+        # a line of links ("[paper](…) | [code](…)"), an image or HTML names no page
+        usable = (
+            first
+            and not first.startswith(("#", "*", "-", "|", "`", "[", "!", "<"))
+            and not _PROPERTY_LINE_RE.match(first)
+        )
         title = first[:120] if usable else file_title(rel)
     return [
         Page(

@@ -68,6 +68,12 @@ _FULL_NAME_HINT_RE = re.compile(
     "|".join(sorted({re.escape(k.split()[-1]) for k in _FULL_NAMES} | set(JOURNALS.values()), key=len, reverse=True)),
     re.IGNORECASE,
 )
+_MONTHS = r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+#: Words a copied reference glues together ("EndowmentVolume 8Issue 12August 2015", from a digital library's
+#: page): a space goes before each.
+_GLUED_RE = re.compile(
+    r"(?<=[a-z\d])(?=(?:Volume|Issue|January|February|March|April|May|June|July|August|September|October|November|December)\b)"
+)
 _JOURNAL_RE = re.compile(
     r"(?:\b(?:ACM|IEEE|USENIX)\s+)?\b("
     + "|".join(re.escape(k) for k in sorted([*_FULL_NAMES, *JOURNALS.values()], key=len, reverse=True))
@@ -76,6 +82,7 @@ _JOURNAL_RE = re.compile(
     # then what a reference adds before the year: volume(issue), pages — "15(56)", "vol. 31, no. 4, pp. 1–20"
     r"(?:[\s,:;]*(?:vol(?:ume)?\.?\s*)?(?!(?:19|20)\d\d\b)\d{1,4}(?:\s*\((?!(?:19|20)\d\d\))\d{1,4}\))?(?:[\s,]*(?:no\.?|issue)\s*\d+)?"
     r"(?:\s*:\s*\d+(?:\s*[-–]\s*\d+)?|[\s,]*pp\.?\s*\d+(?:\s*[-–]\s*\d+)?|[\s,]*\d+\s*[-–]\s*\d+)?)?"
+    r"(?:[\s,]*(?:" + _MONTHS + r")\.?)?"  # "September 2013": a month before the year
     r"(?:[\s,]*(?P<open>\()?(?P<year>(?:19|20)\d\d)(?(open)\)))?",  # "(2014)"; "(JMLR 2022)" keeps its ")"
     re.IGNORECASE,
 )
@@ -84,9 +91,11 @@ _JOURNAL_RE = re.compile(
 def journal_abbreviated(text: str) -> str:
     """``text`` with journals and conferences written out in full replaced by their series and year:
     "Journal of Machine Learning Research, 15(56), 2014" → "JMLR 2014", "Advances in Neural Information
-    Processing Systems 35" → "NeurIPS" (a volume is no year); without a year, the series alone."""
+    Processing Systems 35" → "NeurIPS" (a volume is no year), "Proceedings of the VLDB Endowment, September
+    2013" → "VLDB 2013"; without a year, the series alone."""
     if not _FULL_NAME_HINT_RE.search(text):
         return text
+    text = _GLUED_RE.sub(" ", text)
 
     def abbreviated(m: re.Match[str]) -> str:
         name = _FULL_NAMES.get(re.sub(r"\s+", " ", m.group(1).lower()), m.group(1).upper())

@@ -178,6 +178,9 @@ def test_templates_are_skipped_with_a_warning():
     [
         ("Srivastava et al. Journal of Machine Learning Research, 15(56), 2014.", True, ["JMLR 2014"]),
         ("Srivastava et al. JMLR, 15(1):1929–1958, 2014.", True, ["JMLR 2014"]),
+        # a digital library's copied reference: glued words, a month before the year
+        ("Proceedings of the VLDB EndowmentVolume 8Issue 12August 2015 pp 1792–1803", True, ["VLDB 2015"]),
+        ("Proceedings of the VLDB Endowment, September 2013", True, ["VLDB 2013"]),
         ("Corbett et al., ACM TOCS 2013.", True, ["TOCS 2013"]),
         ("ACM Transactions on Computer Systems (TOCS), 31(3), 2013", True, ["TOCS 2013"]),
         ("Published in: COLM 2024", False, ["COLM 2024"]),

@@ -93,7 +93,21 @@ few members of one family with its records listed by hand in expected_records.js
 * html_headings — a title heading with its venue in an HTML aside ("<small>OSDI 2024</small>", "<sup>",
   "<span class=…>"): a paper note with that venue, not a venue page;
 * mkdocs_nav — MkDocs pages without a heading, titled by the site's ``mkdocs.yml`` nav;
-* acronym_aliases — an acronym is an alias only when it names the paper, not a component of it.
+* acronym_aliases — an acronym is an alias only when it names the paper, not a component of it;
+* reference_lines — a formatted reference (MLA, IEEE, ACM; "Reference:" label) under the title names the
+  note's paper: its DOI (also on the next line) or arXiv id is the link, the acronym in brackets or
+  before "Proceedings" with the reference's year the venue ("(MICRO ’52)" is an edition: MICRO 2019);
+  a note whose first line cites another paper is none (tests/test_reference_lines.py);
+* dated_author_titles — "# Title (2018)" over its author list (one author too) is a paper note; a page
+  titled "To Read" holds papers not read yet, and a dated heading over prose is none;
+* listing_link_labels — an index whose bullets carry ``[[notes](…)] [[link](…)]``: a generic "link" label
+  is the paper's link when it points at one (a lab's ``pubs/pub46351.html`` page too), the title ends
+  at the first boxed label, and a bullet that only points to a note that is no paper note (a book
+  chapter's, a talk's) is none;
+* title_sections — a note whose first heading is a section ("## Part1.标题&作者") is titled by the Latin
+  title opening that section ("Title: 中文释义"); a roundup's numbered sections ("## 10.BYOL") lose
+  their numbers; a title heading over sections named for the paper's own parts ("## 摘要", "## Abstract",
+  "## 题目&作者") is a paper note without a link, a plan with a "## Summary" none.
 """
 
 from __future__ import annotations
@@ -104,9 +118,9 @@ import pytest
 from conftest import TESTS
 from test_note_styles import catalog_of, precision_recall
 
-from papernotes.corpus.markdown import parse_blocks
+from papernotes.corpus.markdown import is_section_heading, parse_blocks
 from papernotes.corpus.note_opening import frame_stripped, read_opening
-from papernotes.corpus.papers import points_to_note, title_key
+from papernotes.corpus.papers import is_to_read_title, points_to_note, title_key
 from papernotes.corpus.site_nav import mkdocs_nav_titles
 from papernotes.corpus.venues import decide_venue, stated_venues
 
@@ -449,3 +463,26 @@ def test_an_mkdocs_site_inside_the_notes_titles_its_pages(tmp_path):
     records, _ = catalog_of(tmp_path)
     expected = json.loads((FAMILIES / "mkdocs_nav" / "expected_records.json").read_text())
     assert precision_recall(records, expected) == (1.0, 1.0), [r.title for r in records]
+
+
+@pytest.mark.parametrize(
+    ("heading", "section"),
+    [("Part1.标题&作者", True), ("1 题目&作者", True), ("Title & Authors", True), ("Title of the talk", False)],
+)
+def test_title_and_author_sections(heading, section):
+    assert is_section_heading(heading) is section
+
+
+def test_a_to_read_title():
+    assert is_to_read_title("To Read") and is_to_read_title("待读论文") and not is_to_read_title("Thread pools")
+
+
+def test_a_quoted_sentence_is_no_full_title():
+    """A quoted passage whose line a sentence continues ("VR was developed …, at about the same time as
+    Paxos,") is no title set apart: the heading stays the note's title."""
+    md = (
+        "### [Viewstamped Replication Revisited](vr-revisited.pdf)\n\n> MIT technical report, July 2012\n>\n"
+        "> https://pmg.csail.mit.edu/papers/vr-revisited.pdf\n\nNotes.\n\n"
+        "> VR was originally developed in the 1980s, at about the same time as Paxos,\n> but without knowledge of it.\n"
+    )
+    assert read_opening(md).named == []
