@@ -134,6 +134,8 @@ def ingest(
 ) -> None:
     """Read, chunk and index notes (incremental: unchanged chunks are not embedded again); checks that
     the index's parts agree and repairs them."""
+    if any(not src.strip() for src in sources or []):
+        raise BadSourceError("a source is empty: give a notes folder, a file or a git URL")
     if watch is not None:
         _watch(sources, watch, rebuild, follow_external_links, as_json)
         return

@@ -359,6 +359,13 @@ def read_path(
             nav_titles.update(mkdocs_nav_titles(folder))
     for i, (file, rel, root) in enumerate(files):
         try:
+            rel.encode("utf-8")
+        except UnicodeEncodeError:  # a name in another encoding: no index or message can hold it as is
+            shown = rel.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+            result.warnings.append(Warning_(shown, "the file name is not UTF-8; rename it to ingest it; skipped"))
+            result.files_skipped += 1
+            continue
+        try:
             data = file.read_bytes()
             hint, site = None, ""
             if root is not None:  # a page of a GitBook: SUMMARY.md title and the site path

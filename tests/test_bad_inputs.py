@@ -293,3 +293,23 @@ def test_contradicting_or_empty_filters_are_one_line_errors(flags, needle):
 
     with pytest.raises(BadInputError, match=needle):
         normalize_filters(**flags)
+
+
+@pytest.mark.parametrize("raw", [b"bad\xffname.md", b"caf\xe9-notes.md", b"\x93quoted\x94.md"])
+def test_a_file_name_that_is_not_utf8_is_skipped_by_name_and_the_rest_ingested(settings, tmp_path, raw):
+    """A name in another encoding (Latin-1, cp1252 quotes, stray bytes) cannot be stored as it is: that
+    file is reported and skipped, the good note beside it is indexed."""
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "good.md").write_text("# Good note\n\nA scheduler that packs GPU jobs.\n", encoding="utf-8")
+    (notes / os.fsdecode(raw)).write_text("# Bad name\n\nText.\n", encoding="utf-8")
+    rep, texts, _ = run(settings, notes)
+    assert any("not UTF-8" in w and "skipped" in w for w in rep.warnings), rep.warnings
+    assert any("packs GPU jobs" in t for t in texts) and not any("Bad name" in t for t in texts)
+
+
+@pytest.mark.parametrize("source", ["", "   ", "\t"])
+def test_an_empty_source_is_a_one_line_error_not_the_current_folder(tmp_path, source):
+    p = cli(["ingest", source], tmp_path / "data")
+    assert p.returncode == 2 and "source is empty" in p.stderr and "Traceback" not in p.stderr, p.stderr
+    assert not (tmp_path / "data" / "bm25").exists()
