@@ -292,9 +292,6 @@ def test_a_lookup_in_a_log_of_several_papers_quotes_only_that_papers_lines(tmp_p
     """A month's log holds several papers in one chunk (with an overlap from the entry before): "what
     is X" quotes X's own lines, never its neighbours'; and a byline with a link after it still gives
     the authors."""
-    from papernotes.retrieval.indexing import ingest
-    from papernotes.retrieval.service import Notes
-
     entries = [
         (
             "Gossip Trees: Epidemic Broadcast at Scale",
@@ -334,10 +331,7 @@ def test_a_lookup_in_a_log_of_several_papers_quotes_only_that_papers_lines(tmp_p
         "in one pass with 5x less memory.\n\n## Numbers\n\n- 5x less memory than a single sketch.\n",
         encoding="utf-8",
     )
-    seed_models(models_cache, tmp_path / "data")
-    s = make_settings(tmp_path / "data")
-    ingest(s, [str(tmp_path / "notes")])
-    n = Notes(s)
+    n = notes_of(tmp_path / "notes", tmp_path / "data", models_cache)
     for i, (title, _who, _aid, what) in enumerate(entries):
         a = n.ask(f"what is {title.split(':')[0].lower()}", use_llm=False)
         assert a.kind == "lookup" and what.split(";")[0].split(".")[0] in a.answer, a.answer

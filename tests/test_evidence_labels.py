@@ -4,7 +4,7 @@ never says "inference server" itself (retrieval/evidence.item_labels)."""
 
 from __future__ import annotations
 
-from conftest import make_settings, seed_models
+from conftest import notes_of
 
 from papernotes.retrieval.evidence import item_labels
 
@@ -32,9 +32,6 @@ def test_each_nested_item_has_the_short_item_above_it_as_its_label():
 
 
 def test_the_line_under_a_label_matches_a_question_in_the_labels_words(tmp_path, models_cache):
-    from papernotes.retrieval.indexing import ingest
-    from papernotes.retrieval.service import Notes
-
     (tmp_path / "notes").mkdir()
     (tmp_path / "notes" / "skiff.md").write_text(
         "# Skiff: Serving Models on Spot Instances\n\nSkiff serves large models on preemptible GPUs.\n\n"
@@ -43,10 +40,7 @@ def test_the_line_under_a_label_matches_a_question_in_the_labels_words(tmp_path,
         "## Evaluation\n\n- 2.1x lower tail latency than rerouting baselines\n",
         encoding="utf-8",
     )
-    seed_models(models_cache, tmp_path / "data")
-    s = make_settings(tmp_path / "data")
-    ingest(s, [str(tmp_path / "notes")])
-    notes = Notes(s)
+    notes = notes_of(tmp_path / "notes", tmp_path / "data", models_cache)
     for q in ("skiff's inference server runs on what kind of instance", "where does the skiff inference server run?"):
         sentences = notes.analyze(q).sentences
         child = next(x for x in sentences if "on-demand CPU instance" in x.text)
