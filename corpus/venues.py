@@ -201,6 +201,12 @@ def _mention_pattern(known_series: frozenset[str]) -> tuple[dict[str, str], re.P
     return series_map, pat
 
 
+def series_spellings(known_series: frozenset[str]) -> dict[str, str]:
+    """Lower-cased series name → its spelling, built-in :data:`SERIES` and ``known_series`` (cached
+    with the mention pattern, see :func:`find_venue_mentions`)."""
+    return _mention_pattern(known_series)[0]
+
+
 def find_venue_mentions(
     text: str, known_series: Iterable[str] = (), any_case: Iterable[str] = ()
 ) -> list[VenueMention]:

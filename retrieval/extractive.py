@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from papernotes.corpus.models import PaperRecord
 from papernotes.corpus.normalize import normalize
-from papernotes.corpus.papers import looks_like_affiliation, title_key
+from papernotes.corpus.papers import GENERIC_LINK_LABELS, PAPER_LINK_LABELS, looks_like_affiliation, title_key
 from papernotes.retrieval.evidence import Sentence, split_sentences
 from papernotes.retrieval.search import Hit, SearchResult
 from papernotes.retrieval.terms import Key, stop_words
@@ -149,7 +149,12 @@ def _paper_answer(
 
 
 #: A link's label left at the end of a line once its address is taken out ("… — SIGIR 2020 DOI:").
-_LINK_LABEL_END_RE = re.compile(r"\s*\b(?:doi|arxiv|link|url|pdf|paper|code)\s*:?\s*$", re.IGNORECASE)
+_LINK_LABEL_END_RE = re.compile(
+    r"\s*(?<!\w)(?:"
+    + "|".join(sorted(map(re.escape, PAPER_LINK_LABELS | GENERIC_LINK_LABELS | {"doi"}), key=len, reverse=True))
+    + r")\s*[:：]?\s*$",
+    re.IGNORECASE,
+)
 
 
 def _unlinked(line: str) -> str:

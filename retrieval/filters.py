@@ -13,7 +13,7 @@ from rapidfuzz.distance import DamerauLevenshtein
 
 from papernotes.corpus.errors import BadInputError
 from papernotes.corpus.normalize import unify_punctuation
-from papernotes.corpus.venues import SERIES, VenueMention, find_venue_mentions, normalize_venue, split_venue
+from papernotes.corpus.venues import VenueMention, find_venue_mentions, normalize_venue, series_spellings, split_venue
 
 
 @dataclass
@@ -189,13 +189,12 @@ def venue_mentions(question: str, known_series: Iterable[str] = (), any_case: It
     words (a capitalized word is a name)."""
     text = unify_punctuation(question)
     found = find_venue_mentions(text, known_series, any_case)
-    known = [*SERIES.values(), *known_series]
-    series = {s.lower(): s for s in known if s and len(s) >= 4 and s.isalpha()}
-    listed = {s.lower() for s in [*SERIES, *known] if s}
+    spelled = series_spellings(frozenset(known_series))  # every listed series, lower case → spelling
+    series = {k: v for k, v in spelled.items() if len(k) >= 4 and k.isalpha()}
     for m in _TYPED_VENUE_RE.finditer(text):
         word = m.group("series")
         overlaps = [v for v in found if v.span[0] < m.end() and m.start() < v.span[1]]
-        if word in series or any(v.series.lower() in listed for v in overlaps):
+        if word in series or any(v.series.lower() in spelled for v in overlaps):
             continue
         near = {series[s] for s in series if DamerauLevenshtein.distance(word, s, score_cutoff=1) <= 1}
         if len(near) == 1:  # read as the listed series, not as one nobody listed ("nsid'26")
