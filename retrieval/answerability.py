@@ -16,10 +16,10 @@ Question features (:func:`question_features`):
                    the subject and what is asked about it must occur together
 ``cov_union``      the same share over the top 3 chunks together
 ``asked_cov``      share of what is asked about named papers (English words the notes never use
-                   aside, see :func:`evidence_asked`) found in
+                   aside unless present, see :func:`evidence_asked`) found in
                    those papers' own chunks, or in one retrieved passage that names them when higher
                    (the name as context); 1 when nothing specific is
-                   asked (a lookup) or papers are compared; the best chunk's share when no paper is named
+                   asked (a lookup); the best chunk's share when no paper is named
 ``oov``            idf-weighted share of the question's name-like terms (not common English words) that
                    occur nowhere in the notes (a versioned name such as "GPT-2" by its joined form)
 ``named``          1 when the question names a paper of the catalog
@@ -177,23 +177,27 @@ def _rare_english(k: Key, bm25: BM25Index) -> bool:
     return english_word(k.word) and max((bm25.df(t) for t in k.terms), default=0) <= RARE_IN_NOTES_MIN
 
 
-def evidence_asked(q: Question, bm25: BM25Index) -> list[Key]:
-    """What is asked about the named papers that a passage can confirm or not: the asked words without
-    the common English words the notes (almost) never use (in at most
-    :data:`~papernotes.retrieval.terms.RARE_IN_NOTES_MIN` chunks: "tricks", "gist"), whose absence from
-    a passage says nothing. Unlike :func:`specific_asked`, a word the notes do use, however rarely
+def evidence_asked(q: Question, bm25: BM25Index, have: AbstractSet[str] = frozenset()) -> list[Key]:
+    """What is asked about the named papers that a passage (its stemmed terms ``have``) can confirm or
+    not: the asked words without the common English words the notes (almost) never use (in at most
+    :data:`~papernotes.retrieval.terms.RARE_IN_NOTES_MIN` chunks: "tricks", "gist") that the passage
+    lacks — the absence of such a word says nothing, its presence ("where does DecDEC keep the
+    *residuals*") does. Unlike :func:`specific_asked`, a word the notes do use, however rarely
     ("baselines", "license"), counts: a paper's notes that never say it do not answer it; and so do
     the words that also describe the paper ("Mooncake's *KV cache* design"), often what is asked."""
-    return [k for k in q.asked if not _rare_english(k, bm25)]
+    return [k for k in q.asked if not _rare_english(k, bm25) or k.covered(have)]
 
 
 def identity_terms(records: Iterable[PaperRecord]) -> set[str]:
     """Stemmed terms that identify papers: their titles, system names, aliases, one-line summaries,
-    affiliations and venues ("shift parallelism (snowflake)", "the MSR paper on …")."""
+    authors, affiliations and venues ("shift parallelism (snowflake)", "the MSR paper on …", "hinton's
+    capsules paper")."""
     out: set[str] = set()
     for r in records:
         out |= set(
-            lexical_terms(" ".join([r.title, r.system or "", *r.aliases, r.summary, *r.affiliations, r.venue or ""]))
+            lexical_terms(
+                " ".join([r.title, r.system or "", *r.aliases, r.summary, *r.authors, *r.affiliations, r.venue or ""])
+            )
         )
     return out
 
@@ -220,6 +224,7 @@ LOOKUP_FIELDS: dict[str, tuple[str, ...]] = {
     "venue": ("venue",),
     "conference": ("venue",),
     "published": ("venue", "year"),
+    "appear": ("venue", "year"),  # "to appear in", "appeared at": how notes and people state a venue
     "year": ("year",),
     "link": ("url",),
     "url": ("url",),
@@ -340,13 +345,13 @@ def question_features(
     cov_best = max((coverage(terms, ts, idf) for ts in per_chunk), default=0.0)
     union: set[str] = set().union(*per_chunk[:3]) if per_chunk else set()
     if q and q.papers:
-        asked = evidence_asked(q, bm25)
-        # a comparison of papers the notes hold is answered with what they say of each; a named paper can
-        # also be context for another one ("… beats torch.compile on KernelBench"): then one retrieved
-        # passage holds the name and what is asked together
+        # what is asked, found in the named papers' own chunks (all of them for a comparison: "X vs Y
+        # throughput?" is answered when their notes give it); a named paper can also be context for
+        # another one ("… beats torch.compile on KernelBench"): then one retrieved passage holds the
+        # name and what is asked together
         naming = [ts for ts in per_chunk if q.name_terms and q.name_terms & ts]
-        in_context = max((coverage(asked, ts, idf) for ts in naming), default=0.0)
-        asked_cov = max(coverage(asked, own, idf), in_context) if asked and not q.is_comparison else 1.0
+        in_context = max((_asked_coverage(q, bm25, ts) for ts in naming), default=0.0)
+        asked_cov = max(_asked_coverage(q, bm25, own), in_context)
     else:
         asked_cov = cov_best
     # words absent from the notes: a name that is not there says the notes do not cover the question; an
@@ -373,6 +378,13 @@ def question_features(
         "venue_missing": 1.0 if result.missing_venue else 0.0,
         "best_sentence": max((s.score for s in of_subject), default=0.0),
     }
+
+
+def _asked_coverage(q: Question, bm25: BM25Index, have: AbstractSet[str]) -> float:
+    """idf-weighted share of :func:`evidence_asked` (as judged against ``have``) covered by ``have``;
+    1.0 when nothing is asked that a passage could confirm."""
+    asked = evidence_asked(q, bm25, have)
+    return coverage(asked, have, bm25.idf) if asked else 1.0
 
 
 def _as_written(k: Key) -> Key:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -74,7 +75,7 @@ class _Name:
     from_file_name: bool = True  # only the words of a deep note's file name give it
 
 
-def _words(text: str, skip: Iterable[tuple[int, int]] = ()) -> list[tuple[str, list[str]]]:
+def words_of(text: str, skip: Iterable[tuple[int, int]] = ()) -> list[tuple[str, list[str]]]:
     """The words of ``text`` as (original word, normalized parts); words inside a ``skip`` span (a
     venue mention: "FAST 2026" names no paper FAST) have no parts."""
     out = []
@@ -153,6 +154,20 @@ class PaperIndex:
             if n.from_file_name:  # the notes' own casing of a file-name word ("RAG" for "lewis2020-rag")
                 n.display = self._casing(n)
         self._common = self._common_names(bm25)
+
+    @property
+    def bm25(self) -> BM25Index:
+        """The keyword index the names were checked against."""
+        return self._bm25
+
+    @cached_property
+    def title_terms(self) -> dict[str, set[int]]:
+        """Stemmed title term → catalog positions of the papers whose title holds it."""
+        out: dict[str, set[int]] = {}
+        for i, r in enumerate(self.records):
+            for t in set(lexical_terms(r.title)):
+                out.setdefault(t, set()).add(i)
+        return out
 
     def record_of(self, meta: dict[str, Any]) -> int | None:
         """Catalog position of the paper a chunk is about (by its paper title, else as the paper's deep
@@ -317,7 +332,7 @@ class PaperIndex:
         >>> # "What's Mooncake's KV cache design?" → [PaperMention(records=[…], name="Mooncake", …)]
         """
         skip = [m.span for m in venues]
-        words = _words(question, skip)
+        words = words_of(question, skip)
         cited = _next_to_venue(question, venues)
         foreign = foreign_stop_words()[0] - stop_words()
         in_english = sum(p in foreign for _, parts in words for p in parts) < FOREIGN_WORDS
@@ -389,7 +404,7 @@ class PaperIndex:
         self, mentions: Iterable[PaperMention], question: str, skip: Iterable[tuple[int, int]] = ()
     ) -> list[str]:
         """The question's words that belong to the mentioned names (normalized parts)."""
-        words = _words(question, skip)
+        words = words_of(question, skip)
         return [p for m in mentions for _, parts in words[m.words[0] : m.words[1]] for p in parts]
 
 

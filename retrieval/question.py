@@ -32,6 +32,7 @@ from papernotes.retrieval.terms import (
     stop_words,
     strip_foreign_framing,
 )
+from papernotes.retrieval.title_words import title_mentions
 
 #: Words that ask for several papers: a list verb, or a plural noun for papers asked about with a
 #: quantifier or interrogative ("which HPCA 2026 papers …", "any ones on …", "all the talks") or
@@ -525,6 +526,10 @@ def understand(
         keys = readable
     spans = [m.span for m in found]
     mentions = papers.resolve(text, found, meant) if papers is not None else []
+    anything_words = bool({"anything", "any"} & set(tokens(normalize(text), compounds=False)))
+    listing = asks_for_list(text, found, meant) or MY_NOTES_RE.search(text) or (found and anything_words)
+    if papers is not None and not mentions and not listing:
+        mentions = title_mentions(papers, text, found)  # "the capsules paper": a title's distinctive words
     names: set[str] = set()
     if papers is not None:
         for pm in mentions:
@@ -538,9 +543,7 @@ def understand(
         framing = {t for m in MY_NOTES_RE.finditer(text) for t in lexical_terms(m.group(0))}
         asked = [k for k in asked if not k.terms <= framing]
     # naming a venue and no paper, "anything"/"any" asks for its papers ("hpca 2026 - anything on reasoning?")
-    anything = (
-        bool(found) and not mentions and bool({"anything", "any"} & set(tokens(normalize(text), compounds=False)))
-    )
+    anything = bool(found) and not mentions and anything_words
     wants_list = (asks_for_list(text, found, meant) or about_notes or anything) and len(mentions) < 2
     unknown = (
         _unknown_names(text, spans, in_notes, writes) if in_notes is not None and not foreign_language(text) else []

@@ -33,6 +33,7 @@ from papernotes.retrieval.prompts import CLARIFY, UNGROUNDED_NOTE
 from papernotes.retrieval.question import Question
 from papernotes.retrieval.search import Hit, HybridRetriever, SearchResult
 from papernotes.retrieval.settings import Settings
+from papernotes.retrieval.spelling import read_against
 from papernotes.retrieval.terms import lexical_terms
 
 log = logging.getLogger(__name__)
@@ -247,13 +248,16 @@ class Notes:
             return an
         if not result.hits:
             return an
-        an.sentences = candidates(result, idf, self.retriever.section_siblings, self._identity, self._affiliation_line)
-        embed_best(an.sentences, result.query_vector, self.retriever.embeddings.embed_documents)
-        score_sentences(an.sentences, q.asks_quantity)
         an.paper_hits = self._paper_hits(q, result)
         named_chunks = [h for rec in q.records for h in an.paper_hits.get(rec, [])]
         identity = identity_terms(self.catalog[r] for r in q.records)
         own = {t for h in named_chunks for t in lexical_terms(h.text)}
+        if own:  # shorthand the notes never write, read against the named papers' own words ("tput")
+            q.keys = read_against(q.keys, own, self.retriever.bm25.has)
+            q.asked = read_against(q.asked, own, self.retriever.bm25.has)
+        an.sentences = candidates(result, idf, self.retriever.section_siblings, self._identity, self._affiliation_line)
+        embed_best(an.sentences, result.query_vector, self.retriever.embeddings.embed_documents)
+        score_sentences(an.sentences, q.asks_quantity)
         an.features = question_features(result, an.sentences, self.retriever.bm25, own)
         an.answerability = answerability(an.features)
         records = [self.catalog[r] for r in q.records]

@@ -26,12 +26,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
+from collections.abc import Set as AbstractSet
 from functools import lru_cache
 
 from rapidfuzz import process
 from rapidfuzz.distance import DamerauLevenshtein
 
 from papernotes.corpus.normalize import tokens
+from papernotes.retrieval.terms import Key
 
 #: Shortest word read as a misspelling or an abbreviation.
 MIN_LETTERS = 4
@@ -109,3 +111,35 @@ class Vocabulary:
         # a short word can read both ways ("accel": "accl" one edit away, or "accelerator" abbreviated):
         # the reading the notes use more often wins (the word's prior, as in a noisy-channel speller)
         return max(readings, key=lambda w: self.df[w]) if readings else None
+
+
+#: Longest lower-case word read as a shorthand of a word of the named paper's notes (:func:`read_against`).
+MAX_SHORTHAND = 5
+
+
+def shorthand_of(short: str, term: str) -> bool:
+    """True when ``short`` is a shorthand of ``term`` (both lower-case letters): the same first letter,
+    then ``short``'s other letters in ``term`` in order, ``term`` at least two letters longer ("hw" /
+    ``hardwar``, "avg" / ``averag``, "tput" / ``throughput``)."""
+    if len(term) < len(short) + 2 or short[0] != term[0]:
+        return False
+    rest = iter(term[1:])
+    return all(c in rest for c in short[1:])
+
+
+def read_against(keys: list[Key], have: AbstractSet[str], in_notes: Callable[[str], bool]) -> list[Key]:
+    """``keys`` with each lower-case word of two to :data:`MAX_SHORTHAND` letters that no chunk of the
+    notes uses read also as the terms of ``have`` (the stemmed terms of the passages a question names)
+    it is a shorthand of (:func:`shorthand_of`): "droidspeak tput gains" — "tput" is ``throughput``
+    when DroidSpeak's notes say throughput. Without the passage such a word has too many readings
+    ("hw": hardware, however, …), which is why :class:`Vocabulary` reads none under four letters; the
+    named paper's own notes leave few."""
+    out = []
+    for k in keys:
+        w = k.word
+        if 2 <= len(w) <= MAX_SHORTHAND and w.isalpha() and w.isascii() and not any(map(in_notes, k.terms)):
+            found = sorted(t for t in have if t.isalpha() and shorthand_of(w, t))
+            if found:
+                k = Key(w, k.alternatives + tuple((t,) for t in found))
+        out.append(k)
+    return out

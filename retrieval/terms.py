@@ -187,7 +187,33 @@ class Key:
         return {t for alt in self.alternatives for t in alt}
 
     def covered(self, have: AbstractSet[str]) -> bool:
-        return any(all(t in have for t in alt) for alt in self.alternatives)
+        """True when every term of one alternative is in ``have``, itself or as a derivational relative
+        (:func:`has_term`)."""
+        return any(all(has_term(t, have) for t in alt) for alt in self.alternatives)
+
+
+#: Shortest stem matched through a derivational relative (:func:`relatives`).
+RELATIVE_MIN = 5
+
+
+def has_term(term: str, have: AbstractSet[str]) -> bool:
+    """True when ``term`` (stemmed) or one of its derivational :func:`relatives` is in ``have``."""
+    return term in have or any(r in have for r in relatives(term))
+
+
+@lru_cache(maxsize=65536)
+def relatives(term: str) -> tuple[str, ...]:
+    """Stems that the Snowball stemmer leaves apart although they come from one word: the stem cut by
+    one or two final letters, or lengthened by one, as long as the shorter has :data:`RELATIVE_MIN` or
+    more letters ("reduction" → ``reduct``, "reduces" → ``reduc``; "consumption" → ``consumpt``,
+    "consume" → ``consum``). Snowball strips inflectional and most derivational suffixes, but the
+    Latin "-duce/-duction", "-sume/-sumption" pairs keep a stem one or two letters longer; a prefix
+    relation between two stems of five or more letters is that case. Empty for shorter or non-letter
+    terms."""
+    if len(term) < RELATIVE_MIN or not term.isalpha() or not term.isascii():
+        return ()
+    cut = tuple(term[:i] for i in range(max(RELATIVE_MIN, len(term) - 2), len(term)))
+    return cut + tuple(term + c for c in "abcdefghijklmnopqrstuvwxyz")
 
 
 def coverage(keys: Sequence[Key | str], have: AbstractSet[str], idf: Callable[[str], float]) -> float:
