@@ -153,6 +153,7 @@ class PaperIndex:
         for n in self._names.values():
             if n.from_file_name:  # the notes' own casing of a file-name word ("RAG" for "lewis2020-rag")
                 n.display = self._casing(n)
+        self._field_names: dict[str, _Name] = {}
         self._common = self._common_names(bm25)
 
     @property
@@ -196,7 +197,11 @@ class PaperIndex:
             else:  # a name of several words: how often other chunks write it as a phrase
                 others = self._phrase_elsewhere(bm25, n, terms)
             if others > max(FIELD_TERM_SHARE * len(bm25), FIELD_TERM_MIN_CHUNKS):
-                del self._names[key]  # a term of the field, never a name
+                # a term of the field ("LLMs", "LoRA" in notes that build on it): a name only when nothing
+                # else in a question that asks for no list is one (:meth:`resolve`, ``field_names``)
+                if not n.from_file_name:
+                    self._field_names[key] = n
+                del self._names[key]
             elif others > COMMON_NAME_CHUNKS and n.from_file_name and n.display.islower():
                 del self._names[key]  # an ordinary word of a file name ("notes", "review")
             elif others > COMMON_NAME_CHUNKS and not (n.single and self._written_as_name(bm25, n, holding)):
@@ -367,6 +372,27 @@ class PaperIndex:
                     taken[j] = True
         return sorted(found, key=lambda m: m.words)
 
+    def field_mentions(self, question: str, venues: Sequence[VenueMention] = ()) -> list[PaperMention]:
+        """Papers named by a name that is also a term of the field in these notes ("lora", "llama" in
+        notes that build on them; dropped by :meth:`resolve`), for a question that names no other paper
+        and asks for no list (the caller's part): "who wrote llama", "lora trainable params". Whole names
+        only, longest first, in question order."""
+        words = words_of(question, [m.span for m in venues])
+        taken = [False] * len(words)
+        found: list[PaperMention] = []
+        for size in range(min(MAX_NAME_WORDS, len(words)), 0, -1):
+            for i in range(len(words) - size + 1):
+                if any(taken[i : i + size]) or not all(parts for _, parts in words[i : i + size]):
+                    continue
+                n = self._field_names.get("".join(p for _, parts in words[i : i + size] for p in parts))
+                if n is None:
+                    continue
+                # of the papers sharing the name, those it names outright (system name, title prefix)
+                own = [r for r in sorted(n.records) if title_key(n.display) in _own_names(self.records[r])]
+                found.append(PaperMention(own or sorted(n.records), n.display, (i, i + size)))
+                taken[i : i + size] = [True] * size
+        return sorted(found, key=lambda m: m.words)
+
     def _held_terms(self, words: list[tuple[str, list[str]]]) -> list[list[str]]:
         """Each question word's content terms that the notes hold (no question or stop words, no chat
         words): the context of the other words, for :meth:`abbreviated`."""
@@ -442,6 +468,12 @@ def _record_names(r: PaperRecord) -> list[str]:
         prefix = a.split(":", 1)[0].strip() if ":" in a else ""
         names += [x for x in (prefix, a.strip()) if x and len(x.split()) <= MAX_NAME_WORDS]
     return list(dict.fromkeys(n for n in names if n))
+
+
+def _own_names(r: PaperRecord) -> set[str]:
+    """The :func:`title_key` of a record's system name and of its title's prefix before ":"."""
+    prefix = r.title.split(":", 1)[0] if ":" in r.title else ""
+    return {title_key(x) for x in (r.system or "", prefix) if x}
 
 
 def _file_name_words(r: PaperRecord, names: list[str]) -> list[str]:

@@ -528,8 +528,16 @@ def understand(
     mentions = papers.resolve(text, found, meant) if papers is not None else []
     anything_words = bool({"anything", "any"} & set(tokens(normalize(text), compounds=False)))
     listing = asks_for_list(text, found, meant) or MY_NOTES_RE.search(text) or (found and anything_words)
-    if papers is not None and not mentions and not listing:
-        mentions = title_mentions(papers, text, found)  # "the capsules paper": a title's distinctive words
+    if papers is not None and not listing:
+        # a name that is also a term of the field ("who wrote llama"; beside another name only in a
+        # comparison: "llama vs llama 2"), else a title's distinctive words ("the capsules paper")
+        compared = bool(COMPARING & set(tokens(normalize(text), compounds=False)))
+        if not mentions or compared:
+            taken = {j for m in mentions for j in range(*m.words)}
+            weak = [m for m in papers.field_mentions(text, found) if not taken & set(range(*m.words))]
+            mentions = sorted([*mentions, *weak], key=lambda m: m.words)
+        if not mentions:
+            mentions = title_mentions(papers, text, found)
     names: set[str] = set()
     if papers is not None:
         for pm in mentions:
@@ -537,7 +545,7 @@ def understand(
             names |= set(lexical_terms(" ".join(parts))) | set(lexical_terms("".join(parts)))
             names |= set(lexical_terms(pm.name))  # the name as the notes spell it ("kernelevovle")
     # "how does X differ from Y?", "X vs Y": the comparison is the question's form, not what it asks about
-    asked = [k for k in keys if not (k.terms <= names) and k.word not in COMPARING]
+    asked = [k for k in keys if not (k.terms <= names or k.covered(names)) and k.word not in COMPARING]
     about_notes = MY_NOTES_RE.search(text) is not None and not mentions
     if about_notes:  # "have I written notes on" frames the question
         framing = {t for m in MY_NOTES_RE.finditer(text) for t in lexical_terms(m.group(0))}
