@@ -18,6 +18,7 @@ summaries. A question that names a venue and no topic lists every paper of the v
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,9 +27,9 @@ from papernotes.corpus.models import PaperRecord
 from papernotes.corpus.venues import split_venue
 from papernotes.retrieval.answerability import Model, models, specific_asked
 from papernotes.retrieval.filters import Filters
-from papernotes.retrieval.question import topic_alternatives
+from papernotes.retrieval.question import Question, topic_alternatives
 from papernotes.retrieval.search import Hit, HybridRetriever, SearchResult
-from papernotes.retrieval.terms import Key, coverage, lexical_terms
+from papernotes.retrieval.terms import Key, coverage, is_year, lexical_terms
 
 MEMBERSHIP_FEATURES = ("cov_own", "cov", "head", "dense", "cov_rel", "dense_rel", "selective")
 #: Used until eval/calibrate.py has fitted the membership model (hand-set starting values).
@@ -80,12 +81,37 @@ def _venue_topics(r: PaperRecord, f: Filters) -> list[str]:
     return own or list(r.topics)
 
 
-def candidates(retriever: HybridRetriever, result: SearchResult, topic: Sequence[Key | str]) -> list[int]:
-    """Catalog positions of the papers a list answer chooses from (see the module docstring)."""
+def year_of(r: PaperRecord) -> int | None:
+    """The paper's year: its own, else its venue's (``"NeurIPS 2023"`` → 2023), else None."""
+    return r.year or (split_venue(r.venue)[1] if r.venue else None)
+
+
+def asked_years(topic: Sequence[Key | str], f: Filters) -> set[int]:
+    """The years a list question without a venue restricts its papers to: the filters' year, else the
+    years written among its topic words ("which 2023 papers did i read"); empty when it names a venue
+    (whose year is the venue's)."""
+    if f.venue or f.series:
+        return set()
+    if f.year:
+        return {f.year}
+    return {int(w) for w in (k.word if isinstance(k, Key) else k for k in topic) if is_year(w)}
+
+
+def _without_years(keys: Sequence[Key | str]) -> list[Key | str]:
+    return [k for k in keys if not is_year(k.word if isinstance(k, Key) else k)]
+
+
+def candidates(
+    retriever: HybridRetriever, result: SearchResult, topic: Sequence[Key | str], years: AbstractSet[int] = frozenset()
+) -> list[int]:
+    """Catalog positions of the papers a list answer chooses from (see the module docstring); with
+    ``years`` (:func:`asked_years`), every paper of those years, as for a venue."""
     f = result.filters
     catalog = retriever.catalog
     if f.venue or f.series:
         return [i for i, r in enumerate(catalog) if _at_venue(r, f)]
+    if years:
+        return [i for i, r in enumerate(catalog) if year_of(r) in years]
     out: dict[int, None] = {}
     if topic:
         terms = [t for k in topic for t in (k.terms if isinstance(k, Key) else {k})]
@@ -108,10 +134,16 @@ def select(
     # "reasoning models / test-time scaling": a paper on either alternative is on the topic
     alternatives: list[Sequence[Key | str]] = list(topic_alternatives(q.text, q.asked)) if q else [topic]
 
+    # a year among the topic words ("which 2023 papers …") selects the papers of that year, as a venue does
+    years = asked_years(topic, result.filters)
+    if years:
+        topic = _without_years(topic)
+        alternatives = [alt for alt in map(_without_years, alternatives) if alt] or [topic]
+
     def cov(have: set[str]) -> float:
         return max(coverage(alt, have, idf) for alt in alternatives) if topic else 1.0
 
-    recs = candidates(retriever, result, topic)
+    recs = candidates(retriever, result, topic, years)
     if not recs:
         return [], []
     pos_of = {rec: retriever.papers.chunks.get(rec, []) for rec in recs}
@@ -124,9 +156,7 @@ def select(
         r = retriever.catalog[rec]
         positions = pos_of[rec]
         heads = " ".join(_venue_topics(r, f))
-        own = " ".join(
-            [r.title, r.system or "", r.summary, " ".join(r.affiliations), " ".join(r.authors), " ".join(r.tags)]
-        )
+        own = _own_text(r)
         text = " ".join([own, heads] + [retriever.bm25.texts[p] for p in positions])
         sims = [
             float(vec[retriever.bm25.ids[p]] @ qv) for p in positions if qv is not None and retriever.bm25.ids[p] in vec
@@ -152,16 +182,48 @@ def select(
         x.features["cov_rel"] = x.features["cov"] / best_cov
         x.features["dense_rel"] = x.features["dense"] / best_dense
         x.features["selective"] = selective if x.features["cov"] >= best_cov - 1e-9 else 0.0
-        x.probability = 1.0 if not topic and (f.venue or f.series) else m.probability(x.features)
+        x.probability = 1.0 if not topic and (f.venue or f.series or years) else m.probability(x.features)
     # where the notes' own headings name the whole topic for some papers, the notes' grouping decides, as
     # it does for summaries: the papers listed under such a heading, or whose own title or one-liner
     # names the topic
-    if topic and any(x.features["head"] >= FULL for x in scored):
-        for x in scored:
-            named = x.features["head"] >= FULL or x.features["cov_own"] >= FULL
-            x.probability = max(x.probability, 1.0) if named else min(x.probability, 0.0)
+    grouping = _grouping_topic(retriever, q, alternatives, [_venue_topics(x.paper, f) for x in scored])
+    if topic and grouping:
+        named_by = [
+            max(coverage(alt, set(lexical_terms(" ".join(_venue_topics(x.paper, f)))), idf) for alt in grouping)
+            for x in scored
+        ]
+        own_by = [max(coverage(alt, set(lexical_terms(_own_text(x.paper))), idf) for alt in grouping) for x in scored]
+        if any(h >= FULL for h in named_by):
+            for x, h, o in zip(scored, named_by, own_by, strict=True):
+                named = h >= FULL or o >= FULL
+                x.probability = max(x.probability, 1.0) if named else min(x.probability, 0.0)
     members = [x for x in scored if x.probability >= 0.5]
     return members, scored
+
+
+def _own_text(r: PaperRecord) -> str:
+    """What a paper's own record says: title, system name, one-liner, affiliations, authors, tags."""
+    return " ".join(
+        [r.title, r.system or "", r.summary, " ".join(r.affiliations), " ".join(r.authors), " ".join(r.tags)]
+    )
+
+
+def _grouping_topic(
+    retriever: HybridRetriever, q: Question | None, alternatives: list[Sequence[Key | str]], heads: list[list[str]]
+) -> list[Sequence[Key | str]]:
+    """The topic (its alternatives) that the notes' headings are matched against: the question's topic
+    without the words that only frame the question (:func:`specific_asked`: "papers *grouped* under the
+    RDMA *heading*", "the papers the notes *file* under LLM Inference") when none of those words is
+    in any candidate's headings (there a heading word is part of the topic: "*collective*
+    communication"). ``heads``: each candidate's topic paths. Empty when no topic is left."""
+    if q is None:
+        return [alt for alt in alternatives if alt]
+    spec = {k.word for k in specific_asked(q, retriever.bm25)}
+    framing = [k for alt in alternatives for k in alt if isinstance(k, Key) and k.word not in spec]
+    vocab = {t for hs in heads for t in lexical_terms(" ".join(h.split(" › ", 1)[-1] for h in hs))}
+    if framing and not any(k.covered(vocab) for k in framing):
+        alternatives = [[k for k in alt if not isinstance(k, Key) or k.word in spec] for alt in alternatives]
+    return [alt for alt in alternatives if alt]
 
 
 def _cited_chunk(hits: list[Hit], f: Filters) -> Hit | None:
@@ -216,10 +278,11 @@ def heading_list(retriever: HybridRetriever, result: SearchResult, idf: Callable
 
 def topic_list(retriever: HybridRetriever, result: SearchResult, idf: Callable[[str], float]) -> bool:
     """True when a question that names a venue, no paper and no amount asks, in its specific words
-    (:func:`~papernotes.retrieval.answerability.specific_asked`), for a topic that papers of that venue
-    are about — their own title, system name or one-line summary holds every one of those words ("What
-    did FAST 2025 publish about KV cache?"): it asks for those papers. An attribute of the venue
-    ("osdi 2024 acceptance rate") is in no paper's title."""
+    (:func:`~papernotes.retrieval.answerability.specific_asked`), for a topic or a group that papers of
+    that venue are about or from — their own record (title, system name, one-line summary,
+    affiliations, authors, tags) holds every one of those words ("What did FAST 2025 publish about KV
+    cache?", "sjtu stuff at sosp 25?"): it asks for those papers. An attribute of the venue ("osdi 2024
+    acceptance rate") is in no paper's record."""
     q = result.question
     f = result.filters
     if q is None or q.papers or q.asks_quantity or not (f.venue or f.series):
@@ -228,8 +291,6 @@ def topic_list(retriever: HybridRetriever, result: SearchResult, idf: Callable[[
     if not specific:
         return False
     for r in retriever.catalog:
-        if _at_venue(r, f):
-            own = set(lexical_terms(" ".join([r.title, r.system or "", r.summary])))
-            if coverage(specific, own, idf) >= FULL:
-                return True
+        if _at_venue(r, f) and coverage(specific, set(lexical_terms(_own_text(r))), idf) >= FULL:
+            return True
     return False
