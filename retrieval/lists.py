@@ -185,18 +185,23 @@ def select(
         x.probability = 1.0 if not topic and (f.venue or f.series or years) else m.probability(x.features)
     # where the notes' own headings name the whole topic for some papers, the notes' grouping decides, as
     # it does for summaries: the papers listed under such a heading, or whose own title or one-liner
-    # names the topic
-    grouping = _grouping_topic(retriever, q, alternatives, [_venue_topics(x.paper, f) for x in scored])
-    if topic and grouping:
-        named_by = [
-            max(coverage(alt, set(lexical_terms(" ".join(_venue_topics(x.paper, f)))), idf) for alt in grouping)
-            for x in scored
-        ]
-        own_by = [max(coverage(alt, set(lexical_terms(_own_text(x.paper))), idf) for alt in grouping) for x in scored]
+    # names the topic; else where the topic is a person or group that some papers' authors,
+    # affiliations or pages name ("xinyi wan's 2026 papers", "meta's mlsys papers"), those papers
+    if topic:
+        heads = [" ".join(_venue_topics(x.paper, f)) for x in scored]
+        grouping = _grouping_topic(retriever, q, alternatives, heads)
+        named_by = [_covers(grouping, h, idf) for h in heads]
         if any(h >= FULL for h in named_by):
-            for x, h, o in zip(scored, named_by, own_by, strict=True):
-                named = h >= FULL or o >= FULL
+            for x, h in zip(scored, named_by, strict=True):
+                named = h >= FULL or _covers(grouping, _own_text(x.paper), idf) >= FULL
                 x.probability = max(x.probability, 1.0) if named else min(x.probability, 0.0)
+        else:
+            people = [_people(x.paper) for x in scored]
+            grouping = _grouping_topic(retriever, q, alternatives, people)
+            by_people = [_covers(grouping, p, idf) for p in people]
+            if any(p >= FULL for p in by_people):
+                for x, p in zip(scored, by_people, strict=True):
+                    x.probability = max(x.probability, 1.0) if p >= FULL else min(x.probability, 0.0)
     members = [x for x in scored if x.probability >= 0.5]
     return members, scored
 
@@ -208,19 +213,32 @@ def _own_text(r: PaperRecord) -> str:
     )
 
 
+def _people(r: PaperRecord) -> str:
+    """Who a paper is from: its authors, affiliations and the titles of the pages that list it (a
+    researcher's or a lab's page)."""
+    return " ".join(r.authors + r.affiliations + [t.split(" › ", 1)[0] for t in r.topics])
+
+
+def _covers(alternatives: list[Sequence[Key | str]], text: str, idf: Callable[[str], float]) -> float:
+    """The best coverage of any of the topic's ``alternatives`` by ``text`` (0 when there is none)."""
+    have = set(lexical_terms(text))
+    return max((coverage(alt, have, idf) for alt in alternatives), default=0.0)
+
+
 def _grouping_topic(
-    retriever: HybridRetriever, q: Question | None, alternatives: list[Sequence[Key | str]], heads: list[list[str]]
+    retriever: HybridRetriever, q: Question | None, alternatives: list[Sequence[Key | str]], texts: list[str]
 ) -> list[Sequence[Key | str]]:
-    """The topic (its alternatives) that the notes' headings are matched against: the question's topic
-    without the words that only frame the question (:func:`specific_asked`: "papers *grouped* under the
-    RDMA *heading*", "the papers the notes *file* under LLM Inference") when none of those words is
-    in any candidate's headings (there a heading word is part of the topic: "*collective*
-    communication"). ``heads``: each candidate's topic paths. Empty when no topic is left."""
+    """The topic (its alternatives) that a grouping of the notes (the candidates' headings, or who they
+    are from) is matched against: the question's topic without the words that only frame the question
+    (:func:`specific_asked`: "papers *grouped* under the RDMA *heading*", "the papers the notes *file*
+    under LLM Inference") when none of those words is in any candidate's ``texts`` (there the word is part
+    of the topic: "*collective* communication", a surname that is also an English word). Empty when no
+    topic is left."""
     if q is None:
         return [alt for alt in alternatives if alt]
     spec = {k.word for k in specific_asked(q, retriever.bm25)}
     framing = [k for alt in alternatives for k in alt if isinstance(k, Key) and k.word not in spec]
-    vocab = {t for hs in heads for t in lexical_terms(" ".join(h.split(" › ", 1)[-1] for h in hs))}
+    vocab = {t for text in texts for t in lexical_terms(text)}
     if framing and not any(k.covered(vocab) for k in framing):
         alternatives = [[k for k in alt if not isinstance(k, Key) or k.word in spec] for alt in alternatives]
     return [alt for alt in alternatives if alt]
@@ -277,20 +295,27 @@ def heading_list(retriever: HybridRetriever, result: SearchResult, idf: Callable
 
 
 def topic_list(retriever: HybridRetriever, result: SearchResult, idf: Callable[[str], float]) -> bool:
-    """True when a question that names a venue, no paper and no amount asks, in its specific words
-    (:func:`~papernotes.retrieval.answerability.specific_asked`), for a topic or a group that papers of
-    that venue are about or from — their own record (title, system name, one-line summary,
+    """True when a question that names a venue or a year, no paper and no amount asks, in its specific
+    words (:func:`~papernotes.retrieval.answerability.specific_asked`), for a topic or a group that papers
+    of that venue are about or from — their own record (title, system name, one-line summary,
     affiliations, authors, tags) holds every one of those words ("What did FAST 2025 publish about KV
-    cache?", "sjtu stuff at sosp 25?"): it asks for those papers. An attribute of the venue ("osdi 2024
+    cache?", "sjtu stuff at sosp 25?") — or, with a year and no venue, for a person or group whose
+    papers of that year are in the notes (their authors, affiliations or the titles of the pages that
+    list them hold those words: "what did xinyi wan put out in 2026?"): it asks for those papers. An attribute of the venue ("osdi 2024
     acceptance rate") is in no paper's record."""
     q = result.question
     f = result.filters
-    if q is None or q.papers or q.asks_quantity or not (f.venue or f.series):
+    if q is None or q.papers or q.asks_quantity:
         return False
     specific = specific_asked(q, retriever.bm25)
-    if not specific:
+    years = asked_years(specific, f)
+    specific = [k for k in specific if not is_year(k.word)]
+    if not specific or not (f.venue or f.series or years):
         return False
     for r in retriever.catalog:
-        if _at_venue(r, f) and coverage(specific, set(lexical_terms(_own_text(r))), idf) >= FULL:
+        if f.venue or f.series:
+            if _at_venue(r, f) and coverage(specific, set(lexical_terms(_own_text(r))), idf) >= FULL:
+                return True
+        elif year_of(r) in years and coverage(specific, set(lexical_terms(_people(r))), idf) >= FULL:
             return True
     return False

@@ -27,6 +27,12 @@ HOTOS_2032 = [
     ("Systems", "Potoroo: Serverless Cold Starts", "Emu Institute", "Keeps warm sandboxes for functions."),
     ("Systems", "Quoll: Kernel Bypass for Storage", "Wombat Labs", "Bypasses the kernel for flash reads."),
 ]
+#: a researcher's page: two of the papers above, and one of an earlier year
+ADA_QUILL = [
+    ("Publications", "Quokka: Lossless Fabrics at Scale", "Tasman University", "Retransmits on lossy links."),
+    ("Publications", "Potoroo: Serverless Cold Starts", "Emu Institute", "Keeps warm sandboxes for functions."),
+    ("Publications", "Galah: Learned Readahead", "Tasman University", "Prefetches file blocks (HotOS 2029)."),
+]
 OTHER_2032 = [
     ("Papers", "Kookaburra: Fast Checkpoints", "Emu Institute", "Checkpoints training jobs in seconds."),
 ]
@@ -58,6 +64,7 @@ def notes(tmp_path_factory, models_cache):
     (root / "hotos-2032.md").write_text(
         _page("HotOS 2032", [(f"Papers › {p}", *r) for p, *r in HOTOS_2032]), encoding="utf-8"
     )
+    (root / "ada-quill.md").write_text(_page("Ada Quill", ADA_QUILL), encoding="utf-8")
     (root / "wombatconf-2032.md").write_text(_page("WombatConf 2032", OTHER_2032), encoding="utf-8")
     return notes_of(root, tmp_path_factory.mktemp("lists-index"), models_cache)
 
@@ -104,13 +111,20 @@ def test_a_year_with_a_topic_lists_that_years_papers_on_the_topic(notes):
         ("tasman university stuff at hotos 31?", "Tasman University"),
         ("what did emu institute show at hotos 2031?", "Emu Institute"),
         ("wombat labs at hotos 2031 - what did they have", "Wombat Labs"),
+        ("Which HotOS 2031 papers have Wombat Labs among their affiliations?", "Wombat Labs"),
     ],
 )
 def test_a_group_at_a_venue_asks_for_its_papers(notes, q, who):
     """A question naming a venue and words of its papers' own records (an affiliation) asks for those
-    papers, though it says no list word."""
+    papers, though it says no list word; the papers from that group are the list."""
     assert listed(notes, q) == names(HOTOS_2031, lambda _, affiliation: affiliation == who)
 
 
 def test_an_attribute_of_the_venue_is_not_a_list(notes):
     assert notes.ask("hotos 2031 acceptance rate?", use_llm=False).kind != "list"
+
+
+@pytest.mark.parametrize("q", ["what did ada quill put out in 2032?", "ada quill 2032 papers"])
+def test_a_person_and_a_year_list_that_persons_papers_of_the_year(notes, q):
+    """A person whose page lists papers, and a year: the papers of that year on the person's page."""
+    assert listed(notes, q) == {"Potoroo"}
