@@ -186,7 +186,8 @@ def select(
     # where the notes' own headings name the whole topic for some papers, the notes' grouping decides, as
     # it does for summaries: the papers listed under such a heading, or whose own title or one-liner
     # names the topic; else where the topic is a person or group that some papers' authors,
-    # affiliations or pages name ("xinyi wan's 2026 papers", "meta's mlsys papers"), those papers
+    # affiliations or pages name ("xinyi wan's 2026 papers", "meta's mlsys papers"), the papers whose
+    # record or pages name it
     if topic:
         heads = [" ".join(_venue_topics(x.paper, f)) for x in scored]
         grouping = _grouping_topic(retriever, q, alternatives, heads)
@@ -198,10 +199,10 @@ def select(
         else:
             people = [_people(x.paper) for x in scored]
             grouping = _grouping_topic(retriever, q, alternatives, people)
-            by_people = [_covers(grouping, p, idf) for p in people]
-            if any(p >= FULL for p in by_people):
-                for x, p in zip(scored, by_people, strict=True):
-                    x.probability = max(x.probability, 1.0) if p >= FULL else min(x.probability, 0.0)
+            if any(_covers(grouping, p, idf) >= FULL for p in people):
+                for x, p in zip(scored, people, strict=True):
+                    named = _covers(grouping, p + " " + _own_text(x.paper), idf) >= FULL
+                    x.probability = max(x.probability, 1.0) if named else min(x.probability, 0.0)
     members = [x for x in scored if x.probability >= 0.5]
     return members, scored
 
