@@ -17,13 +17,15 @@ summaries. A question that names a venue and no topic lists every paper of the v
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 import numpy as np
 
 from papernotes.corpus.models import PaperRecord
+from papernotes.corpus.normalize import normalize
 from papernotes.corpus.venues import split_venue
 from papernotes.retrieval.answerability import Model, models, specific_asked
 from papernotes.retrieval.filters import Filters
@@ -86,12 +88,28 @@ def year_of(r: PaperRecord) -> int | None:
     return r.year or (split_venue(r.venue)[1] if r.venue else None)
 
 
-def asked_years(topic: Sequence[Key | str], f: Filters) -> set[int]:
-    """The years a list question without a venue restricts its papers to: the filters' year, else the
-    years written among its topic words ("which 2023 papers did i read"); empty when it names a venue
-    (whose year is the venue's)."""
+#: A preposition that makes a year a bound ("before 2022", "since 2020", "pre-2020"); closed-class
+#: English words. "from 2020" names the year itself.
+_YEAR_BOUND_RE = re.compile(
+    r"\b(before|until|till|prior\s+to|earlier\s+than|pre|after|since|later\s+than)\s*-?\s*((?:19|20)\d\d)\b"
+)
+
+
+def asked_years(topic: Sequence[Key | str], f: Filters, text: str = "", known: Iterable[int | None] = ()) -> set[int]:
+    """The years a list question without a venue restricts its papers to: those of ``known`` (the
+    catalog's years) before or after a year the question ``text`` bounds ("published before 2022",
+    "since 2020"), else the filters' year, else the years written among its topic words ("which 2023
+    papers did i read"); empty when it names a venue (whose year is the venue's)."""
     if f.venue or f.series:
         return set()
+    m = _YEAR_BOUND_RE.search(normalize(text)) if text else None
+    if m:
+        word, year = m.group(1), int(m.group(2))
+        if word in ("after", "since") or word.startswith("later"):
+            keep = (lambda y: y >= year) if word == "since" else (lambda y: y > year)
+        else:
+            keep = (lambda y: y <= year) if word in ("until", "till") else (lambda y: y < year)
+        return {y for y in known if y is not None and keep(y)}
     if f.year:
         return {f.year}
     return {int(w) for w in (k.word if isinstance(k, Key) else k for k in topic) if is_year(w)}
@@ -135,10 +153,18 @@ def select(
     alternatives: list[Sequence[Key | str]] = list(topic_alternatives(q.text, q.asked)) if q else [topic]
 
     # a year among the topic words ("which 2023 papers …") selects the papers of that year, as a venue does
-    years = asked_years(topic, result.filters)
-    if years:
-        topic = _without_years(topic)
-        alternatives = [alt for alt in map(_without_years, alternatives) if alt] or [topic]
+    bounded = q.text if q else result.query
+    years = asked_years(topic, result.filters, bounded, {year_of(r) for r in retriever.catalog})
+    bound = _YEAR_BOUND_RE.search(normalize(bounded))
+    if years or bound:
+        # the year and the word bounding it ("since") are the filter, not the topic
+        bound_words = set(bound.group(1).split()) if bound else set()
+        topic = [k for k in _without_years(topic) if (k.word if isinstance(k, Key) else k) not in bound_words]
+        alternatives = [
+            [k for k in _without_years(alt) if (k.word if isinstance(k, Key) else k) not in bound_words]
+            for alt in alternatives
+        ]
+        alternatives = [alt for alt in alternatives if alt] or [topic]
 
     def cov(have: set[str]) -> float:
         return max(coverage(alt, have, idf) for alt in alternatives) if topic else 1.0
@@ -309,7 +335,7 @@ def topic_list(retriever: HybridRetriever, result: SearchResult, idf: Callable[[
     if q is None or q.papers or q.asks_quantity:
         return False
     specific = specific_asked(q, retriever.bm25)
-    years = asked_years(specific, f)
+    years = asked_years(specific, f, q.text, {year_of(r) for r in retriever.catalog})
     specific = [k for k in specific if not is_year(k.word)]
     if not specific or not (f.venue or f.series or years):
         return False

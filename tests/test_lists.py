@@ -128,3 +128,19 @@ def test_an_attribute_of_the_venue_is_not_a_list(notes):
 def test_a_person_and_a_year_list_that_persons_papers_of_the_year(notes, q):
     """A person whose page lists papers, and a year: the papers of that year on the person's page."""
     assert listed(notes, q) == {"Potoroo"}
+
+
+@pytest.mark.parametrize(
+    ("q", "want"),
+    [
+        ("which papers in my notes are from before 2032?", names(HOTOS_2031)),
+        ("list the papers since 2032", names(HOTOS_2032) | names(OTHER_2032)),
+        ("papers on storage published before 2032?", names(HOTOS_2031, lambda path, _: path.startswith("Storage"))),
+        ("any pre-2032 rdma papers?", names(HOTOS_2031, lambda path, _: path == "Networking › RDMA")),
+        ("what did ada quill publish after 2030?", {"Quokka", "Potoroo"}),
+    ],
+)
+def test_a_bounded_year_lists_the_papers_before_or_after_it(notes, q, want):
+    """ "before 2032", "since 2032", "pre-2032": the papers of the years on that side of it (the bounding
+    word is not part of the topic)."""
+    assert listed(notes, q) == want
