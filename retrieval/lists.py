@@ -27,6 +27,7 @@ import numpy as np
 from papernotes.corpus.models import PaperRecord
 from papernotes.corpus.normalize import normalize
 from papernotes.corpus.venues import split_venue
+from papernotes.retrieval.abbreviations import find_abbreviations
 from papernotes.retrieval.answerability import Model, models, specific_asked
 from papernotes.retrieval.filters import Filters
 from papernotes.retrieval.question import Question, topic_alternatives
@@ -152,6 +153,7 @@ def select(
     # "reasoning models / test-time scaling": a paper on either alternative is on the topic
     alternatives: list[Sequence[Key | str]] = list(topic_alternatives(q.text, q.asked)) if q else [topic]
 
+    alternatives = defined_alternatives(q.text, alternatives) if q else alternatives
     # a year among the topic words ("which 2023 papers …") selects the papers of that year, as a venue does
     bounded = q.text if q else result.query
     years = asked_years(topic, result.filters, bounded, {year_of(r) for r in retriever.catalog})
@@ -231,6 +233,26 @@ def select(
                     x.probability = max(x.probability, 1.0) if named else min(x.probability, 0.0)
     members = [x for x in scored if x.probability >= 0.5]
     return members, scored
+
+
+def defined_alternatives(text: str, alternatives: list[Sequence[Key | str]]) -> list[Sequence[Key | str]]:
+    """The topic's ``alternatives`` with an abbreviation the question defines ("optical circuit switching
+    (OCS)", found as in the notes: :func:`~papernotes.retrieval.abbreviations.find_abbreviations`) read
+    as two ways of saying the same thing: an alternative holding both forms becomes one with the long
+    form and one with the short form, so a paper that writes either covers it."""
+    defined = find_abbreviations([text]).long_of
+    out: list[Sequence[Key | str]] = []
+    for alt in alternatives:
+        keys = [k for k in alt if isinstance(k, Key)]
+        for short, long in defined.items():
+            shorts = [k for k in keys if short in k.terms]
+            longs = [k for k in keys if k.terms & set(long) and k not in shorts]
+            if shorts and longs:
+                out += [[k for k in alt if k not in shorts], [k for k in alt if k not in longs]]
+                break
+        else:
+            out.append(alt)
+    return out
 
 
 def _own_text(r: PaperRecord) -> str:

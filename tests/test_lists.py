@@ -26,6 +26,9 @@ HOTOS_2031 = [
 HOTOS_2032 = [
     ("Systems", "Potoroo: Serverless Cold Starts", "Emu Institute", "Keeps warm sandboxes for functions."),
     ("Systems", "Quoll: Kernel Bypass for Storage", "Wombat Labs", "Bypasses the kernel for flash reads."),
+    ("Networks", "Cassowary: Reconfigurable Racks", "Emu Institute", "Rewires racks with OCS in milliseconds."),
+    ("Networks", "Lyrebird: Photonic Spines", "Wombat Labs", "Builds spines from optical circuit switching."),
+    ("Networks", "Kiwi: Transceiver Power", "Tasman University", "Cuts the power of optical transceivers."),
 ]
 #: a researcher's page: two of the papers above, and one of an earlier year
 ADA_QUILL = [
@@ -144,3 +147,12 @@ def test_a_bounded_year_lists_the_papers_before_or_after_it(notes, q, want):
     """ "before 2032", "since 2032", "pre-2032": the papers of the years on that side of it (the bounding
     word is not part of the topic)."""
     assert listed(notes, q) == want
+
+
+@pytest.mark.parametrize(
+    "q", ["papers using optical circuit switching (OCS)?", "any work on optical circuit switches (ocs)?"]
+)
+def test_an_abbreviation_the_question_defines_matches_either_form(notes, q):
+    """ "optical circuit switching (OCS)": a paper that writes only the short form, or only the long
+    form, is on the topic; one that shares a word of the long form is not."""
+    assert listed(notes, q) == {"Cassowary", "Lyrebird"}
