@@ -153,7 +153,8 @@ def select(
     # "reasoning models / test-time scaling": a paper on either alternative is on the topic
     alternatives: list[Sequence[Key | str]] = list(topic_alternatives(q.text, q.asked)) if q else [topic]
 
-    alternatives = defined_alternatives(q.text, alternatives) if q else alternatives
+    if q:
+        alternatives = defined_alternatives(q.text, _specific_alternatives(retriever, q, alternatives))
     # a year among the topic words ("which 2023 papers …") selects the papers of that year, as a venue does
     bounded = q.text if q else result.query
     years = asked_years(topic, result.filters, bounded, {year_of(r) for r in retriever.catalog})
@@ -253,6 +254,21 @@ def defined_alternatives(text: str, alternatives: list[Sequence[Key | str]]) -> 
         else:
             out.append(alt)
     return out
+
+
+def _specific_alternatives(
+    retriever: HybridRetriever, q: Question, alternatives: list[Sequence[Key | str]]
+) -> list[Sequence[Key | str]]:
+    """The topic's ``alternatives`` without those made only of words that frame the question
+    (:func:`specific_asked`: "built on LightLLM or *reuse parts of it*"), when another one says
+    something specific: such an alternative is said of the first, it is no topic of its own."""
+    spec = {k.word for k in specific_asked(q, retriever.bm25)}
+
+    def says(alt: Sequence[Key | str]) -> bool:
+        return any(not isinstance(k, Key) or k.word in spec for k in alt)
+
+    kept = [alt for alt in alternatives if says(alt)]
+    return kept if kept and len(kept) < len(alternatives) else alternatives
 
 
 def _own_text(r: PaperRecord) -> str:

@@ -29,6 +29,8 @@ HOTOS_2032 = [
     ("Networks", "Cassowary: Reconfigurable Racks", "Emu Institute", "Rewires racks with OCS in milliseconds."),
     ("Networks", "Lyrebird: Photonic Spines", "Wombat Labs", "Builds spines from optical circuit switching."),
     ("Networks", "Kiwi: Transceiver Power", "Tasman University", "Cuts the power of optical transceivers."),
+    ("Systems", "Jabiru: Actors Everywhere", "Emu Institute", "Runs actor workloads built on Tinkerbus."),
+    ("Systems", "Brolga: Schedulers from Spares", "Wombat Labs", "Reuses parts of existing schedulers."),
 ]
 #: a researcher's page: two of the papers above, and one of an earlier year
 ADA_QUILL = [
@@ -156,3 +158,12 @@ def test_an_abbreviation_the_question_defines_matches_either_form(notes, q):
     """ "optical circuit switching (OCS)": a paper that writes only the short form, or only the long
     form, is on the topic; one that shares a word of the long form is not."""
     assert listed(notes, q) == {"Cassowary", "Lyrebird"}
+
+
+@pytest.mark.parametrize(
+    "q", ["which systems are built on tinkerbus or reuse parts of it?", "papers that use Tinkerbus, or build on it"]
+)
+def test_an_alternative_that_only_frames_the_question_is_no_topic(notes, q):
+    """ "built on Tinkerbus or reuse parts of it": the second alternative says nothing of its own, so a
+    paper that reuses parts of something else is not listed."""
+    assert listed(notes, q) == {"Jabiru"}
