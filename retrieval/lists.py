@@ -1,18 +1,22 @@
 """Complete list answers from the catalog: every paper that matches the question's venue (or series)
 and topic, not only the top-k passages. A topic with alternatives ("reasoning models / test-time
-scaling", "… chips or … GPUs") is covered by covering any one of them.
+scaling", "… chips or … GPUs", "optical circuit switching (OCS)") is covered by covering any one of
+them; an alternative made only of words that frame the question ("… or reuse parts of it") is none.
 
 Candidates are the venue's papers when the question names a venue or series (listed there, or whose
-venue it is), else the papers of the chunks that match the topic by keyword or by embedding. Each
+venue it is), the papers of a year when it names a year and no venue ("which 2023 papers …", "before
+2022"), else the papers of the chunks that match the topic by keyword or by embedding. Each
 candidate gets membership features — how much of the topic its own text covers (title, one-liner,
 affiliations, authors, headings it is listed under, its chunks), how much its headings cover, and
 its best chunk's cosine similarity to the question, each also relative to the best candidate — and
 how selective the topic is (the share of candidates that do *not* cover it as well as the best,
 for the candidates that do) — and the list keeps the papers whose membership probability (a logistic regression fitted by
 ``eval/calibrate.py``, see :mod:`papernotes.retrieval.answerability`) reaches one half. Where the
-notes' headings name the whole topic for some candidates, the notes' own grouping decides instead (the
-papers under such a heading, or whose own title or one-liner names the topic), as for conference
-summaries. A question that names a venue and no topic lists every paper of the venue.
+notes' headings name the whole topic for some candidates (the topic without the words that only frame
+the question: "grouped under the RDMA heading"), the notes' own grouping decides instead (the papers
+under such a heading, or whose own title or one-liner names the topic), as for conference summaries;
+else where some candidates' authors, affiliations or listing pages name it (a person or a group), those
+papers. A question that names a venue (or a year) and no topic lists every paper of it.
 """
 
 from __future__ import annotations
