@@ -300,17 +300,18 @@ def _grouping_topic(
     """The topic (its alternatives) that a grouping of the notes (the candidates' headings, or who they
     are from) is matched against: the question's topic without the words that only frame the question
     (:func:`specific_asked`: "papers *grouped* under the RDMA *heading*", "the papers the notes *file*
-    under LLM Inference") when none of those words is in any candidate's ``texts`` (there the word is part
-    of the topic: "*collective* communication", a surname that is also an English word). Empty when no
-    topic is left."""
+    under LLM Inference") that are in none of the candidates' ``texts`` (one that is is part of the
+    topic: "*collective* communication", "*profiling* papers", a surname that is also an English word).
+    Empty when no topic is left."""
     if q is None:
         return [alt for alt in alternatives if alt]
     spec = {k.word for k in specific_asked(q, retriever.bm25)}
-    framing = [k for alt in alternatives for k in alt if isinstance(k, Key) and k.word not in spec]
     vocab = {t for text in texts for t in lexical_terms(text)}
-    if framing and not any(k.covered(vocab) for k in framing):
-        alternatives = [[k for k in alt if not isinstance(k, Key) or k.word in spec] for alt in alternatives]
-    return [alt for alt in alternatives if alt]
+
+    def framing(k: Key | str) -> bool:
+        return isinstance(k, Key) and k.word not in spec and not k.covered(vocab)
+
+    return [kept for kept in ([k for k in alt if not framing(k)] for alt in alternatives) if kept]
 
 
 def _cited_chunk(hits: list[Hit], f: Filters) -> Hit | None:

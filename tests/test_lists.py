@@ -167,3 +167,17 @@ def test_an_alternative_that_only_frames_the_question_is_no_topic(notes, q):
     """ "built on Tinkerbus or reuse parts of it": the second alternative says nothing of its own, so a
     paper that reuses parts of something else is not listed."""
     assert listed(notes, q) == {"Jabiru"}
+
+
+@pytest.mark.parametrize(
+    ("q", "heading"),
+    [
+        ("List all the congestion papers on the HotOS 2031 page; there is more than one group", "Congestion Control"),
+        ("List the hotos 2031 papers under consistency, one group on the page", "Crash Consistency"),
+    ],
+)
+def test_each_framing_word_no_heading_uses_is_left_out_of_the_heading_match(notes, q, heading):
+    """A word the notes' headings use is part of the topic even when it is rare in the notes
+    ("congestion"); the framing words beside it ("page", "group") that no heading uses are not, so the
+    heading still decides (papers whose text says "pages" are not listed)."""
+    assert listed(notes, q) == names(HOTOS_2031, lambda path, _: path.endswith(heading))
