@@ -1,7 +1,7 @@
 """Complete list answers from the catalog: every paper that matches the question's venue (or series)
 and topic, not only the top-k passages. A topic with alternatives ("reasoning models / test-time
 scaling", "… chips or … GPUs", "optical circuit switching (OCS)") is covered by covering any one of
-them; an alternative made only of words that frame the question ("… or reuse parts of it") is none.
+them; an alternative that refers back to another by a pronoun ("… or reuse parts of it") is none.
 
 Candidates are the venue's papers when the question names a venue or series (listed there, or whose
 venue it is), the papers of a year when it names a year and no venue ("which 2023 papers …", "before
@@ -29,12 +29,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from papernotes.corpus.models import PaperRecord
-from papernotes.corpus.normalize import normalize
+from papernotes.corpus.normalize import normalize, tokens
 from papernotes.corpus.venues import split_venue
 from papernotes.retrieval.abbreviations import find_abbreviations
 from papernotes.retrieval.answerability import Model, models, specific_asked
 from papernotes.retrieval.filters import Filters
-from papernotes.retrieval.question import Question, topic_alternatives
+from papernotes.retrieval.question import _ALTERNATIVE_RE, Question, topic_alternatives
 from papernotes.retrieval.search import Hit, HybridRetriever, SearchResult
 from papernotes.retrieval.terms import Key, coverage, is_year, lexical_terms
 
@@ -158,7 +158,7 @@ def select(
     alternatives: list[Sequence[Key | str]] = list(topic_alternatives(q.text, q.asked)) if q else [topic]
 
     if q:
-        alternatives = defined_alternatives(q.text, _specific_alternatives(retriever, q, alternatives))
+        alternatives = defined_alternatives(q.text, _referring_alternatives(q.text, alternatives))
     # a year among the topic words ("which 2023 papers …") selects the papers of that year, as a venue does
     bounded = q.text if q else result.query
     years = asked_years(topic, result.filters, bounded, {year_of(r) for r in retriever.catalog})
@@ -260,19 +260,26 @@ def defined_alternatives(text: str, alternatives: list[Sequence[Key | str]]) -> 
     return out
 
 
-def _specific_alternatives(
-    retriever: HybridRetriever, q: Question, alternatives: list[Sequence[Key | str]]
-) -> list[Sequence[Key | str]]:
-    """The topic's ``alternatives`` without those made only of words that frame the question
-    (:func:`specific_asked`: "built on LightLLM or *reuse parts of it*"), when another one says
-    something specific: such an alternative is said of the first, it is no topic of its own."""
-    spec = {k.word for k in specific_asked(q, retriever.bm25)}
+#: Pronouns by which an alternative of a topic refers back to the one before it ("built on LightLLM or
+#: reuse parts of *it*"); closed-class English words.
+_REFERRING = frozenset({"it", "its", "them", "their", "they"})
 
-    def says(alt: Sequence[Key | str]) -> bool:
-        return any(not isinstance(k, Key) or k.word in spec for k in alt)
 
-    kept = [alt for alt in alternatives if says(alt)]
-    return kept if kept and len(kept) < len(alternatives) else alternatives
+def _referring_alternatives(text: str, alternatives: list[Sequence[Key | str]]) -> list[Sequence[Key | str]]:
+    """The topic's ``alternatives`` without those written in a part of the question that refers back to
+    an earlier alternative by a pronoun ("built on LightLLM or *reuse parts of it*", "use X, or *build on
+    it*"): such a part says something of the first alternative, it is no topic of its own."""
+    parts = [set(tokens(p, compounds=False)) for p in _ALTERNATIVE_RE.split(normalize(text))]
+    referring = [p for p in parts[1:] if p & _REFERRING]
+    if not referring or len(alternatives) < 2:
+        return alternatives
+
+    def refers(alt: Sequence[Key | str]) -> bool:
+        own = [k for k in alt if isinstance(k, Key) and not all(k in a for a in alternatives)]
+        return bool(own) and all(any(set(tokens(k.word, compounds=False)) <= p for p in referring) for k in own)
+
+    kept = [alt for alt in alternatives if not refers(alt)]
+    return kept or alternatives
 
 
 def _own_text(r: PaperRecord) -> str:
@@ -302,7 +309,7 @@ def _grouping_topic(
     (:func:`specific_asked`: "papers *grouped* under the RDMA *heading*", "the papers the notes *file*
     under LLM Inference") that are in none of the candidates' ``texts`` (one that is is part of the
     topic: "*collective* communication", "*profiling* papers", a surname that is also an English word).
-    Empty when no topic is left."""
+    An alternative made only of such words stays whole. Empty when there is no topic."""
     if q is None:
         return [alt for alt in alternatives if alt]
     spec = {k.word for k in specific_asked(q, retriever.bm25)}
@@ -311,7 +318,8 @@ def _grouping_topic(
     def framing(k: Key | str) -> bool:
         return isinstance(k, Key) and k.word not in spec and not k.covered(vocab)
 
-    return [kept for kept in ([k for k in alt if not framing(k)] for alt in alternatives) if kept]
+    # an alternative made only of such words stays whole: what it is, is the question's topic too
+    return [[k for k in alt if not framing(k)] or list(alt) for alt in alternatives if alt]
 
 
 def _cited_chunk(hits: list[Hit], f: Filters) -> Hit | None:

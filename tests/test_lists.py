@@ -181,3 +181,10 @@ def test_each_framing_word_no_heading_uses_is_left_out_of_the_heading_match(note
     ("congestion"); the framing words beside it ("page", "group") that no heading uses are not, so the
     heading still decides (papers whose text says "pages" are not listed)."""
     assert listed(notes, q) == names(HOTOS_2031, lambda path, _: path.endswith(heading))
+
+
+@pytest.mark.parametrize("q", ["hotos 2031 papers on rdma or pacing?", "which hotos'31 papers do rdma / pacing"])
+def test_an_alternative_in_plain_words_stays_a_topic(notes, q):
+    """Only an alternative that refers back by a pronoun is dropped: "rdma or pacing" lists both."""
+    want = names(HOTOS_2031, lambda path, _: path == "Networking › RDMA") | {"Platypus"}
+    assert listed(notes, q) == want
