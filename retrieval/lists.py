@@ -222,9 +222,9 @@ def select(
     # affiliations or pages name ("xinyi wan's 2026 papers", "meta's mlsys papers"), the papers whose
     # record or pages name it
     if topic:
-        heads = [" ".join(_venue_topics(x.paper, f)) for x in scored]
-        grouping = _grouping_topic(retriever, q, alternatives, heads)
-        named_by = [_covers(grouping, h, idf) for h in heads]
+        paths = [" ".join(_venue_topics(x.paper, f)) for x in scored]
+        grouping = _grouping_topic(retriever, q, alternatives, paths)
+        named_by = [_covers(grouping, h, idf) for h in paths]
         if any(h >= FULL for h in named_by):
             for x, h in zip(scored, named_by, strict=True):
                 named = h >= FULL or _covers(grouping, _own_text(x.paper), idf) >= FULL

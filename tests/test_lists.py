@@ -4,6 +4,8 @@ do not repeat, each with an affiliation line, and a second venue's page of the l
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 from conftest import notes_of
 
@@ -43,12 +45,16 @@ OTHER_2032 = [
 ]
 
 
-def _page(title: str, bullets: list[tuple[str, str, str, str]]) -> str:
-    out, last = [f"# {title}", ""], None
+Bullet = tuple[str, ...]
+
+
+def _page(title: str, bullets: Sequence[Bullet]) -> str:
+    out: list[str] = [f"# {title}", ""]
+    last: str | None = None
     for i, (path, name, affiliation, description) in enumerate(bullets):
         if path != last:
             parts = path.split(" › ")
-            old = last.split(" › ") if last else []
+            old: list[str] = last.split(" › ") if last else []
             out += [f"\n{'#' * (j + 2)} {p}\n" for j, p in enumerate(parts) if old[: j + 1] != parts[: j + 1]]
             out.append("")
             last = path
