@@ -12,11 +12,11 @@ its best chunk's cosine similarity to the question, each also relative to the be
 how selective the topic is (the share of candidates that do *not* cover it as well as the best,
 for the candidates that do) — and the list keeps the papers whose membership probability (a logistic regression fitted by
 ``eval/calibrate.py``, see :mod:`papernotes.retrieval.answerability`) reaches one half. Where the
-notes' headings name the whole topic for some candidates (the topic without the words that only frame
-the question: "grouped under the RDMA heading"), the notes' own grouping decides instead (the papers
+notes' headings name the whole topic for some candidates (or the heading words the question writes
+after "under": "grouped under the RDMA heading"), the notes' own grouping decides instead (the papers
 under such a heading, or whose own title or one-liner names the topic), as for conference summaries;
-else where some candidates' authors, affiliations or listing pages name it (a person or a group), those
-papers. A question that names a venue (or a year) and no topic lists every paper of it.
+else where some candidates' authors, affiliations or listing pages name it and no title does (a
+person or a group), those papers. A question that names a venue (or a year) and no topic lists every paper of it.
 """
 
 from __future__ import annotations
@@ -223,7 +223,7 @@ def select(
     # record or pages name it
     if topic:
         paths = [" ".join(_venue_topics(x.paper, f)) for x in scored]
-        grouping = _grouping_topic(retriever, q, alternatives, paths)
+        grouping = (_under_heading(q.text, alternatives, paths) if q else []) or [alt for alt in alternatives if alt]
         named_by = [_covers(grouping, h, idf) for h in paths]
         if any(h >= FULL for h in named_by):
             for x, h in zip(scored, named_by, strict=True):
@@ -232,7 +232,11 @@ def select(
         else:
             people = [_people(x.paper) for x in scored]
             grouping = _grouping_topic(retriever, q, alternatives, people)
-            if any(_covers(grouping, p, idf) >= FULL for p in people):
+            # a who, not a what: no candidate's title or one-liner names it ("llm" is also a page title)
+            what = [
+                _covers(grouping, " ".join([x.paper.title, x.paper.system or "", x.paper.summary]), idf) for x in scored
+            ]
+            if any(_covers(grouping, p, idf) >= FULL for p in people) and all(w < FULL for w in what):
                 for x, p in zip(scored, people, strict=True):
                     named = _covers(grouping, p + " " + _own_text(x.paper), idf) >= FULL
                     x.probability = max(x.probability, 1.0) if named else min(x.probability, 0.0)
@@ -295,6 +299,26 @@ def _people(r: PaperRecord) -> str:
     return " ".join(r.authors + r.affiliations + [t.split(" › ", 1)[0] for t in r.topics])
 
 
+#: "papers grouped *under* the RDMA heading", "the papers the notes file *under* LLM Inference": what
+#: follows the preposition, up to the end of the clause, names the notes' grouping.
+_UNDER_RE = re.compile(r"\bunder\s+([^?.!,;:]+)")
+
+
+def _under_heading(text: str, alternatives: list[Sequence[Key | str]], paths: list[str]) -> list[Sequence[Key | str]]:
+    """The topic as the notes' headings are matched against it when the question says which grouping
+    of the notes it means ("grouped *under* the RDMA heading in the notes"): the topic's keys written
+    after "under" that the candidates' heading paths (``paths``) use; the question's other words
+    frame it ("grouped", "heading", "file"). Empty when the question says no such thing."""
+    m = _UNDER_RE.search(normalize(text))
+    if not m:
+        return []
+    span = set(tokens(m.group(1), compounds=False))
+    vocab = {t for p in paths for t in lexical_terms(p)}
+    keys = {k for alt in alternatives for k in alt if isinstance(k, Key)}
+    named = [k for k in keys if set(tokens(k.word, compounds=False)) <= span and k.covered(vocab)]
+    return [named] if named else []
+
+
 def _covers(alternatives: list[Sequence[Key | str]], text: str, idf: Callable[[str], float]) -> float:
     """The best coverage of any of the topic's ``alternatives`` by ``text`` (0 when there is none)."""
     have = set(lexical_terms(text))
@@ -304,12 +328,11 @@ def _covers(alternatives: list[Sequence[Key | str]], text: str, idf: Callable[[s
 def _grouping_topic(
     retriever: HybridRetriever, q: Question | None, alternatives: list[Sequence[Key | str]], texts: list[str]
 ) -> list[Sequence[Key | str]]:
-    """The topic (its alternatives) that a grouping of the notes (the candidates' headings, or who they
-    are from) is matched against: the question's topic without the words that only frame the question
-    (:func:`specific_asked`: "papers *grouped* under the RDMA *heading*", "the papers the notes *file*
-    under LLM Inference") that are in none of the candidates' ``texts`` (one that is is part of the
-    topic: "*collective* communication", "*profiling* papers", a surname that is also an English word).
-    An alternative made only of such words stays whole. Empty when there is no topic."""
+    """The topic (its alternatives) that who the candidates are from (``texts``: their authors,
+    affiliations, pages) is matched against: the question's topic without the words that only frame
+    the question (:func:`specific_asked`: "what did xinyi wan *put* out in 2026?") that are in none of
+    the ``texts`` (one that is is part of the topic: a surname that is also an English word). An
+    alternative made only of such words stays whole. Empty when there is no topic."""
     if q is None:
         return [alt for alt in alternatives if alt]
     spec = {k.word for k in specific_asked(q, retriever.bm25)}

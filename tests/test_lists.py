@@ -178,14 +178,14 @@ def test_an_alternative_that_only_frames_the_question_is_no_topic(notes, q):
 @pytest.mark.parametrize(
     ("q", "heading"),
     [
-        ("List all the congestion papers on the HotOS 2031 page; there is more than one group", "Congestion Control"),
+        ("which hotos 2031 papers sit under the congestion heading of the page?", "Congestion Control"),
         ("List the hotos 2031 papers under consistency, one group on the page", "Crash Consistency"),
     ],
 )
-def test_each_framing_word_no_heading_uses_is_left_out_of_the_heading_match(notes, q, heading):
-    """A word the notes' headings use is part of the topic even when it is rare in the notes
-    ("congestion"); the framing words beside it ("page", "group") that no heading uses are not, so the
-    heading still decides (papers whose text says "pages" are not listed)."""
+def test_the_words_after_under_name_the_heading(notes, q, heading):
+    """What follows "under" names the notes' grouping: the heading words there decide ("congestion"),
+    even when rare in the notes; the words beside them that no heading uses ("heading", "page",
+    "group") do not count, so papers whose text says "pages" are not listed."""
     assert listed(notes, q) == names(HOTOS_2031, lambda path, _: path.endswith(heading))
 
 
