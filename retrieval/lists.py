@@ -1,34 +1,42 @@
 """Complete list answers from the catalog: every paper that matches the question's venue (or series)
 and topic, not only the top-k passages. A topic with alternatives ("reasoning models / test-time
-scaling", "… chips or … GPUs") is covered by covering any one of them.
+scaling", "… chips or … GPUs", "optical circuit switching (OCS)") is covered by covering any one of
+them; an alternative that refers back to another by a pronoun ("… or reuse parts of it") is none.
 
 Candidates are the venue's papers when the question names a venue or series (listed there, or whose
-venue it is), else the papers of the chunks that match the topic by keyword or by embedding. Each
+venue it is), the papers of a year when it names a year and no venue ("which 2023 papers …", "before
+2022"), else the papers of the chunks that match the topic by keyword or by embedding. Each
 candidate gets membership features — how much of the topic its own text covers (title, one-liner,
 affiliations, authors, headings it is listed under, its chunks), how much its headings cover, and
 its best chunk's cosine similarity to the question, each also relative to the best candidate — and
 how selective the topic is (the share of candidates that do *not* cover it as well as the best,
 for the candidates that do) — and the list keeps the papers whose membership probability (a logistic regression fitted by
 ``eval/calibrate.py``, see :mod:`papernotes.retrieval.answerability`) reaches one half. Where the
-notes' headings name the whole topic for some candidates, the notes' own grouping decides instead (the
-papers under such a heading, or whose own title or one-liner names the topic), as for conference
-summaries. A question that names a venue and no topic lists every paper of the venue.
+notes' headings name the whole topic for some candidates (or the heading words the question writes
+after "under": "grouped under the RDMA heading"), the notes' own grouping decides instead (the papers
+under such a heading, or whose own title or one-liner names the topic), as for conference summaries;
+else where some candidates' authors, affiliations or listing pages name it and no title does (a
+person or a group), those papers. A question that names a venue (or a year) and no topic lists every paper of it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 import numpy as np
 
 from papernotes.corpus.models import PaperRecord
+from papernotes.corpus.normalize import normalize, tokens
 from papernotes.corpus.venues import split_venue
+from papernotes.retrieval.abbreviations import find_abbreviations
 from papernotes.retrieval.answerability import Model, models, specific_asked
 from papernotes.retrieval.filters import Filters
-from papernotes.retrieval.question import topic_alternatives
+from papernotes.retrieval.question import _ALTERNATIVE_RE, Question, topic_alternatives
 from papernotes.retrieval.search import Hit, HybridRetriever, SearchResult
-from papernotes.retrieval.terms import Key, coverage, lexical_terms
+from papernotes.retrieval.terms import Key, coverage, is_year, lexical_terms
 
 MEMBERSHIP_FEATURES = ("cov_own", "cov", "head", "dense", "cov_rel", "dense_rel", "selective")
 #: Used until eval/calibrate.py has fitted the membership model (hand-set starting values).
@@ -80,12 +88,53 @@ def _venue_topics(r: PaperRecord, f: Filters) -> list[str]:
     return own or list(r.topics)
 
 
-def candidates(retriever: HybridRetriever, result: SearchResult, topic: Sequence[Key | str]) -> list[int]:
-    """Catalog positions of the papers a list answer chooses from (see the module docstring)."""
+def year_of(r: PaperRecord) -> int | None:
+    """The paper's year: its own, else its venue's (``"NeurIPS 2023"`` → 2023), else None."""
+    return r.year or (split_venue(r.venue)[1] if r.venue else None)
+
+
+#: A preposition that makes a year a bound ("before 2022", "since 2020", "pre-2020"); closed-class
+#: English words. "from 2020" names the year itself.
+_YEAR_BOUND_RE = re.compile(
+    r"\b(before|until|till|prior\s+to|earlier\s+than|pre|after|since|later\s+than)\s*-?\s*((?:19|20)\d\d)\b"
+)
+
+
+def asked_years(topic: Sequence[Key | str], f: Filters, text: str = "", known: Iterable[int | None] = ()) -> set[int]:
+    """The years a list question without a venue restricts its papers to: those of ``known`` (the
+    catalog's years) before or after a year the question ``text`` bounds ("published before 2022",
+    "since 2020"), else the filters' year, else the years written among its topic words ("which 2023
+    papers did i read"); empty when it names a venue (whose year is the venue's)."""
+    if f.venue or f.series:
+        return set()
+    m = _YEAR_BOUND_RE.search(normalize(text)) if text else None
+    if m:
+        word, year = m.group(1), int(m.group(2))
+        if word in ("after", "since") or word.startswith("later"):
+            keep = (lambda y: y >= year) if word == "since" else (lambda y: y > year)
+        else:
+            keep = (lambda y: y <= year) if word in ("until", "till") else (lambda y: y < year)
+        return {y for y in known if y is not None and keep(y)}
+    if f.year:
+        return {f.year}
+    return {int(w) for w in (k.word if isinstance(k, Key) else k for k in topic) if is_year(w)}
+
+
+def _without_years(keys: Sequence[Key | str]) -> list[Key | str]:
+    return [k for k in keys if not is_year(k.word if isinstance(k, Key) else k)]
+
+
+def candidates(
+    retriever: HybridRetriever, result: SearchResult, topic: Sequence[Key | str], years: AbstractSet[int] = frozenset()
+) -> list[int]:
+    """Catalog positions of the papers a list answer chooses from (see the module docstring); with
+    ``years`` (:func:`asked_years`), every paper of those years, as for a venue."""
     f = result.filters
     catalog = retriever.catalog
     if f.venue or f.series:
         return [i for i, r in enumerate(catalog) if _at_venue(r, f)]
+    if years:
+        return [i for i, r in enumerate(catalog) if year_of(r) in years]
     out: dict[int, None] = {}
     if topic:
         terms = [t for k in topic for t in (k.terms if isinstance(k, Key) else {k})]
@@ -108,10 +157,26 @@ def select(
     # "reasoning models / test-time scaling": a paper on either alternative is on the topic
     alternatives: list[Sequence[Key | str]] = list(topic_alternatives(q.text, q.asked)) if q else [topic]
 
+    if q:
+        alternatives = defined_alternatives(q.text, _referring_alternatives(q.text, alternatives))
+    # a year among the topic words ("which 2023 papers …") selects the papers of that year, as a venue does
+    bounded = q.text if q else result.query
+    years = asked_years(topic, result.filters, bounded, {year_of(r) for r in retriever.catalog})
+    bound = _YEAR_BOUND_RE.search(normalize(bounded))
+    if years or bound:
+        # the year and the word bounding it ("since") are the filter, not the topic
+        bound_words = set(bound.group(1).split()) if bound else set()
+        topic = [k for k in _without_years(topic) if (k.word if isinstance(k, Key) else k) not in bound_words]
+        alternatives = [
+            [k for k in _without_years(alt) if (k.word if isinstance(k, Key) else k) not in bound_words]
+            for alt in alternatives
+        ]
+        alternatives = [alt for alt in alternatives if alt] or [topic]
+
     def cov(have: set[str]) -> float:
         return max(coverage(alt, have, idf) for alt in alternatives) if topic else 1.0
 
-    recs = candidates(retriever, result, topic)
+    recs = candidates(retriever, result, topic, years)
     if not recs:
         return [], []
     pos_of = {rec: retriever.papers.chunks.get(rec, []) for rec in recs}
@@ -124,9 +189,7 @@ def select(
         r = retriever.catalog[rec]
         positions = pos_of[rec]
         heads = " ".join(_venue_topics(r, f))
-        own = " ".join(
-            [r.title, r.system or "", r.summary, " ".join(r.affiliations), " ".join(r.authors), " ".join(r.tags)]
-        )
+        own = _own_text(r)
         text = " ".join([own, heads] + [retriever.bm25.texts[p] for p in positions])
         sims = [
             float(vec[retriever.bm25.ids[p]] @ qv) for p in positions if qv is not None and retriever.bm25.ids[p] in vec
@@ -152,16 +215,134 @@ def select(
         x.features["cov_rel"] = x.features["cov"] / best_cov
         x.features["dense_rel"] = x.features["dense"] / best_dense
         x.features["selective"] = selective if x.features["cov"] >= best_cov - 1e-9 else 0.0
-        x.probability = 1.0 if not topic and (f.venue or f.series) else m.probability(x.features)
+        x.probability = 1.0 if not topic and (f.venue or f.series or years) else m.probability(x.features)
     # where the notes' own headings name the whole topic for some papers, the notes' grouping decides, as
     # it does for summaries: the papers listed under such a heading, or whose own title or one-liner
-    # names the topic
-    if topic and any(x.features["head"] >= FULL for x in scored):
-        for x in scored:
-            named = x.features["head"] >= FULL or x.features["cov_own"] >= FULL
-            x.probability = max(x.probability, 1.0) if named else min(x.probability, 0.0)
+    # names the topic; else where the topic is a person or group that some papers' authors,
+    # affiliations or pages name ("xinyi wan's 2026 papers", "meta's mlsys papers"), the papers whose
+    # record or pages name it
+    if topic:
+        paths = [" ".join(_venue_topics(x.paper, f)) for x in scored]
+        grouping = (_under_heading(q.text, alternatives, paths) if q else []) or [alt for alt in alternatives if alt]
+        named_by = [_covers(grouping, h, idf) for h in paths]
+        if any(h >= FULL for h in named_by):
+            for x, h in zip(scored, named_by, strict=True):
+                named = h >= FULL or _covers(grouping, _own_text(x.paper), idf) >= FULL
+                x.probability = max(x.probability, 1.0) if named else min(x.probability, 0.0)
+        else:
+            people = [_people(x.paper) for x in scored]
+            grouping = _grouping_topic(retriever, q, alternatives, people)
+            # a who, not a what: no candidate's title or one-liner names it ("llm" is also a page title)
+            what = [
+                _covers(grouping, " ".join([x.paper.title, x.paper.system or "", x.paper.summary]), idf) for x in scored
+            ]
+            if any(_covers(grouping, p, idf) >= FULL for p in people) and all(w < FULL for w in what):
+                for x, p in zip(scored, people, strict=True):
+                    named = _covers(grouping, p + " " + _own_text(x.paper), idf) >= FULL
+                    x.probability = max(x.probability, 1.0) if named else min(x.probability, 0.0)
     members = [x for x in scored if x.probability >= 0.5]
     return members, scored
+
+
+def defined_alternatives(text: str, alternatives: list[Sequence[Key | str]]) -> list[Sequence[Key | str]]:
+    """The topic's ``alternatives`` with an abbreviation the question defines ("optical circuit switching
+    (OCS)", found as in the notes: :func:`~papernotes.retrieval.abbreviations.find_abbreviations`) read
+    as two ways of saying the same thing: an alternative holding both forms becomes one with the long
+    form and one with the short form, so a paper that writes either covers it."""
+    defined = find_abbreviations([text]).long_of
+    out: list[Sequence[Key | str]] = []
+    for alt in alternatives:
+        keys = [k for k in alt if isinstance(k, Key)]
+        for short, long in defined.items():
+            shorts = [k for k in keys if short in k.terms]
+            longs = [k for k in keys if k.terms & set(long) and k not in shorts]
+            if shorts and longs:
+                out += [[k for k in alt if k not in shorts], [k for k in alt if k not in longs]]
+                break
+        else:
+            out.append(alt)
+    return out
+
+
+#: Pronouns by which an alternative of a topic refers back to the one before it ("built on LightLLM or
+#: reuse parts of *it*"); closed-class English words.
+_REFERRING = frozenset({"it", "its", "them", "their", "they"})
+
+
+def _referring_alternatives(text: str, alternatives: list[Sequence[Key | str]]) -> list[Sequence[Key | str]]:
+    """The topic's ``alternatives`` without those written in a part of the question that refers back to
+    an earlier alternative by a pronoun ("built on LightLLM or *reuse parts of it*", "use X, or *build on
+    it*"): such a part says something of the first alternative, it is no topic of its own."""
+    parts = [set(tokens(p, compounds=False)) for p in _ALTERNATIVE_RE.split(normalize(text))]
+    referring = [p for p in parts[1:] if p & _REFERRING]
+    if not referring or len(alternatives) < 2:
+        return alternatives
+
+    def refers(alt: Sequence[Key | str]) -> bool:
+        own = [k for k in alt if isinstance(k, Key) and not all(k in a for a in alternatives)]
+        return bool(own) and all(any(set(tokens(k.word, compounds=False)) <= p for p in referring) for k in own)
+
+    kept = [alt for alt in alternatives if not refers(alt)]
+    return kept or alternatives
+
+
+def _own_text(r: PaperRecord) -> str:
+    """What a paper's own record says: title, system name, one-liner, affiliations, authors, tags."""
+    return " ".join(
+        [r.title, r.system or "", r.summary, " ".join(r.affiliations), " ".join(r.authors), " ".join(r.tags)]
+    )
+
+
+def _people(r: PaperRecord) -> str:
+    """Who a paper is from: its authors, affiliations and the titles of the pages that list it (a
+    researcher's or a lab's page)."""
+    return " ".join(r.authors + r.affiliations + [t.split(" › ", 1)[0] for t in r.topics])
+
+
+#: "papers grouped *under* the RDMA heading", "the papers the notes file *under* LLM Inference": what
+#: follows the preposition, up to the end of the clause, names the notes' grouping.
+_UNDER_RE = re.compile(r"\bunder\s+([^?.!,;:]+)")
+
+
+def _under_heading(text: str, alternatives: list[Sequence[Key | str]], paths: list[str]) -> list[Sequence[Key | str]]:
+    """The topic as the notes' headings are matched against it when the question says which grouping
+    of the notes it means ("grouped *under* the RDMA heading in the notes"): the topic's keys written
+    after "under" that the candidates' heading paths (``paths``) use; the question's other words
+    frame it ("grouped", "heading", "file"). Empty when the question says no such thing."""
+    m = _UNDER_RE.search(normalize(text))
+    if not m:
+        return []
+    span = set(tokens(m.group(1), compounds=False))
+    vocab = {t for p in paths for t in lexical_terms(p)}
+    keys = {k for alt in alternatives for k in alt if isinstance(k, Key)}
+    named = [k for k in keys if set(tokens(k.word, compounds=False)) <= span and k.covered(vocab)]
+    return [named] if named else []
+
+
+def _covers(alternatives: list[Sequence[Key | str]], text: str, idf: Callable[[str], float]) -> float:
+    """The best coverage of any of the topic's ``alternatives`` by ``text`` (0 when there is none)."""
+    have = set(lexical_terms(text))
+    return max((coverage(alt, have, idf) for alt in alternatives), default=0.0)
+
+
+def _grouping_topic(
+    retriever: HybridRetriever, q: Question | None, alternatives: list[Sequence[Key | str]], texts: list[str]
+) -> list[Sequence[Key | str]]:
+    """The topic (its alternatives) that who the candidates are from (``texts``: their authors,
+    affiliations, pages) is matched against: the question's topic without the words that only frame
+    the question (:func:`specific_asked`: "what did xinyi wan *put* out in 2026?") that are in none of
+    the ``texts`` (one that is is part of the topic: a surname that is also an English word). An
+    alternative made only of such words stays whole. Empty when there is no topic."""
+    if q is None:
+        return [alt for alt in alternatives if alt]
+    spec = {k.word for k in specific_asked(q, retriever.bm25)}
+    vocab = {t for text in texts for t in lexical_terms(text)}
+
+    def framing(k: Key | str) -> bool:
+        return isinstance(k, Key) and k.word not in spec and not k.covered(vocab)
+
+    # an alternative made only of such words stays whole: what it is, is the question's topic too
+    return [[k for k in alt if not framing(k)] or list(alt) for alt in alternatives if alt]
 
 
 def _cited_chunk(hits: list[Hit], f: Filters) -> Hit | None:
@@ -215,21 +396,27 @@ def heading_list(retriever: HybridRetriever, result: SearchResult, idf: Callable
 
 
 def topic_list(retriever: HybridRetriever, result: SearchResult, idf: Callable[[str], float]) -> bool:
-    """True when a question that names a venue, no paper and no amount asks, in its specific words
-    (:func:`~papernotes.retrieval.answerability.specific_asked`), for a topic that papers of that venue
-    are about — their own title, system name or one-line summary holds every one of those words ("What
-    did FAST 2025 publish about KV cache?"): it asks for those papers. An attribute of the venue
-    ("osdi 2024 acceptance rate") is in no paper's title."""
+    """True when a question that names a venue or a year, no paper and no amount asks, in its specific
+    words (:func:`~papernotes.retrieval.answerability.specific_asked`), for a topic or a group that papers
+    of that venue are about or from — their own record (title, system name, one-line summary,
+    affiliations, authors, tags) holds every one of those words ("What did FAST 2025 publish about KV
+    cache?", "sjtu stuff at sosp 25?") — or, with a year and no venue, for a person or group whose
+    papers of that year are in the notes (their authors, affiliations or the titles of the pages that
+    list them hold those words: "what did xinyi wan put out in 2026?"): it asks for those papers. An attribute of the venue ("osdi 2024
+    acceptance rate") is in no paper's record."""
     q = result.question
     f = result.filters
-    if q is None or q.papers or q.asks_quantity or not (f.venue or f.series):
+    if q is None or q.papers or q.asks_quantity:
         return False
     specific = specific_asked(q, retriever.bm25)
-    if not specific:
+    years = asked_years(specific, f, q.text, {year_of(r) for r in retriever.catalog})
+    specific = [k for k in specific if not is_year(k.word)]
+    if not specific or not (f.venue or f.series or years):
         return False
     for r in retriever.catalog:
-        if _at_venue(r, f):
-            own = set(lexical_terms(" ".join([r.title, r.system or "", r.summary])))
-            if coverage(specific, own, idf) >= FULL:
+        if f.venue or f.series:
+            if _at_venue(r, f) and coverage(specific, set(lexical_terms(_own_text(r))), idf) >= FULL:
                 return True
+        elif year_of(r) in years and coverage(specific, set(lexical_terms(_people(r))), idf) >= FULL:
+            return True
     return False

@@ -1,0 +1,196 @@
+"""List answers chosen from the catalog (retrieval/lists.py), on a small self-written collection: two
+years of one workshop's page, whose papers sit under headings ("Networking › RDMA") that their titles
+do not repeat, each with an affiliation line, and a second venue's page of the later year."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+from conftest import notes_of
+
+#: (heading path under "Papers", title, affiliation, one-line description)
+HOTOS_2031 = [
+    ("Networking › RDMA", "Quokka: Lossless Fabrics at Scale", "Tasman University", "Retransmits on lossy links."),
+    ("Networking › RDMA", "Echidna: Live Migration of Queue Pairs", "Wombat Labs", "Moves connections between hosts."),
+    ("Networking › RDMA", "Bandicoot: Isolation for Shared NICs", "Tasman University", "Shares one NIC fairly."),
+    ("Networking › Congestion Control", "Platypus: Delay-Based Pacing", "Wombat Labs", "Paces senders by delay."),
+    ("Networking › Congestion Control", "Wallaroo: Receiver-Driven Credits", "Emu Institute", "Grants credits."),
+    ("Storage › Tiered Storage", "Bilby: Hot and Cold Pages", "Emu Institute", "Moves cold pages to flash."),
+    ("Storage › Tiered Storage", "Numbat: Learned Promotion", "Tasman University", "Predicts which pages to promote."),
+    (
+        "Storage › Crash Consistency",
+        "Dingo: Ordered Persistence",
+        "Wombat Labs",
+        "Logs writes so a crash loses nothing; a 2032 follow-up is planned.",
+    ),
+]
+HOTOS_2032 = [
+    ("Systems", "Potoroo: Serverless Cold Starts", "Emu Institute", "Keeps warm sandboxes for functions."),
+    ("Systems", "Quoll: Kernel Bypass for Storage", "Wombat Labs", "Bypasses the kernel for flash reads."),
+    ("Networks", "Cassowary: Reconfigurable Racks", "Emu Institute", "Rewires racks with OCS in milliseconds."),
+    ("Networks", "Lyrebird: Photonic Spines", "Wombat Labs", "Builds spines from optical circuit switching."),
+    ("Networks", "Kiwi: Transceiver Power", "Tasman University", "Cuts the power of optical transceivers."),
+    ("Systems", "Jabiru: Actors Everywhere", "Emu Institute", "Runs actor workloads built on Tinkerbus."),
+    ("Systems", "Brolga: Schedulers from Spares", "Wombat Labs", "Reuses parts of existing schedulers."),
+]
+#: a researcher's page: two of the papers above, and one of an earlier year
+ADA_QUILL = [
+    ("Publications", "Quokka: Lossless Fabrics at Scale", "Tasman University", "Retransmits on lossy links."),
+    ("Publications", "Potoroo: Serverless Cold Starts", "Emu Institute", "Keeps warm sandboxes for functions."),
+    ("Publications", "Galah: Learned Readahead", "Tasman University", "Prefetches file blocks (HotOS 2029)."),
+]
+OTHER_2032 = [
+    ("Papers", "Kookaburra: Fast Checkpoints", "Emu Institute", "Checkpoints training jobs in seconds."),
+]
+
+
+Bullet = tuple[str, ...]
+
+
+def _page(title: str, bullets: Sequence[Bullet]) -> str:
+    out: list[str] = [f"# {title}", ""]
+    last: str | None = None
+    for i, (path, name, affiliation, description) in enumerate(bullets):
+        if path != last:
+            parts = path.split(" › ")
+            old: list[str] = last.split(" › ") if last else []
+            out += [f"\n{'#' * (j + 2)} {p}\n" for j, p in enumerate(parts) if old[: j + 1] != parts[: j + 1]]
+            out.append("")
+            last = path
+        out += [
+            f"* {name} \\[[Paper](https://example.org/{title.replace(' ', '-').lower()}/{i})]",
+            f"  * {affiliation}",
+            f"  * {description}",
+        ]
+    return "\n".join(out) + "\n"
+
+
+@pytest.fixture(scope="module")
+def notes(tmp_path_factory, models_cache):
+    root = tmp_path_factory.mktemp("lists-notes")
+    (root / "hotos-2031.md").write_text(
+        _page("HotOS 2031", [(f"Papers › {p}", *r) for p, *r in HOTOS_2031]), encoding="utf-8"
+    )
+    (root / "hotos-2032.md").write_text(
+        _page("HotOS 2032", [(f"Papers › {p}", *r) for p, *r in HOTOS_2032]), encoding="utf-8"
+    )
+    (root / "ada-quill.md").write_text(_page("Ada Quill", ADA_QUILL), encoding="utf-8")
+    (root / "wombatconf-2032.md").write_text(_page("WombatConf 2032", OTHER_2032), encoding="utf-8")
+    return notes_of(root, tmp_path_factory.mktemp("lists-index"), models_cache)
+
+
+def listed(notes, q: str) -> set[str]:
+    a = notes.ask(q, use_llm=False)
+    assert a.kind == "list", (q, a.kind, a.answer)
+    return {(c.paper_title or "").split(":")[0] for c in a.citations}
+
+
+def names(bullets, keep=lambda path, affiliation: True) -> set[str]:
+    return {t.split(":")[0] for path, t, affiliation, _ in bullets if keep(path, affiliation)}
+
+
+@pytest.mark.parametrize(
+    ("q", "heading"),
+    [
+        ("Which HotOS 2031 papers are grouped under the RDMA heading in the notes?", "Networking › RDMA"),
+        ("list the hotos 2031 papers the notes put under tiered storage", "Storage › Tiered Storage"),
+        ("hotos'31 congestion control papers?", "Networking › Congestion Control"),
+    ],
+)
+def test_a_heading_the_question_names_decides_the_venue_list(notes, q, heading):
+    """The words that only frame the question ("grouped", "heading", "put under") are not part of the
+    topic the venue page's headings are matched against: the papers under the named heading are the list."""
+    assert listed(notes, q) == names(HOTOS_2031, lambda path, _: path == heading)
+
+
+@pytest.mark.parametrize("q", ["which 2032 papers did i read", "list my 2032 papers"])
+def test_a_year_without_a_venue_lists_every_paper_of_that_year(notes, q):
+    """A year and no venue selects the papers of that year, on every venue's page; a paper of another
+    year whose note merely mentions the year is not one of them."""
+    assert listed(notes, q) == names(HOTOS_2032) | names(OTHER_2032)
+
+
+def test_a_year_with_a_topic_lists_that_years_papers_on_the_topic(notes):
+    got = listed(notes, "any 2032 papers on flash storage?")
+    assert "Quoll" in got and not got & names(HOTOS_2031), got
+
+
+@pytest.mark.parametrize(
+    ("q", "who"),
+    [
+        ("tasman university stuff at hotos 31?", "Tasman University"),
+        ("what did emu institute show at hotos 2031?", "Emu Institute"),
+        ("wombat labs at hotos 2031 - what did they have", "Wombat Labs"),
+        ("Which HotOS 2031 papers have Wombat Labs among their affiliations?", "Wombat Labs"),
+    ],
+)
+def test_a_group_at_a_venue_asks_for_its_papers(notes, q, who):
+    """A question naming a venue and words of its papers' own records (an affiliation) asks for those
+    papers, though it says no list word; the papers from that group are the list."""
+    assert listed(notes, q) == names(HOTOS_2031, lambda _, affiliation: affiliation == who)
+
+
+def test_an_attribute_of_the_venue_is_not_a_list(notes):
+    assert notes.ask("hotos 2031 acceptance rate?", use_llm=False).kind != "list"
+
+
+@pytest.mark.parametrize("q", ["what did ada quill put out in 2032?", "ada quill 2032 papers"])
+def test_a_person_and_a_year_list_that_persons_papers_of_the_year(notes, q):
+    """A person whose page lists papers, and a year: the papers of that year on the person's page."""
+    assert listed(notes, q) == {"Potoroo"}
+
+
+@pytest.mark.parametrize(
+    ("q", "want"),
+    [
+        ("which papers in my notes are from before 2032?", names(HOTOS_2031)),
+        ("list the papers since 2032", names(HOTOS_2032) | names(OTHER_2032)),
+        ("papers on storage published before 2032?", names(HOTOS_2031, lambda path, _: path.startswith("Storage"))),
+        ("any pre-2032 rdma papers?", names(HOTOS_2031, lambda path, _: path == "Networking › RDMA")),
+        ("what did ada quill publish after 2030?", {"Quokka", "Potoroo"}),
+    ],
+)
+def test_a_bounded_year_lists_the_papers_before_or_after_it(notes, q, want):
+    """ "before 2032", "since 2032", "pre-2032": the papers of the years on that side of it (the bounding
+    word is not part of the topic)."""
+    assert listed(notes, q) == want
+
+
+@pytest.mark.parametrize(
+    "q", ["papers using optical circuit switching (OCS)?", "any work on optical circuit switches (ocs)?"]
+)
+def test_an_abbreviation_the_question_defines_matches_either_form(notes, q):
+    """ "optical circuit switching (OCS)": a paper that writes only the short form, or only the long
+    form, is on the topic; one that shares a word of the long form is not."""
+    assert listed(notes, q) == {"Cassowary", "Lyrebird"}
+
+
+@pytest.mark.parametrize(
+    "q", ["which systems are built on tinkerbus or reuse parts of it?", "papers that use Tinkerbus, or build on it"]
+)
+def test_an_alternative_that_only_frames_the_question_is_no_topic(notes, q):
+    """ "built on Tinkerbus or reuse parts of it": the second alternative says nothing of its own, so a
+    paper that reuses parts of something else is not listed."""
+    assert listed(notes, q) == {"Jabiru"}
+
+
+@pytest.mark.parametrize(
+    ("q", "heading"),
+    [
+        ("which hotos 2031 papers sit under the congestion heading of the page?", "Congestion Control"),
+        ("List the hotos 2031 papers under consistency, one group on the page", "Crash Consistency"),
+    ],
+)
+def test_the_words_after_under_name_the_heading(notes, q, heading):
+    """What follows "under" names the notes' grouping: the heading words there decide ("congestion"),
+    even when rare in the notes; the words beside them that no heading uses ("heading", "page",
+    "group") do not count, so papers whose text says "pages" are not listed."""
+    assert listed(notes, q) == names(HOTOS_2031, lambda path, _: path.endswith(heading))
+
+
+@pytest.mark.parametrize("q", ["hotos 2031 papers on rdma or pacing?", "which hotos'31 papers do rdma / pacing"])
+def test_an_alternative_in_plain_words_stays_a_topic(notes, q):
+    """Only an alternative that refers back by a pronoun is dropped: "rdma or pacing" lists both."""
+    want = names(HOTOS_2031, lambda path, _: path == "Networking › RDMA") | {"Platypus"}
+    assert listed(notes, q) == want
