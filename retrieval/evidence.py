@@ -125,13 +125,17 @@ class Sentence:
     score: float = 0.0
 
 
-def evidence_hits(result: SearchResult, extra: int = EXTRA_CHUNKS) -> list[Hit]:
+def evidence_hits(result: SearchResult, extra: int = EXTRA_CHUNKS, own: Sequence[Hit] = ()) -> list[Hit]:
     """The chunks an answer may draw on: the top k hits, then up to ``extra`` more chunks of the named
-    papers (else of the two best papers/pages) from the fused candidate pool."""
+    papers (``own``: their chunks, best first, whether retrieved or not — a long deep note's answer may
+    sit in a chunk the search did not rank; without them, the named papers' chunks of the fused
+    candidate pool), else of the two best papers/pages from the pool."""
     q = result.question
     named = {f"paper:{r}" for r in q.records} if q else set()
     lead = named or {h.group for h in result.hits[:2]}
-    more = [h for h in result.pool if h.group in lead and h not in result.hits]
+    shown = {h.id for h in result.hits}
+    pool = list(own) if named and own else result.pool
+    more = [h for h in pool if h.group in lead and h.id not in shown]
     return list(result.hits) + more[:extra]
 
 
@@ -176,6 +180,7 @@ def candidates(
     siblings: Callable[[Hit], list[str]],
     identity: Callable[[Hit], AbstractSet[str]] | None = None,
     affiliation_line: Callable[[Hit, str], bool] | None = None,
+    own: Sequence[Hit] = (),
 ) -> list[Sentence]:
     """Candidate sentences of the evidence chunks with their lexical features.
 
@@ -186,7 +191,7 @@ def candidates(
     paper title. ``affiliation_line(hit, sentence)`` tells whether a sentence only states the
     affiliations of the chunk's paper (marked ``is_title`` like the title: it repeats the lead line);
     default: a line that looks like one. A short capitalized item that is not ("NVIDIA MPS" under
-    "Baselines") stays an answer."""
+    "Baselines") stays an answer. ``own``: the named papers' chunks, best first (:func:`evidence_hits`)."""
     q = result.question
     terms = q.keys if q else lexical_terms(result.query)
     asked = q.asked if q else terms
@@ -194,7 +199,7 @@ def candidates(
     states_affiliations = affiliation_line or (lambda _h, sent: looks_like_affiliation(sent))
     out: list[Sentence] = []
     seen: set[str] = set()
-    for h in evidence_hits(result):
+    for h in evidence_hits(result, own=own):
         heading = _context_terms(h)
         labels = item_labels(h.body)
         title_keys = {title_key(str(h.get("paper_title") or "")), title_key(str(h.get("page_title") or ""))}

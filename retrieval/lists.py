@@ -34,7 +34,7 @@ from papernotes.corpus.venues import split_venue
 from papernotes.retrieval.abbreviations import find_abbreviations
 from papernotes.retrieval.answerability import Model, models, specific_asked
 from papernotes.retrieval.filters import Filters
-from papernotes.retrieval.question import _ALTERNATIVE_RE, Question, topic_alternatives
+from papernotes.retrieval.question import ALTERNATIVE_RE, Question, topic_alternatives
 from papernotes.retrieval.search import Hit, HybridRetriever, SearchResult
 from papernotes.retrieval.terms import Key, coverage, is_year, lexical_terms
 
@@ -273,7 +273,7 @@ def _referring_alternatives(text: str, alternatives: list[Sequence[Key | str]]) 
     """The topic's ``alternatives`` without those written in a part of the question that refers back to
     an earlier alternative by a pronoun ("built on LightLLM or *reuse parts of it*", "use X, or *build on
     it*"): such a part says something of the first alternative, it is no topic of its own."""
-    parts = [set(tokens(p, compounds=False)) for p in _ALTERNATIVE_RE.split(normalize(text))]
+    parts = [set(tokens(p, compounds=False)) for p in ALTERNATIVE_RE.split(normalize(text))]
     referring = [p for p in parts[1:] if p & _REFERRING]
     if not referring or len(alternatives) < 2:
         return alternatives

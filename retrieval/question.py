@@ -79,7 +79,7 @@ def asks_for_list(
 
 #: What separates the alternatives of a topic: "or", and a slash written between spaces ("reasoning
 #: models / test-time scaling"; "I/O" is one word).
-_ALTERNATIVE_RE = re.compile(r"\s+(?:or|and/or)\s+|\s+/\s+")
+ALTERNATIVE_RE = re.compile(r"\s+(?:or|and/or)\s+|\s+/\s+")
 
 
 def topic_alternatives(text: str, keys: Sequence[Key]) -> list[list[Key]]:
@@ -89,7 +89,7 @@ def topic_alternatives(text: str, keys: Sequence[Key]) -> list[list[Key]]:
     alternative is its last keys, as many as the longest later one has ("wafer-scale chips"); its
     earlier keys ("target") and the keys written in several parts apply to every alternative. Without
     "or" (or a spaced slash): ``[keys]``."""
-    parts = _ALTERNATIVE_RE.split(normalize(text))
+    parts = ALTERNATIVE_RE.split(normalize(text))
     if len(parts) < 2:
         return [list(keys)]
     words = [set(tokens(p)) for p in parts]

@@ -255,7 +255,9 @@ class Notes:
         if own:  # shorthand the notes never write, read against the named papers' own words ("tput")
             q.keys = read_against(q.keys, own, self.retriever.bm25.has)
             q.asked = read_against(q.asked, own, self.retriever.bm25.has)
-        an.sentences = candidates(result, idf, self.retriever.section_siblings, self._identity, self._affiliation_line)
+        an.sentences = candidates(
+            result, idf, self.retriever.section_siblings, self._identity, self._affiliation_line, named_chunks
+        )
         embed_best(an.sentences, result.query_vector, self.retriever.embeddings.embed_documents)
         score_sentences(an.sentences, q.asks_quantity)
         an.features = question_features(result, an.sentences, self.retriever.bm25, own)

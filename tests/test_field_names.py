@@ -1,0 +1,49 @@
+"""A paper's name that its collection uses everywhere ("lora", "llama" in notes that build on them) is
+a term of the field there, yet a question about that paper names it: "who wrote lumen", "lumen vs lumen
+2"; a list question about it asks for the papers that use it (retrieval/entities.PaperIndex.
+field_mentions). Fixture: tests/fixtures/families/field_names/notes (papers written for the test:
+Lumen, its successor, and twelve papers that fine-tune with Lumen)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import notes_of
+
+NOTES = Path(__file__).resolve().parent / "fixtures" / "families" / "field_names" / "notes"
+LUMEN = "Lumen: Low-Rank Adapters for Every Layer"
+LUMEN2 = "Lumen 2: Adapters That Pick Their Own Rank"
+
+
+@pytest.fixture(scope="module")
+def notes(tmp_path_factory, models_cache):
+    return notes_of(NOTES, tmp_path_factory.mktemp("field-names-index"), models_cache)
+
+
+def _named(notes, question: str) -> list[str]:
+    return [notes.catalog[r].title for r in notes.retriever.understand(question).records]
+
+
+@pytest.mark.parametrize(
+    ("question", "titles"),
+    [
+        ("who wrote lumen", [LUMEN]),
+        ("lumen trainable params share", [LUMEN]),
+        ("what is Lumen?", [LUMEN]),
+        ("lumen vs lumen 2 - what changed", [LUMEN, LUMEN2]),
+    ],
+)
+def test_a_name_the_field_uses_still_names_its_paper(notes, question, titles):
+    assert sorted(_named(notes, question)) == sorted(titles)
+
+
+@pytest.mark.parametrize("question", ["which papers use lumen", "list the papers fine-tuning with lumen adapters"])
+def test_a_list_question_about_that_name_names_no_paper(notes, question):
+    q = notes.retriever.understand(question)
+    assert q.is_list and not q.records
+
+
+def test_who_wrote_it_is_answered_from_its_note(notes):
+    a = notes.ask("who wrote lumen", use_llm=False)
+    assert not a.refused and "Varga" in a.answer, a.answer
