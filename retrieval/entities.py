@@ -451,11 +451,17 @@ _TITLE_NAME_RE = re.compile(
 
 def _record_names(r: PaperRecord) -> list[str]:
     """A record's names: system name, short title prefix before ":", a system name the title ends with
-    ("… Emulation with CrystalLLM"), full title, and its aliases (with their prefixes)."""
+    ("… Emulation with CrystalLLM"), a name-like first or last word of a title without a colon
+    (:func:`_name_like`), full title, and its aliases (with their prefixes)."""
     names = []
     m = _TITLE_NAME_RE.search(r.title)
     if m:
         names.append(m.group(1))
+    words = r.title.split()
+    if ":" not in r.title and len(words) >= 3:  # a title that opens or ends with its name, colon left out
+        # ("Graphicionado A High Performance …", "ZeRO Memory Optimizations …", "… Using Megatron-LM")
+        end = re.search(r"\b(?:with|via|using)\s+(\S+?)\W*$", r.title, re.IGNORECASE)
+        names += [w for w in (words[0], end.group(1) if end else "") if w and _name_like(w)]
     if r.system:
         names.append(r.system.strip())
     if ":" in r.title:
@@ -468,6 +474,14 @@ def _record_names(r: PaperRecord) -> list[str]:
         prefix = a.split(":", 1)[0].strip() if ":" in a else ""
         names += [x for x in (prefix, a.strip()) if x and len(x.split()) <= MAX_NAME_WORDS]
     return list(dict.fromkeys(n for n in names if n))
+
+
+def _name_like(word: str) -> bool:
+    """True for a word written as a name rather than an English word: two or more capitals ("ZeRO",
+    "KARMA", "Megatron-LM"), or capitalized letters that are no common English word ("Graphicionado")."""
+    if not re.fullmatch(r"[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*", word):
+        return False
+    return sum(ch.isupper() for ch in word) >= 2 or (word.isalpha() and not english_word(word.lower()))
 
 
 def _own_names(r: PaperRecord) -> set[str]:
