@@ -301,7 +301,7 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
 
     title, alias = note_title(page, head, op, link)
     title = ID_MARK_RE.sub("", title).strip() or title  # "[1512.03385] Title", "Title (arXiv:1810.04805)"
-    if not title:
+    if len(title_key(title)) < 2:  # "## [g](arXiv link)": a slip of the notes, no paper's title
         return None
     title, cited_venue, cited_year = author_year_citation(title)  # before a trailing "(ICLR 2019)" is read alone
     title, title_venue = parse_title(title)

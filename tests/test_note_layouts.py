@@ -134,3 +134,12 @@ def test_punctuation_of_cjk_text_is_unified_as_when_every_character_was_visited(
     t = unicodedata.normalize("NFKC", text)
     assert unify_punctuation(text) == "".join(_char_class(c) if ord(c) > 127 else c for c in t)
     assert normalize(text) == normalize(unify_punctuation(text))
+
+
+def test_a_heading_link_whose_text_is_one_letter_names_no_paper(tmp_path):
+    (tmp_path / "slip.md").write_text("## [g](http://arxiv.org/abs/1604.00289)\n\nTLDR; The authors explore ...\n")
+    (tmp_path / "act.md").write_text(
+        "## [Adaptive Computation Time for Recurrent Neural Networks](http://arxiv.org/abs/1603.08983)\n\nTLDR; ...\n"
+    )
+    records, _ = catalog_of(tmp_path)
+    assert [r.title for r in records] == ["Adaptive Computation Time for Recurrent Neural Networks"]
