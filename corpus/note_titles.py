@@ -44,13 +44,13 @@ def note_title(page: Page, head: tuple[int, Inline] | None, op: Opening, link: s
         if label or inline.text.strip():
             base, fallback = label or inline.text.strip(), False
     stripped, framed = frame_stripped(base)
-    stripped = _ENUMERATION_RE.sub("", stripped) or stripped
+    stripped = _ENUMERATION_RE.sub("", stripped) or stripped  # "10.BYOL", "3、DINO": a section's number
     translated = _translated_title(stripped)
     if translated and not op.title:  # "光场 The Lumigraph": the paper's own title after its translation
         return translated
-    named = _named_after(stripped)
-    if named and not op.title:  # "Reconstructing … From cryo-EM Images (CryoDRGN)": the system's name aside
-        return named  # "10.BYOL", "3、DINO": a section's number
+    system_named = _named_after(stripped)
+    if system_named and not op.title:  # "Reconstructing … From cryo-EM Images (CryoDRGN)": the name aside
+        return system_named
     short, named_full = short_and_full(stripped)
     if named_full:  # "MQA — “Fast Transformer Decoding: One Write-Head is All You Need”"
         return named_full, short
