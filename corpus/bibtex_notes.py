@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import bibtexparser
 from bibtexparser.middlewares import LatexDecodingMiddleware
 
-from papernotes.corpus.markdown import markdown_parser
+from papernotes.corpus.markdown import parse_tokens
 from papernotes.corpus.paper_links import arxiv_url, doi_url
 from papernotes.corpus.venue_names import journal_abbreviated
 from papernotes.corpus.venues import find_venues, is_preprint
@@ -38,7 +38,7 @@ class BibEntry:
 def _sources(markdown: str) -> list[str]:
     """The texts of the note's code blocks and paragraphs that open with a BibTeX entry."""
     out = []
-    for t in markdown_parser().parse(markdown):
+    for t in parse_tokens(markdown):
         if (
             t.type in ("fence", "code_block")
             and _ENTRY_RE.match(t.content)

@@ -33,6 +33,18 @@ def markdown_parser() -> MarkdownIt:
     return md
 
 
+@lru_cache(maxsize=256)
+def _parsed(markdown: str) -> tuple[Token, ...]:
+    return tuple(markdown_parser().parse(markdown))
+
+
+def parse_tokens(markdown: str) -> list[Token]:
+    """The markdown-it tokens of ``markdown`` (:func:`markdown_parser`), parsed once per text: a note is
+    read by several readers in turn (its title heading, its opening, its blocks, its sections), each of
+    which used to parse it again. The tokens are shared between callers and must not be modified."""
+    return list(_parsed(markdown))
+
+
 #: Inline HTML elements that set their text apart in small, raised or styled type: after a heading's
 #: words ("# DistServe <small>OSDI 2024</small>", "<sup>", "<span class=…>") they hold an aside.
 _ASIDE_TAG_RE = re.compile(r"^<(/?)(small|sup|sub|span|font|mark|kbd)\b[^>]*>$", re.IGNORECASE)
@@ -265,7 +277,7 @@ def _table(
 def heading_sections(markdown: str, level: int = 1, tokens: list[Token] | None = None) -> list[tuple[int, str]]:
     """Line numbers (0-based) and texts of headings of exactly ``level`` outside code fences
     (``tokens``: the text's markdown-it tokens when already parsed)."""
-    tokens = markdown_parser().parse(markdown) if tokens is None else tokens
+    tokens = parse_tokens(markdown) if tokens is None else tokens
     out = []
     for i, t in enumerate(tokens):
         if t.type == "heading_open" and t.tag == f"h{level}" and t.map:
@@ -279,7 +291,7 @@ def unclosed_fence_line(markdown: str, tokens: list[Token] | None = None) -> int
     CommonMark lets such a fence run to the end of the document, so everything after it (headings
     included) is code; its text is still indexed, but the author should know."""
     lines = markdown.splitlines()
-    for t in markdown_parser().parse(markdown) if tokens is None else tokens:
+    for t in parse_tokens(markdown) if tokens is None else tokens:
         if t.type != "fence" or not t.map or t.map[1] < len(lines):
             continue
         last = lines[t.map[1] - 1].strip() if t.map[1] - 1 > t.map[0] else ""
@@ -297,7 +309,7 @@ def parse_blocks(markdown: str) -> list[Block]:
     list of Block, each with the heading path in force where it starts. Headings themselves produce
     no block; text before the first heading has an empty path. Empty blocks are dropped.
     """
-    tokens = markdown_parser().parse(markdown)
+    tokens = parse_tokens(markdown)
     stack: list[tuple[int, str]] = []
     blocks: list[Block] = []
     i = 0

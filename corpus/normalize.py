@@ -34,6 +34,10 @@ _JOINERS = "-._+/'"
 _WORD_RE = re.compile(rf"[{CJK_CHARS}]+|[^\W_{CJK_CHARS}]+(?:[{re.escape(_JOINERS)}]+[^\W_{CJK_CHARS}]+)*[+]*")
 _PART_RE = re.compile(rf"[{CJK_CHARS}]+|[^\W\d_{CJK_CHARS}]+|\d+")
 _NON_ASCII_RE = re.compile(r"[^\x00-\x7f]")
+#: Non-ASCII characters that normalization may change: all but Han ideographs and Hangul syllables,
+#: which are no dash, space, format character or apostrophe and carry no combining mark, so a CJK text
+#: is not visited character by character.
+_CHANGEABLE_RE = re.compile(r"[^\x00-\x7f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 #: A possessive ("Mooncake's", "papers'") or the clitic of an English contraction ('d 're 've 'll 'm n't).
 _CLITIC_RE = re.compile(r"(?<=\w)'(?:s|d|re|ve|ll|m)\b|(?<=n)'t\b|(?<=s)'(?!\w)")
 #: An acronym's plural: two or more capitals (digits allowed) and a lower-case "s" ("GPUs", "MLLMs", "H100s").
@@ -65,7 +69,7 @@ def _fold_accents(text: str) -> str:
     if text.isascii():  # nothing to decompose
         return text
     decomposed = unicodedata.normalize("NFKD", text)
-    if not any(unicodedata.combining(m.group()) for m in _NON_ASCII_RE.finditer(decomposed)):
+    if not any(unicodedata.combining(m.group()) for m in _CHANGEABLE_RE.finditer(decomposed)):
         return unicodedata.normalize("NFC", decomposed)  # no mark to drop (only non-ASCII chars can be one)
     out: list[str] = []
     base_ok = False
@@ -86,7 +90,7 @@ def unify_punctuation(text: str) -> str:
     t = unicodedata.normalize("NFKC", text or "")
     if t.isascii():
         return t
-    return _NON_ASCII_RE.sub(lambda m: _char_class(m.group()), t)
+    return _CHANGEABLE_RE.sub(lambda m: _char_class(m.group()), t)
 
 
 def normalize(text: str) -> str:

@@ -9,7 +9,8 @@ from typing import Any
 
 from papernotes.corpus.markdown import Block, Inline, is_section_heading
 from papernotes.corpus.note_links import LINK_KEYS
-from papernotes.corpus.note_opening import Opening, author_list
+from papernotes.corpus.note_opening import Opening, author_list, is_collection_title
+from papernotes.corpus.papers import title_key
 
 #: A section named for a part of a paper (its abstract, its title and authors): "## Abstract", "## 2 摘要",
 #: "## Part1. 标题&作者".
@@ -27,6 +28,30 @@ def paper_parts(head_text: str | None, blocks: list[Block]) -> bool:
         and not is_section_heading(head_text)
         and any(_PAPER_PART_RE.match(b.headings[-1]) for b in blocks if b.headings)
     )
+
+
+#: A year standing alone in a file name (a publication year), not the first part of a date.
+_NAME_YEAR_RE = re.compile(
+    r"(?<![\dA-Za-z])((?:19|20)\d\d)(?![\dA-Za-z])(?![-_. ](?:0?[1-9]|1[0-2])(?:[-_. ]\d{1,2})?(?!\d))"
+)
+_CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+#: A reading date in a file name: six or eight digits ("200213", "20200213").
+_NAME_DATE_RE = re.compile(r"(?<![\dA-Za-z])(?:19|20)?\d{6}(?![\dA-Za-z])")
+
+
+def dated_file_title(source: str, title: str) -> int | None:
+    """The publication year of a note whose file is named for its title and that year — "2021 IBRNet
+    Learning Multi-View Image-Based Rendering.md", "alignflow-cycle-consistent-…-2020-210409.md" under
+    the heading "AlignFlow: Cycle Consistent …" (a reading date may follow) — or None. The title must
+    have two words or more and not name a collection ("2023 Reading List"); a date such as a Jekyll
+    post's "2018-03-18-" is no publication year."""
+    stem = source.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    years = _NAME_YEAR_RE.findall(stem)
+    if len(years) != 1 or len(title.split()) < 2 or is_collection_title(title):
+        return None
+    rest = _NAME_DATE_RE.sub(" ", _NAME_YEAR_RE.sub(" ", stem))
+    keys = {title_key(title), title_key(_CJK_RE.sub(" ", title))} - {""}  # "光场 The Lumigraph": its translation aside
+    return int(years[0]) if title_key(rest) in keys else None
 
 
 def authors_first(op: Opening) -> bool:

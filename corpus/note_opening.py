@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from markdown_it.token import Token
 
-from papernotes.corpus.markdown import Inline, markdown_parser, render_inline
+from papernotes.corpus.markdown import Inline, parse_tokens, render_inline
 from papernotes.corpus.paper_links import (
     arxiv_url,
     doi_url,
@@ -55,6 +55,19 @@ _TITLE_HEADING_RE = re.compile(
     r"^\W{0,3}(?:(?:(?:full|paper|original|complete|official)\s+)?title|论文标题|原文标题|原标题|英文标题|论文题目)\W{0,3}$",
     re.IGNORECASE,
 )
+
+
+def heading_label(heading: str) -> str | None:
+    """The label a heading gives the line below it, or None: a title label ("## Full title", "## 论文标题",
+    :data:`_TITLE_HEADING_RE`), or any field label written as one with its colon ("### Paper:",
+    "### Author:", "### Year:", "## 作者：" — notes that lay out their fields as headings)."""
+    h = heading.strip()
+    if _TITLE_HEADING_RE.match(h):
+        return h
+    m = _LABEL_RE.match(h)
+    return h.rstrip(":：*_ ") if m and m.end() == len(h) and h.rstrip("*_ ").endswith((":", "：")) else None
+
+
 _BARE_URL_RE = re.compile(r"https?://[^\s)>\]]+")
 #: The same labels as Chinese notes write them: 论文标题/原文标题/原标题/英文标题/论文题目 "(original,
 #: English) paper title", 论文链接/论文地址/原文链接 "paper link", 原文/论文 "the paper", 作者 "authors",
@@ -256,7 +269,7 @@ def _lines(markdown: str) -> list[tuple[Inline, bool, str | None]]:
     quoted = 0
     items = 0  # list-item depth: a bullet that links a paper is a listing's entry, no byline
     label: str | None = None  # a title-label heading's text, for the line below it
-    tokens = markdown_parser().parse(markdown)
+    tokens = parse_tokens(markdown)
     i = -1
     while i + 1 < len(tokens):
         i += 1
@@ -272,7 +285,7 @@ def _lines(markdown: str) -> list[tuple[Inline, bool, str | None]]:
                 continue
             t = row
         elif t.type == "inline" and i and tokens[i - 1].type == "heading_open":
-            label = t.content.strip() if _TITLE_HEADING_RE.match(t.content.strip()) else None
+            label = heading_label(t.content)
             continue
         elif t.type != "inline":
             continue
@@ -447,6 +460,9 @@ def read_opening(markdown: str) -> Opening:
             continue
         if kind == "year":
             y = re.fullmatch(r"\W*((?:19|20)\d\d)\W*", rest)
+            if y is None and find_venues(rest):  # "Year: AAAI 2020": the venue, dated
+                op.venues.append(rest)
+                y = re.search(r"\b((?:19|20)\d\d)\b", rest)
             op.year = op.year or (int(y.group(1)) if y else None)
             continue
         if kind == "title":

@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from papernotes.corpus.markdown import Block, Item, is_section_heading, markdown_parser, parse_blocks, render_inline
+from papernotes.corpus.markdown import Block, Item, is_section_heading, parse_blocks, parse_tokens, render_inline
 from papernotes.corpus.models import Page, PaperEntry
 from papernotes.corpus.note_fields import ID_KEYS, note_summary
 from papernotes.corpus.note_links import BARE_URL_RE, distinct_papers, front_matter_links, title_like_label
@@ -62,7 +62,7 @@ class _Head:
 
 def _headings(page: Page) -> tuple[list[_Head], int]:
     """``(the headings below the page's own title heading, the page's line count)``."""
-    tokens = markdown_parser().parse(page.markdown)
+    tokens = parse_tokens(page.markdown)
     heads: list[_Head] = []
     for i, t in enumerate(tokens):
         if t.type == "heading_open" and t.map:
@@ -170,7 +170,7 @@ _BOLD_LINE_RE = re.compile(r"^(?:\*\*|__)([^*_\n]{3,200})(?:\*\*|__)[ \t]*$", re
 def _bold_lines_as_headings(markdown: str) -> str:
     """``markdown`` with paragraphs that are one bold line (outside code) made headings one level below
     its deepest heading, when there are two or more of them; else ``markdown`` itself."""
-    fenced = [(t.map[0], t.map[1]) for t in markdown_parser().parse(markdown) if t.type == "fence" and t.map]
+    fenced = [(t.map[0], t.map[1]) for t in parse_tokens(markdown) if t.type == "fence" and t.map]
     starts = [0]
     for line in markdown.splitlines(keepends=True):
         starts.append(starts[-1] + len(line))
@@ -218,7 +218,7 @@ def _bold_leads_as_headings(markdown: str) -> tuple[str, list[int]]:
     lines = markdown.splitlines()
     if sum(1 for line in lines if re.search(r"[*_]", line[:16]) or "://" in line) < MIN_PAPER_SECTIONS:
         return markdown, []  # most pages: no parse needed
-    fenced = [(t.map[0], t.map[1]) for t in markdown_parser().parse(markdown) if t.type == "fence" and t.map]
+    fenced = [(t.map[0], t.map[1]) for t in parse_tokens(markdown) if t.type == "fence" and t.map]
     leads = []
     for i, line in enumerate(lines):
         m = _BOLD_LEAD_RE.match(line)

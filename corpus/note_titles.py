@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import re
 
-from papernotes.corpus.markdown import Inline, is_section_heading, markdown_parser, render_inline
+from papernotes.corpus.markdown import Inline, is_section_heading, parse_tokens, render_inline
 from papernotes.corpus.models import Page
-from papernotes.corpus.note_opening import Opening, frame_stripped, is_collection_title
+from papernotes.corpus.note_opening import Opening, frame_stripped, heading_label, is_collection_title
 from papernotes.corpus.paper_links import is_paper_link, paper_id
 from papernotes.corpus.papers import DATE_LEAD_RE, title_key
 from papernotes.corpus.short_names import initials_match
@@ -30,7 +30,8 @@ def note_title(page: Page, head: tuple[int, Inline] | None, op: Opening, link: s
         heading_name = _heading_name(head, fm_title) if not op.title and not frame_stripped(base)[1] else None
         if heading_name:  # "title: Training Compute-Optimal …" over "# Chinchilla paper": its short name
             return base, heading_name
-    elif head and not is_section_heading(head[1].text):
+    elif head and not is_section_heading(head[1].text) and not heading_label(head[1].text):
+        # (a field label as a heading, "### Paper:", names no paper: its value is the line below)
         inline = head[1]
         label = next(
             (
@@ -44,6 +45,12 @@ def note_title(page: Page, head: tuple[int, Inline] | None, op: Opening, link: s
             base, fallback = label or inline.text.strip(), False
     stripped, framed = frame_stripped(base)
     stripped = _ENUMERATION_RE.sub("", stripped) or stripped  # "10.BYOL", "3、DINO": a section's number
+    translated = _translated_title(stripped)
+    if translated and not op.title:  # "光场 The Lumigraph": the paper's own title after its translation
+        return translated
+    system_named = _named_after(stripped)
+    if system_named and not op.title:  # "Reconstructing … From cryo-EM Images (CryoDRGN)": the name aside
+        return system_named
     short, named_full = short_and_full(stripped)
     if named_full:  # "MQA — “Fast Transformer Decoding: One Write-Head is All You Need”"
         return named_full, short
@@ -94,6 +101,40 @@ def _foreign(title: str) -> bool:
     return bool(_CJK_RE.search(title))
 
 
+#: A heading that puts a translation before the paper's title: a run of Chinese, Japanese or Korean
+#: words, then the title in Latin script ("光场 The Lumigraph", "最先进的神经渲染 State of the Art on Neural
+#: Rendering").
+_TRANSLATED_RE = re.compile(
+    r"^([\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\s，、（）()]+?)\s*([A-Z][^\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]*)$"
+)
+
+
+def _translated_title(text: str) -> tuple[str, str] | None:
+    """``(the Latin title, its translation)`` for a heading written as a translation then the title
+    (:data:`_TRANSLATED_RE`), the title two words or more; else None."""
+    m = _TRANSLATED_RE.match(text.strip())
+    if not m or len(re.findall(r"[A-Za-z][\w'’-]*", m.group(2))) < 2:
+        return None
+    return m.group(2).strip(), m.group(1).strip(" ：:，、")
+
+
+#: A title followed by its system's name in brackets: "Reconstructing … Images (CryoDRGN)".
+_NAMED_AFTER_RE = re.compile(r"^(.+?)\s*[(（]([A-Za-z][\w.+-]{1,19})[)）]$")
+
+
+def _named_after(text: str) -> tuple[str, str] | None:
+    """``(title, system name)`` for a title of three words or more followed by a bracketed name written as
+    a system's is (a capital or digit after its first letter: "CryoDRGN", "GPT-3", "ResNet"), not a venue
+    ("(OSDI)"); else None."""
+    m = _NAMED_AFTER_RE.match(text.strip())
+    if not m or len(m.group(1).split()) < 3:
+        return None
+    name = m.group(2)
+    if not re.search(r"[A-Z0-9]", name[1:]) or name.lower() in SERIES or normalize_venue(name):
+        return None
+    return m.group(1).strip(), name
+
+
 def _latin_title(text: str) -> bool:
     """Text in Latin script that reads as a title: three words or more, a capital first, no stop."""
     words = re.findall(r"[A-Za-z][\w'’-]*", text)
@@ -122,7 +163,7 @@ def _title_section_line(markdown: str) -> str | None:
     """The paper's title a title section states (:data:`_TITLE_SECTION_RE`): the Latin title opening the
     first line under that section's heading, a Chinese gloss after a colon aside; None when there is
     no such section or its first line is no title (:func:`_latin_title`)."""
-    tokens = markdown_parser().parse(markdown)
+    tokens = parse_tokens(markdown)
     for i, t in enumerate(tokens):
         if t.type == "heading_open" and _TITLE_SECTION_RE.match(render_inline(tokens[i + 1]).text.strip()):
             nxt = tokens[i + 3] if i + 3 < len(tokens) else None
@@ -137,7 +178,7 @@ def _title_section_line(markdown: str) -> str | None:
 def _heading_under_title(markdown: str) -> str | None:
     """The text of the heading that directly follows the page's first heading (nothing between them),
     or None."""
-    tokens = markdown_parser().parse(markdown)
+    tokens = parse_tokens(markdown)
     opens = [
         i
         for i, t in enumerate(tokens)

@@ -22,10 +22,11 @@ from pathlib import PurePosixPath
 
 from papernotes.corpus.author_year import author_year_citation
 from papernotes.corpus.bibtex_notes import note_bibtex
-from papernotes.corpus.markdown import Block, Inline, markdown_parser, render_inline
+from papernotes.corpus.markdown import Block, Inline, is_section_heading, parse_tokens, render_inline
 from papernotes.corpus.models import Page, PaperEntry
 from papernotes.corpus.note_evidence import (
     authors_first,
+    dated_file_title,
     empty_link_key,
     links_section,
     paper_parts,
@@ -90,7 +91,7 @@ _BARE_YEAR_RE = re.compile(r"\s*[(\[]((?:19|20)\d\d)[)\]]\s*$")
 
 def title_heading(markdown: str) -> tuple[int, Inline] | None:
     """The page's first heading outside code: ``(level, rendered inline)``, or None."""
-    tokens = markdown_parser().parse(markdown)
+    tokens = parse_tokens(markdown)
     for i, t in enumerate(tokens):
         if t.type == "heading_open":
             return int(t.tag[1:]), render_inline(tokens[i + 1])
@@ -259,11 +260,27 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         # "# World Models (2018)" over "David Ha, Jurgen Schmidhuber": a title dated as a citation is,
         # its authors on the next line
         dated_citation = head is not None and bool(_BARE_YEAR_RE.search(head[1].text)) and authors_first(op)
+        # "# Switch Transformers: Scaling to …" over "William Fedus, Barret Zoph and Noam Shazeer": a title
+        # over its authors' names, as a paper's first page sets them
+        cited_authors = (
+            head is not None
+            and not is_section_heading(head[1].text)
+            and len(head[1].text.split()) >= 3
+            and bool(op.byline)
+            and author_list(op.byline[0])
+        )
         # "# Title" over "## 摘要" / "## Abstract" / "## 题目&作者": sections named for the paper's own parts
         parts = paper_parts(head[1].text if head else None, blocks)
+        # "2021 IBRNet Learning Multi-View Image-Based Rendering.md" under "# IBRNet: Learning …": a file
+        # named for its title and the paper's year
+        file_year = (
+            dated_file_title(page.source, head[1].text) if head and not is_section_heading(head[1].text) else None
+        )
         is_note = (
             parts
+            or file_year is not None
             or dated_citation
+            or cited_authors
             or (titled and ref is not None)
             or (op.placeholder and op.title is not None)
             or (placeholder and (told or named))
@@ -284,7 +301,7 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
 
     title, alias = note_title(page, head, op, link)
     title = ID_MARK_RE.sub("", title).strip() or title  # "[1512.03385] Title", "Title (arXiv:1810.04805)"
-    if not title:
+    if len(title_key(title)) < 2:  # "## [g](arXiv link)": a slip of the notes, no paper's title
         return None
     title, cited_venue, cited_year = author_year_citation(title)  # before a trailing "(ICLR 2019)" is read alone
     title, title_venue = parse_title(title)
@@ -342,6 +359,7 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
             or cited_year
             or (ref.year if ref else None)
             or (bib.year if bib else None)
+            or (dated_file_title(page.source, head[1].text) if head else None)
             or (arxiv_year(link) if link else None)
         )
     if venue is None and not conflict and year and isinstance(fm_venue_raw, str) and is_preprint(fm_venue_raw):

@@ -19,7 +19,7 @@ from papernotes.corpus.git_times import commit_times, date_pages
 from papernotes.corpus.markdown import (
     heading_sections,
     is_section_heading,
-    markdown_parser,
+    parse_tokens,
     render_inline,
     unclosed_fence_line,
 )
@@ -207,7 +207,7 @@ def pages_from_text(
     if not body.strip():
         problems.append("only front matter, no content; skipped" if meta else "empty file; skipped")
         return [], problems
-    tokens = markdown_parser().parse(body)  # parsed once for fences and headings
+    tokens = parse_tokens(body)  # parsed once for fences and headings
     fence = unclosed_fence_line(body, tokens)
     if fence is not None:
         problems.append(f"code fence opened at line {fence + 1} is never closed; the rest of the file is read as code")
@@ -427,7 +427,7 @@ def _embed_titles(path: Path, files: list[Path]) -> EmbedTitle:
                 return None
             meta, body, _ = split_front_matter(text)
             fm_title = meta.get("title")
-            heads = markdown_parser().parse(body)
+            heads = parse_tokens(body)
             titles[f] = (
                 (fm_title.strip() if isinstance(fm_title, str) and fm_title.strip() else "")
                 or _first_heading_any(heads)

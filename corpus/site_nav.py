@@ -11,7 +11,7 @@ from typing import Any
 
 import yaml
 
-from papernotes.corpus.markdown import markdown_parser, render_inline
+from papernotes.corpus.markdown import parse_tokens, render_inline
 
 
 def summary_order(
@@ -36,7 +36,7 @@ def summary_order(
     except UnicodeDecodeError:
         text = None
     order: dict[str, tuple[int, str]] = {}
-    for t in markdown_parser().parse(text) if text is not None else []:
+    for t in parse_tokens(text) if text is not None else []:
         if t.type != "inline":
             continue
         r = render_inline(t)

@@ -107,7 +107,16 @@ few members of one family with its records listed by hand in expected_records.js
 * title_sections — a note whose first heading is a section ("## Part1.标题&作者") is titled by the Latin
   title opening that section ("Title: 中文释义"); a roundup's numbered sections ("## 10.BYOL") lose
   their numbers; a title heading over sections named for the paper's own parts ("## 摘要", "## Abstract",
-  "## 题目&作者") is a paper note without a link, a plan with a "## Summary" none.
+  "## 题目&作者") is a paper note without a link, a plan with a "## Summary" none;
+* field_headings — fields laid out as headings with their colon ("### Paper:", "### Author:", "## Conference:")
+  over their values, and a "Year: NeurIPS 2019" line naming the venue; a meeting note's "### Paper:" over a
+  sentence is none;
+* dated_file_names — a title heading over generic sections ("## Claim", "## Method") or an empty stub, in a
+  file named for the paper's year and title ("2021 Perceiver General ….md", "graph-attention-networks-2018-
+  200715.md"), a title after its translation ("光场渲染 Light Field Rendering"), a system name in brackets
+  after the title; course chapters, topic notes and a dated blog post are none;
+* title_over_authors — a title heading over its authors' names; a title over prose naming people is none
+  (unit tests of these three: tests/test_note_layouts.py).
 """
 
 from __future__ import annotations
