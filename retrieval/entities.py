@@ -199,8 +199,8 @@ class PaperIndex:
             if others > max(FIELD_TERM_SHARE * len(bm25), FIELD_TERM_MIN_CHUNKS):
                 # a term of the field ("LLMs", "LoRA" in notes that build on it): a name only when nothing
                 # else in a question that asks for no list is one (:meth:`resolve`, ``field_names``)
-                if not n.from_file_name:
-                    self._field_names[key] = n
+                if not n.from_file_name and any(title_key(n.display) in _own_names(self.records[r]) for r in n.records):
+                    self._field_names[key] = n  # a system name or title prefix ("LoRA"), not "… with LLMs"
                 del self._names[key]
             elif others > COMMON_NAME_CHUNKS and n.from_file_name and n.display.islower():
                 del self._names[key]  # an ordinary word of a file name ("notes", "review")
