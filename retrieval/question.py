@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from papernotes.corpus.normalize import CJK_CHARS, normalize, tokens, word_parts
 from papernotes.corpus.venues import VenueMention
@@ -125,6 +126,13 @@ COMPARING = frozenset(
     {"differ", "differs", "difference", "differences", "different", "diff", "compare", "compared", "comparison"}
     | {"vs", "vs.", "versus", "same", "contrast", "distinguish", "between"}
 )
+
+
+@lru_cache(maxsize=1)
+def _comparing_terms() -> frozenset[str]:
+    """The stemmed :data:`COMPARING` words."""
+    return frozenset(t for w in COMPARING for t in lexical_terms(w))
+
 
 #: Pronouns that refer back to something named earlier ("How was *it* evaluated?"); closed-class
 #: English words.
@@ -545,7 +553,8 @@ def understand(
             names |= set(lexical_terms(" ".join(parts))) | set(lexical_terms("".join(parts)))
             names |= set(lexical_terms(pm.name))  # the name as the notes spell it ("kernelevovle")
     # "how does X differ from Y?", "X vs Y": the comparison is the question's form, not what it asks about
-    asked = [k for k in keys if not (k.terms <= names or k.covered(names)) and k.word not in COMPARING]
+    # a comparing word read through any of its readings is the question's form too ("diffrence")
+    asked = [k for k in keys if not (k.terms <= names or k.covered(names) or k.covered(_comparing_terms()))]
     about_notes = MY_NOTES_RE.search(text) is not None and not mentions
     if about_notes:  # "have I written notes on" frames the question
         framing = {t for m in MY_NOTES_RE.finditer(text) for t in lexical_terms(m.group(0))}
