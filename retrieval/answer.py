@@ -86,8 +86,12 @@ def check_question(question: str) -> str:
         if it is empty, has no letters or digits, or is longer than 2,000 characters.
     """
     q = _CONTROL_RE.sub(" ", question or "").strip()  # a pasted terminal colour code is no part of it
-    if not q or not re.search(r"\w", q):
+    if not q:
         raise BadInputError('the question is empty: ask something, e.g. papernotes ask "Which papers study KV caches?"')
+    if not re.search(r"\w", q):
+        raise BadInputError(
+            'the question has no words: ask something, e.g. papernotes ask "Which papers study KV caches?"'
+        )
     if len(q) > 2000:
         raise BadInputError(f"the question is too long ({len(q)} characters; at most 2,000)")
     return q

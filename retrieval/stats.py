@@ -6,6 +6,7 @@ from collections import Counter
 from typing import Any
 
 from papernotes.corpus.catalog import filter_records, load_catalog
+from papernotes.corpus.errors import BadInputError
 from papernotes.corpus.models import PaperRecord
 from papernotes.corpus.venues import resolve_venue, split_venue, unknown_venue
 from papernotes.retrieval.bm25 import BM25Index
@@ -30,7 +31,7 @@ def list_papers(
         before the first ingest.
     BadInputError
         for a venue the notes do not have (with suggestions, see :func:`~papernotes.corpus.venues.unknown_venue`),
-        and for the bad flags of :func:`~papernotes.retrieval.filters.normalize_filters`.
+        for a topic no paper's topic path or tag contains, and for the bad flags of :func:`~papernotes.retrieval.filters.normalize_filters`.
     """
     ensure_index(settings)
     normalize_filters(venue, year, topic)  # an empty or unreadable flag, a year against the venue's
@@ -44,6 +45,8 @@ def list_papers(
         venue = None
     elif venue:
         venue = resolve_venue(venue, known)
+    if topic and not any(topic.lower() in t.lower() for r in records for t in r.topics + r.tags):
+        raise BadInputError(f"no topic of the notes contains {topic!r} (see `papernotes stats`)")
     return filter_records(records, venue, year, topic, search)
 
 

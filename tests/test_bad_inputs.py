@@ -313,3 +313,25 @@ def test_an_empty_source_is_a_one_line_error_not_the_current_folder(tmp_path, so
     p = cli(["ingest", source], tmp_path / "data")
     assert p.returncode == 2 and "source is empty" in p.stderr and "Traceback" not in p.stderr, p.stderr
     assert not (tmp_path / "data" / "bm25").exists()
+
+
+@pytest.mark.parametrize("raw", ["?!?...,,, ;;; --- !!!", "🤔🤔🤔", "  \t  ", "\x1b[31m\x1b[0m\x07"])
+def test_a_question_without_words_is_a_one_line_error_saying_so(raw):
+    from papernotes.corpus.errors import BadInputError
+    from papernotes.retrieval.answer import check_question
+
+    with pytest.raises(BadInputError, match="empty|has no words"):
+        check_question(raw)
+    if raw.strip() and "\x1b" not in raw:
+        with pytest.raises(BadInputError, match="has no words"):
+            check_question(raw)
+
+
+@pytest.mark.parametrize("topic", ["zzqqxx", "no such topic at all"])
+def test_papers_with_a_topic_no_paper_has_is_an_error_not_an_empty_list(fixture_index, topic):
+    from papernotes.corpus.errors import BadInputError
+    from papernotes.retrieval.stats import list_papers
+
+    with pytest.raises(BadInputError, match="no topic of the notes contains"):
+        list_papers(fixture_index, topic=topic)
+    assert list_papers(fixture_index)  # without the topic the catalog is listed

@@ -129,7 +129,7 @@ def test_chat_from_piped_stdin_reports_errors_and_goes_on(fixture_index, tmp_pat
     )
     assert p.returncode == 0, p.stderr
     errors = p.stderr.strip().splitlines()
-    assert len(errors) == 2 and errors[0].startswith("error: the question is empty")
+    assert len(errors) == 2 and errors[0].startswith("error: the question has no words")
     assert errors[1] == "error: unknown command /bogus; commands are /reset, /bad, /good, /help, /quit"
     assert "3.7x" in p.stdout and "Sources" in p.stdout and "/reset (forget the conversation)" in p.stdout
     assert "Traceback" not in p.stdout + p.stderr
