@@ -35,6 +35,24 @@ class Filters:
         return bool(self.as_dict())
 
 
+def check_against_question(asked: Filters, given: Filters) -> None:
+    """Raise when the filters ``given`` as flags contradict the venue or year the question names
+    (``asked``, :func:`detect_filters`): "Which OSDI 2026 papers …" with ``--year 2024`` or
+    ``--venue "NSDI 2025"``; flags that narrow or repeat it pass.
+
+    Raises
+    ------
+    BadInputError
+        naming the question's venue or year and the flag that contradicts it.
+    """
+    a_series, a_year = split_venue(asked.venue) if asked.venue else (asked.series, asked.year)
+    g_series, g_year = split_venue(given.venue) if given.venue else (given.series, given.year)
+    named = asked.venue or asked.series or (str(asked.year) if asked.year else None)
+    flag = f"--venue {given.venue or given.series}" if (given.venue or given.series) else f"--year {given.year}"
+    if a_year and g_year and a_year != g_year or a_series and g_series and a_series.lower() != g_series.lower():
+        raise BadInputError(f"the question names {named}, and {flag} contradicts it; drop one of them")
+
+
 def normalize_filters(
     venue: str | None = None, year: int | None = None, topic: str | None = None, source: str | None = None
 ) -> Filters:

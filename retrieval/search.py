@@ -28,7 +28,7 @@ from papernotes.retrieval.chunk_vectors import load_vectors, nearest
 from papernotes.retrieval.embeddings import make_embeddings
 from papernotes.retrieval.entities import PaperIndex
 from papernotes.retrieval.errors import IndexDamagedError
-from papernotes.retrieval.filters import Filters, build_where, matches_where
+from papernotes.retrieval.filters import Filters, build_where, check_against_question, matches_where
 from papernotes.retrieval.index_health import ensure_index, repair_command, unfinished_ingest
 from papernotes.retrieval.question import Question, understand
 from papernotes.retrieval.settings import Settings
@@ -405,6 +405,8 @@ class HybridRetriever(BaseRetriever):
         k = k or self.settings.k
         n = self.settings.candidates
         given = filters if filters else None
+        if given and auto_filters:
+            check_against_question(q.filters, given)
         f = given or (q.filters if auto_filters else Filters())
         qv = vector.result() if vector is not None else self.embeddings.embed_query(q.text)
         with self._lock:

@@ -335,3 +335,28 @@ def test_papers_with_a_topic_no_paper_has_is_an_error_not_an_empty_list(fixture_
     with pytest.raises(BadInputError, match="no topic of the notes contains"):
         list_papers(fixture_index, topic=topic)
     assert list_papers(fixture_index)  # without the topic the catalog is listed
+
+
+@pytest.mark.parametrize(
+    "asked, given, contradicts",
+    [
+        ({"venue": "OSDI 2026"}, {"year": 2024}, True),
+        ({"venue": "OSDI 2026"}, {"venue": "NSDI 2025"}, True),
+        ({"series": "SOSP"}, {"series": "ATC"}, True),
+        ({"year": 2023}, {"venue": "SOSP 2025"}, True),
+        ({"venue": "OSDI 2026"}, {"year": 2026}, False),  # repeats it
+        ({"series": "OSDI"}, {"venue": "OSDI 2024"}, False),  # narrows it
+        ({}, {"year": 2020}, False),  # the question names none
+    ],
+)
+def test_a_flag_that_contradicts_the_questions_own_venue_is_a_one_line_error(asked, given, contradicts):
+    """A flag used to replace the venue the question names without a word ("Which OSDI 2026 papers …"
+    with --year 2024 listed 2024 papers of every venue)."""
+    from papernotes.corpus.errors import BadInputError
+    from papernotes.retrieval.filters import Filters, check_against_question
+
+    if contradicts:
+        with pytest.raises(BadInputError, match="contradicts it"):
+            check_against_question(Filters(**asked), Filters(**given))
+    else:
+        check_against_question(Filters(**asked), Filters(**given))
