@@ -7,7 +7,9 @@ the words that single it out: "the capsules paper", "bag of tricks one, link", "
 name, a title prefix, the full title); this module takes such a run of question words as naming a paper
 when
 
-- its content words (stemmed; stop, question and chat words aside) are all words of that paper's title
+- its content words (stemmed; stop, question and chat words aside) are a phrase of that paper's title
+  (together and in order: "learned index structures", not "high-throughput LLM inference" for
+  "High-Throughput Non-Uniformly Quantized 3-bit LLM Inference", which describes rather than names it)
   and, together, of no other paper's title (the run singles out one title), and
 - the notes hold those words together in at most
   :data:`~papernotes.retrieval.entities.COMMON_NAME_CHUNKS` chunks that are not about that paper (the
@@ -68,12 +70,20 @@ def title_mentions(index: PaperIndex, question: str, venues: Sequence[VenueMenti
             (rec,) = holders
             if index.records[rec].system or ":" in index.records[rec].title:
                 continue  # a paper with a name is asked about by that name
+            if not _in_order(lexical_terms(" ".join(w for w, _ in words[i : i + size])), index.records[rec].title):
+                continue  # words of the title, not a phrase of it: a description ("high-throughput LLM inference")
             if _elsewhere(index, wanted, rec) > (COMMON_NAME_CHUNKS if size > 1 else SINGLE_WORD_ELSEWHERE):
                 continue
             found.append(PaperMention([rec], " ".join(w for w, _ in words[i : i + size]), (i, i + size)))
             for j in range(i, i + size):
                 taken[j] = True
     return sorted(found, key=lambda m: m.words)
+
+
+def _in_order(run: list[str], title: str) -> bool:
+    """True when the run's terms (stop words aside) stand together, in order, in the title's terms."""
+    have = lexical_terms(title)
+    return any(have[j : j + len(run)] == run for j in range(len(have) - len(run) + 1))
 
 
 def _elsewhere(index: PaperIndex, terms: list[str], rec: int) -> int:
