@@ -534,12 +534,13 @@ def understand(
         keys = readable
     spans = [m.span for m in found]
     mentions = papers.resolve(text, found, meant) if papers is not None else []
-    anything_words = bool({"anything", "any"} & set(tokens(normalize(text), compounds=False)))
+    typed = set(tokens(normalize(text), compounds=False))
+    anything_words = bool({"anything", "any"} & typed)
     listing = asks_for_list(text, found, meant) or MY_NOTES_RE.search(text) or (found and anything_words)
     if papers is not None and not listing:
         # a name that is also a term of the field ("who wrote llama"; beside another name only in a
         # comparison: "llama vs llama 2"), else a title's distinctive words ("the capsules paper")
-        compared = bool(COMPARING & set(tokens(normalize(text), compounds=False)))
+        compared = bool(COMPARING & typed)
         if not mentions or compared:
             taken = {j for m in mentions for j in range(*m.words)}
             weak = [m for m in papers.field_mentions(text, found) if not taken & set(range(*m.words))]

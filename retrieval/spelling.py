@@ -54,7 +54,15 @@ def abbreviates(short: str, word: str) -> bool:
     followed by consonants of ``word`` in order): "univ"/"university", "attn"/"attention"."""
     if word.startswith(short):
         return True
-    if short[0] != word[0] or any(c in _VOWELS for c in short[1:]):
+    if any(c in _VOWELS for c in short[1:]):
+        return False
+    return _first_then_in_order(short, word)
+
+
+def _first_then_in_order(short: str, word: str) -> bool:
+    """``short`` and ``word`` share their first letter and ``short``'s other letters are in ``word``'s
+    rest, in order."""
+    if short[0] != word[0]:
         return False
     rest = iter(word[1:])
     return all(c in rest for c in short[1:])
@@ -121,10 +129,7 @@ def shorthand_of(short: str, term: str) -> bool:
     """True when ``short`` is a shorthand of ``term`` (both lower-case letters): the same first letter,
     then ``short``'s other letters in ``term`` in order, ``term`` at least two letters longer ("hw" /
     ``hardwar``, "avg" / ``averag``, "tput" / ``throughput``)."""
-    if len(term) < len(short) + 2 or short[0] != term[0]:
-        return False
-    rest = iter(term[1:])
-    return all(c in rest for c in short[1:])
+    return len(term) >= len(short) + 2 and _first_then_in_order(short, term)
 
 
 def read_against(keys: list[Key], have: AbstractSet[str], in_notes: Callable[[str], bool]) -> list[Key]:
