@@ -303,10 +303,41 @@ def _lines(markdown: str) -> list[tuple[Inline, bool, str | None]]:
             inline = render_inline(Token(type="inline", tag="", nesting=0, children=part))
             if inline.text:
                 listed = items > 0 and any(is_paper_link(h.strip()) for _, h in inline.links)
-                out.append((inline, proper and not listed, _set_apart(part, inline, quoted > 0)))
+                fields = field_segments(inline)
+                apart = _set_apart(part, inline, quoted > 0) if len(fields) == 1 else None
+                out += [(f, proper and not listed, apart) for f in fields]
         if len(out) >= OPENING_LINES:
             break
     return out[:OPENING_LINES]
+
+
+#: Where a line of fields starts its next field: after a bar or a middle dot ("**Authors:** … |
+#: **Year:** 2014 | [arXiv](…)"), or, for a Chinese label, after a space ("论文链接: … 作者: … 发表于: …").
+_FIELD_BREAK_RE = re.compile(
+    r"\s*[|·•]\s*|\s+(?=(?:" + "|".join(sorted(_CJK_LABELS, key=len, reverse=True)) + r")\s*[:：])"
+)
+
+
+def field_segments(inline: Inline) -> list[Inline]:
+    """A line that lists several labelled fields (:data:`_FIELD_BREAK_RE`; it opens with a label and
+    another field after a break is labelled too) as one :class:`Inline` per field, each with the links
+    whose text it holds; any other line as ``[inline]``."""
+    text = inline.text
+    if not _LABEL_RE.match(text):
+        return [inline]
+    bounds = [0] + [m.end() for m in _FIELD_BREAK_RE.finditer(text)]
+    starts = [m.start() for m in _FIELD_BREAK_RE.finditer(text)] + [len(text)]
+    parts = [(b, e) for b, e in zip(bounds, starts, strict=True) if text[b:e].strip()]
+    if sum(1 for b, e in parts[1:] if _LABEL_RE.match(text[b:e])) == 0:
+        return [inline]
+    out: list[Inline] = []
+    links = list(inline.links)
+    for b, e in parts:
+        seg = text[b:e].strip()
+        own = [lk for lk in links if lk[0] and lk[0] in seg]
+        links = [lk for lk in links if lk not in own]
+        out.append(Inline(seg, own, [s for s in inline.strong if s in seg]))
+    return out
 
 
 #: Words of link texts that only say where the paper is ("the paper", "PDF here", "arXiv link").

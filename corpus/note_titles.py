@@ -109,13 +109,32 @@ _TRANSLATED_RE = re.compile(
 )
 
 
+#: The other order: the title in Latin script, then its translation in brackets or after a dash, bar or
+#: full-width colon ("Deep Residual Learning for Image Recognition（用于图像识别的深度残差学习）",
+#: "Attention Is All You Need | 注意力就是你所需要的"). The translation may keep Latin names ("ZeRO：面向…").
+_TRANSLATION_AFTER_RE = re.compile(
+    r"^([A-Za-z][^\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]*?)\s*"
+    r"(?:[(（]([^()（）]*[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af][^()（）]*)[)）]"
+    r"|(?:\s[-–—|/]\s*|\s*[：|]\s*)([^\s].*[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af].*))$"
+)
+
+
 def _translated_title(text: str) -> tuple[str, str] | None:
     """``(the Latin title, its translation)`` for a heading written as a translation then the title
-    (:data:`_TRANSLATED_RE`), the title two words or more; else None."""
-    m = _TRANSLATED_RE.match(text.strip())
-    if not m or len(re.findall(r"[A-Za-z][\w'’-]*", m.group(2))) < 2:
+    (:data:`_TRANSLATED_RE`) or as the title then its translation (:data:`_TRANSLATION_AFTER_RE`), the
+    title two words or more; else None."""
+    text = text.strip()
+    m = _TRANSLATED_RE.match(text)
+    if m:
+        title, translation = m.group(2), m.group(1)
+    else:
+        m = _TRANSLATION_AFTER_RE.match(text)
+        if not m:
+            return None
+        title, translation = m.group(1), m.group(2) or m.group(3)
+    if len(re.findall(r"[A-Za-z][\w'’-]*", title)) < 2:
         return None
-    return m.group(2).strip(), m.group(1).strip(" ：:，、")
+    return title.strip(" -–—|/：:"), translation.strip(" ：:，、")
 
 
 #: A title followed by its system's name in brackets: "Reconstructing … Images (CryoDRGN)".

@@ -24,6 +24,7 @@ from papernotes.corpus.author_year import author_year_citation
 from papernotes.corpus.bibtex_notes import note_bibtex
 from papernotes.corpus.markdown import Block, Inline, is_section_heading, parse_tokens, render_inline
 from papernotes.corpus.models import Page, PaperEntry
+from papernotes.corpus.normalize import CJK_CHARS
 from papernotes.corpus.note_evidence import (
     authors_first,
     dated_file_title,
@@ -389,7 +390,10 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     aliases = [a for a in dict.fromkeys(names) if a.casefold() != title.casefold()]
     strong = [s for b in opening for s in strong_in(b)]
     summary = note_summary(meta, blocks)[:600]
-    short = alias if alias and len(alias.split()) <= SHORT_NAME_WORDS else None  # "# Chinchilla paper"
+    # "# Chinchilla paper"; a title's translation is a name to search by, not the system's
+    short = (
+        alias if alias and len(alias.split()) <= SHORT_NAME_WORDS and not re.search(f"[{CJK_CHARS}]", alias) else None
+    )
     system = (
         system_name(title, [])
         or short

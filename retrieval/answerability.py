@@ -211,7 +211,7 @@ def identity_terms(records: Iterable[PaperRecord]) -> set[str]:
 LOOKUP_PARTS = (
     "who wrote the paper: its authors and their affiliations",
     "where and when the paper was published: its venue and year",
-    "what the paper is about: its main idea in one line",
+    "what the paper is about: its main idea, the gist or TLDR in one line",
 )
 #: The catalog record's fields that the lookup answer gives, by the nouns that name them: a question
 #: naming a paper that asks for one of these ("what conference was X at", "url for X", "pdf of X",
@@ -297,8 +297,8 @@ def is_lookup(
         return False
     if any(named_fields(k) and not field_asked(k, records) for k in q.asked if not k.covered(identity)):
         return False  # a field the lookup answer lacks ("the authors of X" when its notes name none)
-    if not q.asked or q.is_comparison:
-        return True
+    if not q.asked or q.is_comparison or all(k.covered(_part_terms()) for k in q.asked):
+        return True  # "what is X", "X vs Y", "who wrote X", "tl;dr X": nothing asked but a lookup part
     fields = [k for k in q.asked if field_asked(k, records)]
     if fields and all(k in fields or k.covered(identity) for k in q.asked):
         return True  # fields of the record: "what conference was X at", "link to the X paper"
@@ -317,10 +317,19 @@ def asks_no_more(
     do not use (the first condition of :func:`is_lookup`)."""
     if not q.papers:
         return False
+    # a word of a lookup part's own description ("who *wrote* X", "where did X *appear*") asks for that
+    # part, however often the notes use it
+    told = identity | _part_terms()
     rest = [k for k in q.asked if not field_asked(k, records)]
-    if specific_asked(q, bm25, identity, rest):
+    if specific_asked(q, bm25, told, rest):
         return False
-    return q.is_comparison or not any(k.covered(own) and not k.covered(identity) for k in rest)
+    return q.is_comparison or not any(k.covered(own) and not k.covered(told) for k in rest)
+
+
+@lru_cache(maxsize=1)
+def _part_terms() -> frozenset[str]:
+    """The stemmed terms of :data:`LOOKUP_PARTS`: the words that describe what a lookup answer gives."""
+    return frozenset(lexical_terms(" ".join(LOOKUP_PARTS)))
 
 
 def lookup_threshold() -> float:

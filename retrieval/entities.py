@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -25,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from papernotes.corpus.models import PaperRecord
-from papernotes.corpus.normalize import normalize, tokens, word_parts
+from papernotes.corpus.normalize import CJK_CHARS, normalize, tokens, word_parts
 from papernotes.corpus.papers import title_key
 from papernotes.corpus.venues import VenueMention
 from papernotes.retrieval.abbreviations import TitleAbbreviations
@@ -137,9 +138,13 @@ class PaperIndex:
         for r in records:
             if r.deep_note:
                 per_note[r.deep_note] = per_note.get(r.deep_note, 0) + 1
+        title_terms = {t for r in records for t in lexical_terms(r.title)}
         for i, r in enumerate(records):
             named = _record_names(r)
             own_file = bool(r.deep_note) and per_note[r.deep_note or ""] == 1  # not a log of many papers
+            prose = self._prose_name(i, r, named, title_terms, bm25) if own_file else None
+            if prose:
+                named.append(prose)
             for name in [*named, *(_file_name_words(r, named) if own_file else [])]:
                 key = "".join(word_parts(normalize(name)))
                 if len(key) < 2 or key.isdigit() or key in skip:
@@ -155,6 +160,36 @@ class PaperIndex:
                 n.display = self._casing(n)
         self._field_names: dict[str, _Name] = {}
         self._common = self._common_names(bm25)
+
+    def _prose_name(
+        self, i: int, r: PaperRecord, named: list[str], title_terms: AbstractSet[str], bm25: BM25Index
+    ) -> str | None:
+        """The name a paper's own note calls it by when its title holds none ("The authors propose ELMo",
+        "这篇论文提出了 Raft", "The InstructGPT paper." over "Training language models to follow
+        instructions with human feedback"): of the words its one-line summary writes as names
+        (:func:`_written_as_name_in`), the first that the note uses :data:`PROSE_NAME_MIN` times or more
+        and mostly there (at least half of the chunks holding it are the note's), and that is no term of
+        the field, of any title, or of the paper's authors or affiliations. None for a paper with a short
+        name (a system name, a title prefix) or when no word qualifies."""
+        own = self.chunks.get(i, [])
+        if not own or not r.summary or any(_short(n) for n in named):
+            return None
+        texts = [bm25.texts[pos] for pos in own]
+        have = {t for n in [*named, *r.authors, *r.affiliations] for t in lexical_terms(n)}
+        limit = max(FIELD_TERM_SHARE * len(bm25), FIELD_TERM_MIN_CHUNKS)
+        own_set = set(own)
+        for w in dict.fromkeys(_NAME_WORD_RE.findall(r.summary)):
+            terms = lexical_terms(w)
+            if len(terms) != 1 or terms[0] in have or terms[0] in title_terms or w.lower() in question_words():
+                continue
+            pattern = re.compile(rf"(?<![\w-]){re.escape(w)}(?![\w-])")
+            if sum(len(pattern.findall(t)) for t in texts) < PROSE_NAME_MIN or not _written_as_name_in(w, texts):
+                continue
+            holding = bm25.postings(terms[0])
+            mine = sum(1 for pos in holding if int(pos) in own_set)
+            if len(holding) <= limit and 2 * mine >= len(holding):
+                return w
+        return None
 
     @property
     def bm25(self) -> BM25Index:
@@ -458,8 +493,9 @@ def _record_names(r: PaperRecord) -> list[str]:
     if m:
         names.append(m.group(1))
     words = r.title.split()
-    if ":" not in r.title and len(words) >= 3:  # a title that opens or ends with its name, colon left out
-        # ("Graphicionado A High Performance …", "ZeRO Memory Optimizations …", "… Using Megatron-LM")
+    if ":" not in r.title and len(words) >= 2:  # a title that opens or ends with its name, colon left out
+        # ("Graphicionado A High Performance …", "ZeRO Memory Optimizations …", "… Using Megatron-LM",
+        # "Swin Transformer")
         end = re.search(r"\b(?:with|via|using)\s+(\S+?)\W*$", r.title, re.IGNORECASE)
         names += [w for w in (words[0], end.group(1) if end else "") if w and _name_like(w)]
     if r.system:
@@ -474,6 +510,43 @@ def _record_names(r: PaperRecord) -> list[str]:
         prefix = a.split(":", 1)[0].strip() if ":" in a else ""
         names += [x for x in (prefix, a.strip()) if x and len(x.split()) <= MAX_NAME_WORDS]
     return list(dict.fromkeys(n for n in names if n))
+
+
+#: Fewest uses of a word in a paper's own note that make it the note's name for the paper
+#: (:meth:`PaperIndex._prose_name`): a name is used again and again, a word in passing is not.
+PROSE_NAME_MIN = 3
+#: A capitalized word (letters, digits, inner hyphens): a candidate name in a note's prose.
+_NAME_WORD_RE = re.compile(r"(?<![\w-])([A-Za-z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]{2,})(?![\w-])")
+#: A sentence's start before a word: its capital says nothing there.
+_SENTENCE_START_RE = re.compile(r"(?:^|[.!?。！？:：›]\s*|\n\s*(?:[-*+>#|]+\s*)?)$")
+
+
+def _written_as_name_in(word: str, texts: Sequence[str]) -> bool:
+    """True when ``texts`` write ``word`` as a name: with an inner capital or two capitals ("ELMo",
+    "CLIP", "vLLM"), or capitalized and never in lower case: a word of no English ("Marrowcache"), or an
+    English word used at least twice inside a sentence ("Raft", "Dynamo"; not "Figure" or "Results",
+    which start sentences and headings)."""
+    if sum(ch.isupper() for ch in word) >= 2 or (word[0].islower() and any(ch.isupper() for ch in word)):
+        return True
+    lower = re.compile(rf"(?<![\w-]){re.escape(word.lower())}(?![\w-])")
+    if any(lower.search(t) for t in texts):
+        return False
+    if not english_word(word.lower()):
+        return True  # a coinage: "Marrowcache"
+    pattern = re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])")
+    inside = sum(
+        1
+        for t in texts
+        for m in pattern.finditer(t)
+        if not _SENTENCE_START_RE.search(t[max(0, m.start() - 8) : m.start()])
+    )
+    return inside >= 2
+
+
+def _short(name: str) -> bool:
+    """A short name in Latin script (a system name, a title prefix): not a full title, not a title's
+    translation."""
+    return len(name.split()) <= 3 and not re.search(f"[{CJK_CHARS}]", name)
 
 
 def _name_like(word: str) -> bool:

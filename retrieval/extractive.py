@@ -129,11 +129,14 @@ def _paper_answer(
     if useful:
         _add_sentences(c, useful)
         return
-    for line in description_sentences(chunk, r)[:MAX_SENTENCES]:
-        c.add(line, chunk)
-    # the paper's own chunks, best first, for a byline the catalog lacks (it may open the note while its
+    # the paper's own chunks, best first: the description from the first that gives one (a note may open
+    # with its title and links only), a byline the catalog lacks (it may open the note while its
     # description is further down)
     mine = [chunk, *(h for h in hits if h is not chunk and h.record == chunk.record)]
+    described = next(((h, d) for h in mine[:MAX_SENTENCES] if (d := description_sentences(h, r))), None)
+    if described:
+        for line in described[1][:MAX_SENTENCES]:
+            c.add(line, described[0])
     if link and r.authors and r.affiliations:  # the lead line names the affiliations, not the people
         c.add("Authors: " + ", ".join(r.authors[:12]) + (" et al." if len(r.authors) > 12 else ""), chunk)
     elif link and not r.authors:  # the notes' byline, when the catalog has no names

@@ -79,6 +79,29 @@ def test_a_year_line_naming_a_venue_gives_the_venue():
         ("读 OSDI 2022 论文 Orca", None),
         ("KIVI：非对称 2bit 量化", None),
         ("表示 Representation", None),  # one word: a section's bilingual name
+        # the title first, its translation after it
+        (
+            "Deep Residual Learning for Image Recognition（用于图像识别的深度残差学习）",
+            ("Deep Residual Learning for Image Recognition", "用于图像识别的深度残差学习"),
+        ),
+        ("Attention Is All You Need (注意力就是你所需要的)", ("Attention Is All You Need", "注意力就是你所需要的")),
+        (
+            "ZeRO: Memory Optimizations Toward Training Trillion Parameter Models（ZeRO：面向万亿参数模型训练的显存优化）",
+            (
+                "ZeRO: Memory Optimizations Toward Training Trillion Parameter Models",
+                "ZeRO：面向万亿参数模型训练的显存优化",
+            ),
+        ),
+        (
+            "Dynamic Routing Between Capsules - 胶囊间的动态路由",
+            ("Dynamic Routing Between Capsules", "胶囊间的动态路由"),
+        ),
+        (
+            "Masked Autoencoders Are Scalable Vision Learners | 掩码自编码器",
+            ("Masked Autoencoders Are Scalable Vision Learners", "掩码自编码器"),
+        ),
+        ("Orca (论文笔记)", None),  # one word
+        ("Attention Is All You Need (NeurIPS 2017)", None),  # no translation
     ],
 )
 def test_translated_title(heading, split):

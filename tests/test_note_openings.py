@@ -262,3 +262,30 @@ def test_a_venue_after_a_dash_ends_a_bullets_title(text, parsed):
 )
 def test_a_short_name_in_parentheses_ends_a_listing_title(title, split):
     assert short_name_tail(title) == split
+
+
+@pytest.mark.parametrize(
+    ("line", "authors", "venues", "year"),
+    [
+        # fields on one line, set apart by bars, middle dots or (Chinese labels) spaces
+        (
+            "**Authors:** Dzmitry Bahdanau, Kyunghyun Cho, Yoshua Bengio | **Year:** 2014 | [arXiv](https://arxiv.org/abs/1409.0473)",
+            "Dzmitry Bahdanau, Kyunghyun Cho, Yoshua Bengio",
+            [],
+            2014,
+        ),
+        ("Authors: Ada Lovelace, Alan Turing · Venue: OSDI 2024", "Ada Lovelace, Alan Turing", ["OSDI 2024"], None),
+        (
+            "论文链接: https://arxiv.org/abs/1710.09829 作者: Sara Sabour, Geoffrey E. Hinton 发表于: NIPS 2017",
+            "Sara Sabour, Geoffrey E. Hinton",
+            ["NIPS 2017"],
+            None,
+        ),
+        # one field: a bar or semicolon inside its value is no break
+        ("Authors: Ada Lovelace; Alan Turing", "Ada Lovelace; Alan Turing", [], None),
+        ("Authors: Ada Lovelace | Alan Turing", "Ada Lovelace | Alan Turing", [], None),
+    ],
+)
+def test_a_line_of_several_fields_reads_each_field(line, authors, venues, year):
+    op = read_opening(f"# Some Paper Title Here\n\n{line}\n\nBody text.\n")
+    assert (op.authors, op.venues, op.year) == (authors, venues, year)
