@@ -160,7 +160,8 @@ def merge_group(
     :func:`link_keys` never affect each other's records here, so the records of a group of entries
     closed under shared keys are those :func:`build_catalog` makes of them."""
     position = {id(e): i for i, e in enumerate(entries)}
-    entries = _without_dangling_pointers(entries)
+    index_names = [e for e in entries if e.kind == "pointer"]
+    entries = _without_dangling_pointers([e for e in entries if e.kind != "pointer"])
     entries = sorted(entries, key=lambda e: _KIND_RANK.get(e.kind, 3))
     joined = _deep_note_aliases(entries)
     pointers = _pointers([e for e in entries if id(e) not in joined])
@@ -206,10 +207,31 @@ def merge_group(
         _add_unique(r.sources, [e.source])
         if e.kind == "deep_note" and not r.deep_note:
             r.deep_note = e.source
+    _add_index_names(index_names, entries, alias, records)
     merged = _merge_by_identity(list(records.values()), venues, last, warnings)
     for r in merged:
         _choose_venue(r, venues.get(id(r), []))
     return [(started[id(r)], r) for r in merged]
+
+
+def _add_index_names(
+    index_names: list[PaperEntry], entries: list[PaperEntry], alias: dict[int, str], records: dict[str, PaperRecord]
+) -> None:
+    """Add to the record of each paper note the short names an index of the notes gives it (``kind``
+    ``pointer`` entries: ``- [x] [SDXL](./notes/027_sdxl.md)``), as aliases; a name pointing at no paper
+    note, or at a file name several notes share, names nothing."""
+    by_slug: dict[str, list[PaperRecord]] = {}
+    for e in entries:
+        if e.kind == "deep_note":
+            r = records.get(alias.get(id(e)) or title_key(e.title))
+            if r is not None:
+                by_slug.setdefault(_slug(e.source.split("#", 1)[0]), []).append(r)
+    for p in index_names:
+        targets = {id(r): r for href in p.links.values() for r in by_slug.get(_slug(href), [])}
+        if len(targets) == 1:
+            (r,) = targets.values()
+            if title_key(p.title) not in {title_key(n) for n in [r.title, r.system or "", *r.aliases]}:
+                r.aliases.append(p.title)
 
 
 def finish_catalog(records: list[PaperRecord]) -> None:
@@ -225,6 +247,8 @@ def link_keys(e: PaperEntry) -> set[str]:
     (:func:`_deep_note_aliases`), a deep note's file name and a bullet's notes link (:func:`_pointers`),
     and its paper identities (:func:`_merge_by_identity`), each with a one-letter prefix. Entries whose
     keys are disjoint (transitively) are merged independently."""
+    if e.kind == "pointer":  # an index bullet naming a note: related to that note only
+        return {"s" + _slug(href) for href in e.links.values()}
     keys = {"t" + title_key(e.title)}
     if _prefix(e.title) and e.venue:
         keys.add(f"p{_prefix(e.title)}\x1f{normalize_venue(e.venue) or e.venue}")

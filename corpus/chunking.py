@@ -26,6 +26,7 @@ from papernotes.corpus.papers import (
     is_to_read_list,
     listing_page,
     page_venue,
+    pointer_name,
     publication_entry,
     title_key,
     walk_list,
@@ -449,6 +450,17 @@ def analyze_page(
                 ):
                     if what == "other":
                         buf.append(item.render())
+                        pointer = pointer_name(item)
+                        if pointer:  # an index's name for a note's paper: an alias, no chunk of its own
+                            out.entries.append(
+                                PaperEntry(
+                                    title=pointer[0],
+                                    kind="pointer",
+                                    source=page.source,
+                                    page_title=page.title,
+                                    links={"notes": pointer[1]},
+                                )
+                            )
                         continue
                     assert entry is not None
                     flush()

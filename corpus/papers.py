@@ -165,6 +165,35 @@ def _local(href: str) -> bool:
     return bool(h) and h != "#" and not re.match(r"^[a-z][a-z0-9+.-]*:", h, re.I) and not h.lower().endswith(".pdf")
 
 
+def pointer_name(item: Item) -> tuple[str, str] | None:
+    """``(name, target)`` of an index bullet that is only a link to one of the reader's notes, under a
+    short name (``- [x] [SDXL](./notes/027_sdxl.md)``, ``* [DETR](notes/012_detr.md)``; a task box or
+    a log's date before it aside) or under the paper's title with a one-word name after it
+    (``- [Deep contextualized word representations](nlp/elmo.md) — ELMo``): the name the reader's index
+    gives that note's paper. None for any other bullet, for a name of more than three words or of a
+    venue, or for a word after the title written in lower case ("— read twice")."""
+    text, _ = todo_stripped(item.text)
+    links = [(lbl.strip(), h.strip()) for lbl, h in item.inline.links]
+    if len(links) != 1 or item.children:
+        return None
+    label, href = links[0]
+    if not label or not _local(href) or not text.strip().startswith(label):
+        return None
+    rest = text.strip()[len(label) :]
+    if title_key(rest):  # "[Full Title](x.md) — ELMo": the name after the title
+        tail = _INDEX_TAIL_NAME_RE.match(rest)
+        name = tail.group(1) if tail else ""
+        label = name if name[:1].isupper() or re.search(r"[A-Z0-9]", name[1:]) else ""
+    if not label or len(label.split()) > 3 or normalize_venue(label) or find_venues(label):
+        return None
+    return label, href
+
+
+#: A one-word name after an index bullet's linked title: "— ELMo", "- Raft", "(InstructGPT)",
+#: "— Chinchilla（英文笔记）", "— InstructGPT，2024-03-11 读".
+_INDEX_TAIL_NAME_RE = re.compile(r"\s*(?:[—–-]+\s*|[(（]\s*)([A-Za-z][\w.+-]*)\s*(?:$|[)）,，;；(（]|\s[^\w]*$)")
+
+
 def points_to_note(item: Item) -> bool:
     """A reading-list bullet that links to the reader's note on a paper (``[x] DistServe → [notes](d.md)``,
     ``[Orca](orca.md) (OSDI 2022)``) and to no paper on the web: the note is that paper's record, the

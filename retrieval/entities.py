@@ -28,6 +28,7 @@ import numpy as np
 from papernotes.corpus.models import PaperRecord
 from papernotes.corpus.normalize import CJK_CHARS, normalize, tokens, word_parts
 from papernotes.corpus.papers import title_key
+from papernotes.corpus.short_names import SHORT_NAME_WORDS
 from papernotes.corpus.venues import VenueMention
 from papernotes.retrieval.abbreviations import TitleAbbreviations
 from papernotes.retrieval.bm25 import BM25Index
@@ -546,7 +547,7 @@ def _written_as_name_in(word: str, texts: Sequence[str]) -> bool:
 def _short(name: str) -> bool:
     """A short name in Latin script (a system name, a title prefix): not a full title, not a title's
     translation."""
-    return len(name.split()) <= 3 and not re.search(f"[{CJK_CHARS}]", name)
+    return len(name.split()) <= SHORT_NAME_WORDS and not re.search(f"[{CJK_CHARS}]", name)
 
 
 def _name_like(word: str) -> bool:
