@@ -58,7 +58,7 @@ def test_deferral_collects_young_generations_only(default_thresholds):
 
 def test_cyclic_garbage_made_in_the_block_is_freed(default_thresholds):
     class Node:
-        pass
+        other: object = None
 
     alive = []
 
