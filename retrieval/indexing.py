@@ -23,6 +23,7 @@ from papernotes.corpus.models import PaperEntry
 from papernotes.corpus.readers import ReadResult, read_source
 from papernotes.retrieval.catalog_parts import PartCache, merge_catalog
 from papernotes.retrieval.chunk_vectors import VECTORS_FILE
+from papernotes.retrieval.collector import full_collections_deferred
 from papernotes.retrieval.embeddings import make_embeddings, token_counter
 from papernotes.retrieval.index_health import (
     catalog_readable,
@@ -124,7 +125,9 @@ def ingest(
     if not sources:
         raise BadInputError("no sources: give one (`papernotes ingest PATH`) or set PAPERNOTES_SOURCES")
     try:
-        with write_lock(settings):  # one writer: git clones, the parse cache, the store, BM25 and catalog
+        # one writer: git clones, the parse cache, the store, BM25 and catalog; the collector leaves the
+        # index's long-lived objects alone meanwhile (collector.py)
+        with write_lock(settings), full_collections_deferred():
             return _ingest_locked(settings, sources, rebuild, progress, embeddings, follow_external_links)
     except PapernotesError:
         raise

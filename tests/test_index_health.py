@@ -355,3 +355,18 @@ def test_full_disk_stops_ingest_clearly_keeps_the_old_index_and_the_next_ingest_
     rep = json.loads(out["next ingest"].rsplit("rc=", 1)[0])
     assert rep["chunks"] == 41 and rep["added"] == 40  # the old note was kept, the new ones embedded
     assert "chapter 7" in out["new answers"] and "rc=0" in out["new answers"]
+
+
+def test_recorded_keys_are_the_record_managers_keys_of_its_namespace_only(tmp_path):
+    from papernotes.retrieval.index_update import recorded_keys
+    from papernotes.retrieval.indexing import record_manager
+
+    s = make_settings(tmp_path / "data")
+    other = make_settings(tmp_path / "data", collection="other_notes")
+    rm, rm_other = record_manager(s), record_manager(other)  # one SQLite file, two namespaces
+    rm.update([f"k{i}" for i in range(30)], group_ids=[f"g{i % 3}" for i in range(30)])
+    rm_other.update(["k0", "x1"], group_ids=["g0", "g9"])
+    assert sorted(recorded_keys(rm)) == sorted(rm.list_keys()) == sorted(f"k{i}" for i in range(30))
+    assert sorted(recorded_keys(rm_other)) == ["k0", "x1"]
+    rm.delete_keys(["k3", "k4"])
+    assert sorted(recorded_keys(rm)) == sorted(rm.list_keys())
