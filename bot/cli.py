@@ -290,6 +290,10 @@ def papers(
     from papernotes.retrieval.stats import list_papers
 
     _filters(venue, year, None, None)  # validates the venue spelling and the year range
+    if search_text is not None and not search_text.strip():
+        raise BadInputError("the search text is empty: give a word to look for or leave --search out")
+    if as_json and fmt not in (PaperFormat.table, PaperFormat.json):
+        raise BadInputError(f"--json and --format {fmt.value} ask for two formats: give one")
     s = settings()
     recs = list_papers(s, venue, year, topic, search_text)
     _catalog_notices(s)

@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 from papernotes.corpus.listing_marks import dash_venue, short_name_tail, without_shortcodes
 from papernotes.corpus.markdown import Block, Item
 from papernotes.corpus.models import Page, PaperEntry, Publication
+from papernotes.corpus.normalize import CJK_CHARS
 from papernotes.corpus.paper_links import is_paper_link
 from papernotes.corpus.venues import find_venues, normalize_venue, split_venue, venue_from_site_path, workshop_venues
 
@@ -179,6 +180,9 @@ def pointer_name(item: Item) -> tuple[str, str] | None:
     label, href = links[0]
     if not label or not _local(href) or not text.strip().startswith(label):
         return None
+    target = re.sub(r"\.(?:md|markdown)$", "", href.split("#")[0].rstrip("/").rsplit("/", 1)[-1], flags=re.I)
+    if title_key(label) == title_key(target):
+        return None  # a bare link showing its target ("[[papers.nlp.seq2seq]]"): the file's name, no other
     rest = text.strip()[len(label) :]
     if title_key(rest):  # "[Full Title](x.md) — ELMo": the name after the title
         tail = _INDEX_TAIL_NAME_RE.match(rest)
@@ -340,11 +344,15 @@ def system_name(title: str, strong: list[str]) -> str | None:
         if 0 < len(prefix) <= 30 and len(prefix.split()) <= 3:
             return prefix
     for s in strong:
+        if s.rstrip(" *_").endswith((":", "：")):
+            continue  # a field's label ("**Authors:**"), not a name
         s = s.strip(" :")
         if not (1 < len(s) <= 30 and len(s.split()) <= 3) or re.search(r"our work|award|best paper|paper$", s, re.I):
             continue
         if _MEASURE_RE.match(s):
             continue  # a figure ("28.4 BLEU", "+17.9%", "2.3x"), not a name ("3FS" is one)
+        if re.search(f"[{CJK_CHARS}]", s):
+            continue  # a bold phrase in Chinese or Japanese ("**模型坍塌**"), one "word" without spaces
         words = s.split()
         if len(words) == 1 or all(w[:1].isupper() or w[:1].isdigit() or re.search(r"\d|[A-Z]", w[1:]) for w in words):
             return s
@@ -485,8 +493,12 @@ def split_authors(line: str) -> tuple[list[str], list[str]]:
             if a and a not in affs:
                 affs.append(a)
     names_part = re.sub(r"\([^()]*\)", "", line)
-    names = [n.strip(" .") for n in re.split(r",|\band\b", names_part) if n.strip(" .")]
-    return names, affs
+    names = [_ET_AL_RE.sub("", n).strip(" .") for n in re.split(r",|，|、|\band\b", names_part)]
+    return [n for n in names if n], affs
+
+
+#: "et al." or its Chinese form 等/等人 closing an author list: no author's name.
+_ET_AL_RE = re.compile(r"\s*(?:\bet\.?\s*al\b\.?|等人?)\s*$", re.IGNORECASE)
 
 
 def deep_note_entry(page: Page, blocks: list[Block]) -> PaperEntry:

@@ -85,7 +85,9 @@ class Notes:
         notes do not have it, when no topic or source of the notes contains the topic or source asked
         for, or when the venue's year and the year contradict each other."""
         if filters and filters.topic and not any(filters.topic.lower() in t.lower() for t in self.retriever.topics):
-            raise BadInputError(f"no topic of the notes contains {filters.topic!r} (see `papernotes stats`)")
+            raise BadInputError(
+                f"no topic of the notes contains {filters.topic!r} (the topics column of `papernotes papers` lists them)"
+            )
         if filters and filters.source and not any(filters.source.lower() in x.lower() for x in self.retriever.sources):
             raise BadInputError(f"no source of the notes contains {filters.source!r} (see `papernotes stats`)")
         if filters and filters.venue:

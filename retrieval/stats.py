@@ -46,7 +46,9 @@ def list_papers(
     elif venue:
         venue = resolve_venue(venue, known)
     if topic and not any(topic.lower() in t.lower() for r in records for t in r.topics + r.tags):
-        raise BadInputError(f"no topic of the notes contains {topic!r} (see `papernotes stats`)")
+        raise BadInputError(
+            f"no topic of the notes contains {topic!r} (the topics column of `papernotes papers` lists them)"
+        )
     return filter_records(records, venue, year, topic, search)
 
 

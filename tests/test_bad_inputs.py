@@ -360,3 +360,26 @@ def test_a_flag_that_contradicts_the_questions_own_venue_is_a_one_line_error(ask
             check_against_question(Filters(**asked), Filters(**given))
     else:
         check_against_question(Filters(**asked), Filters(**given))
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["papers", "--search", ""], "search text is empty"),
+        (["papers", "--search", "   "], "search text is empty"),
+        (["papers", "--json", "--format", "csv"], "two formats"),
+        (["papers", "--json", "--format", "bibtex"], "two formats"),
+        (["papers", "--topic", "zzqqxx"], "topics column of `papernotes papers`"),
+    ],
+)
+def test_papers_flags_that_ask_nothing_or_two_things_are_one_line_errors(fixture_index, monkeypatch, args, message):
+    from typer.testing import CliRunner
+
+    from papernotes.bot.cli import app
+
+    monkeypatch.setenv("PAPERNOTES_DATA_DIR", str(fixture_index.data_dir))
+    from papernotes.corpus.errors import BadInputError
+
+    res = CliRunner().invoke(app, args)  # the CLI's entry point prints a BadInputError as one line
+    assert isinstance(res.exception, BadInputError) and message in str(res.exception), res.output
+    assert CliRunner().invoke(app, ["papers", "--json"]).exit_code == 0  # the same flags, one format

@@ -9,7 +9,7 @@ import pytest
 
 from papernotes.corpus.catalog import build_catalog, filter_records, load_catalog, save_catalog
 from papernotes.corpus.chunking import analyze_page
-from papernotes.corpus.papers import system_name, title_key
+from papernotes.corpus.papers import split_authors, system_name, title_key
 from papernotes.corpus.readers import read_path
 from papernotes.corpus.venues import find_venues, normalize_venue
 
@@ -159,6 +159,23 @@ def test_system_name_from_prefix_or_bold():
     assert system_name("Efficient Sharding with Shardy and Friends", ["Shardy"]) == "Shardy"
     assert system_name("A Very Long Prefix That Is Not A Name: Subtitle", []) is None
     assert system_name("No Name Here", ["Best Paper Award"]) is None
+    assert system_name("BYOL", ["模型坍塌", "BYOL"]) == "BYOL"  # a bold Chinese phrase is no name
+    assert system_name("Bootstrap Your Own Latent", ["表征学习"]) is None
+    assert system_name("Deep contextualized word representations", ["Authors:", "Year:"]) is None  # labels
+
+
+@pytest.mark.parametrize(
+    ("line", "authors"),
+    [
+        ("Ashish Vaswani, Noam Shazeer, Niki Parmar 等", ["Ashish Vaswani", "Noam Shazeer", "Niki Parmar"]),
+        ("Tom Brown, Ben Mann et al.", ["Tom Brown", "Ben Mann"]),
+        ("Tom Brown, Ben Mann, et al", ["Tom Brown", "Ben Mann"]),
+        ("张三、李四等人", ["张三", "李四"]),
+        ("Ada Lovelace and Alan Turing", ["Ada Lovelace", "Alan Turing"]),
+    ],
+)
+def test_split_authors_leaves_out_et_al(line, authors):
+    assert split_authors(line)[0] == authors
 
 
 def test_system_names_and_affiliations_from_notes(tmp_path):

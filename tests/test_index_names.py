@@ -31,7 +31,8 @@ def _item(markdown: str):
         ("- [x] [SDXL](./notes/027_sdxl.md)", ("SDXL", "./notes/027_sdxl.md")),
         ("* [DETR](notes/012_detr.md)", ("DETR", "notes/012_detr.md")),
         ("- [ ] [Ferrule](papers/001_ferrule.md)", ("Ferrule", "papers/001_ferrule.md")),
-        ("- 2024-03-01: [Orca](orca.md)", ("Orca", "orca.md")),
+        ("- 2024-03-01: [Orca](papers/0042.md)", ("Orca", "papers/0042.md")),
+        ("- [Orca](orca.md)", None),  # the file's own name: no other name
         ("- [Deep contextualized word representations](nlp/elmo.md) — ELMo", ("ELMo", "nlp/elmo.md")),
         ("- [Training Compute-Optimal LLMs](c.md) — Chinchilla（英文笔记）", ("Chinchilla", "c.md")),
         (
@@ -44,6 +45,7 @@ def _item(markdown: str):
         ("- [OSDI 2024](osdi-2024.md)", None),  # a venue's page
         ("- [Reading group schedule and how we pick](s.md)", None),  # no short name
         ("- [vLLM](https://arxiv.org/abs/2309.06180)", None),  # a paper on the web, not a note
+        ("- [papers.nlp.seq2seq](papers.nlp.seq2seq.md)", None),  # a link showing its target
     ],
 )
 def test_pointer_name(bullet, pointer):
