@@ -55,7 +55,7 @@ from papernotes.corpus.note_links import (
     primary_label,
     title_like_label,
 )
-from papernotes.corpus.note_opening import Opening, author_list, frame_stripped, read_opening
+from papernotes.corpus.note_opening import Opening, author_list, frame_stripped, heading_label, read_opening
 from papernotes.corpus.note_titles import SHORT_NAME_WORDS, note_title, venue_decoration
 from papernotes.corpus.paper_links import (
     ID_MARK_RE,
@@ -388,7 +388,7 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     said = opening_names(op.byline[:6] + ([head[1].text] if head else []), title)
     names = [*as_list(fm_value(meta, ("aliases", "alias"))), *([alias] if alias else []), *op.aliases, *said]
     aliases = [a for a in dict.fromkeys(names) if a.casefold() != title.casefold()]
-    strong = [s for b in opening for s in strong_in(b)]
+    strong = [s for b in opening for s in strong_in(b) if not heading_label(s)]  # not "**Authors:**"
     summary = note_summary(meta, blocks)[:600]
     # "# Chinchilla paper"; a title's translation is a name to search by, not the system's
     short = (

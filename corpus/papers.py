@@ -344,8 +344,6 @@ def system_name(title: str, strong: list[str]) -> str | None:
         if 0 < len(prefix) <= 30 and len(prefix.split()) <= 3:
             return prefix
     for s in strong:
-        if s.rstrip(" *_").endswith((":", "：")):
-            continue  # a field's label ("**Authors:**"), not a name
         s = s.strip(" :")
         if not (1 < len(s) <= 30 and len(s.split()) <= 3) or re.search(r"our work|award|best paper|paper$", s, re.I):
             continue
@@ -493,7 +491,7 @@ def split_authors(line: str) -> tuple[list[str], list[str]]:
             if a and a not in affs:
                 affs.append(a)
     names_part = re.sub(r"\([^()]*\)", "", line)
-    names = [_ET_AL_RE.sub("", n).strip(" .") for n in re.split(r",|，|、|\band\b", names_part)]
+    names = [_ET_AL_RE.sub("", n.strip(" .")).strip(" .") for n in re.split(r",|，|、|\band\b", names_part)]
     return [n for n in names if n], affs
 
 

@@ -161,7 +161,6 @@ def test_system_name_from_prefix_or_bold():
     assert system_name("No Name Here", ["Best Paper Award"]) is None
     assert system_name("BYOL", ["模型坍塌", "BYOL"]) == "BYOL"  # a bold Chinese phrase is no name
     assert system_name("Bootstrap Your Own Latent", ["表征学习"]) is None
-    assert system_name("Deep contextualized word representations", ["Authors:", "Year:"]) is None  # labels
 
 
 @pytest.mark.parametrize(
@@ -170,6 +169,7 @@ def test_system_name_from_prefix_or_bold():
         ("Ashish Vaswani, Noam Shazeer, Niki Parmar 等", ["Ashish Vaswani", "Noam Shazeer", "Niki Parmar"]),
         ("Tom Brown, Ben Mann et al.", ["Tom Brown", "Ben Mann"]),
         ("Tom Brown, Ben Mann, et al", ["Tom Brown", "Ben Mann"]),
+        ("Alec Radford, Gabriel Goh, et al. (OpenAI).", ["Alec Radford", "Gabriel Goh"]),
         ("张三、李四等人", ["张三", "李四"]),
         ("Ada Lovelace and Alan Turing", ["Ada Lovelace", "Alan Turing"]),
     ],
@@ -339,3 +339,23 @@ def test_system_name_is_a_bold_name_not_a_bold_phrase_or_initial():
     assert system_name("Diagnosing Performance Issues", ["gigiprofiler"]) == "gigiprofiler"
     assert system_name("Improving DNN Inference Throughput", ["E", "E", "E"]) is None
     assert system_name("Caching Diffusion Models", ["Block caching"]) is None
+
+
+def test_a_bold_field_label_is_no_system_name(tmp_path):
+    from test_note_styles import catalog_of
+
+    (tmp_path / "elmo.md").write_text(
+        "# Deep contextualized word representations\n\n"
+        "**Authors:** Matthew E. Peters, Mark Neumann | **Year:** 2018 | [arXiv](https://arxiv.org/abs/1802.05365)\n\n"
+        "Published at NAACL 2018. The paper introduces ELMo: word vectors from a deep biLM.\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "ecorec.md").write_text(
+        "# Accelerating Embedding Training with Caches\n\n[paper](https://arxiv.org/abs/2401.00099)\n\n"
+        "**EcoRec:** a cache for embedding rows.\n",
+        encoding="utf-8",
+    )
+    records, _ = catalog_of(tmp_path)
+    systems = {r.title: r.system for r in records}
+    assert systems["Deep contextualized word representations"] is None  # "**Authors:**" labels a field
+    assert systems["Accelerating Embedding Training with Caches"] == "EcoRec"  # a bold name, colon or not

@@ -88,7 +88,7 @@ def test_lookups_in_a_lookup_parts_words(notes, question, author):
 )
 def test_fields_written_on_one_line(notes, title, authors, venue):
     r = next(r for r in notes.catalog if r.title == title)
-    assert (r.authors, r.venue) == (authors, venue)
+    assert (r.authors, r.venue, r.system) == (authors, venue, None)  # "**Authors:**" is a label, no name
 
 
 def test_a_two_word_title_is_named_by_its_coined_first_word(notes):
