@@ -67,6 +67,11 @@ def seed_models(models_cache: Path, data_dir: Path) -> None:
         shutil.copytree(models_cache, dst)
 
 
+def named_titles(notes, question: str) -> list[str]:
+    """The titles of the catalog papers ``question`` names, as the retriever reads it."""
+    return [notes.catalog[r].title for r in notes.retriever.understand(question).records]
+
+
 def notes_of(folder: Path, data_dir: Path, models_cache: Path):
     """A :class:`~papernotes.retrieval.service.Notes` over ``folder`` ingested into ``data_dir`` (the
     embedder's files copied from ``models_cache``)."""

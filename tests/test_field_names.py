@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import notes_of
+from conftest import named_titles, notes_of
 
 NOTES = Path(__file__).resolve().parent / "fixtures" / "families" / "field_names" / "notes"
 LUMEN = "Lumen: Low-Rank Adapters for Every Layer"
@@ -19,10 +19,6 @@ LUMEN2 = "Lumen 2: Adapters That Pick Their Own Rank"
 @pytest.fixture(scope="module")
 def notes(tmp_path_factory, models_cache):
     return notes_of(NOTES, tmp_path_factory.mktemp("field-names-index"), models_cache)
-
-
-def _named(notes, question: str) -> list[str]:
-    return [notes.catalog[r].title for r in notes.retriever.understand(question).records]
 
 
 @pytest.mark.parametrize(
@@ -35,7 +31,7 @@ def _named(notes, question: str) -> list[str]:
     ],
 )
 def test_a_name_the_field_uses_still_names_its_paper(notes, question, titles):
-    assert sorted(_named(notes, question)) == sorted(titles)
+    assert sorted(named_titles(notes, question)) == sorted(titles)
 
 
 @pytest.mark.parametrize("question", ["which papers use lumen", "list the papers fine-tuning with lumen adapters"])

@@ -11,7 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from conftest import notes_of
+from conftest import named_titles, notes_of
 
 NOTES = Path(__file__).resolve().parent / "fixtures" / "families" / "prose_names" / "notes"
 ROUTING = "Learning Compact Routing Tables for Datacenter Switches"
@@ -26,11 +26,6 @@ def notes(tmp_path_factory, models_cache):
     return notes_of(NOTES, tmp_path_factory.mktemp("prose-names-index"), models_cache)
 
 
-def _named(notes, question: str) -> list[str]:
-    q = notes.retriever.understand(question)
-    return [notes.catalog[r].title for r in q.records]
-
-
 @pytest.mark.parametrize(
     ("question", "title"),
     [
@@ -43,13 +38,13 @@ def _named(notes, question: str) -> list[str]:
     ],
 )
 def test_the_name_a_note_gives_its_paper_names_it(notes, question, title):
-    assert _named(notes, question) == [title]
+    assert named_titles(notes, question) == [title]
 
 
 def test_a_name_the_summary_does_not_give_is_no_name(notes):
     # the placement note's most used name is its baseline's, which its summary never names
-    assert _named(notes, "poisson preemption scheduler") == []
-    assert PLACEMENT not in _named(notes, "tessellate restore time")
+    assert named_titles(notes, "poisson preemption scheduler") == []
+    assert PLACEMENT not in named_titles(notes, "tessellate restore time")
 
 
 @pytest.mark.parametrize(
@@ -92,7 +87,7 @@ def test_fields_written_on_one_line(notes, title, authors, venue):
 
 
 def test_a_two_word_title_is_named_by_its_coined_first_word(notes):
-    assert _named(notes, "vantrix window size") == ["Vantrix Transformer"]
+    assert named_titles(notes, "vantrix window size") == ["Vantrix Transformer"]
     a = notes.ask("vantrix window size", use_llm=False)
     assert not a.refused and "7x7" in a.answer, a.answer
 

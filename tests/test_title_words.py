@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import notes_of
+from conftest import named_titles, notes_of
 
 NOTES = Path(__file__).resolve().parent / "fixtures" / "families" / "plain_titles" / "notes"
 
@@ -16,11 +16,6 @@ NOTES = Path(__file__).resolve().parent / "fixtures" / "families" / "plain_title
 @pytest.fixture(scope="module")
 def notes(tmp_path_factory, models_cache):
     return notes_of(NOTES, tmp_path_factory.mktemp("plain-titles-index"), models_cache)
-
-
-def _named(notes, question: str) -> list[str]:
-    q = notes.retriever.understand(question)
-    return [notes.catalog[r].title for r in q.records]
 
 
 @pytest.mark.parametrize(
@@ -34,7 +29,7 @@ def _named(notes, question: str) -> list[str]:
     ],
 )
 def test_distinctive_title_words_name_the_paper(notes, question, title):
-    assert _named(notes, question) == [title]
+    assert named_titles(notes, question) == [title]
 
 
 @pytest.mark.parametrize(
@@ -48,7 +43,7 @@ def test_distinctive_title_words_name_the_paper(notes, question, title):
     ],
 )
 def test_shared_ordinary_or_listing_words_name_no_paper(notes, question):
-    assert _named(notes, question) == []
+    assert named_titles(notes, question) == []
 
 
 @pytest.mark.parametrize(
