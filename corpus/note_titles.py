@@ -109,13 +109,13 @@ _TRANSLATED_RE = re.compile(
 )
 
 
-#: The other order: the title in Latin script, then its translation in brackets or after a dash, bar or
-#: full-width colon ("Deep Residual Learning for Image Recognition（用于图像识别的深度残差学习）",
-#: "Attention Is All You Need | 注意力就是你所需要的"). The translation may keep Latin names ("ZeRO：面向…").
+#: The other order: the title in Latin script, then its translation in brackets
+#: ("Deep Residual Learning for Image Recognition（用于图像识别的深度残差学习）"); the translation may keep Latin
+#: names ("ZeRO：面向…"). Chinese words after a dash, bar or colon are not read so: they may describe the
+#: note ("Title - 阅读笔记") or start a subtitle rather than translate the title.
 _TRANSLATION_AFTER_RE = re.compile(
     r"^([A-Za-z][^\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]*?)\s*"
-    r"(?:[(（]([^()（）]*[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af][^()（）]*)[)）]"
-    r"|(?:\s[-–—|/]\s*|\s*[：|]\s*)([^\s].*[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af].*))$"
+    r"[(（]([^()（）]*[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af][^()（）]*)[)）]$"
 )
 
 
@@ -131,7 +131,7 @@ def _translated_title(text: str) -> tuple[str, str] | None:
         m = _TRANSLATION_AFTER_RE.match(text)
         if not m:
             return None
-        title, translation = m.group(1), m.group(2) or m.group(3)
+        title, translation = m.group(1), m.group(2)
     if len(re.findall(r"[A-Za-z][\w'’-]*", title)) < 2:
         return None
     return title.strip(" -–—|/：:"), translation.strip(" ：:，、")

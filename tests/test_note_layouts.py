@@ -92,14 +92,8 @@ def test_a_year_line_naming_a_venue_gives_the_venue():
                 "ZeRO：面向万亿参数模型训练的显存优化",
             ),
         ),
-        (
-            "Dynamic Routing Between Capsules - 胶囊间的动态路由",
-            ("Dynamic Routing Between Capsules", "胶囊间的动态路由"),
-        ),
-        (
-            "Masked Autoencoders Are Scalable Vision Learners | 掩码自编码器",
-            ("Masked Autoencoders Are Scalable Vision Learners", "掩码自编码器"),
-        ),
+        ("Dynamic Routing Between Capsules - 阅读笔记", None),  # after a dash: words about the note
+        ("Masked Autoencoders Are Scalable Vision Learners | 掩码自编码器", None),  # or a subtitle
         ("Orca (论文笔记)", None),  # one word
         ("Attention Is All You Need (NeurIPS 2017)", None),  # no translation
     ],
