@@ -12,7 +12,7 @@ import orjson
 
 from papernotes.corpus.models import PaperEntry, PaperRecord
 from papernotes.corpus.paper_links import is_paper_link, paper_id
-from papernotes.corpus.papers import NOTE_LABELS, title_key
+from papernotes.corpus.papers import NOTE_LABELS, note_slug, title_key
 from papernotes.corpus.venues import is_preprint, normalize_venue
 
 #: Which entry kind's title/venue wins when places disagree (a listing's title keeps its casing).
@@ -65,16 +65,6 @@ def _deep_note_aliases(entries: list[PaperEntry]) -> dict[int, str]:
     return out
 
 
-def _slug(path: str) -> str:
-    """A note's name in links: the last part of a path or URL, without ``.md``/``.html``, anchor or
-    query; a page bundle's ``index.md``/``README.md`` is named by its folder
-    (``posts/flash-attention-2/index.md`` and ``../flash-attention-2/`` → ``flash-attention-2``)."""
-    parts = [p for p in re.split(r"[/\\]", re.sub(r"[?#].*$", "", path).strip()) if p not in ("", ".", "..")]
-    if parts and re.fullmatch(r"(?:_?index|readme)(?:\.\w+)?", parts[-1], re.IGNORECASE):
-        parts = parts[:-1]
-    return re.sub(r"\.(?:md|markdown|html?|txt)$", "", parts[-1], flags=re.IGNORECASE).lower() if parts else ""
-
-
 def _pointers(entries: list[PaperEntry]) -> dict[int, str]:
     """Listing bullets whose notes link (``[notes](distserve.md)``, ``[Personal Notes](../orca/)``)
     names a paper note of ``entries`` by its file or folder name (the caller leaves out notes that
@@ -83,14 +73,14 @@ def _pointers(entries: list[PaperEntry]) -> dict[int, str]:
     notes: dict[str, list[PaperEntry]] = {}
     for e in entries:
         if e.kind == "deep_note":
-            notes.setdefault(_slug(e.source.split("#", 1)[0]), []).append(e)
+            notes.setdefault(note_slug(e.source.split("#", 1)[0]), []).append(e)
     out: dict[int, str] = {}
     for e in entries:
         if e.kind != "paper_entry":
             continue
         for label, href in e.links.items():
             if label in NOTE_LABELS and not _notes_path(href):
-                found = notes.get(_slug(href), [])
+                found = notes.get(note_slug(href), [])
                 if len(found) == 1 and title_key(found[0].title) != title_key(e.title):
                     out[id(e)] = title_key(found[0].title)
     return out
@@ -100,7 +90,7 @@ def _without_dangling_pointers(entries: list[PaperEntry]) -> list[PaperEntry]:
     """``entries`` without the listing bullets that only point to a note of the reader's (``Title
     [[notes](x.md)]``, no paper link, no venue) when that note is no paper note: such a bullet stands for
     its note (a book chapter's, a talk's), so it is a paper only through it."""
-    notes = {_slug(e.source.split("#", 1)[0]) for e in entries if e.kind == "deep_note"}
+    notes = {note_slug(e.source.split("#", 1)[0]) for e in entries if e.kind == "deep_note"}
 
     def dangling(e: PaperEntry) -> bool:
         if e.kind != "paper_entry" or e.venue:
@@ -112,7 +102,7 @@ def _without_dangling_pointers(entries: list[PaperEntry]) -> list[PaperEntry]:
             bool(local)
             and len(local) == len(pointers)
             and not any(map(is_paper_link, others))
-            and not any(_slug(h) in notes for h in local)
+            and not any(note_slug(h) in notes for h in local)
         )
 
     return [e for e in entries if not dangling(e)]
@@ -225,9 +215,9 @@ def _add_index_names(
         if e.kind == "deep_note":
             r = records.get(alias.get(id(e)) or title_key(e.title))
             if r is not None:
-                by_slug.setdefault(_slug(e.source.split("#", 1)[0]), []).append(r)
+                by_slug.setdefault(note_slug(e.source.split("#", 1)[0]), []).append(r)
     for p in index_names:
-        targets = {id(r): r for href in p.links.values() for r in by_slug.get(_slug(href), [])}
+        targets = {id(r): r for href in p.links.values() for r in by_slug.get(note_slug(href), [])}
         if len(targets) == 1:
             (r,) = targets.values()
             if title_key(p.title) not in {title_key(n) for n in [r.title, r.system or "", *r.aliases]}:
@@ -248,19 +238,19 @@ def link_keys(e: PaperEntry) -> set[str]:
     and its paper identities (:func:`_merge_by_identity`), each with a one-letter prefix. Entries whose
     keys are disjoint (transitively) are merged independently."""
     if e.kind == "pointer":  # an index bullet naming a note: related to that note only
-        return {"s" + _slug(href) for href in e.links.values()}
+        return {"s" + note_slug(href) for href in e.links.values()}
     keys = {"t" + title_key(e.title)}
     if _prefix(e.title) and e.venue:
         keys.add(f"p{_prefix(e.title)}\x1f{normalize_venue(e.venue) or e.venue}")
     if e.kind == "deep_note":
-        keys.add("s" + _slug(e.source.split("#", 1)[0]))
+        keys.add("s" + note_slug(e.source.split("#", 1)[0]))
         if e.site_path:
             keys.add("n" + e.site_path)
     for label, href in e.links.items():
         if e.kind != "deep_note" and "notes" in label and _notes_path(href):
             keys.add("n" + _notes_path(href))
         if e.kind == "paper_entry" and label in NOTE_LABELS and not _notes_path(href):
-            keys.add("s" + _slug(href))
+            keys.add("s" + note_slug(href))
         if label in _IDENTITY_LABELS and href and is_paper_link(href):
             keys.add("i" + paper_id(href))
     return keys

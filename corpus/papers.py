@@ -166,6 +166,16 @@ def _local(href: str) -> bool:
     return bool(h) and h != "#" and not re.match(r"^[a-z][a-z0-9+.-]*:", h, re.I) and not h.lower().endswith(".pdf")
 
 
+def note_slug(path: str) -> str:
+    """A note's name in links: the last part of a path or URL, without ``.md``/``.html``, anchor or
+    query; a page bundle's ``index.md``/``README.md`` is named by its folder
+    (``posts/flash-attention-2/index.md`` and ``../flash-attention-2/`` → ``flash-attention-2``)."""
+    parts = [p for p in re.split(r"[/\\]", re.sub(r"[?#].*$", "", path).strip()) if p not in ("", ".", "..")]
+    if parts and re.fullmatch(r"(?:_?index|readme)(?:\.\w+)?", parts[-1], re.IGNORECASE):
+        parts = parts[:-1]
+    return re.sub(r"\.(?:md|markdown|html?|txt)$", "", parts[-1], flags=re.IGNORECASE).lower() if parts else ""
+
+
 def pointer_name(item: Item) -> tuple[str, str] | None:
     """``(name, target)`` of an index bullet that is only a link to one of the reader's notes, under a
     short name (``- [x] [SDXL](./notes/027_sdxl.md)``, ``* [DETR](notes/012_detr.md)``; a task box or
@@ -180,8 +190,7 @@ def pointer_name(item: Item) -> tuple[str, str] | None:
     label, href = links[0]
     if not label or not _local(href) or not text.strip().startswith(label):
         return None
-    target = re.sub(r"\.(?:md|markdown)$", "", href.split("#")[0].rstrip("/").rsplit("/", 1)[-1], flags=re.I)
-    if title_key(label) == title_key(target):
+    if title_key(label) == title_key(note_slug(href)):
         return None  # a bare link showing its target ("[[papers.nlp.seq2seq]]"): the file's name, no other
     rest = text.strip()[len(label) :]
     if title_key(rest):  # "[Full Title](x.md) — ELMo": the name after the title
