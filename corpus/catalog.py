@@ -151,7 +151,8 @@ def merge_group(
     closed under shared keys are those :func:`build_catalog` makes of them."""
     position = {id(e): i for i, e in enumerate(entries)}
     index_names = [e for e in entries if e.kind == "pointer"]
-    entries = _without_dangling_pointers([e for e in entries if e.kind != "pointer"])
+    plain_notes = [e for e in entries if e.kind == "note"]
+    entries = _without_dangling_pointers([e for e in entries if e.kind not in ("pointer", "note")])
     entries = sorted(entries, key=lambda e: _KIND_RANK.get(e.kind, 3))
     joined = _deep_note_aliases(entries)
     pointers = _pointers([e for e in entries if id(e) not in joined])
@@ -197,7 +198,8 @@ def merge_group(
         _add_unique(r.sources, [e.source])
         if e.kind == "deep_note" and not r.deep_note:
             r.deep_note = e.source
-    _add_index_names(index_names, entries, alias, records)
+    for r, p in _titled_notes(_add_index_names(index_names, entries, alias, records), plain_notes, records):
+        started[id(r)] = (_KIND_RANK["paper_entry"], position[id(p)])
     merged = _merge_by_identity(list(records.values()), venues, last, warnings)
     for r in merged:
         _choose_venue(r, venues.get(id(r), []))
@@ -206,11 +208,13 @@ def merge_group(
 
 def _add_index_names(
     index_names: list[PaperEntry], entries: list[PaperEntry], alias: dict[int, str], records: dict[str, PaperRecord]
-) -> None:
+) -> list[PaperEntry]:
     """Add to the record of each paper note the short names an index of the notes gives it (``kind``
     ``pointer`` entries: ``- [x] [SDXL](./notes/027_sdxl.md)``), as aliases; a name pointing at no paper
-    note, or at a file name several notes share, names nothing."""
+    note, or at a file name several notes share, names nothing. Returns the pointers that found no
+    paper note."""
     by_slug: dict[str, list[PaperRecord]] = {}
+    unresolved: list[PaperEntry] = []
     for e in entries:
         if e.kind == "deep_note":
             r = records.get(alias.get(id(e)) or title_key(e.title))
@@ -222,6 +226,35 @@ def _add_index_names(
             (r,) = targets.values()
             if title_key(p.title) not in {title_key(n) for n in [r.title, r.system or "", *r.aliases]}:
                 r.aliases.append(p.title)
+        elif not targets:
+            unresolved.append(p)
+    return unresolved
+
+
+def _titled_notes(
+    pointers: list[PaperEntry], notes: list[PaperEntry], records: dict[str, PaperRecord]
+) -> list[tuple[PaperRecord, PaperEntry]]:
+    """New records for the index bullets that title one of the reader's ``notes`` (``kind`` ``note``:
+    a note that names no paper itself) named after them: ``1. [Dissecting the Graphcore IPU
+    Architecture](papers/Dissecting-the-Graphcore-IPU-Architecture)`` for
+    ``papers/Dissecting-the-Graphcore-IPU-Architecture/README.md``, which opens with "## Notes" (see
+    :func:`~papernotes.corpus.papers.pointer_name`): the index says which paper the note is about, and the
+    note is the record's deep note. A bullet naming a note that is not there, or under a title another
+    record already has, makes none. Returns ``(record, bullet)`` pairs."""
+    by_slug: dict[str, list[PaperEntry]] = {}
+    for n in notes:
+        by_slug.setdefault(note_slug(n.source.split("#", 1)[0]), []).append(n)
+    out = []
+    for p in pointers:
+        key = title_key(p.title)
+        found = [n for h in p.links.values() for n in by_slug.get(note_slug(h), []) if title_key(note_slug(h)) == key]
+        if key in records or len(found) != 1:
+            continue
+        note = found[0]
+        r = records[key] = PaperRecord(title=p.title, topics=[p.page_title], sources=[note.source, p.source])
+        r.deep_note = note.source
+        out.append((r, p))
+    return out
 
 
 def finish_catalog(records: list[PaperRecord]) -> None:
@@ -239,6 +272,8 @@ def link_keys(e: PaperEntry) -> set[str]:
     keys are disjoint (transitively) are merged independently."""
     if e.kind == "pointer":  # an index bullet naming a note: related to that note only
         return {"s" + note_slug(href) for href in e.links.values()}
+    if e.kind == "note":  # a note naming no paper: related to the bullets naming it only
+        return {"s" + note_slug(e.source.split("#", 1)[0])}
     keys = {"t" + title_key(e.title)}
     if _prefix(e.title) and e.venue:
         keys.add(f"p{_prefix(e.title)}\x1f{normalize_venue(e.venue) or e.venue}")
@@ -437,13 +472,14 @@ def filter_records(
     topic: str | None = None,
     search: str | None = None,
 ) -> list[PaperRecord]:
-    """Records matching every given filter: venue (any spelling), year, topic (case-insensitive
+    """Records matching every given filter: venue (any spelling; the paper's venue or one of its
+    history, :attr:`~papernotes.corpus.models.PaperRecord.venues`), year, topic (case-insensitive
     substring of a topic path or tag), search (substring of title, system, summary, affiliations or
     aliases)."""
     v = normalize_venue(venue) if venue else None
     out = []
     for r in records:
-        if venue and (r.venue or "").lower() != (v or venue).lower():
+        if venue and (v or venue).lower() not in {x.lower() for x in r.venues}:
             continue
         if year and r.year != year:
             continue

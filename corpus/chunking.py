@@ -468,6 +468,10 @@ def analyze_page(
                     disc = _entry_disc(entry, seen_titles)
                     b.add_entry(SEP.join(path), _render_entry(item), _entry_meta(entry), disc=disc)
         flush()
+    if not out.entries and b.chunks:
+        # a note that names no paper itself: an index bullet titling it may (:func:`~papernotes.corpus.
+        # catalog.merge_group`), which needs to know the note is there
+        out.entries.append(PaperEntry(title=page.title, kind="note", source=page.source, page_title=page.title))
     for e in out.entries:
         e.committed = page.committed
     out.chunks = b.chunks

@@ -128,8 +128,10 @@ class Paper:
 class PaperEntry(Paper):
     """What one place in the notes says about one paper: a :class:`Paper` plus where it was said.
 
-    ``kind`` is ``paper_entry`` (a listing bullet), ``deep_note`` (a note about one paper) or
-    ``publication``; ``topic`` the
+    ``kind`` is ``paper_entry`` (a listing bullet), ``deep_note`` (a note about one paper),
+    ``publication``, ``pointer`` (an index bullet naming one of the reader's notes, whose ``links``
+    ``notes`` is that note: an alias or title for the note's paper, never a record by itself) or ``note``
+    (a note that names no paper: a ``pointer`` may title it); ``topic`` the
     heading path of the bullet on its page; ``site_path`` the page's GitBook site path (deep notes), for
     "Personal Notes" links; ``committed`` the commit time of its page's file in a git source (seconds
     since the epoch; None elsewhere)."""
@@ -153,6 +155,12 @@ class PaperRecord(Paper):
     sources: list[str] = field(default_factory=list)
     deep_note: str | None = None
     history: list[str] = field(default_factory=list)
+
+    @property
+    def venues(self) -> list[str]:
+        """Every venue the paper appeared at: its venue and those of its history ("MICRO 2021" and
+        "NVMW 2022" for a paper presented at both), each once; empty when the notes give none."""
+        return list(dict.fromkeys(v for v in [*self.history, self.venue or ""] if v))
 
 
 @dataclass

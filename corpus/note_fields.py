@@ -9,7 +9,7 @@ from typing import Any
 
 from papernotes.corpus.markdown import Block
 from papernotes.corpus.note_links import BARE_URL_RE
-from papernotes.corpus.note_opening import Opening, is_labelled_line
+from papernotes.corpus.note_opening import Opening, author_list, is_labelled_line
 from papernotes.corpus.papers import join_lines, split_authors
 
 #: Front-matter keys (case-insensitive) of the notes tools (Obsidian, Jekyll, Hugo, GitBook, Zotero).
@@ -92,7 +92,9 @@ def has_tldr(blocks: list[Block]) -> bool:
 
 def note_people(meta: dict[str, Any], blocks: list[Block], op: Opening) -> tuple[list[str], list[str]]:
     """``(authors, affiliations)`` of a note: its front matter's, else its opening's author line, else
-    an "Authors:" paragraph among its first 12 blocks; empty lists when it names none."""
+    an "Authors:" paragraph among its first 12 blocks, else an unlabelled author list among its
+    opening's first two lines (:func:`~papernotes.corpus.note_opening.author_list`: "Matthew E. Peters,
+    Mark Neumann, …" under the title); empty lists when it names none."""
     authors = as_list(fm_value(meta, AUTHOR_KEYS))
     affs = as_list(fm_value(meta, AFFILIATION_KEYS))
     if not authors and op.authors:
@@ -103,6 +105,12 @@ def note_people(meta: dict[str, Any], blocks: list[Block], op: Opening) -> tuple
             if b.kind == "text" and re.match(r"^(?:\*\*)?authors?\s*[:：]", b.text, re.IGNORECASE):
                 names, found = split_authors(b.text.split(":", 1)[1] if ":" in b.text else b.text.split("：", 1)[1])
                 authors = names
+                affs = affs or found
+                break
+    if not authors:
+        for line in op.byline[:2]:
+            if author_list(line):
+                authors, found = split_authors(line)
                 affs = affs or found
                 break
     return authors, affs
@@ -133,8 +141,10 @@ def note_summary(meta: dict[str, Any], blocks: list[Block]) -> str:
 
 def _prose(b: Block) -> bool:
     """A paragraph that says something: not code, a quote, a venue statement, a labelled line
-    ("Author: …", "Venue: …") or mostly link labels."""
+    ("Author: …", "Venue: …"), an author list or mostly link labels."""
     if b.text.startswith(("```", "> ")) or ACCEPTED_RE.match(b.text) or is_labelled_line(b.text):
+        return False
+    if author_list(b.text.split("\n", 1)[0]):
         return False
     rest = b.text
     for label, _ in b.links:

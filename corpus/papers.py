@@ -176,12 +176,18 @@ def note_slug(path: str) -> str:
     return re.sub(r"\.(?:md|markdown|html?|txt)$", "", parts[-1], flags=re.IGNORECASE).lower() if parts else ""
 
 
+#: Fewest words of an index bullet's link text that titles the note it links, named after it.
+TITLED_NOTE_WORDS = 3
+
+
 def pointer_name(item: Item) -> tuple[str, str] | None:
     """``(name, target)`` of an index bullet that is only a link to one of the reader's notes, under a
     short name (``- [x] [SDXL](./notes/027_sdxl.md)``, ``* [DETR](notes/012_detr.md)``; a task box or
     a log's date before it aside) or under the paper's title with a one-word name after it
     (``- [Deep contextualized word representations](nlp/elmo.md) — ELMo``): the name the reader's index
-    gives that note's paper. None for any other bullet, for a name of more than three words or of a
+    gives that note's paper. A link text of :data:`TITLED_NOTE_WORDS` words or more naming a note
+    named after it (``1. [Dissecting the Graphcore IPU Architecture](papers/Dissecting-the-Graphcore-IPU-Architecture)``)
+    is the title of that note's paper. None for any other bullet, for a name of more than three words or of a
     venue, or for a word after the title written in lower case ("— read twice")."""
     text, _ = todo_stripped(item.text)
     links = [(lbl.strip(), h.strip()) for lbl, h in item.inline.links]
@@ -191,7 +197,12 @@ def pointer_name(item: Item) -> tuple[str, str] | None:
     if not label or not _local(href) or not text.strip().startswith(label):
         return None
     if title_key(label) == title_key(note_slug(href)):
-        return None  # a bare link showing its target ("[[papers.nlp.seq2seq]]"): the file's name, no other
+        # a note named after the bullet's words: when they read as a title ("[Dissecting the Graphcore IPU
+        # Architecture](papers/Dissecting-the-Graphcore-IPU-Architecture)"), the index gives that note's
+        # paper its title (:func:`~papernotes.corpus.catalog.merge_group`); a bare link showing its
+        # target ("[[papers.nlp.seq2seq]]") gives nothing
+        titled = len(label.split()) >= TITLED_NOTE_WORDS and label[:1].isupper() and not find_venues(label)
+        return (label, href) if titled and text.strip() == label else None
     rest = text.strip()[len(label) :]
     if title_key(rest):  # "[Full Title](x.md) — ELMo": the name after the title
         tail = _INDEX_TAIL_NAME_RE.match(rest)

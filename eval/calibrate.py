@@ -137,8 +137,7 @@ def collect(notes: Notes, rows: list[dict]) -> Data:
         must = [m.lower() for m in row["answer_must_contain"]]
         if gold and must:
             labelled = [
-                (am.sentence_features(s, an.question.asks_quantity), int(any(m in s.text.lower() for m in must)))
-                for s in an.sentences
+                (am.sentence_features(s, an.amount), int(any(m in s.text.lower() for m in must))) for s in an.sentences
             ]
             if any(y for _, y in labelled):
                 data["sentence"].extend(labelled)

@@ -80,6 +80,31 @@ def find_abbreviations(texts: Iterable[str]) -> Abbreviations:
     return Abbreviations(long_of, short_of)
 
 
+def definitions(text: str) -> dict[str, str]:
+    """The abbreviation definitions written in ``text`` (one note's opening), as written: short form →
+    long form ("ELMo" → "Embeddings from Language Models", "DQN" → "deep Q-network"), by the
+    Schwartz–Hearst algorithm (module docstring); ``{}`` when there is none."""
+    lines = [ln for ln in text.split("\n") if " (" in ln]
+    if not lines:
+        return {}
+    # the short form before its long form, "ELMo (Embeddings from Language Models)", read as Schwartz and
+    # Hearst do (a parenthesis of more than two words is the long form): as "Embeddings … (ELMo)"
+    lines += [f"{m.group(2)} ({m.group(1)})" for ln in lines for m in _SHORT_FIRST_RE.finditer(ln)]
+    pairs = _schwartz_hearst().extract_abbreviation_definition_pairs(doc_text="\n".join(lines))
+    return {str(k): str(v) for k, v in pairs.items()}
+
+
+#: A word followed by a parenthesis of three words or more: a short form before its long form.
+_SHORT_FIRST_RE = re.compile(r"(?<![\w-])([A-Za-z][\w-]{1,11}) \(((?:[^()\s]+\s+){2,}[^()\s]+)\)")
+
+
+def coined(long_form: str) -> bool:
+    """True for a long form written as a name, its words capitalized but for function words
+    ("Embeddings from Language Models"), not as a term of the field ("deep Q-network")."""
+    words = [w for w in _TITLE_WORD_RE.findall(long_form) if w.lower() not in _FUNCTION_WORDS]
+    return len(words) >= 2 and all(w[0].isupper() for w in words)
+
+
 # Abbreviations of paper titles.
 #: Shortest and longest abbreviation looked for (letters and digits).
 MIN_LENGTH = 3

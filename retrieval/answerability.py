@@ -23,9 +23,12 @@ Question features (:func:`question_features`):
 ``oov``            idf-weighted share of the question's name-like terms (not common English words) that
                    occur nowhere in the notes (a versioned name such as "GPT-2" by its joined form)
 ``named``          1 when the question names a paper of the catalog
-``quantity_support`` for a question asking an amount, the best share of what is asked that one candidate
-                   sentence stating a new amount (not a number of the question) covers, relative to the
-                   best share any candidate sentence covers (0 when none covers any); 1 otherwise
+``quantity_support`` the best share of what is asked that one candidate sentence stating a new amount
+                   (not a number of the question) covers, relative to the best share any candidate
+                   sentence covers (0 when none covers any), weighed by how much the question asks for
+                   an amount (``a``, 0–1, :func:`~papernotes.retrieval.evidence.amount_asked`: 1 for
+                   "how many …", else how often the notes state an amount with the asked words):
+                   ``a · ratio + (1 − a)``
 ``venue_missing``  1 when the question names a venue the notes lack
 ``best_sentence``  the sentence model's best score (the probability that a candidate sentence — of the
                    named papers, when the question names some; not a title or affiliations line —
@@ -135,14 +138,15 @@ def models() -> dict[str, Model]:
     return {**_DEFAULTS, **fitted}
 
 
-def sentence_features(s: Sentence, asks_quantity: bool) -> dict[str, float]:
+def sentence_features(s: Sentence, amount: float) -> dict[str, float]:
     """Features of one candidate sentence (see :data:`SENTENCE_FEATURES`); an unembedded sentence's
-    ``cos`` is its chunk's cosine similarity to the question."""
+    ``cos`` is its chunk's cosine similarity to the question; ``amount``: how much the question asks
+    for an amount (0–1, :func:`~papernotes.retrieval.evidence.amount_asked`)."""
     return {
         "cos": s.cos if s.cos is not None else s.hit.dense,
         "lexical": s.lexical,
         "asked": s.asked,
-        "number_asked": 1.0 if (s.number and asks_quantity) else 0.0,
+        "number_asked": amount if s.number else 0.0,
         "named": 1.0 if s.named else 0.0,
         "is_title": 1.0 if s.is_title else 0.0,
         "first": 1.0 if s.index == 0 else 0.0,
@@ -150,11 +154,12 @@ def sentence_features(s: Sentence, asks_quantity: bool) -> dict[str, float]:
     }
 
 
-def score_sentences(sentences: list[Sentence], asks_quantity: bool) -> None:
-    """Set each sentence's ``score``: the sentence model's probability that it answers the question."""
+def score_sentences(sentences: list[Sentence], amount: float) -> None:
+    """Set each sentence's ``score``: the sentence model's probability that it answers the question
+    (``amount``: as for :func:`sentence_features`)."""
     m = models()["sentence"]
     for s in sentences:
-        s.score = m.probability(sentence_features(s, asks_quantity))
+        s.score = m.probability(sentence_features(s, amount))
 
 
 def specific_asked(
@@ -343,9 +348,11 @@ def question_features(
     sentences: list[Sentence],
     bm25: BM25Index,
     own: AbstractSet[str] = frozenset(),
+    amount: float = 0.0,
 ) -> dict[str, float]:
     """Features of a question against its evidence (see the module docstring); ``own``: the stemmed
-    terms of the named papers' chunks."""
+    terms of the named papers' chunks; ``amount``: how much the question asks for an amount (0–1,
+    :func:`~papernotes.retrieval.evidence.amount_asked`)."""
     q = result.question
     idf = bm25.idf
     terms = q.keys if q else lexical_terms(result.query)
@@ -383,7 +390,9 @@ def question_features(
         "asked_cov": asked_cov,
         "oov": oov,
         "named": 1.0 if (q and q.papers) else 0.0,
-        "quantity_support": (with_number / best_asked if best_asked else 0.0) if (q and q.asks_quantity) else 1.0,
+        # an amount asked for is answered by a sentence stating one: the asked words' best coverage by
+        # such a sentence relative to their best coverage, as far as an amount is asked for
+        "quantity_support": amount * (with_number / best_asked if best_asked else 0.0) + (1.0 - amount),
         "venue_missing": 1.0 if result.missing_venue else 0.0,
         "best_sentence": max((s.score for s in of_subject), default=0.0),
     }

@@ -30,7 +30,7 @@ from papernotes.corpus.normalize import CJK_CHARS, normalize, tokens, word_parts
 from papernotes.corpus.papers import title_key
 from papernotes.corpus.short_names import SHORT_NAME_WORDS
 from papernotes.corpus.venues import VenueMention
-from papernotes.retrieval.abbreviations import TitleAbbreviations
+from papernotes.retrieval.abbreviations import TitleAbbreviations, coined, definitions
 from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.terms import (
     CHAT_WORDS,
@@ -49,6 +49,10 @@ COMMON_NAME_CHUNKS = 3
 #: paper's name, whatever its casing.
 FIELD_TERM_SHARE = 0.02
 FIELD_TERM_MIN_CHUNKS = 10
+#: A name a paper's summary coins (:meth:`PaperIndex._defined_name`) is the paper's even when other notes
+#: use it often (they compare against it: "ELMo"), unless more than this share of the papers' notes use
+#: it: then it is a term of the field that the summary spells out ("Large Language Models (LLMs)").
+COINED_NAME_NOTE_SHARE = 0.25
 #: Occurrences of a one-word name in other chunks read to tell how the notes write it
 #: (:meth:`PaperNames._written_as_name`).
 CASING_SAMPLE = 20
@@ -140,6 +144,11 @@ class PaperIndex:
             if r.deep_note:
                 per_note[r.deep_note] = per_note.get(r.deep_note, 0) + 1
         title_terms = {t for r in records for t in lexical_terms(r.title)}
+        self._coined: set[str] = set()  # names a paper's summary coins (:meth:`_defined_name`)
+        self._own_name_records: dict[str, set[int]] = {}  # a system name or title prefix → its papers
+        for i, r in enumerate(records):
+            for k in _own_names(r):
+                self._own_name_records.setdefault(k, set()).add(i)
         for i, r in enumerate(records):
             named = _record_names(r)
             own_file = bool(r.deep_note) and per_note[r.deep_note or ""] == 1  # not a log of many papers
@@ -170,8 +179,9 @@ class PaperIndex:
         instructions with human feedback"): of the words its one-line summary writes as names
         (:func:`_written_as_name_in`), the first that the note uses :data:`PROSE_NAME_MIN` times or more
         and mostly there (at least half of the chunks holding it are the note's), and that is no term of
-        the field, of any title, or of the paper's authors or affiliations. None for a paper with a short
-        name (a system name, a title prefix) or when no word qualifies."""
+        the field, of any title, or of the paper's authors or affiliations; else the name the summary coins
+        (:meth:`_defined_name`). None for a paper with a short name (a system name, a title prefix) or when
+        no word qualifies."""
         own = self.chunks.get(i, [])
         if not own or not r.summary or any(_short(n) for n in named):
             return None
@@ -190,6 +200,27 @@ class PaperIndex:
             mine = sum(1 for pos in holding if int(pos) in own_set)
             if len(holding) <= limit and 2 * mine >= len(holding):
                 return w
+        return self._defined_name(i, have, bm25)
+
+    def _defined_name(self, i: int, have: AbstractSet[str], bm25: BM25Index) -> str | None:
+        """The name a paper's one-line summary coins: a short form it defines by a long form written as
+        a name ("This paper introduces ELMo (Embeddings from Language Models)"; Schwartz–Hearst,
+        :func:`~papernotes.retrieval.abbreviations.definitions` and :func:`~papernotes.retrieval.
+        abbreviations.coined`; not "… a deep Q-network (DQN)", a term). Such a name is the paper's even
+        when other notes use it more (they compare against it), but not when more than
+        :data:`COINED_NAME_NOTE_SHARE` of the papers' notes use it, nor when it is another paper's own
+        name or a word of the paper's authors or affiliations (``have``). None when the summary coins
+        none."""
+        for short, long_form in definitions(self.records[i].summary).items():
+            terms = lexical_terms(short)
+            if len(terms) != 1 or terms[0] in have or not coined(long_form) or not _NAME_WORD_RE.fullmatch(short):
+                continue
+            if self._own_name_records.get(title_key(short), {i}) != {i}:
+                continue  # another paper's name
+            notes = {self.chunk_record[int(pos)] for pos in bm25.postings(terms[0])} - {None}
+            if len(notes) <= max(1.0, COINED_NAME_NOTE_SHARE * len(self.records)):
+                self._coined.add("".join(word_parts(normalize(short))))
+                return short
         return None
 
     @property
@@ -235,7 +266,9 @@ class PaperIndex:
             if others > max(FIELD_TERM_SHARE * len(bm25), FIELD_TERM_MIN_CHUNKS):
                 # a term of the field ("LLMs", "LoRA" in notes that build on it): a name only when nothing
                 # else in a question that asks for no list is one (:meth:`resolve`, ``field_names``)
-                if not n.from_file_name and any(title_key(n.display) in _own_names(self.records[r]) for r in n.records):
+                if not n.from_file_name and (
+                    key in self._coined or any(title_key(n.display) in _own_names(self.records[r]) for r in n.records)
+                ):
                     self._field_names[key] = n  # a system name or title prefix ("LoRA"), not "… with LLMs"
                 del self._names[key]
             elif others > COMMON_NAME_CHUNKS and n.from_file_name and n.display.islower():

@@ -62,11 +62,17 @@ def load_questions(path: Path) -> list[dict[str, Any]]:
     return rows
 
 
+#: Letters and digits of scripts that separate words by spaces (Latin): a needle starting or ending with
+#: one must not continue a word there; Chinese or Japanese text around it is no word to continue
+#: ("作者团队来自Meta AI" holds "Meta AI", "参数量为15 亿" holds "15 亿").
+_SPACED = "0-9A-Za-z\u00c0-\u024f"
+
+
 def contains(answer: str, needle: str) -> bool:
-    """``needle`` in ``answer``, case-insensitive, at word boundaries (where the needle starts/ends
-    with a word character)."""
-    pre = r"\b" if re.match(r"\w", needle) else ""
-    post = r"\b" if re.search(r"\w$", needle) else ""
+    """``needle`` in ``answer``, case-insensitive, at word boundaries: where the needle starts/ends with
+    a Latin letter or digit, the answer's neighbouring character is none (:data:`_SPACED`)."""
+    pre = rf"(?<![{_SPACED}])" if re.match(rf"[{_SPACED}]", needle) else ""
+    post = rf"(?![{_SPACED}])" if re.search(rf"[{_SPACED}]$", needle) else ""
     return re.search(pre + re.escape(needle) + post, answer, re.IGNORECASE) is not None
 
 

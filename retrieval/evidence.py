@@ -14,6 +14,7 @@ the question under the embedder (computed at query time; sentence vectors are no
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from papernotes.corpus.papers import is_todo, looks_like_affiliation, parse_title, title_key
+from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.search import Hit, SearchResult
 from papernotes.retrieval.terms import Key, coverage, lexical_terms
 
@@ -47,8 +49,12 @@ _NUMBER_WORDS = (
     r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundreds?|"
     r"thousands?|millions?|billions?|trillions?|dozens?)"
 )
+#: An amount: digits not inside a Latin word ("75%" in "遮盖75%的patch" counts, CJK text being no word to
+#: continue; "4" of a numbered heading "4.Reconstruction Target" or of "GPT4" does not), with an optional
+#: unit; or a number word.
 _NUMBER_RE = re.compile(
-    r"(?<![\w.])\d[\d,.]*\s*(?:%|×|x\b|[KMBT]\b|[KMGT]B\b|ms\b|s\b)?|\b\d+(?:\.\d+)?[KMB]\b|\b" + _NUMBER_WORDS + r"\b",
+    r"(?<![0-9A-Za-z.])\d[\d,.]*+(?:\s*(?:%|×|x\b|[KMBT]\b|[KMGT]B\b|ms\b|s\b))?(?![A-Za-z])"
+    r"|\b" + _NUMBER_WORDS + r"\b",
     re.IGNORECASE,
 )
 _YEAR_ONLY_RE = re.compile(r"^(?:19|20)\d\d$")
@@ -102,10 +108,77 @@ def has_number(sentence: str, known: AbstractSet[str] = frozenset()) -> bool:
     ``known`` numbers (those the question itself states)."""
     for m in _NUMBER_RE.finditer(sentence):
         num = re.match(r"\d+(?:\.\d+)?", m.group(0).replace(",", ""))
-        if _YEAR_ONLY_RE.match(m.group(0).strip()) or (num and num.group(0) in known):
+        if _YEAR_ONLY_RE.match(m.group(0).strip().rstrip(".,")) or (num and num.group(0) in known):
             continue
         return True
     return False
+
+
+#: Chunks read per term to measure how often the notes state an amount with it (:func:`amount_share`).
+AMOUNT_SAMPLE_CHUNKS = 30
+#: Pseudo-sentences of additive smoothing (:func:`amount_share`): a term seen in few sentences keeps a
+#: share near the notes' overall one instead of 0 or 1 from two or three sentences.
+AMOUNT_PRIOR_SENTENCES = 10
+
+
+@dataclass
+class _AmountCache:
+    """Per keyword index: each read chunk's sentences as (stemmed terms, states an amount), and each
+    measured term's share ("" is the notes' overall share)."""
+
+    chunks: dict[int, list[tuple[frozenset[str], bool]]]
+    shares: dict[str, float]
+
+
+_amount_caches: weakref.WeakKeyDictionary[BM25Index, _AmountCache] = weakref.WeakKeyDictionary()
+
+
+def _sentences_read(cache: _AmountCache, bm25: BM25Index, pos: int) -> list[tuple[frozenset[str], bool]]:
+    """The sentences of chunk ``pos`` (its first line, the heading path, aside) as (terms, amount)."""
+    if pos not in cache.chunks:
+        text = bm25.texts[pos]
+        body = text.split("\n", 1)[1] if "\n" in text else ""
+        cache.chunks[pos] = [(frozenset(lexical_terms(s)), has_number(s)) for s in split_sentences(body)]
+    return cache.chunks[pos]
+
+
+def _spread(positions: Sequence[int] | np.ndarray, n: int) -> list[int]:
+    """At most about ``n`` of ``positions``, evenly spaced."""
+    return [int(p) for p in positions[:: max(1, len(positions) // n)]]
+
+
+def amount_share(term: str, bm25: BM25Index) -> float:
+    """Share (0–1) of the notes' sentences holding the stemmed ``term`` that state an amount
+    (:func:`has_number`), over the sentences of about :data:`AMOUNT_SAMPLE_CHUNKS` chunks holding it
+    (evenly spaced in the index): how much the notes use the word to state amounts ("size", "accuracy",
+    "throughput" mostly come with one; "design" or "idea" seldom do). Additively smoothed towards the
+    share over all the notes' sentences (:data:`AMOUNT_PRIOR_SENTENCES` pseudo-sentences). Measured once
+    per term and index; each chunk is read once."""
+    cache = _amount_caches.setdefault(bm25, _AmountCache({}, {}))
+    if "" not in cache.shares:  # the notes' overall share, over an even sample of their chunks
+        every = [
+            a for pos in _spread(range(len(bm25)), AMOUNT_SAMPLE_CHUNKS) for _, a in _sentences_read(cache, bm25, pos)
+        ]
+        cache.shares[""] = sum(every) / len(every) if every else 0.0
+    if term not in cache.shares:
+        read = [
+            amount
+            for pos in _spread(bm25.postings(term), AMOUNT_SAMPLE_CHUNKS)
+            for terms, amount in _sentences_read(cache, bm25, pos)
+            if term in terms
+        ]
+        prior = AMOUNT_PRIOR_SENTENCES * cache.shares[""]
+        cache.shares[term] = (sum(read) + prior) / (len(read) + AMOUNT_PRIOR_SENTENCES)
+    return cache.shares[term]
+
+
+def amount_asked(asks_quantity: bool, asked: Sequence[Key], bm25: BM25Index) -> float:
+    """How much a question asks for an amount (0–1): 1.0 when its interrogative asks one ("how many",
+    ``Question.asks_quantity``), else the largest :func:`amount_share` of the words it asks about
+    ("best embedding size + beam width", "resnet top-5 error")."""
+    if asks_quantity:
+        return 1.0
+    return max((amount_share(t, bm25) for k in asked for t in k.alternatives[0]), default=0.0)
 
 
 @dataclass

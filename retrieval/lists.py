@@ -75,7 +75,11 @@ def _names_venue(v: str, f: Filters) -> bool:
 
 
 def _at_venue(r: PaperRecord, f: Filters) -> bool:
-    return any(_names_venue(v, f) for v in [r.venue or ""] + [t.split(" › ", 1)[0] for t in r.topics])
+    """True when the paper appeared at the filters' venue (or series): its venue, an earlier or later
+    venue of its history ("NVMW 2022" for a MICRO 2021 paper also presented there), or a venue page
+    that lists it."""
+    venues = [*r.venues, *(t.split(" › ", 1)[0] for t in r.topics)]
+    return any(_names_venue(v, f) for v in venues)
 
 
 def _venue_topics(r: PaperRecord, f: Filters) -> list[str]:

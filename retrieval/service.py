@@ -26,7 +26,7 @@ from papernotes.retrieval.answerability import (
     score_sentences,
 )
 from papernotes.retrieval.errors import ModelUnavailableError
-from papernotes.retrieval.evidence import Sentence, candidates, embed_best
+from papernotes.retrieval.evidence import Sentence, amount_asked, candidates, embed_best
 from papernotes.retrieval.extractive import compose, paper_line, paper_lookup, states_affiliations
 from papernotes.retrieval.filters import Filters
 from papernotes.retrieval.prompts import CLARIFY, UNGROUNDED_NOTE
@@ -49,6 +49,8 @@ class Analysis:
     paper_hits: dict[int, list[Hit]] = field(default_factory=dict)
     features: dict[str, float] = field(default_factory=dict)
     answerability: float | None = None
+    #: how much the question asks for an amount (0–1, :func:`~papernotes.retrieval.evidence.amount_asked`)
+    amount: float = 0.0
     lookup: bool = False
     members: list[lists.ListItem] = field(default_factory=list)
     list_candidates: list[lists.ListItem] = field(default_factory=list)
@@ -261,8 +263,9 @@ class Notes:
             result, idf, self.retriever.section_siblings, self._identity, self._affiliation_line, named_chunks
         )
         embed_best(an.sentences, result.query_vector, self.retriever.embeddings.embed_documents)
-        score_sentences(an.sentences, q.asks_quantity)
-        an.features = question_features(result, an.sentences, self.retriever.bm25, own)
+        an.amount = amount_asked(q.asks_quantity, q.asked, self.retriever.bm25)
+        score_sentences(an.sentences, an.amount)
+        an.features = question_features(result, an.sentences, self.retriever.bm25, own, an.amount)
         an.answerability = answerability(an.features)
         records = [self.catalog[r] for r in q.records]
         an.lookup = is_lookup(q, self.retriever.bm25, self.lookup_similarity, identity, own, records)

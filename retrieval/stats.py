@@ -36,12 +36,12 @@ def list_papers(
     ensure_index(settings)
     normalize_filters(venue, year, topic)  # an empty or unreadable flag, a year against the venue's
     records = load_catalog(settings.catalog_path)
-    known = [v for v, _ in Counter(r.venue for r in records if r.venue).most_common()]
+    known = [v for v, _ in Counter(v for r in records for v in r.venues).most_common()]
     if venue and normalize_filters(venue).series:
         series = str(normalize_filters(venue).series).lower()
         if series not in {split_venue(v)[0].lower() for v in known}:
             raise unknown_venue(str(normalize_filters(venue).series), known)
-        records = [r for r in records if r.venue and split_venue(r.venue)[0].lower() == series]
+        records = [r for r in records if any(split_venue(v)[0].lower() == series for v in r.venues)]
         venue = None
     elif venue:
         venue = resolve_venue(venue, known)

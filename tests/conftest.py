@@ -67,6 +67,14 @@ def seed_models(models_cache: Path, data_dir: Path) -> None:
         shutil.copytree(models_cache, dst)
 
 
+def assert_answered(notes, question: str, *texts: str):
+    """Ask ``question`` (extractive) and assert it is answered, its answer holding every one of
+    ``texts``; returns the answer."""
+    a = notes.ask(question, use_llm=False)
+    assert not a.refused and all(t in a.answer for t in texts), a.answer
+    return a
+
+
 def named_titles(notes, question: str) -> list[str]:
     """The titles of the catalog papers ``question`` names, as the retriever reads it."""
     return [notes.catalog[r].title for r in notes.retriever.understand(question).records]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import notes_of
+from conftest import assert_answered, notes_of
 
 from papernotes.retrieval.spelling import read_against, shorthand_of
 from papernotes.retrieval.terms import Key, lexical_terms, relatives
@@ -83,8 +83,7 @@ def test_shorthand_is_read_only_against_the_passage_and_only_when_the_notes_lack
     ],
 )
 def test_questions_typed_with_shorthand_or_other_word_forms_are_answered(notes, question, figure):
-    a = notes.ask(question, use_llm=False)
-    assert not a.refused and figure in a.answer, a.answer
+    assert_answered(notes, question, figure)
 
 
 @pytest.mark.parametrize(
@@ -105,3 +104,21 @@ def test_questions_typed_with_shorthand_or_other_word_forms_are_answered(notes, 
 )
 def test_what_the_named_papers_notes_lack_is_refused(notes, question):
     assert notes.ask(question, use_llm=False).refused
+
+
+@pytest.mark.parametrize(
+    ("sentence", "amount"),
+    [
+        ("mask掉大量的patch（如75%）才有可能", True),  # Chinese text right before the number
+        ("随机出25%：把序列random shuffle", True),
+        ("They train for 50 million frames", True),
+        ("a 448×448 tile and a 4K context", True),
+        ("4.Reconstruction Target", False),  # a numbered heading
+        ("GPT4 is the judge", False),  # a digit inside a name
+        ("Published in 2019.", False),  # a year alone
+    ],
+)
+def test_a_sentence_states_an_amount(sentence, amount):
+    from papernotes.retrieval.evidence import has_number
+
+    assert has_number(sentence) is amount

@@ -1,14 +1,16 @@
 """The short names a notes collection's index gives its paper notes (``- [x] [Ferrule](papers/001_ferrule.md)``)
 are aliases of those papers' records, so a question naming a paper by its index name finds it. Fixture:
 tests/fixtures/families/index_names/notes (papers written for the test: an index README over three
-plain-titled paper notes, a note that is no paper, a venue page and a link to a missing note)."""
+plain-titled paper notes, a note that is no paper, a venue page and a link to a missing note; and a
+numbered list titling two notes that are folders named after those titles, whose README opens with
+"## Notes", and a third whose folder is missing)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from conftest import notes_of
+from conftest import assert_answered, notes_of
 
 from papernotes.corpus.markdown import parse_blocks
 from papernotes.corpus.papers import pointer_name
@@ -46,6 +48,11 @@ def _item(markdown: str):
         ("- [Reading group schedule and how we pick](s.md)", None),  # no short name
         ("- [vLLM](https://arxiv.org/abs/2309.06180)", None),  # a paper on the web, not a note
         ("- [papers.nlp.seq2seq](papers.nlp.seq2seq.md)", None),  # a link showing its target
+        (  # a title naming a note named after it
+            "1. [Dissecting the Loomwork Tile Architecture](papers/Dissecting-the-Loomwork-Tile-Architecture)",
+            ("Dissecting the Loomwork Tile Architecture", "papers/Dissecting-the-Loomwork-Tile-Architecture"),
+        ),
+        ("- [Reading Group Schedule And Picks](papers/schedule.md)", None),  # a title, not the note's name
     ],
 )
 def test_pointer_name(bullet, pointer):
@@ -76,5 +83,34 @@ def test_index_names_make_no_records(notes):
     [("ferrule retry traffic reduction", "71%"), ("how much faster are shuffles with skyway", "2.3x")],
 )
 def test_a_paper_asked_by_its_index_name(notes, question, figure):
-    a = notes.ask(question, use_llm=False)
-    assert not a.refused and figure in a.answer, a.answer
+    assert_answered(notes, question, figure)
+
+
+LOOMWORK = "Dissecting the Loomwork Tile Architecture"
+SPARSE = "Scheduling Sparse Kernels on Loomwork Tiles"
+
+
+def test_an_index_title_names_a_titleless_note_named_after_it(notes):
+    by_title = {r.title: r for r in notes.catalog}
+    assert by_title[LOOMWORK].deep_note and by_title[LOOMWORK].deep_note.endswith(
+        "Dissecting-the-Loomwork-Tile-Architecture/README.md"
+    )
+    assert by_title[SPARSE].deep_note  # its note opens with another heading
+    assert "Pruning Attention Heads Without Retraining" not in by_title  # its note is not there
+    assert "Reading group schedule and how we pick the papers" not in by_title  # a note named otherwise
+
+
+@pytest.mark.parametrize(
+    ("question", "figure"),
+    [
+        ("loomwork tile architecture: how much sram per tile", "624 KiB"),
+        ("how much does the loomwork sparse kernel scheduler cut superstep time", "37%"),
+    ],
+)
+def test_a_titleless_note_is_answered_as_its_papers(notes, question, figure):
+    assert_answered(notes, question, figure)
+
+
+def test_a_list_finds_the_titled_notes(notes):
+    a = notes.ask("which papers are about loomwork?", use_llm=False)
+    assert LOOMWORK in a.answer and SPARSE in a.answer, a.answer

@@ -335,6 +335,24 @@ def test_eval_metrics_match_hand_computation(tmp_path):
     assert rep["by_type"]["t1"]["n"] == 2 and set(rep["latency_ms"]) == {"p50", "p95"}
 
 
+@pytest.mark.parametrize(
+    ("answer", "needle", "found"),
+    [
+        ("作者团队来自Meta AI，一作 Hugo Touvron", "Meta AI", True),  # Chinese right before a Latin name
+        ("参数量为15 亿", "15 亿", True),
+        ("遮盖75%的patch", "75%", True),
+        ("uses a 4K context", "4k", True),
+        ("uses a 64K context", "4K", False),  # inside a longer number
+        ("the Metadata AI", "Meta AI", False),  # inside a longer word
+        ("a cafébar", "café", False),
+    ],
+)
+def test_answer_contains_at_word_boundaries_of_each_script(answer, needle, found):
+    from papernotes.retrieval.evaluate import contains
+
+    assert contains(answer, needle) is found
+
+
 def test_eval_cli_on_fixture_questions(fixture_index, tmp_path):
     qs = tmp_path / "qs.jsonl"
     qs.write_text(

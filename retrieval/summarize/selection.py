@@ -65,10 +65,13 @@ def mentions_topic(r: PaperRecord, topic: Topic) -> bool:
 
 
 def venue_records(catalog: list[PaperRecord], venue: str) -> list[PaperRecord]:
-    """Catalog records of a venue: its venue field is ``venue``, or it is listed on the venue's page."""
+    """Catalog records of a venue: it is one of the paper's venues (its venue or history,
+    :attr:`~papernotes.corpus.models.PaperRecord.venues`), or the paper is listed on the venue's page."""
     v = venue.lower()
     return [
-        r for r in catalog if (r.venue or "").lower() == v or any(_venue_path(t, venue) is not None for t in r.topics)
+        r
+        for r in catalog
+        if v in {x.lower() for x in r.venues} or any(_venue_path(t, venue) is not None for t in r.topics)
     ]
 
 
