@@ -226,6 +226,8 @@ def _add_index_names(
             (r,) = targets.values()
             if title_key(p.title) not in {title_key(n) for n in [r.title, r.system or "", *r.aliases]}:
                 r.aliases.append(p.title)
+            elif title_key(p.title) == title_key(r.title) and " " in p.title and " " not in r.title:
+                r.title = p.title  # the index spells out the title the note only has as its file name
         elif not targets:
             unresolved.append(p)
     return unresolved

@@ -141,13 +141,22 @@ _JEKYLL_NAME_RE = re.compile(r"^((?:19|20)\d\d-\d\d-\d\d)-(.+)$")
 def file_title(rel: str) -> str:
     """A page title from its file name, the last resort: the stem without a Jekyll date prefix; for a
     folder's own page (``index.md``, ``_index.md``, ``README.md``: Hugo page bundles, GitBook) the
-    folder's name; a Notion export's page id is dropped."""
+    folder's name; a Notion export's page id is dropped; a title written as a slug of capitalized words
+    (``Efficient-Memory-Management-for-LLM-Serving``) reads with spaces."""
     path = Path(rel.split("#", 1)[0])
     stem = path.stem
     if stem.lower() in ("index", "_index", "readme") and path.parent.name:
         stem = path.parent.name
     m = _JEKYLL_NAME_RE.match(stem)
-    return _NOTION_ID_RE.sub("", m.group(2) if m else stem)
+    title = _NOTION_ID_RE.sub("", m.group(2) if m else stem)
+    parts = [p for p in re.split(r"[-_]", title) if p]
+    if " " not in title and title[:1].isupper() and sum(p.isalpha() and len(p) > 1 for p in parts) >= SLUG_WORDS:
+        return " ".join(parts)
+    return title
+
+
+#: Fewest words (of two letters or more) of a file or folder name read as a title slug (:func:`file_title`).
+SLUG_WORDS = 3
 
 
 #: A first line that is a property of the note ("Authors: …", "URL: …", Logseq's "tags:: …"), not its title.

@@ -87,11 +87,9 @@ def check_question(question: str) -> str:
     """
     q = _CONTROL_RE.sub(" ", question or "").strip()  # a pasted terminal colour code is no part of it
     if not q:
-        raise BadInputError('the question is empty: ask something, e.g. papernotes ask "Which papers study KV caches?"')
+        raise BadInputError('the question is empty: ask something, e.g. "Which papers study KV caches?"')
     if not re.search(r"\w", q):
-        raise BadInputError(
-            'the question has no words: ask something, e.g. papernotes ask "Which papers study KV caches?"'
-        )
+        raise BadInputError('the question has no words: ask something, e.g. "Which papers study KV caches?"')
     if len(q) > 2000:
         raise BadInputError(f"the question is too long ({len(q)} characters; at most 2,000)")
     return q

@@ -53,6 +53,8 @@ FIELD_TERM_MIN_CHUNKS = 10
 #: use it often (they compare against it: "ELMo"), unless more than this share of the papers' notes use
 #: it: then it is a term of the field that the summary spells out ("Large Language Models (LLMs)").
 COINED_NAME_NOTE_SHARE = 0.25
+#: ... and never fewer notes than this (in a small collection, the paper's own and two comparing with it).
+COINED_NAME_MIN_NOTES = 3
 #: Occurrences of a one-word name in other chunks read to tell how the notes write it
 #: (:meth:`PaperNames._written_as_name`).
 CASING_SAMPLE = 20
@@ -218,7 +220,7 @@ class PaperIndex:
             if self._own_name_records.get(title_key(short), {i}) != {i}:
                 continue  # another paper's name
             notes = {self.chunk_record[int(pos)] for pos in bm25.postings(terms[0])} - {None}
-            if len(notes) <= max(1.0, COINED_NAME_NOTE_SHARE * len(self.records)):
+            if len(notes) <= max(COINED_NAME_MIN_NOTES, COINED_NAME_NOTE_SHARE * len(self.records)):
                 self._coined.add("".join(word_parts(normalize(short))))
                 return short
         return None

@@ -5,7 +5,8 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 
@@ -28,7 +29,7 @@ from papernotes.retrieval.answerability import (
 from papernotes.retrieval.errors import ModelUnavailableError
 from papernotes.retrieval.evidence import Sentence, amount_asked, candidates, embed_best
 from papernotes.retrieval.extractive import compose, paper_line, paper_lookup, states_affiliations
-from papernotes.retrieval.filters import Filters
+from papernotes.retrieval.filters import Filters, matches_where
 from papernotes.retrieval.prompts import CLARIFY, UNGROUNDED_NOTE
 from papernotes.retrieval.question import Question
 from papernotes.retrieval.search import Hit, HybridRetriever, SearchResult
@@ -252,6 +253,7 @@ class Notes:
             return an
         if not result.hits:
             return an
+        self._within_filters(q, result)
         an.paper_hits = self._paper_hits(q, result)
         named_chunks = [h for rec in q.records for h in an.paper_hits.get(rec, [])]
         identity = identity_terms(self.catalog[r] for r in q.records)
@@ -295,13 +297,43 @@ class Notes:
         r = self.catalog[h.record]
         return set(lexical_terms(f"{r.title} {r.system or ''} {r.summary}"))
 
+    def _given_where(self, result: SearchResult) -> dict[str, Any] | None:
+        """The Chroma-style ``where`` clause of the filters the caller gave (``--venue``, ``--source``,
+        ``--year``, ``--topic``), which hold for every chunk an answer draws on; None when none was
+        given (a venue the question itself names selects the search's passages, not the named papers'
+        own notes)."""
+        if result.detected or result.fallback or not result.filters:
+            return None
+        return self.retriever.where(result.filters)
+
+    def _within_filters(self, q: Question, result: SearchResult) -> None:
+        """Drop from the question's named papers those with no chunk inside the given filters
+        (:meth:`_given_where`): "what is jenga" asked with ``--source`` of notes that never mention
+        Jenga names no paper there."""
+        where = self._given_where(result)
+        if where is None:
+            return
+        metas = self.retriever.bm25.metadatas
+        inside = {
+            rec
+            for rec in q.records
+            if any(matches_where(metas[pos], where) for pos in self.retriever.papers.chunks.get(rec, []))
+        }
+        q.papers = [replace(m, records=kept) for m in q.papers if (kept := [r for r in m.records if r in inside])]
+
     def _paper_hits(self, q: Question, result: SearchResult) -> dict[int, list[Hit]]:
-        """Chunks of each named paper, best first: those in the fused pool by rank, then the rest."""
+        """Chunks of each named paper, best first: those in the fused pool by rank, then the rest (inside
+        the filters the caller gave, :meth:`_given_where`)."""
+        where = self._given_where(result)
         out: dict[int, list[Hit]] = {}
         for rec in q.records:
             ranked = [h for h in result.pool if h.record == rec]
             seen = {h.id for h in ranked}
-            rest = [h for h in self.retriever.chunk_hits(self.retriever.papers.chunks.get(rec, [])) if h.id not in seen]
+            rest = [
+                h
+                for h in self.retriever.chunk_hits(self.retriever.papers.chunks.get(rec, []))
+                if h.id not in seen and (where is None or matches_where(h.metadata, where))
+            ]
             out[rec] = ranked + rest
         return out
 

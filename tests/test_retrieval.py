@@ -523,6 +523,30 @@ def test_real_corpus_sysspec_question(real_index):
 
 
 @pytest.mark.realcorpus
+@pytest.mark.parametrize(
+    ("question", "flags", "answered"),
+    [
+        ("what is loongserve", ["--source", "seeds"], True),
+        ("what is loongserve", ["--source", "awesome-papers-repo"], False),  # those notes never mention it
+        ("what is jenga", ["--venue", "SOSP 2025"], True),
+        ("what is jenga", ["--venue", "OSDI"], False),  # no Jenga at any OSDI
+        ("who wrote distserve", ["--year", "2012"], False),
+    ],
+)
+def test_given_filters_hold_for_a_named_paper_too(real_index, question, flags, answered):
+    """``--source``/``--venue``/``--year`` hold for every chunk an answer cites, also when the question
+    names a paper (whose other notes would otherwise be drawn on)."""
+    r = run_cli("ask", question, *flags, "--json", env={"PAPERNOTES_DATA_DIR": str(real_index.data_dir)})
+    assert r.returncode == 0, r.stderr
+    a = json.loads(r.stdout)
+    assert a["refused"] is not answered, a["answer"]
+    if flags[0] == "--source":
+        assert all(flags[1] in c["source"] for c in a["citations"]), a["citations"]
+    if flags[0] == "--venue" and answered:
+        assert all(c["venue"] == flags[1] for c in a["citations"]), a["citations"]
+
+
+@pytest.mark.realcorpus
 def test_real_corpus_held_split_of_the_calibration_set(real_index):
     """The answer models are fitted on the calibration set's fit split (eval/calibrate.py); this gates
     on the held split, which the fit never saw, and on retrieval over the development set."""
