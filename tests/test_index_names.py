@@ -114,3 +114,9 @@ def test_a_titleless_note_is_answered_as_its_papers(notes, question, figure):
 def test_a_list_finds_the_titled_notes(notes):
     a = notes.ask("which papers are about loomwork?", use_llm=False)
     assert LOOMWORK in a.answer and SPARSE in a.answer, a.answer
+
+
+def test_an_index_title_spells_out_a_note_titled_by_its_file_name(notes):
+    # the note has a paper link but no title of its own: its record was titled by its folder's name
+    r = next(r for r in notes.catalog if r.deep_note and "speculative-decoding-with-draft-trees" in r.deep_note)
+    assert r.title == "Speculative Decoding with Draft Trees"

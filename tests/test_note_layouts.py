@@ -160,3 +160,20 @@ def test_a_heading_link_whose_text_is_one_letter_names_no_paper(tmp_path):
     )
     records, _ = catalog_of(tmp_path)
     assert [r.title for r in records] == ["Adaptive Computation Time for Recurrent Neural Networks"]
+
+
+@pytest.mark.parametrize(
+    ("source", "title"),
+    [
+        ("papers/Efficient-Memory-Management-for-LLM-Serving/README.md", "Efficient Memory Management for LLM Serving"),
+        ("Attention_Is_All_You_Need.md", "Attention Is All You Need"),
+        ("2024-01-02-My-Post-Title.md", "My Post Title"),  # a Jekyll date before it
+        ("notes/human-level-control-through-drl.md", "human-level-control-through-drl"),  # lower case: a slug
+        ("Llama-3-8B.md", "Llama-3-8B"),  # a name with a version, not words
+        ("osdi-2024.md", "osdi-2024"),
+    ],
+)
+def test_a_file_name_gives_the_title_last(source, title):
+    from papernotes.corpus.readers import file_title
+
+    assert file_title(source) == title
