@@ -315,6 +315,8 @@ def _lines(markdown: str) -> list[tuple[Inline, bool, str | None]]:
 #: **Year:** 2014 | [arXiv](…)"), or, for a Chinese label, after a space ("论文链接: … 作者: … 发表于: …").
 _FIELD_BREAK_RE = re.compile(
     r"\s*[|·•]\s*|\s+(?=(?:" + "|".join(sorted(_CJK_LABELS, key=len, reverse=True)) + r")\s*[:：])"
+    # a sentence's stop before the next field's label: "Venue: SIGCOMM 2001. Authors: Ion Stoica, …"
+    r"|(?<=\.)\s+(?=(?i:authors?|venue|conference|year|published(?:\s+(?:at|in))?|paper|pdf|arxiv|doi|link|url)\s*:)"
 )
 
 
@@ -332,8 +334,10 @@ def field_segments(inline: Inline) -> list[Inline]:
         return [inline]
     out: list[Inline] = []
     links = list(inline.links)
-    for b, e in parts:
+    for n, (b, e) in enumerate(parts):
         seg = text[b:e].strip()
+        if n < len(parts) - 1:
+            seg = seg.rstrip(".").rstrip()  # the stop that ends a field before the next one's label
         own = [lk for lk in links if lk[0] and lk[0] in seg]
         links = [lk for lk in links if lk not in own]
         out.append(Inline(seg, own, [s for s in inline.strong if s in seg]))

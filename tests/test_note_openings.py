@@ -281,6 +281,14 @@ def test_a_short_name_in_parentheses_ends_a_listing_title(title, split):
             ["NIPS 2017"],
             None,
         ),
+        # fields ending in a stop: "Venue: SIGCOMM 2001. Authors: …"
+        (
+            "Venue: SIGCOMM 2001. Authors: Ion Stoica, Robert Morris",
+            "Ion Stoica, Robert Morris",
+            ["SIGCOMM 2001"],
+            None,
+        ),
+        ("Authors: Ada Lovelace, Alan Turing. Year: 2019", "Ada Lovelace, Alan Turing", [], 2019),
         # one field: a bar or semicolon inside its value is no break
         ("Authors: Ada Lovelace; Alan Turing", "Ada Lovelace; Alan Turing", [], None),
         ("Authors: Ada Lovelace | Alan Turing", "Ada Lovelace | Alan Turing", [], None),
