@@ -329,12 +329,7 @@ class HybridRetriever(BaseRetriever):
         terms = q.terms or lexical_terms(q.text)
         sparse = self.bm25.search(terms, n, where)
         bm25_rank = {pos: r for r, (pos, _) in enumerate(sparse)}
-        named = [
-            pos
-            for rec in q.records
-            for pos in self.papers.chunks.get(rec, [])
-            if where is None or matches_where(self.bm25.metadatas[pos], where)
-        ]
+        named = [pos for rec in q.records for pos in self.paper_chunks(rec, where)]
         named.sort(key=lambda p: bm25_rank.get(p, len(bm25_rank)))
         rrf = self.settings.rrf_k
         ids = self.bm25.ids
@@ -445,6 +440,14 @@ class HybridRetriever(BaseRetriever):
         if not ids:
             return set()
         return set(ids) - set(self.store.get(ids=ids, include=[])["ids"])
+
+    def paper_chunks(self, record: int, where: dict[str, Any] | None = None) -> list[int]:
+        """Positions (in the BM25 index) of the chunks about the catalog paper ``record``, those matching
+        the Chroma-style ``where`` only when one is given."""
+        chunks = self.papers.chunks.get(record, [])
+        if where is None:
+            return list(chunks)
+        return [pos for pos in chunks if matches_where(self.bm25.metadatas[pos], where)]
 
     def chunk_hits(self, positions: list[int]) -> list[Hit]:
         """Hits for chunk positions of the BM25 index (unscored), e.g. a paper's own chunks; those the

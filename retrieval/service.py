@@ -29,7 +29,7 @@ from papernotes.retrieval.answerability import (
 from papernotes.retrieval.errors import ModelUnavailableError
 from papernotes.retrieval.evidence import Sentence, amount_asked, candidates, embed_best
 from papernotes.retrieval.extractive import compose, paper_line, paper_lookup, states_affiliations
-from papernotes.retrieval.filters import Filters, matches_where
+from papernotes.retrieval.filters import Filters
 from papernotes.retrieval.prompts import CLARIFY, UNGROUNDED_NOTE
 from papernotes.retrieval.question import Question
 from papernotes.retrieval.search import Hit, HybridRetriever, SearchResult
@@ -313,12 +313,7 @@ class Notes:
         where = self._given_where(result)
         if where is None:
             return
-        metas = self.retriever.bm25.metadatas
-        inside = {
-            rec
-            for rec in q.records
-            if any(matches_where(metas[pos], where) for pos in self.retriever.papers.chunks.get(rec, []))
-        }
+        inside = {rec for rec in q.records if self.retriever.paper_chunks(rec, where)}
         q.papers = [replace(m, records=kept) for m in q.papers if (kept := [r for r in m.records if r in inside])]
 
     def _paper_hits(self, q: Question, result: SearchResult) -> dict[int, list[Hit]]:
@@ -329,11 +324,7 @@ class Notes:
         for rec in q.records:
             ranked = [h for h in result.pool if h.record == rec]
             seen = {h.id for h in ranked}
-            rest = [
-                h
-                for h in self.retriever.chunk_hits(self.retriever.papers.chunks.get(rec, []))
-                if h.id not in seen and (where is None or matches_where(h.metadata, where))
-            ]
+            rest = [h for h in self.retriever.chunk_hits(self.retriever.paper_chunks(rec, where)) if h.id not in seen]
             out[rec] = ranked + rest
         return out
 
