@@ -56,7 +56,8 @@ def settings() -> Settings:
         return Settings()
     except ValidationError as e:
         first = e.errors()[0]
-        raise BadInputError(f"bad setting {'.'.join(str(x) for x in first['loc'])}: {first['msg']}") from None
+        msg = str(first["msg"]).removeprefix("Value error, ")
+        raise BadInputError(f"bad setting {'.'.join(str(x) for x in first['loc'])}: {msg}") from None
 
 
 def notes():
@@ -336,6 +337,12 @@ def evaluate(
     from papernotes.retrieval.evaluate import load_questions, run_eval
 
     rows = load_questions(file)
+    unlabelled = [r for r in rows if r.get("needs_review")]
+    if unlabelled:  # a 👎 exported by `feedback --export` before anyone wrote down the right answer
+        rows = [r for r in rows if not r.get("needs_review")]
+        show_notices([f"{len(unlabelled)} question(s) marked needs_review skipped: label them, then drop the mark"])
+        if not rows:
+            raise BadInputError(f"{file}: every question is marked needs_review; label them first")
     n = notes()
     rep = run_eval(rows, lambda q: n.ask(q, k=k, use_llm=False if no_llm else None), k)
     if as_json:

@@ -11,6 +11,7 @@ from pathlib import Path
 import orjson
 
 from papernotes.corpus.models import PaperEntry, PaperRecord
+from papernotes.corpus.normalize import compact
 from papernotes.corpus.paper_links import is_paper_link, paper_id
 from papernotes.corpus.papers import NOTE_LABELS, note_slug, title_key
 from papernotes.corpus.venues import is_preprint, normalize_venue
@@ -129,8 +130,8 @@ def build_catalog(entries: Iterable[PaperEntry], warnings: list[str] | None = No
 
     "Later" is ingest order, except that between entries of git sources the newer commit of the note's
     file is later (:func:`precedence`). The venue is the last peer-reviewed venue, else the last
-    preprint venue; when the places give different venues, ``history`` lists them (preprints first,
-    the kept venue last). The year is the venue's, else the first year a place states without one.
+    preprint venue; when the places give different venues, ``history`` lists them all as a timeline
+    (by year, a preprint before the venue of its year). The year is the venue's, else the first year a place states without one.
     Affiliations, authors, links, topics, tags, aliases and sources are unions in order of appearance;
     the summary is the first listing's one-liner (else the deep note's TL;DR, else the abstract).
     Records keep first-seen order.
@@ -328,14 +329,14 @@ def _choose_venue(r: PaperRecord, said: list[tuple[int, str, int | None]]) -> No
     said = sorted(said)
     reviewed = [x for x in said if not is_preprint(x[1])]
     _, r.venue, r.year = (reviewed or said)[-1]
-    distinct: list[str] = []
-    for _, v, _ in [x for x in said if is_preprint(x[1])] + reviewed:
-        if v in distinct:
-            distinct.remove(v)
-        distinct.append(v)
-    if r.venue in distinct:
-        distinct.remove(r.venue)
-    r.history = distinct + [r.venue] if distinct else []
+    # the history is a timeline, oldest first ("arXiv 2023 → SOSP 2024", "MICRO 2021 → NVMW 2022" for a
+    # paper presented again at a workshop): by year, a preprint before a venue of its year, undated first
+    year_of = {v: y for _, v, y in said}
+    order = list(dict.fromkeys(v for _, v, _ in [x for x in said if is_preprint(x[1])] + reviewed))
+    if len(order) < 2:
+        r.history = []
+        return
+    r.history = sorted(order, key=lambda v: (year_of[v] or 0, not is_preprint(v)))
 
 
 def _identities(r: PaperRecord) -> set[str]:
@@ -476,9 +477,10 @@ def filter_records(
 ) -> list[PaperRecord]:
     """Records matching every given filter: venue (any spelling; the paper's venue or one of its
     history, :attr:`~papernotes.corpus.models.PaperRecord.venues`), year, topic (case-insensitive
-    substring of a topic path or tag), search (substring of title, system, summary, affiliations or
-    aliases)."""
+    substring of a topic path or tag), search (its letters and digits, :func:`~papernotes.corpus.normalize.compact`, in
+    those of the title, system, summary, affiliations or aliases)."""
     v = normalize_venue(venue) if venue else None
+    wanted = compact(search) if search else ""
     out = []
     for r in records:
         if venue and (v or venue).lower() not in {x.lower() for x in r.venues}:
@@ -487,9 +489,9 @@ def filter_records(
             continue
         if topic and not any(topic.lower() in t.lower() for t in r.topics + r.tags):
             continue
-        if search:
-            hay = " ".join([r.title, r.system or "", r.summary, " ".join(r.affiliations), " ".join(r.aliases)]).lower()
-            if search.lower() not in hay:
+        if search:  # compared by letters and digits of the one normalization: "Sarathi serve", "deepseekv3"
+            hay = " ".join([r.title, r.system or "", r.summary, " ".join(r.affiliations), " ".join(r.aliases)])
+            if not wanted or wanted not in compact(hay):
                 continue
         out.append(r)
     return out

@@ -67,6 +67,8 @@ class NoteFiles:
     warnings: list[Warning_] = field(default_factory=list)
     hidden: list[str] = field(default_factory=list)
     links_skipped: int = 0
+    #: folders that could not be listed (no permission), labelled like sources
+    unlisted: list[str] = field(default_factory=list)
 
 
 def note_files(path: Path, follow_external: bool = False) -> NoteFiles:
@@ -107,7 +109,10 @@ def note_files(path: Path, follow_external: bool = False) -> NoteFiles:
                 entries = sorted(os.scandir(cur), key=lambda d: d.name)
             except OSError as err:
                 where = label(cur) if cur != path else path.name
-                out.warnings.append(Warning_(where, f"cannot list ({err.strerror})"))
+                out.warnings.append(
+                    Warning_(where, f"cannot list ({err.strerror}); what was indexed of it before is kept")
+                )
+                out.unlisted.append(where)
                 continue
             subdirs = []
             for entry in entries:

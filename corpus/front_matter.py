@@ -8,6 +8,7 @@ import tomllib
 from typing import Any
 
 import frontmatter
+import yaml
 from frontmatter.default_handlers import BaseHandler, YAMLHandler
 
 
@@ -23,10 +24,38 @@ class TomlHandler(BaseHandler):
         return tomllib.loads(fm)
 
 
-#: Handlers tried in order: python-frontmatter's defaults (YAML, JSON), then TOML.
-HANDLERS = [*frontmatter.handlers, TomlHandler()]
+#: Most YAML aliases (``*name``) one front matter may use. Aliases share a node, so a few nested ones
+#: stand for an exponential number of copies (the "billion laughs" expansion: 600 bytes became 12 GB
+#: once flattened); a note's front matter needs a handful at most.
+MAX_YAML_ALIASES = 20
 
-_YAML = YAMLHandler()  # python-frontmatter's YAML reading (PyYAML's safe loader)
+
+class _BoundedLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, refusing front matter with more than :data:`MAX_YAML_ALIASES` aliases."""
+
+    aliases = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            self.aliases += 1
+            if self.aliases > MAX_YAML_ALIASES:
+                raise yaml.YAMLError(f"more than {MAX_YAML_ALIASES} aliases")
+        return super().compose_node(parent, index)
+
+
+class BoundedYAMLHandler(YAMLHandler):
+    """python-frontmatter's YAML handler with :class:`_BoundedLoader` (raises ``yaml.YAMLError`` on bad
+    YAML or too many aliases; such front matter is then read key by key, :func:`recover_keys`)."""
+
+    def load(self, fm: str, **kwargs: Any) -> Any:
+        kwargs.setdefault("Loader", _BoundedLoader)
+        return super().load(fm, **kwargs)
+
+
+#: Handlers tried in order: python-frontmatter's defaults (YAML, bounded; JSON), then TOML.
+HANDLERS = [BoundedYAMLHandler() if isinstance(h, YAMLHandler) else h for h in frontmatter.handlers] + [TomlHandler()]
+
+_YAML = BoundedYAMLHandler()  # python-frontmatter's YAML reading (PyYAML's safe loader, bounded)
 _KEY_LINE_RE = re.compile(r"^([A-Za-z_][\w-]*)\s*:(?:\s+(.*))?$")
 
 

@@ -126,20 +126,42 @@ class Block:
 
 
 class _TextExtractor(HTMLParser):
+    """The visible text of HTML, each table row (``<tr>``) kept as one pipe-table line of its cells."""
+
     def __init__(self) -> None:
         super().__init__()
         self.parts: list[str] = []
+        self.row: list[str] | None = None  # the cells of the open table row
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "tr":
+            self.row = []
+        elif tag in ("td", "th") and self.row is not None:
+            self.row.append("")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "tr" and self.row is not None:
+            cells = [re.sub(r"\s+", " ", c).strip() for c in self.row]
+            if any(cells):
+                self.parts.append("\n| " + " | ".join(cells) + " |\n")
+            self.row = None
 
     def handle_data(self, data: str) -> None:
-        self.parts.append(data)
+        if self.row is None:
+            self.parts.append(data)
+        elif self.row:
+            self.row[-1] += data
 
 
 def html_text(html: str) -> str:
-    """Visible text of an HTML fragment (tags dropped, whitespace folded), via the stdlib parser."""
+    """Visible text of an HTML fragment (tags dropped, whitespace folded), via the stdlib parser; a
+    table's rows become pipe-table lines (``| SOSP 2023 | Oct 23-26, 2023 | Koblenz, Germany |``), one
+    per line, as a Markdown table's read."""
     p = _TextExtractor()
     p.feed(html)
     p.close()
-    return re.sub(r"\s+", " ", " ".join(p.parts)).strip()
+    lines = (re.sub(r"\s+", " ", ln).strip() for ln in " ".join(p.parts).split("\n"))
+    return "\n".join(ln for ln in lines if ln)
 
 
 def render_inline(token: Token) -> Inline:

@@ -148,8 +148,8 @@ class PaperEntry(Paper):
 class PaperRecord(Paper):
     """One paper in the catalog, merged over every place the notes mention it: ``topics`` are the
     places' heading paths ("Page › heading"), ``sources`` their files, ``deep_note`` the per-paper
-    note's source if there is one; ``history`` the venues the notes give it when they differ, preprint
-    first and the venue kept last (``["arXiv 2023", "SOSP 2024"]``), else empty."""
+    note's source if there is one; ``history`` the venues the notes give it when they differ, oldest
+    first (``["arXiv 2023", "SOSP 2024"]``, ``["MICRO 2021", "NVMW 2022"]``), else empty."""
 
     topics: list[str] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)

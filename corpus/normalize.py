@@ -24,6 +24,20 @@ import unicodedata
 from functools import lru_cache
 
 #: CJK scripts: CJK ideographs (and extensions), kana, Hangul syllables and jamo.
+#: Terminal escape sequences (ECMA-48: CSI "ESC [ … m" colours and cursor moves, OSC "ESC ] … BEL"
+#: window titles, two-byte ESC codes) and the C0/C1 control characters other than tab and line breaks:
+#: none is text, and printed back they would drive the reader's terminal.
+CONTROL_RE = re.compile(
+    r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-_]?|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]"
+)
+
+
+def strip_controls(text: str, replacement: str = "") -> str:
+    """``text`` without the terminal escape sequences and control characters of :data:`CONTROL_RE`
+    (tabs and line breaks kept), each replaced by ``replacement``."""
+    return CONTROL_RE.sub(replacement, text)
+
+
 CJK_CHARS = "\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 _CJK_RE = re.compile(f"[{CJK_CHARS}]")
 #: Apostrophe look-alikes: right/left single quotation marks, modifier letter apostrophe, prime,

@@ -108,12 +108,19 @@ def note_people(meta: dict[str, Any], blocks: list[Block], op: Opening) -> tuple
                 affs = affs or found
                 break
     if not authors:
-        for line in op.byline[:2]:
-            if author_list(line):
-                authors, found = split_authors(line)
+        # a byline line, or a part of one set apart by a dot or bar after its links
+        # ("[Paper](…) · Tri Dao, Daniel Y. Fu, … (Stanford)")
+        parts = [p for line in op.byline[:2] for p in (line, *_BYLINE_PARTS_RE.split(line)[1:])]
+        for part in parts:
+            if author_list(part):
+                authors, found = split_authors(part)
                 affs = affs or found
                 break
     return authors, affs
+
+
+#: What sets the parts of a byline apart: a middle dot, bullet or bar between spaces.
+_BYLINE_PARTS_RE = re.compile(r"\s+[·•|]\s+")
 
 
 def note_summary(meta: dict[str, Any], blocks: list[Block]) -> str:

@@ -24,6 +24,7 @@ from papernotes.corpus.markdown import (
     unclosed_fence_line,
 )
 from papernotes.corpus.models import Page, Warning_
+from papernotes.corpus.normalize import strip_controls
 from papernotes.corpus.note_syntax import normalize_note_syntax, template_placeholder
 from papernotes.corpus.org_notes import org_to_markdown
 from papernotes.corpus.publications import looks_like_publication_page, parse_publication_page
@@ -48,6 +49,9 @@ class ReadResult:
     #: hidden folders and files (``.obsidian``, ``.trash``, ``.git``, ``.draft.md`` …) not read, as
     #: ``"<path name>/<relative path>"``
     hidden_skipped: list[str] = field(default_factory=list)
+    #: files that could not be read and folders that could not be listed now (a permission, a lock):
+    #: their earlier index is kept (``"<path name>/<relative path>"``)
+    unreadable: list[str] = field(default_factory=list)
 
 
 def is_git_url(source: str) -> bool:
@@ -358,6 +362,7 @@ def read_path(
         result.warnings += walk.warnings
         result.files_skipped += walk.links_skipped
         result.hidden_skipped = walk.hidden
+        result.unreadable += walk.unlisted
         if not files:
             why = f" ({len(walk.warnings)} links skipped: see {walk.warnings[0]})" if walk.warnings else ""
             raise BadSourceError(f"no notes (.md, .markdown, .mdx, .qmd, .txt, .org) found in {path}{why}")
@@ -390,9 +395,13 @@ def read_path(
                 _collect(result, rel, pages, problems)
                 continue
             text, encoding = decode_note(data, rel)
+            text = strip_controls(text)  # a terminal escape in a note is no text, and must not reach a terminal
         except OSError as e:
-            result.warnings.append(Warning_(rel, f"cannot read ({e.strerror}); skipped"))
+            result.warnings.append(
+                Warning_(rel, f"cannot read ({e.strerror}); skipped (what was indexed of it before is kept)")
+            )
             result.files_skipped += 1
+            result.unreadable.append(rel)
             continue
         except ValueError as e:
             result.warnings.append(Warning_(rel, str(e)))

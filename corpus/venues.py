@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from papernotes.corpus.errors import BadInputError
+from papernotes.corpus.normalize import unify_punctuation
 from papernotes.corpus.venue_names import journal_abbreviated
 
 #: Canonical spelling of venue series seen in systems/ML notes (lower-case key → canonical name).
@@ -435,7 +436,7 @@ def resolve_venue(text: str, known: Iterable[str]) -> str:
         notes without a year ("OSDI": the message names its years in the notes).
     """
     known = list(dict.fromkeys(known))
-    raw = (text or "").strip()
+    raw = unify_punctuation(text or "").strip()  # "ＯＳＤＩ 2024", "OSDI‑2024" as typed on any keyboard
     if not raw:
         raise BadInputError("no venue given: name one, e.g. 'MLSys 2026' or 'osdi26'")
     v = normalize_venue(raw)

@@ -183,7 +183,10 @@ def main() -> None:
     ap.add_argument("--extra", type=Path, nargs="*", default=[], help="more question files to report")
     ap.add_argument("--no-fit", action="store_true", help="only report, with the current weights")
     ap.add_argument("--collections", type=Path, default=COLLECTIONS, help="other collections' question sets")
-    ap.add_argument("--work-dir", type=Path, default=Path(tempfile.gettempdir()) / "papernotes-calibration")
+    # one work dir per checkout: a collection ingested from another checkout's path is another source,
+    # and its chunks would sit beside these as copies
+    checkout = hashlib.sha1(str(ROOT).encode("utf-8")).hexdigest()[:8]
+    ap.add_argument("--work-dir", type=Path, default=Path(tempfile.gettempdir()) / f"papernotes-calibration-{checkout}")
     args = ap.parse_args()
     settings = Settings(data_dir=args.data_dir, _env_file=None)
     notes = Notes(settings)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from papernotes.corpus.errors import BadInputError
+from papernotes.corpus.normalize import strip_controls
 from papernotes.retrieval.prompts import REFUSAL
 
 if TYPE_CHECKING:
@@ -74,7 +75,6 @@ class Answer:
 
 
 #: Terminal escape sequences (ECMA-48 CSI, e.g. a colour code "\x1b[31m") and other C0/C1 control characters.
-_CONTROL_RE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-_]|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def check_question(question: str) -> str:
@@ -83,9 +83,12 @@ def check_question(question: str) -> str:
     Raises
     ------
     BadInputError
-        if it is empty, has no letters or digits, or is longer than 2,000 characters.
+        if it is empty, has no letters or digits, is longer than 2,000 characters, or holds bytes that
+        are not UTF-8 (a shell passes them on as lone surrogates).
     """
-    q = _CONTROL_RE.sub(" ", question or "").strip()  # a pasted terminal colour code is no part of it
+    q = strip_controls(question or "", " ").strip()  # a pasted terminal colour code is no part of it
+    if re.search("[\ud800-\udfff]", q):
+        raise BadInputError("the question is not valid UTF-8 text: retype it, or check the terminal's encoding")
     if not q:
         raise BadInputError('the question is empty: ask something, e.g. "Which papers study KV caches?"')
     if not re.search(r"\w", q):

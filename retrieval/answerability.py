@@ -47,6 +47,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from papernotes.corpus.models import PaperRecord
+from papernotes.corpus.papers import is_todo
 from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.evidence import Sentence
 from papernotes.retrieval.question import Question
@@ -310,6 +311,32 @@ def is_lookup(
     return similarity(framing(q, identity)) >= lookup_threshold()
 
 
+#: What the notes say about a conference itself, the parts of a venue lookup answer
+#: (:func:`is_venue_lookup`, :meth:`~papernotes.retrieval.service.Notes.venue_answer`): each field of
+#: :class:`~papernotes.retrieval.summarize.venue_facts.VenueFacts` and the words that describe it.
+VENUE_LOOKUP_PARTS = {
+    "when": "when the conference is held or takes place: its dates",
+    "where": "where the conference is held, hosted or takes place: its city, country and location",
+    "homepage": "its homepage or website",
+    "acceptance_rate": "its acceptance rate",
+}
+
+
+def is_venue_lookup(q: Question, venue: str | None, used: Callable[[Key], bool], known: AbstractSet[str]) -> bool:
+    """True when ``q`` asks about the conference ``venue`` itself (the filter the question names, with
+    its year) and nothing the notes say of its papers: it names no paper and asks for no list, none of
+    its asked words is used by the venue's chunks (``used(key)``: "osdi 2024 *best* paper" asks for
+    its awards), and it asks nothing at all ("osdi 2024?", "when is nsdi 2024") or only for parts of the
+    venue lookup answer that the notes state (``known``: fields of :data:`VENUE_LOOKUP_PARTS`), in the
+    words describing them ("where was sosp 2023 held", "eurosys 2022 location?"; not "who chaired sosp
+    2023", nor "mlsys 2025 acceptance rate" when the notes give none). Such a question is answered from
+    the venue's facts."""
+    if not venue or q.papers or q.is_list or not known or any(used(k) for k in q.asked):
+        return False
+    told = frozenset(t for f in known if f in VENUE_LOOKUP_PARTS for t in lexical_terms(VENUE_LOOKUP_PARTS[f]))
+    return all(k.covered(told) for k in q.asked)
+
+
 def asks_no_more(
     q: Question,
     bm25: BM25Index,
@@ -343,6 +370,18 @@ def lookup_threshold() -> float:
     return float(calibration().get("lookup_at", LOOKUP_AT_DEFAULT))
 
 
+_LIST_MARK_RE = re.compile(r"^\s*(?:[-*+•]|\d{1,9}[.)])\s+")
+
+
+def stated(text: str) -> str:
+    """A chunk's text without its to-do lines ("- [ ] QLoRA (NeurIPS 2023)", "TODO read: Mamba"): they
+    name what was not read yet and state nothing about it (:func:`~papernotes.corpus.papers.is_todo`,
+    which also keeps them out of the candidate sentences); the same string when it has none."""
+    lines = text.split("\n")
+    kept = [ln for ln in lines if not is_todo(_LIST_MARK_RE.sub("", ln))]
+    return text if len(kept) == len(lines) else "\n".join(kept)
+
+
 def question_features(
     result: SearchResult,
     sentences: list[Sentence],
@@ -357,7 +396,7 @@ def question_features(
     idf = bm25.idf
     terms = q.keys if q else lexical_terms(result.query)
     top = result.hits[:3]
-    per_chunk = [set(lexical_terms(h.text)) for h in result.hits]
+    per_chunk = [set(lexical_terms(stated(h.text))) for h in result.hits]
     cov_best = max((coverage(terms, ts, idf) for ts in per_chunk), default=0.0)
     union: set[str] = set().union(*per_chunk[:3]) if per_chunk else set()
     if q and q.papers:

@@ -165,6 +165,10 @@ class PaperIndex:
                 n.records.add(i)
                 n.single = n.single or len(name.split()) == 1
                 n.from_file_name = n.from_file_name and name not in named
+        for head, i in _compound_heads(records).items():  # "sarathi" for Sarathi-Serve
+            key = "".join(word_parts(normalize(head)))
+            if key not in self._names and key not in skip and not self._used_alone(head, i, bm25):
+                self._names[key] = _Name(display=head, records={i}, single=True, from_file_name=False)
         self._bm25 = bm25
         self._titles = TitleAbbreviations(r.title for r in records)  # the titles a typed word abbreviates
         for n in self._names.values():
@@ -172,6 +176,16 @@ class PaperIndex:
                 n.display = self._casing(n)
         self._field_names: dict[str, _Name] = {}
         self._common = self._common_names(bm25)
+
+    def _used_alone(self, head: str, i: int, bm25: BM25Index) -> bool:
+        """True when a chunk about no paper or another paper writes ``head`` (a compound name's first
+        part) as a word of its own: then it names something else too ("DeepSpeed", the framework, for
+        DeepSpeed-Inference)."""
+        alone = re.compile(rf"(?<![\w-]){re.escape(head)}(?![\w-])", re.IGNORECASE)
+        terms = lexical_terms(head)
+        return len(terms) == 1 and any(
+            self.chunk_record[pos] != i and alone.search(bm25.texts[pos]) for pos in bm25.postings(terms[0])
+        )
 
     def _prose_name(
         self, i: int, r: PaperRecord, named: list[str], title_terms: AbstractSet[str], bm25: BM25Index
@@ -546,6 +560,36 @@ def _record_names(r: PaperRecord) -> list[str]:
         prefix = a.split(":", 1)[0].strip() if ":" in a else ""
         names += [x for x in (prefix, a.strip()) if x and len(x.split()) <= MAX_NAME_WORDS]
     return list(dict.fromkeys(n for n in names if n))
+
+
+#: A one-word name of two hyphenated parts: "Sarathi-Serve", "MegaScale-Infer", "DeepSeek-V3".
+_COMPOUND_NAME_RE = re.compile(r"([A-Za-z][A-Za-z0-9]*)-([A-Za-z0-9][\w.]*)")
+
+
+def _compound_heads(records: Sequence[PaperRecord]) -> dict[str, int]:
+    """The first parts of one-word compound names that people type alone ("sarathi vs distserve" for
+    Sarathi-Serve), each (as written) → its paper: the head of a system name, title prefix or alias
+    "Head-Word" whose second part is
+    an English word, when the head is no English word itself, has four letters or more, and heads no
+    other paper's name ("MegaScale" heads MegaScale-Infer and MegaScale-Data; "DeepSeek" heads
+    DeepSeek-Coder and DeepSeek-V3: neither is taken). A paper named exactly so keeps the name
+    (:class:`PaperIndex` adds a head only when no name holds its key)."""
+    found: dict[str, tuple[str, set[int], bool]] = {}  # head → (as written, papers, every tail English)
+    for i, r in enumerate(records):
+        prefix = r.title.split(":", 1)[0] if ":" in r.title else ""
+        for name in (r.system or "", prefix, *r.aliases):
+            m = _COMPOUND_NAME_RE.fullmatch(name.strip())
+            if m is None:
+                continue
+            head, tail = m.groups()
+            written, recs, english = found.get(head.lower(), (head, set(), True))
+            english = english and tail.isalpha() and len(tail) >= 3 and english_word(tail)
+            found[head.lower()] = (written, recs | {i}, english)
+    return {
+        written: next(iter(recs))
+        for written, recs, english in found.values()
+        if len(recs) == 1 and english and len(written) >= 4 and not english_word(written)
+    }
 
 
 #: Fewest uses of a word in a paper's own note that make it the note's name for the paper

@@ -77,15 +77,49 @@ LEAD_IN_ITEMS = 3
 LEAD_IN_CHARS = 300
 
 
-def split_sentences(text: str) -> list[str]:
+#: A pipe-table line (``| a | b |``) and a header's delimiter row (``|---|:--:|``).
+_TABLE_LINE_RE = re.compile(r"^\s*\|.*\|\s*$")
+_TABLE_DELIMITER_RE = re.compile(r"^\s*\|[\s:|-]*-[\s:|-]*\|\s*$")
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def table_rows(text: str) -> str:
+    """``text`` with each pipe table's rows written as one line of labelled cells, the header row's
+    labels before each cell ("Conference: SOSP 2023; When: Oct 23-26, 2023; Where: Koblenz, Germany"),
+    empty cells left out, the header and delimiter rows themselves dropped: a row read alone is a
+    sentence that says what each of its cells is."""
+    out: list[str] = []
+    header: list[str] | None = None
+    for line in text.split("\n"):
+        if not _TABLE_LINE_RE.match(line):
+            header = None
+            out.append(line)
+        elif _TABLE_DELIMITER_RE.match(line):
+            continue
+        elif header is None:
+            header = _cells(line)
+        else:
+            cells = _cells(line)
+            labelled = [f"{h}: {c}" if h else c for h, c in zip(header + [""] * len(cells), cells, strict=False) if c]
+            out.append("; ".join(labelled))
+    return "\n".join(out)
+
+
+def split_sentences(text: str, tables: bool = True) -> list[str]:
     """Sentences and list lines of a chunk body, bullets stripped ("Dr." and "e.g." do not end one);
-    the lines of a fenced code block are code, not sentences, and are left out; a short lead-in ending
+    the lines of a fenced code block are code, not sentences, and are left out; a table row is one
+    sentence of labelled cells (:func:`table_rows`; with ``tables=False`` its raw ``| … |`` line, for
+    readers that skip rows); a short lead-in ending
     in a colon is joined with the lines it introduces ("Three tricks: 4-bit NormalFloat; double
     quantization; paged optimizers")."""
     out: list[str] = []
     glue = False
     lead = 0  # items still to join to a short lead-in ("Three tricks:")
-    for s in _SENT_SPLIT_RE.split(_FENCED_RE.sub("\n", text)):
+    text = _FENCED_RE.sub("\n", text)
+    for s in _SENT_SPLIT_RE.split(table_rows(text) if tables else text):
         s = (s or "").strip()
         if not s:
             continue

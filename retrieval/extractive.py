@@ -99,9 +99,12 @@ def compose(
         if asked and q and not q.is_comparison and ranked[0].asked >= best_named + SUBJECT_SWITCH_MARGIN:
             named = []  # the name is context, the answer is another paper
     if named:
+        # one name asked about (however many records share it: a preprint and its renamed conference
+        # version) gets each record's authors and link; a comparison of names stays compact
+        one_name = q is not None and len(q.papers) == 1
         for rec in named[:3]:
             own = [s for s in ranked if s.hit.record == rec]
-            _paper_answer(c, records[rec], paper_hits.get(rec, []), own, asked, link=len(named) == 1)
+            _paper_answer(c, records[rec], paper_hits.get(rec, []), own, asked, link=one_name)
         if c.lines:
             return "\n".join(c.lines), c.cited
     if not ranked:
@@ -140,11 +143,13 @@ def _paper_answer(
     if link and r.authors and r.affiliations:  # the lead line names the affiliations, not the people
         c.add("Authors: " + ", ".join(r.authors[:12]) + (" et al." if len(r.authors) > 12 else ""), chunk)
     elif link and not r.authors:  # the notes' byline, when the catalog has no names
-        byline = next(((b, h) for h in mine for b in map(_unlinked, split_sentences(h.body)) if is_byline(b)), None)
+        byline = next(
+            ((b, h) for h in mine for b in map(_unlinked, split_sentences(h.body, tables=False)) if is_byline(b)), None
+        )
         if byline:
             c.add("Authors: " + byline[0].strip(" —–-"), byline[1])
     if link and not r.affiliations:  # the notes' affiliation line, when the catalog has none
-        place = next((x for x in split_sentences(chunk.body) if _affiliation_like(x)), None)
+        place = next((x for x in split_sentences(chunk.body, tables=False) if _affiliation_like(x)), None)
         if place:
             c.add("From: " + place.strip().rstrip(".。"), chunk)
     if link and r.url:
@@ -187,7 +192,7 @@ def description_sentences(chunk: Hit, r: PaperRecord) -> list[str]:
     """The sentences of ``chunk`` that describe the paper: not its title, its venue, a table row, nor the line stating its
     affiliations (those of the catalog record; for a record without any, a line that looks like one)."""
     out = []
-    split = split_sentences(chunk.body)
+    split = split_sentences(chunk.body, tables=False)
     sentences = [_after_lead(s, r) for s in split]
     # a chunk that holds the paper's entry among others (a log's entries, a listing: its title is a line
     # of the chunk, not its heading): the paper's own lines are those of its record's summary (the
@@ -254,6 +259,8 @@ def _affiliation_like(line: str) -> bool:
     text = re.sub(r"\s+\+\s+", " & ", line.strip())
     if text.endswith((".", "。")) and len(text.split()) <= 8:
         text = text[:-1]
+    if text.lower() in PAPER_LINK_LABELS | GENERIC_LINK_LABELS:
+        return False  # a link's label left alone on its line ("[Paper](…)"), no place
     return looks_like_affiliation(text)
 
 

@@ -68,6 +68,9 @@ def normalize_filters(
     """
     v = series = None
     if venue is not None:
+        venue = unify_punctuation(venue)  # "OSDI‑2024" (a non-breaking hyphen), "ＯＳＤＩ 2024", zero-width spaces
+        if len(venue) > MAX_FLAG_CHARS:
+            raise BadInputError(f"the venue is too long ({len(venue)} characters): write it like 'OSDI 2026'")
         if not venue.strip():
             raise BadInputError("the venue is empty: write it like 'OSDI 2026', 'osdi26' or 'OSDI'")
         several = find_venue_mentions(venue, any_case=venue.split())
@@ -83,9 +86,15 @@ def normalize_filters(
     if v and year is not None and split_venue(v)[1] not in (None, year):
         raise BadInputError(f"--venue {v} and --year {year} contradict each other")
     for name, value in (("topic", topic), ("source", source)):
+        if value is not None and len(value) > MAX_FLAG_CHARS:
+            raise BadInputError(f"the {name} is too long ({len(value)} characters; at most {MAX_FLAG_CHARS})")
         if value is not None and not value.strip():
             raise BadInputError(f"the {name} is empty: give part of one (see `papernotes stats`) or leave the flag out")
     return Filters(venue=v, year=year, topic=topic or None, source=source or None, series=series)
+
+
+#: The longest venue, topic or source a flag may give (a question is capped at 2,000 characters).
+MAX_FLAG_CHARS = 200
 
 
 def parse_venue(text: str, known_series: Iterable[str] = ()) -> VenueMention | None:

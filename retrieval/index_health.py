@@ -9,18 +9,25 @@ import hashlib
 import json
 import os
 import shlex
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import orjson
 
+from papernotes.corpus.catalog import load_catalog
+from papernotes.corpus.errors import PapernotesError
+from papernotes.corpus.models import PaperRecord
 from papernotes.retrieval import json_load
 from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.store import lock_held
 from papernotes.retrieval.terms import TERMS_VERSION
 
+T = TypeVar("T")
+
 if TYPE_CHECKING:
+    from papernotes.retrieval.bm25 import BM25Index
     from papernotes.retrieval.indexing import IngestReport
 
 
@@ -191,6 +198,48 @@ def load_source_stats_safe(settings: Settings) -> dict[str, dict[str, Any]]:
     return load_json_safe(stats_path(settings)) or {}
 
 
+def unreadable_part(settings: Settings, part: str, where: object, e: BaseException) -> PapernotesError:
+    """The one-line error of a part of the index that cannot be read (damaged on disk): it names the
+    part and the ``papernotes ingest`` command that rebuilds it."""
+    from papernotes.retrieval.errors import IndexDamagedError
+
+    return IndexDamagedError(
+        f"the {part} of the index ({where}) cannot be read ({type(e).__name__}); "
+        f"run `{repair_command(settings)}` to rebuild it"
+    )
+
+
+def _read_part(settings: Settings, part: str, where: Path, load: Callable[[Path], T]) -> T:
+    try:
+        return load(where)
+    except (ValueError, KeyError, TypeError) as e:  # not JSON, or not the part's shape
+        raise unreadable_part(settings, part, where, e) from None
+
+
+def read_catalog(settings: Settings) -> list[PaperRecord]:
+    """The paper catalog of the index (``catalog.json``).
+
+    Raises
+    ------
+    IndexDamagedError
+        when it is not the catalog's JSON (damaged on disk).
+    """
+    return _read_part(settings, "paper catalog", settings.catalog_path, load_catalog)
+
+
+def read_bm25(settings: Settings) -> BM25Index:
+    """The keyword index (``bm25/``).
+
+    Raises
+    ------
+    IndexDamagedError
+        when it is not the keyword index's JSON (damaged on disk).
+    """
+    from papernotes.retrieval.bm25 import BM25Index
+
+    return _read_part(settings, "keyword index", settings.bm25_dir, BM25Index.load)
+
+
 def ensure_index(settings: Settings) -> None:
     """Check that the data dir holds a complete index this version of papernotes can query.
 
@@ -227,10 +276,19 @@ def ensure_index(settings: Settings) -> None:
             raise IndexDamagedError(
                 f"the {name} of the index ({where}) is missing; run `{repair_command(settings)}` to rebuild it"
             )
-    built = load_json(manifest_path(settings), {}).get("terms_version")
+    try:
+        manifest = load_json(manifest_path(settings), {})
+    except (OSError, ValueError):
+        manifest = None
+    if not isinstance(manifest, dict):
+        raise IndexDamagedError(
+            f"the manifest of the index ({manifest_path(settings)}) cannot be read; "
+            f"run `{repair_command(settings)}` to rebuild it"
+        )
+    built = manifest.get("terms_version")
     if built != TERMS_VERSION:
         was = f"term rules v{built}" if built else "older term rules"
         raise IndexOutdatedError(
             f"the index in {settings.data_dir} was built with {was} (this papernotes uses v{TERMS_VERSION}); "
-            "run `papernotes ingest` to update it (nothing is re-embedded)"
+            f"run `{repair_command(settings)}` to update it (nothing is re-embedded)"
         )

@@ -219,6 +219,13 @@ def _ingest_locked(
         if o in reused:  # a reused origin's groups with chunks, as the last ingest left them
             with_chunks.add(g)
             sigs[g], group_origin[g] = sig, o
+    # a file that cannot be read now (a permission, a lock) is not gone: its groups keep their chunks
+    # (when the last ingest finished: a rebuild or a resumed one starts from what can be read)
+    unreadable = {r.origin: r.unreadable for r in results if r.unreadable} if early else {}
+    for g, (o, sig) in (early.state if early else {}).items():
+        if o in unreadable and _under(g.split("\n", 1)[1], unreadable[o]):
+            with_chunks.add(g)
+            sigs[g], group_origin[g] = sig, o
     report.chunks = sum(len(a.chunks) for a in analyses) + sum(rec["chunks"] for rec in reused.values())
     # what the catalog and sources.json need of this ingest, so the pages and analyses can go before
     # the writes (the index and the keyword index hold their own copies of the texts)
@@ -247,6 +254,12 @@ def _ingest_locked(
             empty = f"{a.page.source}: page {a.page.title!r} has no text to index"
             new_stats[a.page.origin]["warnings"].append(empty)
             rec["empty_warnings"].append(empty)
+    for origin, prefixes in unreadable.items():  # ... and its paper entries stay in the catalog
+        kept = [
+            e for e in (early.entries if early else {}).get(origin, []) if _under(str(e.get("source", "")), prefixes)
+        ]
+        new_entries[origin] += kept
+        new_ids[origin] += [_entry_id(e) for e in kept]
     for origin, rec in reused.items():
         new_ids[origin] = rec["entry_ids"]
         new_stats[origin] = {
@@ -421,6 +434,13 @@ def _ingest_locked(
     report.seconds = time.perf_counter() - t0
     report.stages = {k: round(v, 3) for k, v in stages.items()}
     return report
+
+
+def _under(source: str, paths: list[str]) -> bool:
+    """True when ``source`` (a page's source, ``"notes/a.md"`` or ``"notes/dump.txt#page"``) is one of
+    ``paths`` (files) or inside one of them (folders)."""
+    file = source.split("#", 1)[0]
+    return any(file == p or file.startswith(p.rstrip("/") + "/") for p in paths)
 
 
 def _entry_id(entry: dict[str, Any]) -> str:

@@ -399,6 +399,11 @@ def heading_list(retriever: HybridRetriever, result: SearchResult, idf: Callable
     return False
 
 
+#: A person or group named in full asks for their papers when the name is most of what the question
+#: asks (idf-weighted: "what did microsoft *publish*", "what has xinwei fu *worked on*"; :func:`topic_list`).
+PEOPLE_SHARE = 0.5
+
+
 def topic_list(retriever: HybridRetriever, result: SearchResult, idf: Callable[[str], float]) -> bool:
     """True when a question that names a venue or a year, no paper and no amount asks, in its specific
     words (:func:`~papernotes.retrieval.answerability.specific_asked`), for a topic or a group that papers
@@ -406,8 +411,11 @@ def topic_list(retriever: HybridRetriever, result: SearchResult, idf: Callable[[
     affiliations, authors, tags) holds every one of those words ("What did FAST 2025 publish about KV
     cache?", "sjtu stuff at sosp 25?") — or, with a year and no venue, for a person or group whose
     papers of that year are in the notes (their authors, affiliations or the titles of the pages that
-    list them hold those words: "what did xinyi wan put out in 2026?"): it asks for those papers. An attribute of the venue ("osdi 2024
-    acceptance rate") is in no paper's record."""
+    list them hold those words: "what did xinyi wan put out in 2026?"), or, with neither, for a person or
+    group that the question names in full as one of the papers' authors or affiliations or as the title
+    of a page listing them ("what did xinyi wan publish?", "anything from rice university?"; not
+    "what is llm" for the affiliation "Xiaomi LLM Core"): it asks for those
+    papers. An attribute of the venue ("osdi 2024 acceptance rate") is in no paper's record."""
     q = result.question
     f = result.filters
     if q is None or q.papers or q.asks_quantity:
@@ -415,8 +423,21 @@ def topic_list(retriever: HybridRetriever, result: SearchResult, idf: Callable[[
     specific = specific_asked(q, retriever.bm25)
     years = asked_years(specific, f, q.text, {year_of(r) for r in retriever.catalog})
     specific = [k for k in specific if not is_year(k.word)]
-    if not specific or not (f.venue or f.series or years):
+    if not specific:
         return False
+    if not (f.venue or f.series or years):
+        # no venue and no year: a person or group named alone ("what did xinyi wan publish?", "anything
+        # from ut austin?") asks for their papers, by the people the records name
+        typed = set(lexical_terms(q.text))  # as typed: "llm" does not name the page "Large Language Model (LLM)"
+
+        def named_people(r: PaperRecord) -> bool:  # an author, affiliation or listing page named in full
+            for who in [*r.authors, *r.affiliations, *(t.split(" › ", 1)[0] for t in r.topics)]:
+                terms = set(lexical_terms(who))
+                if terms and terms <= typed and coverage(specific, terms, idf) >= PEOPLE_SHARE:
+                    return True
+            return False
+
+        return any(named_people(r) for r in retriever.catalog)
     for r in retriever.catalog:
         if f.venue or f.series:
             if _at_venue(r, f) and coverage(specific, set(lexical_terms(_own_text(r))), idf) >= FULL:

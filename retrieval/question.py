@@ -43,6 +43,10 @@ LIST_NOUNS = frozenset(
     {"papers", "works", "work", "systems", "ones", "talks", "studies", "publications", "pubs", "entries", "projects"}
 )
 QUANTIFIERS = frozenset({"which", "what", "any", "all", "every", "some", "other", "list", "many"})
+#: The English interrogatives: "which"/"what" quantify the question's list noun only when the question
+#: opens with them, not inside a clause another interrogative governs ("how does X pick *which* KV
+#: entries to load" asks how, not for entries).
+INTERROGATIVES = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "why", "how"})
 #: The same closed-class words in Chinese, which has no spaces: "which (ones)", "list", "enumerate".
 LIST_PHRASES_CJK = ("哪些", "列出", "列举")
 
@@ -64,8 +68,11 @@ def asks_for_list(
     if any(p in text for p in LIST_PHRASES_CJK):
         return True
     filler = stop_words() | CHAT_WORDS
+    opening = next((w for w in words if w in INTERROGATIVES), None)
     for i, w in enumerate(words):
         before = set(words[max(0, i - 4) : i])
+        # an embedded "which"/"what" under another interrogative does not quantify: "how does X pick which …"
+        before -= {q for q in ("which", "what") if opening is not None and opening != q}
         at_end = i == len(words) - 1 and w.endswith("s")  # "meta's osdi 24 papers?", not "how does X work?"
         # the head of the question's opening noun phrase: "papers that focus on memory at hpca 2026"
         heads = w.endswith("s") and all(x in filler for x in words[:i])
@@ -553,6 +560,9 @@ def understand(
             parts = papers.name_terms([pm], text, spans)
             names |= set(lexical_terms(" ".join(parts))) | set(lexical_terms("".join(parts)))
             names |= set(lexical_terms(pm.name))  # the name as the notes spell it ("kernelevovle")
+    # a name of a paper the question names is read, whatever the notes' text spells ("resnet 是什么" for
+    # the note aliased ResNet)
+    unread = [w for w in unread if not (set(lexical_terms(w)) and set(lexical_terms(w)) <= names)]
     # "how does X differ from Y?", "X vs Y": the comparison is the question's form, not what it asks about
     # a comparing word read through any of its readings is the question's form too ("diffrence")
     asked = [k for k in keys if not (k.terms <= names or k.covered(names) or k.covered(_comparing_terms()))]

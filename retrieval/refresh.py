@@ -30,6 +30,11 @@ UNITS = {"": 1.0, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
 _INTERVAL = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$", re.IGNORECASE)
 
 
+#: The longest interval between refreshes, seconds (a year): longer ones are typos, and past the
+#: platform's time range they cannot be scheduled at all.
+MAX_INTERVAL = 366 * 86400
+
+
 def parse_interval(text: str) -> float:
     """Seconds of an interval written as a positive number with an optional unit: ``90``, ``90s``,
     ``5m``, ``1.5h``, ``1d``.
@@ -38,14 +43,16 @@ def parse_interval(text: str) -> float:
     ------
     BadInputError
         (one line, naming the value and the accepted forms) for anything else: ``5x``, ``-1``, ``0``,
-        an empty string.
+        an empty string, or more than :data:`MAX_INTERVAL`.
     """
     m = _INTERVAL.match(text or "")
     seconds = float(m.group(1)) * UNITS[m.group(2).lower()] if m else 0.0
     if seconds <= 0:
         raise BadInputError(
-            f"bad interval {text!r}: give a positive number of seconds, or one with a unit: 90s, 5m, 1h, 1d"
+            f"bad interval {text[:40]!r}: give a positive number of seconds, or one with a unit: 90s, 5m, 1h, 1d"
         )
+    if seconds > MAX_INTERVAL:
+        raise BadInputError(f"bad interval {text[:40]!r}: at most {MAX_INTERVAL // 86400:.0f} days")
     return seconds
 
 

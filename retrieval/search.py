@@ -18,18 +18,23 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict, Field, PrivateAttr
 
-from papernotes.corpus.catalog import load_catalog
 from papernotes.corpus.errors import PapernotesError
 from papernotes.corpus.models import PaperRecord
 from papernotes.corpus.papers import title_key
-from papernotes.corpus.venues import ordinary_word_series, split_venue
+from papernotes.corpus.venues import find_venues, ordinary_word_series, split_venue
 from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.chunk_vectors import load_vectors, nearest
 from papernotes.retrieval.embeddings import make_embeddings
 from papernotes.retrieval.entities import PaperIndex
 from papernotes.retrieval.errors import IndexDamagedError
 from papernotes.retrieval.filters import Filters, build_where, check_against_question, matches_where
-from papernotes.retrieval.index_health import ensure_index, repair_command, unfinished_ingest
+from papernotes.retrieval.index_health import (
+    ensure_index,
+    read_bm25,
+    read_catalog,
+    repair_command,
+    unfinished_ingest,
+)
 from papernotes.retrieval.question import Question, understand
 from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.store import lock_held, make_client, storage_error, vector_store
@@ -41,6 +46,9 @@ from papernotes.retrieval.terms import lexical_terms, lexical_terms_once
 NEAR_DUPLICATE_OVERLAP = 0.9
 #: Chunks with fewer terms (a title and a line) are alike by chance: only the same terms make them copies.
 SHORT_TERMS = 8
+#: Chunks outside a venue filter that name the venue, fused as one more ranked list
+#: (:meth:`HybridRetriever.venue_mentions`).
+VENUE_MENTION_CHUNKS = 3
 
 #: Threads that embed questions while they are read (:meth:`HybridRetriever.question_vector`); the
 #: embedding runs outside the interpreter lock (ONNX Runtime), the reading inside it.
@@ -211,7 +219,8 @@ class HybridRetriever(BaseRetriever):
                 if translated is None:
                     raise e from None
                 raise translated from e
-        bm25 = BM25Index.load(settings.bm25_dir)
+        bm25 = read_bm25(settings)
+        catalog = read_catalog(settings)
         held = load_vectors(settings.bm25_dir, bm25.ids)
         notices = [n for n in [unfinished_ingest(settings)] if n]
         if vectors != len(bm25) and not notices:
@@ -225,7 +234,7 @@ class HybridRetriever(BaseRetriever):
             store=store,
             bm25=bm25,
             vectors=held,
-            catalog=load_catalog(settings.catalog_path),
+            catalog=catalog,
             k=k or settings.k,
             filters=filters,
             notices=notices,
@@ -321,16 +330,45 @@ class HybridRetriever(BaseRetriever):
             meta["venue"] = self.catalog[rec].venue  # the paper's venue over all its places, not this bullet's
         return Hit(self.bm25.ids[pos], self.bm25.texts[pos], meta, 0.0, record=rec, group=group)
 
-    def _fused(self, q: Question, qv: list[float], where: dict[str, Any] | None, n: int) -> tuple[list[Hit], list[str]]:
+    def venue_mentions(self, venue: str, terms: list[str], where: dict[str, Any] | None, n: int) -> list[int]:
+        """Positions of up to :data:`VENUE_MENTION_CHUNKS` chunks outside ``where`` whose body names
+        ``venue`` (canonical, "SOSP 2023") in a line of its own text — the notes' conference calendar
+        row, a page noting a co-located venue — best first by BM25 of the venue's words and ``terms``.
+        A venue filter keeps the chunks *about* the venue's papers; these state facts about the venue."""
+        out: list[int] = []
+        for pos, _ in self.bm25.search(lexical_terms(venue) + list(terms), n, None):
+            if where is not None and matches_where(self.bm25.metadatas[pos], where):
+                continue
+            if any(venue in find_venues(line) for line in self.bm25.texts[pos].split("\n")[1:]):
+                out.append(pos)
+                if len(out) == VENUE_MENTION_CHUNKS:
+                    break
+        return out
+
+    def _venue_hit(self, pos: int, venue: str) -> Hit:
+        """The hit of a chunk found by :meth:`venue_mentions`, its text cut to the lines naming ``venue``
+        (after its title line and, for a table, its header row): the other rows are about other venues."""
+        h = self._hit(pos)
+        head, *lines = h.text.split("\n")
+        header = [lines[0]] if lines and lines[0].lstrip().startswith("|") else []
+        h.text = "\n".join([head, *header, *(ln for ln in lines[len(header) :] if venue in find_venues(ln))])
+        return h
+
+    def _fused(
+        self, q: Question, qv: list[float], where: dict[str, Any] | None, n: int, venue: str | None = None
+    ) -> tuple[list[Hit], list[str]]:
         """Reciprocal rank fusion (Cormack et al. 2009, constant ``settings.rrf_k``) of the dense,
-        BM25 and named-paper rankings. Returns the fused hits, best first, and the ids of the best hit
-        of each ranking (each is guaranteed a place in the top k)."""
+        BM25 and named-paper rankings, and, for a question about ``venue`` (the filter's, with a year)
+        naming no paper, the chunks outside the filter that name the venue (:meth:`venue_mentions`).
+        Returns the fused hits, best first, and the ids of the best hit of each ranking (each is
+        guaranteed a place in the top k)."""
         dense = self._dense(qv, n, where)
         terms = q.terms or lexical_terms(q.text)
         sparse = self.bm25.search(terms, n, where)
         bm25_rank = {pos: r for r, (pos, _) in enumerate(sparse)}
         named = [pos for rec in q.records for pos in self.paper_chunks(rec, where)]
         named.sort(key=lambda p: bm25_rank.get(p, len(bm25_rank)))
+        about_venue = self.venue_mentions(venue, terms, where, n) if venue and not q.records and not q.is_list else []
         rrf = self.settings.rrf_k
         ids = self.bm25.ids
         hits: dict[str, Hit] = {}
@@ -348,7 +386,11 @@ class HybridRetriever(BaseRetriever):
         for r, pos in enumerate(named, 1):  # a third ranked list: chunks of the papers the question names
             h = hits.get(ids[pos]) or hits.setdefault(ids[pos], self._hit(pos))
             h.score += 1.0 / (rrf + r)
+        for r, pos in enumerate(about_venue, 1):  # a fourth: what the notes say about the venue itself
+            h = hits.get(ids[pos]) or hits.setdefault(ids[pos], self._venue_hit(pos, str(venue)))
+            h.score += 1.0 / (rrf + r)
         leaders = [self.bm25.ids[p] for p, _ in sparse[:1]] + [self.bm25.ids[p] for p in named[:1]]
+        leaders += [self.bm25.ids[p] for p in about_venue[:1]]
         # chunks found only by BM25 or by name still get their dense similarity (for answerability)
         missing = [h for h in hits.values() if h.dense == 0.0]
         if self.vectors is not None:
@@ -405,7 +447,7 @@ class HybridRetriever(BaseRetriever):
         f = given or (q.filters if auto_filters else Filters())
         qv = vector.result() if vector is not None else self.embeddings.embed_query(q.text)
         with self._lock:
-            hits, leaders = self._fused(q, qv, self.where(f) if f else None, n)
+            hits, leaders = self._fused(q, qv, self.where(f) if f else None, n, f.venue if f else None)
             fallback = False
             if f and not hits and given is None:
                 hits, leaders = self._fused(q, qv, None, n)

@@ -23,11 +23,12 @@ from papernotes.retrieval.answerability import (
     answerability,
     identity_terms,
     is_lookup,
+    is_venue_lookup,
     question_features,
     score_sentences,
 )
 from papernotes.retrieval.errors import ModelUnavailableError
-from papernotes.retrieval.evidence import Sentence, amount_asked, candidates, embed_best
+from papernotes.retrieval.evidence import Sentence, amount_asked, candidates, embed_best, has_number
 from papernotes.retrieval.extractive import compose, paper_line, paper_lookup, states_affiliations
 from papernotes.retrieval.filters import Filters
 from papernotes.retrieval.prompts import CLARIFY, UNGROUNDED_NOTE
@@ -35,7 +36,8 @@ from papernotes.retrieval.question import Question
 from papernotes.retrieval.search import Hit, HybridRetriever, SearchResult
 from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.spelling import read_against
-from papernotes.retrieval.terms import lexical_terms
+from papernotes.retrieval.summarize.venue_facts import VenueFacts, venue_facts
+from papernotes.retrieval.terms import Key, lexical_terms
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +55,8 @@ class Analysis:
     #: how much the question asks for an amount (0–1, :func:`~papernotes.retrieval.evidence.amount_asked`)
     amount: float = 0.0
     lookup: bool = False
+    #: what the notes say about the venue a question asks about itself (:func:`is_venue_lookup`)
+    venue: VenueFacts | None = None
     members: list[lists.ListItem] = field(default_factory=list)
     list_candidates: list[lists.ListItem] = field(default_factory=list)
 
@@ -185,6 +189,8 @@ class Notes:
             note = _join(note, f"no note uses {words} (the notes are in another language){scope}")
         if q.is_list:
             return self._list_answer(question, an, mode, note)
+        if an.venue is not None:  # about the venue itself: its facts, whatever the passages score
+            return self.venue_answer(question, an, note)
         p = an.answerability
         # a question that names papers of the catalog and asks nothing more specific about them ("what
         # is X?", "X vs Y?") is a lookup: the catalog and the notes answer it whatever the score
@@ -219,7 +225,11 @@ class Notes:
                 note = _join(note, UNGROUNDED_NOTE)  # a reply citing nothing is never the answer
             except ModelUnavailableError as e:
                 note = _join(note, f"model not used: {e}")
-        text, cited = compose(result, an.sentences, self.catalog, an.paper_hits, [] if an.lookup else q.asked)
+        # a lookup is answered with each paper's description; a comparison (a lookup whatever it asks) with
+        # each paper's sentences on what it asks when there are some ("jenga baselines?" for two Jengas),
+        # its count of papers aside ("the two FlexPipe papers")
+        asked = q.asked if not an.lookup else [k for k in q.asked if not has_number(k.word)] if q.is_comparison else []
+        text, cited = compose(result, an.sentences, self.catalog, an.paper_hits, asked)
         return Answer(
             question=question,
             answer=text,
@@ -271,8 +281,29 @@ class Notes:
         an.answerability = answerability(an.features)
         records = [self.catalog[r] for r in q.records]
         an.lookup = is_lookup(q, self.retriever.bm25, self.lookup_similarity, identity, own, records)
+        an.venue = self._venue_lookup(q, result)
         log.debug("answerability of %r: %.3f %s", question, an.answerability, an.features)
         return an
+
+    def _venue_lookup(self, q: Question, result: SearchResult) -> VenueFacts | None:
+        """The facts the notes state about the venue a question asks about itself
+        (:func:`is_venue_lookup`: "where was sosp 2023 held"), or None."""
+        f = result.filters
+        if not result.detected or not f.venue or result.missing_venue:
+            return None
+        bm25, where = self.retriever.bm25, self.retriever.where(f)
+
+        def used(k: Key) -> bool:  # a word the venue's chunks use: asked about its papers
+            return any(
+                k.covered(set(lexical_terms(bm25.texts[pos])))
+                for alt in k.alternatives
+                for pos, _ in bm25.search(list(alt), 3, where)
+            )
+
+        if q.papers or q.is_list or any(used(k) for k in q.asked):
+            return None
+        facts = venue_facts(bm25.texts, bm25.metadatas, f.venue)
+        return facts if is_venue_lookup(q, f.venue, used, facts.known) else None
 
     def lookup_similarity(self, text: str) -> float:
         """Best cosine similarity (−1–1) of ``text`` to the parts of a lookup answer
@@ -282,6 +313,46 @@ class Notes:
             self._parts = np.asarray(embed(list(LOOKUP_PARTS)), dtype=np.float32)
         v = np.asarray(embed([text])[0], dtype=np.float32)
         return float((self._parts @ v).max())
+
+    def venue_answer(self, question: str, an: Analysis, note: str | None) -> Answer:
+        """The answer to a venue lookup: the notes' dates and place of the venue, its homepage and
+        acceptance rate, each cited to the chunk it was read from, and how many of its papers the notes
+        list."""
+        facts, venue = an.venue, an.result.filters.venue
+        assert facts is not None and venue is not None
+        positions = list(dict.fromkeys(facts.sources.values()))
+        hits = {h.id: h for h in self.retriever.chunk_hits(positions)}  # those the store still holds
+        cited: list[Hit] = []
+
+        def mark(fact: str) -> str:
+            pos = facts.sources.get(fact)
+            h = hits.get(self.retriever.bm25.ids[pos]) if pos is not None else None
+            if h is None:
+                return ""
+            if h not in cited:
+                cited.append(h)
+            return f" [{cited.index(h) + 1}]"
+
+        lines = []
+        if facts.when or facts.where:
+            lines.append(f"{venue}: {' · '.join(x for x in (facts.when, facts.where) if x)}{mark('when')}")
+        if facts.homepage:
+            lines.append(f"Homepage: {facts.homepage}{mark('homepage')}")
+        if facts.acceptance_rate:
+            lines.append(f"Acceptance rate: {facts.acceptance_rate}{mark('acceptance_rate')}")
+        n = sum(venue in r.venues for r in self.catalog)
+        lines.append(f"The notes list {n} paper{'s' if n != 1 else ''} of {venue}.")
+        return Answer(
+            question=question,
+            answer="\n".join(lines),
+            mode="extractive",
+            citations=[citation_for(i + 1, h) for i, h in enumerate(cited)],
+            retrieved=retrieved_rows(an.result.hits),
+            filters=an.result.filters.as_dict(),
+            note=note,
+            answerability=an.answerability,
+            kind="lookup",
+        )
 
     def _affiliation_line(self, h: Hit, line: str) -> bool:
         """``line`` only states the affiliations of the paper ``h`` is about (any affiliation-like line

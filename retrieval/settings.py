@@ -137,6 +137,16 @@ class Settings(BaseSettings):
         "answers are extractive with a note. 0: no cap.",
     )
 
+    @field_validator("data_dir", mode="before")
+    @classmethod
+    def _data_dir(cls, v: object) -> object:
+        """An empty value would put the index in the current directory; a file cannot hold it."""
+        if isinstance(v, str | Path) and not str(v).strip():
+            raise ValueError("is empty: unset PAPERNOTES_DATA_DIR for the default, or name a directory")
+        if isinstance(v, str | Path) and Path(v).expanduser().exists() and not Path(v).expanduser().is_dir():
+            raise ValueError(f"{v} is a file, not a directory")
+        return Path(v).expanduser() if isinstance(v, str | Path) else v
+
     @field_validator("sources", mode="before")
     @classmethod
     def _split_sources(cls, v: object) -> object:

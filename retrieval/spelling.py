@@ -7,7 +7,8 @@ in) gives such a word the one word of the notes it most plausibly stands for:
 
 - a **misspelling**: a word of the notes within one edit (two for words of nine letters or more) in the
   Damerau–Levenshtein distance (insertion, deletion, substitution, transposition; computed by
-  rapidfuzz), the closest first and then the most frequent;
+  rapidfuzz), the closest first and then the most frequent — for a non-word only: a common English
+  word the notes do not use ("turing", one edit from "tuning") is meant as typed;
 - an **abbreviation**: for a word of four or five letters that is not a common English word, the most
   frequent common English word of the notes at least three letters longer that the word abbreviates in
   one of the two usual ways: a truncation (its beginning: "univ" → "university", "impl" →
@@ -103,7 +104,9 @@ class Vocabulary:
         if word in self.df:
             return None
         readings: list[str] = []
-        edits = max_edits(word)
+        # only a non-word is read as a misspelling: a word of the general lexicon not in the notes ("turing"
+        # near "tuning") is meant as typed (the non-word/real-word error distinction of spelling correction)
+        edits = 0 if self._is_english(word) else max_edits(word)
         if edits:
             near = process.extract(
                 word, self._words, scorer=DamerauLevenshtein.distance, score_cutoff=edits, limit=None

@@ -5,13 +5,19 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from papernotes.corpus.catalog import filter_records, load_catalog
+from papernotes.corpus.catalog import filter_records
 from papernotes.corpus.errors import BadInputError
 from papernotes.corpus.models import PaperRecord
 from papernotes.corpus.venues import resolve_venue, split_venue, unknown_venue
-from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.filters import normalize_filters
-from papernotes.retrieval.index_health import ensure_index, load_json_safe, load_source_stats, manifest_path
+from papernotes.retrieval.index_health import (
+    ensure_index,
+    load_json_safe,
+    load_source_stats,
+    manifest_path,
+    read_bm25,
+    read_catalog,
+)
 from papernotes.retrieval.settings import Settings
 
 
@@ -35,7 +41,7 @@ def list_papers(
     """
     ensure_index(settings)
     normalize_filters(venue, year, topic)  # an empty or unreadable flag, a year against the venue's
-    records = load_catalog(settings.catalog_path)
+    records = read_catalog(settings)
     known = [v for v, _ in Counter(v for r in records for v in r.venues).most_common()]
     if venue and normalize_filters(venue).series:
         series = str(normalize_filters(venue).series).lower()
@@ -66,8 +72,8 @@ def index_stats(settings: Settings) -> dict[str, Any]:
     per_source: dict[str, dict[str, Any]] = dict(load_source_stats(settings))
     for v in per_source.values():
         v.setdefault("warnings", [])
-    bm = BM25Index.load(settings.bm25_dir)
-    recs = load_catalog(settings.catalog_path)
+    bm = read_bm25(settings)
+    recs = read_catalog(settings)
     by_venue = Counter(r.venue for r in recs if r.venue)
     catalog = (load_json_safe(manifest_path(settings)) or {}).get("catalog")
     catalog_warnings = [str(w) for w in catalog.get("warnings", [])] if isinstance(catalog, dict) else []

@@ -96,6 +96,11 @@ def _read_only_copy(settings: Settings) -> Path:
         tmp = Path(tempfile.mkdtemp(prefix="papernotes-ro-"))
         atexit.register(shutil.rmtree, tmp, True)
         shutil.copytree(settings.chroma_dir, tmp / "chroma")
+        # the copy keeps the originals' modes: made writable, chromadb can open it and the exit can remove it
+        for root, _dirs, files in os.walk(tmp):
+            os.chmod(root, 0o700)
+            for f in files:
+                os.chmod(os.path.join(root, f), 0o600)
     except OSError as e:  # no usable temp dir, no room in it, an unreadable file
         raise DataDirReadOnlyError(
             f"the data dir {settings.data_dir} is read-only and its vector store cannot be copied to a temporary "

@@ -339,3 +339,92 @@ def test_a_lookup_in_a_log_of_several_papers_quotes_only_that_papers_lines(tmp_p
         assert not any(o in a.answer for o in others), a.answer
     a = n.ask("who wrote count sketch cascades for heavy hitters?", use_llm=False)
     assert "Ada Byron" in a.answer and "Alan Church" in a.answer, a.answer
+
+
+def _notes_from(tmp_path: Path, models_cache: Path, files: dict[str, str]):
+    """Notes over ``files`` (relative path → text) written under ``tmp_path/notes``, ingested."""
+    for rel, text in files.items():
+        (tmp_path / "notes" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "notes" / rel).write_text(text, encoding="utf-8")
+    return notes_of(tmp_path / "notes", tmp_path / "data", models_cache)
+
+
+@pytest.mark.parametrize("q", ["what is qlora", "did i read qlora?", "mamba paper?", "QLoRA's main idea"])
+def test_a_paper_named_only_in_a_to_do_line_is_not_covered(tmp_path, models_cache, q):
+    """A reading log names papers not read yet in to-do lines ("- [ ] QLoRA"): they state nothing about
+    them, so a question about such a paper is refused rather than answered with the log's other lines."""
+    from papernotes.retrieval.prompts import REFUSAL
+
+    notes = _notes_from(
+        tmp_path,
+        models_cache,
+        {
+            "log.md": "# Reading log\n\n- [x] Attention Is All You Need — read twice\n- [x] LoRA\n"
+            "- [ ] TODO read: Mamba: Linear-Time Sequence Modeling with Selective State Spaces\n"
+            "- [ ] QLoRA (NeurIPS 2023)\n",
+            "lora.md": "# LoRA: Low-Rank Adaptation of Large Language Models\n\nPresented at ICLR 2022.\n\n## TL;DR\n\n"
+            "Freeze the pretrained weights and train a low-rank update BA next to each weight matrix.\n",
+        },
+    )
+    assert notes.ask(q, use_llm=False).answer == REFUSAL
+    assert "low-rank" in notes.ask("what is lora", use_llm=False).answer  # a read paper is still answered
+
+
+@pytest.mark.parametrize("q", ["resnet 是什么", "ResNet 是什么?", "resnet 论文讲了什么"])
+def test_a_question_in_another_language_reads_the_name_it_resolves(tmp_path, models_cache, q):
+    """A Chinese question naming a paper by its alias ("resnet", the note's ``aliases``) is answered, and
+    the note about words no note uses does not name the alias it resolved."""
+    notes = _notes_from(
+        tmp_path,
+        models_cache,
+        {
+            "resnet.md": "---\naliases: [ResNet]\ntags: [CVPR 2016]\n---\n# Deep Residual Learning for Image Recognition\n\n"
+            "[Paper](https://arxiv.org/abs/1512.03385)\n\n## TL;DR\n\n"
+            "Learn residual functions with identity shortcuts so that very deep networks train well.\n"
+        },
+    )
+    a = notes.ask(q, use_llm=False)
+    assert "Deep Residual Learning" in a.answer and "residual functions" in a.answer
+    assert "resnet" not in (a.note or "").lower(), a.note
+
+
+@pytest.mark.parametrize("label", ["Paper", "PDF", "arXiv", "Link"])
+def test_a_link_label_alone_on_its_line_is_no_affiliation(tmp_path, models_cache, label):
+    """A post opening with ``[Paper](…)`` on a line of its own: the lookup gives the byline as authors and
+    never the link's label as where the paper is from ("From: Paper")."""
+    notes = _notes_from(
+        tmp_path,
+        models_cache,
+        {
+            "_posts/2020-11-20-gpt3.md": f'---\nlayout: post\ntitle: "Reading: GPT-3"\ntags: [llm, NeurIPS 2020]\n---\n'
+            f"[{label}](https://arxiv.org/abs/2005.14165)\n\n> **Language Models are Few-Shot Learners**\n\n"
+            "Brown et al., OpenAI. GPT-3 is a 175 billion parameter autoregressive language model evaluated "
+            "in zero-, one- and few-shot settings.\n"
+        },
+    )
+    a = notes.ask("who wrote gpt-3", use_llm=False)
+    assert "Language Models are Few-Shot Learners" in a.answer and "Brown et al." in a.answer
+    assert f"From: {label}" not in a.answer, a.answer
+
+
+@pytest.mark.parametrize("q", ["tarka baselines?", "what baselines does Tarka compare against"])
+def test_two_papers_of_one_name_are_each_answered_on_what_is_asked(tmp_path, models_cache, q):
+    """One name that two papers share makes a comparison, answered for each paper: with its sentences on
+    what is asked (its baselines) when its notes have them, else with its description."""
+    notes = _notes_from(
+        tmp_path,
+        models_cache,
+        {
+            "tarka-serving.md": "# Tarka: Memory Management for Serving Mixed Attention Models\n\n"
+            "[Paper](https://doi.org/10.1145/1111.5555)\n\nPresented at SOSP 2031.\n\n## TL;DR\n\n"
+            "Tarka sizes KV pages per layer type so mixed attention models waste no memory.\n\n"
+            "## Evaluation\n\n- Platforms: H100 and L4 GPUs.\n- Baseline: vLLM with only its memory manager replaced.\n"
+            "- Models include Gemma-2 and Jamba.\n",
+            "tarka-finetune.md": "# TARKA: Long-Context Fine-tuning with Token Sparsity\n\n"
+            "[Paper](https://doi.org/10.1145/1111.6666)\n\nPresented at ATC 2031.\n\n## TL;DR\n\n"
+            "TARKA skips unimportant tokens during long-context fine-tuning.\n",
+        },
+    )
+    a = notes.ask(q, use_llm=False)
+    assert "Baseline: vLLM with only its memory manager replaced." in a.answer, a.answer
+    assert "TARKA skips unimportant tokens" in a.answer  # the other Tarka, by its description

@@ -646,3 +646,25 @@ def test_chat_words_alone_ask_nothing_and_are_refused(notes, q):
 def test_chat_words_around_a_question_do_not_stop_it(notes):
     a = ask(notes, "hi! what is mooncake?")
     assert not a.refused and "Mooncake" in " ".join(cited_titles(a))
+
+
+@pytest.mark.parametrize(
+    "q",
+    [
+        "how does Mooncake decide which KVCache entries to reuse?",
+        "how does mooncake know which cached entries a request can reuse",
+        "How does Mooncake store which KVCache entries a request shares?",
+    ],
+)
+def test_an_embedded_which_under_another_interrogative_is_no_list(notes, q):
+    # "which … entries" inside a clause that "how"/"why" governs asks how, not for several papers
+    qq = notes.retriever.understand(q)
+    assert not qq.is_list
+    assert [m.name for m in qq.papers] == ["Mooncake"]
+    a = ask(notes, q)
+    assert a.citations and all("Mooncake" in (c.paper_title or "") for c in a.citations)
+
+
+@pytest.mark.parametrize("q", ["which sosp 2024 papers are there?", "tell me which papers fast 2026 has"])
+def test_an_opening_which_still_asks_for_a_list(notes, q):
+    assert notes.retriever.understand(q).is_list

@@ -3,6 +3,7 @@ notes into tmp_path and ingests them into a fresh data dir (the prepared model f
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -207,6 +208,86 @@ def test_only_unreadable_files_still_completes(settings, tmp_path):
     assert warned(rep, "a.md") and warned(rep, "b.md")
 
 
+@pytest.mark.parametrize("blocked", ["marmot.md", "sub", "sub/deep.md"])
+def test_a_note_that_cannot_be_read_for_now_keeps_its_earlier_index(settings, tmp_path, monkeypatch, blocked):
+    """A file or folder that cannot be read during one ingest (a permission, a lock) is reported and its
+    chunks and paper stay as the last ingest left them; the rest is updated; once readable, it is read."""
+    from papernotes.corpus.catalog import load_catalog
+    from papernotes.retrieval.service import Notes
+
+    notes = tmp_path / "notes"
+    write(
+        notes,
+        "marmot.md",
+        "# Marmotdb: A Write-Optimized Store\n\n[Paper](https://doi.org/10.1145/9.9)\n\n"
+        "Marmotdb reaches 3.1 GB/s of write throughput.\n",
+    )
+    write(
+        notes,
+        "sub/deep.md",
+        "# Quokka: Paged KV Caches\n\n[Paper](https://doi.org/10.1145/9.8)\n\n"
+        "Quokka pages KV caches in 16-token blocks.\n",
+    )
+    write(notes, "other.md", "# Wombat\n\nThe wombat scheduler keeps burrows busy.\n")
+    first = ingest(settings, [str(notes)])
+    target = notes / blocked
+    real_read, real_scandir = Path.read_bytes, os.scandir
+
+    def read_bytes(self):
+        if self == target or target in self.parents:
+            raise PermissionError(13, "Permission denied")
+        return real_read(self)
+
+    def scandir(path="."):
+        if Path(path) == target:
+            raise PermissionError(13, "Permission denied")
+        return real_scandir(path)
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    monkeypatch.setattr(os, "scandir", scandir)
+    write(notes, "other.md", "# Wombat\n\nThe wombat scheduler keeps burrows busy, now with 9 burrows.\n")
+    rep = ingest(settings, [str(notes)])
+    assert any(blocked in w and "kept" in w for w in rep.warnings), rep.warnings
+    titles = {r.title for r in load_catalog(settings.catalog_path)}
+    assert {"Marmotdb: A Write-Optimized Store", "Quokka: Paged KV Caches"} <= titles
+    n = Notes(settings)
+    assert "3.1 GB/s" in n.ask("What write throughput does Marmotdb reach?", use_llm=False).answer
+    assert "16-token" in n.ask("how big are Quokka's KV cache pages?", use_llm=False).answer
+    assert "9 burrows" in n.ask("how many burrows does the wombat scheduler keep busy?", use_llm=False).answer
+    monkeypatch.undo()
+    rep = ingest(settings, [str(notes)])
+    assert rep.chunks == first.chunks and not rep.warnings
+
+
+def test_a_yaml_alias_bomb_in_front_matter_is_read_key_by_key_and_the_rest_ingested(settings, tmp_path):
+    """Nested YAML aliases ("billion laughs": 600 bytes that expand to gigabytes) are refused by the YAML
+    reader; the front matter is recovered key by key with a warning, and the other notes are ingested."""
+    levels = "".join(f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join([f'*{chr(97 + i)}'] * 9)}]\n" for i in range(8))
+    bomb = (
+        f'---\na: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]\n{levels}title: Bomb Note\n---\n'
+    )
+    notes = tmp_path / "notes"
+    write(notes, "bomb.md", bomb + "# Bomb Note\n\nThe bomb note talks about otters.\n")
+    write(notes, "good.md", "# Quokka\n\nQuokka pages the KV cache in 16-token blocks.\n")
+    rep, texts, metas = run(settings, notes)
+    assert warned(rep, "bomb.md") and "YAML" in warned(rep, "bomb.md")[0]
+    assert {m["source"] for m in metas} == {"notes/bomb.md", "notes/good.md"}
+    assert max(map(len, texts)) < 2000  # nothing expanded
+
+
+@pytest.mark.parametrize(
+    "escape", ["\x1b[2J", "\x1b[31mred\x1b[0m", "\x1b]0;pwned\x07", "\x1b]8;;http://x\x1b\\", "\x07\x08\x7f\x9b"]
+)
+def test_terminal_escapes_in_a_note_are_no_text(settings, tmp_path, escape):
+    """A note holding terminal escape sequences (a pasted colour code, a window-title OSC): they are not
+    indexed, so no answer, table or export prints them back to a terminal."""
+    notes = tmp_path / "notes"
+    write(notes, "escaped.md", f"# Escaped{escape} Store\n\nThe escaped{escape} store writes 4 GB/s.\n")
+    _, texts, metas = run(settings, notes)
+    assert all("\x1b" not in t and not any(0x7F <= ord(c) <= 0x9F or ord(c) < 0x09 for c in t) for t in texts)
+    assert "store writes 4 GB/s" in texts[0]
+
+
 # --- the CLI ------------------------------------------------------------------------------------------
 
 
@@ -279,11 +360,26 @@ def test_control_characters_are_no_part_of_a_question(raw):
     assert check_question(raw).replace("  ", " ").rstrip("?") == "what is dpo"
 
 
+@pytest.mark.parametrize("raw", [b"What is Mooncake\xff?", b"caf\xe9 router?", b"\x93quoted\x94 paper"])
+def test_a_question_of_bytes_that_are_not_utf8_is_a_one_line_error(tmp_path, raw):
+    # a shell hands such bytes to Python as lone surrogates ("surrogateescape")
+    from papernotes.corpus.errors import BadInputError
+    from papernotes.retrieval.answer import check_question
+
+    with pytest.raises(BadInputError, match="not valid UTF-8"):
+        check_question(os.fsdecode(raw))
+    p = cli(["ask", os.fsdecode(raw)], tmp_path / "data")
+    assert p.returncode == 2 and "Traceback" not in p.stderr and "not valid UTF-8" in p.stderr
+
+
 @pytest.mark.parametrize(
     "flags, needle",
     [
         ({"venue": "SOSP 2024", "year": 2020}, "contradict"),
         ({"topic": ""}, "topic is empty"),
+        ({"topic": "x" * 20000}, "topic is too long"),
+        ({"venue": "osdi " * 4000}, "venue is too long"),
+        ({"source": "y" * 300}, "source is too long"),
         ({"source": "  "}, "source is empty"),
     ],
 )
@@ -383,3 +479,61 @@ def test_papers_flags_that_ask_nothing_or_two_things_are_one_line_errors(fixture
     res = CliRunner().invoke(app, args)  # the CLI's entry point prints a BadInputError as one line
     assert isinstance(res.exception, BadInputError) and message in str(res.exception), res.output
     assert CliRunner().invoke(app, ["papers", "--json"]).exit_code == 0  # the same flags, one format
+
+
+def test_eval_skips_questions_marked_needs_review(tmp_path, models_cache):
+    """`feedback --export` writes a 👎 as a question marked needs_review, with no gold yet: eval skips
+    it with a notice instead of scoring it as a refusal mistake; a file of only such rows is an error."""
+    data = tmp_path / "data"
+    seed_models(models_cache, data)
+    notes = tmp_path / "notes"
+    write(notes, "quokka.md", "# Quokka: Paged Attention\n\nQuokka pages the KV cache in 16-token blocks.\n")
+    assert cli(["ingest", str(notes)], data).returncode == 0
+    rows = [
+        {"id": "a", "question": "how big are quokka's blocks?", "gold_titles": [], "answer_must_contain": []},
+        {"id": "b", "question": "who wrote it?", "gold_titles": [], "needs_review": True},
+    ]
+    qa = tmp_path / "qa.jsonl"
+    qa.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    p = cli(["eval", str(qa), "--json"], data)
+    assert p.returncode == 0, p.stderr
+    assert "1 question(s) marked needs_review skipped" in p.stderr
+    assert json.loads(p.stdout)["n"] == 1
+    qa.write_text(json.dumps(rows[1]) + "\n", encoding="utf-8")
+    p = cli(["eval", str(qa)], data)
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    assert [ln for ln in p.stderr.splitlines() if ln.strip()][-1].startswith("error: ")
+
+
+@pytest.mark.parametrize("value", ["", "   ", "FILE"])
+def test_a_data_dir_that_is_empty_or_a_file_is_a_one_line_error(tmp_path, monkeypatch, value):
+    """An empty PAPERNOTES_DATA_DIR would put the index in the current directory; a file cannot hold one."""
+    if value == "FILE":
+        value = str(tmp_path / "a-file")
+        (tmp_path / "a-file").write_text("x", encoding="utf-8")
+    notes = tmp_path / "notes"
+    write(notes, "a.md", "# Quokka\n\nQuokka pages the KV cache.\n")
+    work = tmp_path / "cwd"
+    work.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERNOTES_", "OPENAI_"))}
+    for args in (["ingest", str(notes)], ["stats"], ["ask", "what is quokka?"]):
+        p = subprocess.run(
+            [sys.executable, "-m", "papernotes.bot.cli", *args],
+            capture_output=True,
+            text=True,
+            env={**env, "PAPERNOTES_DATA_DIR": value},
+            cwd=work,
+            timeout=120,
+        )
+        assert p.returncode == 2 and "Traceback" not in p.stderr, (args, p.stderr)
+        assert p.stderr.strip().startswith("error: bad setting data_dir"), p.stderr
+    assert list(work.iterdir()) == []  # nothing written where the command ran
+
+
+def test_a_summary_topic_that_is_too_long_is_a_one_line_error():
+    from papernotes.corpus.errors import BadInputError
+    from papernotes.retrieval.summarize.topics import resolve_topic
+
+    with pytest.raises(BadInputError, match="topic is too long"):
+        resolve_topic("serving " * 3000)
+    assert resolve_topic("kv cache").key  # an ordinary topic still reads

@@ -304,6 +304,14 @@ def test_code_links_shared_by_a_project_do_not_merge_papers():
     assert len(recs) == 2
 
 
+def test_the_history_is_a_timeline_whichever_venue_is_kept():
+    # a workshop presenting a conference paper again a year later: the conference stays the venue
+    recs = build_catalog([_entry("Some Cache", "a.md", "NVMW 2022"), _entry("Some Cache", "b.md", "MICRO 2021")])
+    assert (recs[0].venue, recs[0].history) == ("MICRO 2021", ["MICRO 2021", "NVMW 2022"])
+    recs = build_catalog([_entry("Some Server", "a.md", "SOSP 2024"), _entry("Some Server", "b.md", "arXiv 2023")])
+    assert (recs[0].venue, recs[0].history) == ("SOSP 2024", ["arXiv 2023", "SOSP 2024"])
+
+
 def test_later_peer_reviewed_venue_wins_and_preprints_never_do():
     recs = build_catalog(
         [
@@ -312,7 +320,7 @@ def test_later_peer_reviewed_venue_wins_and_preprints_never_do():
             _entry("Some Study", "c.md", "arXiv 2025"),
         ]
     )
-    assert (recs[0].venue, recs[0].history) == ("OSDI 2024", ["arXiv 2025", "HotOS 2023", "OSDI 2024"])
+    assert (recs[0].venue, recs[0].history) == ("OSDI 2024", ["HotOS 2023", "OSDI 2024", "arXiv 2025"])
 
 
 def test_a_bold_label_repeated_under_several_papers_is_not_their_system_name():
@@ -359,3 +367,28 @@ def test_a_bold_field_label_is_no_system_name(tmp_path):
     systems = {r.title: r.system for r in records}
     assert systems["Deep contextualized word representations"] is None  # "**Authors:**" labels a field
     assert systems["Accelerating Embedding Training with Caches"] == "EcoRec"  # a bold name, colon or not
+
+
+@pytest.mark.parametrize(
+    "typed",
+    ["Sarathi serve", "sarathiserve", "SARATHI-SERVE", "sarathi‑serve", "ｓａｒａｔｈｉ", "Sara​thi", "sarathi-serve's"],
+)
+def test_a_catalog_search_reads_the_text_as_questions_are_read(typed):
+    """`papers --search` matches the letters and digits of the one normalization, as the question path
+    does: spacing, hyphens (non-breaking ones too), case, full-width letters, zero-width spaces and a
+    possessive do not matter."""
+    recs = build_catalog(
+        [
+            _entry("Taming Throughput-Latency Tradeoff in LLM Inference with Sarathi-Serve", "a.md", "OSDI 2024"),
+            _entry("DistServe: Disaggregating Prefill and Decoding", "b.md", "OSDI 2024"),
+        ]
+    )
+    assert [r.title for r in filter_records(recs, search=typed)] == [recs[0].title]
+    assert filter_records(recs, search="!!!") == []
+
+
+@pytest.mark.parametrize("typed", ["OSDI‑2024", "ＯＳＤＩ 2024", "OSDI\u200b2024", "osdi'24"])
+def test_a_venue_flag_reads_the_venue_as_questions_do(typed):
+    from papernotes.retrieval.filters import normalize_filters
+
+    assert normalize_filters(venue=typed).venue == "OSDI 2024"

@@ -116,6 +116,27 @@ def test_a_deleted_part_is_named_by_queries_and_healed_by_the_next_ingest(fixtur
     assert "notice" not in a.stderr
 
 
+#: a file of the index written over with garbage → the part the error names
+GARBLED = {"catalog.json": "paper catalog", "bm25/chunks.json": "keyword index", "index.json": "manifest"}
+
+
+@pytest.mark.parametrize("name", list(GARBLED))
+def test_a_garbled_part_is_named_by_every_query_and_healed_by_the_next_ingest(fixture_data, name):
+    clean = snapshot(fixture_data)
+    (fixture_data / name).write_text("{broken", encoding="utf-8")
+    for query in (["ask", QUESTION], ["papers"], ["stats"], ["summarize", "HotOS 2031"]):
+        if query == ["papers"] and name.startswith("bm25"):
+            continue  # the paper list reads the catalog only
+        line = one_error_line(cli(query, fixture_data))
+        assert GARBLED[name] in line and ("cannot be read" in line), (query, line)
+        assert f"run `papernotes ingest {FIXTURE_NOTES.resolve()}`" in line
+    p = cli(["ingest", str(FIXTURE_NOTES)], fixture_data)
+    assert p.returncode == 0, p.stderr
+    assert snapshot(fixture_data) == clean
+    a = cli(["ask", QUESTION, "--json"], fixture_data)
+    assert a.returncode == 0 and ANSWER in json.loads(a.stdout)["answer"], a.stderr
+
+
 def test_deleted_record_manager_is_re_recorded_without_re_embedding(fixture_data):
     clean = snapshot(fixture_data)
     (fixture_data / "records.sqlite").unlink()
@@ -370,3 +391,29 @@ def test_recorded_keys_are_the_record_managers_keys_of_its_namespace_only(tmp_pa
     assert sorted(recorded_keys(rm_other)) == ["k0", "x1"]
     rm.delete_keys(["k3", "k4"])
     assert sorted(recorded_keys(rm)) == sorted(rm.list_keys())
+
+
+def test_the_read_only_copy_of_the_store_is_writable_and_removable(tmp_path):
+    """A data dir made read-only by its modes (``chmod -R a-w``): the temporary copy a query reads must
+    not keep those modes, or chromadb cannot open it and the exit cannot remove it."""
+    import stat
+
+    from papernotes.retrieval.store import _read_only_copy
+
+    s = make_settings(tmp_path / "data")
+    (s.chroma_dir / "seg").mkdir(parents=True)
+    (s.chroma_dir / "chroma.sqlite3").write_bytes(b"x")
+    (s.chroma_dir / "seg" / "data.bin").write_bytes(b"y")
+    for p in [s.chroma_dir / "chroma.sqlite3", s.chroma_dir / "seg" / "data.bin"]:
+        p.chmod(0o444)
+    for d in [s.chroma_dir / "seg", s.chroma_dir]:
+        d.chmod(0o555)
+    try:
+        copy = _read_only_copy(s)
+        for p in [copy, copy / "seg", copy / "chroma.sqlite3", copy / "seg" / "data.bin"]:
+            assert stat.S_IMODE(p.stat().st_mode) & stat.S_IWUSR, p
+        shutil.rmtree(copy.parent)
+        assert not copy.parent.exists()
+    finally:
+        for d in [s.chroma_dir, s.chroma_dir / "seg"]:
+            d.chmod(0o755)

@@ -144,6 +144,28 @@ def test_a_person_and_a_year_list_that_persons_papers_of_the_year(notes, q):
 @pytest.mark.parametrize(
     ("q", "want"),
     [
+        ("what did ada quill publish?", names(ADA_QUILL)),  # the person's page, named in full
+        ("ada quill's work", names(ADA_QUILL)),
+        (
+            "anything from emu institute?",
+            names(HOTOS_2031 + HOTOS_2032 + OTHER_2032, lambda _, a: a == "Emu Institute"),
+        ),
+    ],
+)
+def test_a_person_or_group_named_alone_lists_their_papers(notes, q, want):
+    """No venue and no year: a person whose page lists papers, or a group the papers' affiliations
+    name, named in full, asks for their papers."""
+    assert listed(notes, q) == want
+
+
+@pytest.mark.parametrize("q", ["what is tasman?", "who is ada?"])
+def test_part_of_a_name_is_no_person_list(notes, q):
+    assert notes.ask(q, use_llm=False).kind != "list"
+
+
+@pytest.mark.parametrize(
+    ("q", "want"),
+    [
         ("which papers in my notes are from before 2032?", names(HOTOS_2031)),
         ("list the papers since 2032", names(HOTOS_2032) | names(OTHER_2032)),
         ("papers on storage published before 2032?", names(HOTOS_2031, lambda path, _: path.startswith("Storage"))),

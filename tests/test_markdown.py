@@ -102,6 +102,13 @@ def test_html_blocks_keep_text_and_drop_tags():
     assert "Click me" in joined and "Hidden markdown body" in texts
     assert "Inline red words stay." in texts
     assert html_text("<p>a<br/>b &amp; c</p>") == "a b & c"
+    # a table's rows stay rows (GitBook writes its tables as HTML)
+    table = (
+        "<table><thead><tr><th>Conference</th><th>Where</th></tr></thead><tbody>"
+        "<tr><td><a href='x.md'>SOSP 2023</a></td><td>Koblenz,\n Germany</td></tr>"
+        "<tr><td>NSDI 2023</td><td></td></tr></tbody></table>"
+    )
+    assert html_text(table) == "| Conference | Where |\n| SOSP 2023 | Koblenz, Germany |\n| NSDI 2023 | |"
 
 
 def test_gitbook_template_tags_are_dropped_text_kept():

@@ -297,3 +297,26 @@ def test_a_short_name_in_parentheses_ends_a_listing_title(title, split):
 def test_a_line_of_several_fields_reads_each_field(line, authors, venues, year):
     op = read_opening(f"# Some Paper Title Here\n\n{line}\n\nBody text.\n")
     assert (op.authors, op.venues, op.year) == (authors, venues, year)
+
+
+@pytest.mark.parametrize(
+    ("byline", "authors", "affiliations"),
+    [
+        # the authors after the link labels, set apart by a middle dot, a bullet or a bar
+        (
+            "[Paper](https://arxiv.org/abs/2205.14135) · Tri Dao, Daniel Y. Fu, Stefano Ermon (Stanford)",
+            ["Tri Dao", "Daniel Y. Fu", "Stefano Ermon"],
+            ["Stanford"],
+        ),
+        (
+            "[PDF](https://arxiv.org/abs/1706.03762) | [Code](https://github.com/x/y) | Ashish Vaswani, Noam Shazeer, Niki Parmar",
+            ["Ashish Vaswani", "Noam Shazeer", "Niki Parmar"],
+            [],
+        ),
+        ("Tri Dao, Daniel Y. Fu, Stefano Ermon", ["Tri Dao", "Daniel Y. Fu", "Stefano Ermon"], []),
+    ],
+)
+def test_a_byline_part_after_its_links_gives_the_authors(tmp_path, byline, authors, affiliations):
+    (tmp_path / "note.md").write_text(f"# Some Paper Title Here\n\n{byline}\n\nBody text about it.\n", encoding="utf-8")
+    records, _ = catalog_of(tmp_path)
+    assert [(r.authors, r.affiliations) for r in records] == [(authors, affiliations)]

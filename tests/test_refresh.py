@@ -30,7 +30,9 @@ def test_intervals(text, seconds):
     assert parse_interval(text) == seconds
 
 
-@pytest.mark.parametrize("text", ["5x", "-1", "0", "0s", "", "m", "5 minutes", "1h30m", "nan"])
+@pytest.mark.parametrize(
+    "text", ["5x", "-1", "0", "0s", "", "m", "5 minutes", "1h30m", "nan", "99999999999999d", "400d", "1e30"]
+)
 def test_bad_intervals_are_one_line_errors(text):
     with pytest.raises(BadInputError) as e:
         parse_interval(text)

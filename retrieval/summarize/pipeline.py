@@ -7,10 +7,10 @@ from collections import Counter
 
 from langchain_core.language_models.chat_models import BaseChatModel
 
-from papernotes.corpus.catalog import load_catalog
 from papernotes.corpus.models import PaperRecord
 from papernotes.corpus.venues import normalize_venue, resolve_venue
 from papernotes.retrieval.errors import ModelUnavailableError
+from papernotes.retrieval.index_health import read_bm25, read_catalog
 from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.summarize.map_reduce import MapReduce, Progress
 from papernotes.retrieval.summarize.overview import extractive_overview
@@ -90,13 +90,12 @@ def summarize(
         for an unknown venue (with suggestions, see :func:`~papernotes.corpus.venues.unknown_venue`) or an
         empty topic.
     """
-    from papernotes.retrieval.bm25 import BM25Index
     from papernotes.retrieval.index_health import ensure_index
 
     ensure_index(settings)
     t = resolve_topic(topic)
-    catalog = load_catalog(settings.catalog_path)
-    bm25 = BM25Index.load(settings.bm25_dir)
+    catalog = read_catalog(settings)
+    bm25 = read_bm25(settings)
     pages = {
         str(m.get("page_title"))
         for m in bm25.metadatas

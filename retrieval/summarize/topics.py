@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 
 from papernotes.corpus.errors import BadInputError
+from papernotes.retrieval.filters import MAX_FLAG_CHARS
 
 
 @dataclass(frozen=True)
@@ -138,11 +139,14 @@ def resolve_topic(topic: str) -> Topic:
     Raises
     ------
     BadInputError
-        for an empty topic (listing the known ones).
+        for an empty topic (listing the known ones) or one longer than
+        :data:`~papernotes.retrieval.filters.MAX_FLAG_CHARS`.
     """
     raw = (topic or "").strip()
     if not re.search(r"\w", raw):
         raise BadInputError(f"the topic is empty; known topics: {', '.join(TOPICS)}")
+    if len(raw) > MAX_FLAG_CHARS:
+        raise BadInputError(f"the topic is too long ({len(raw)} characters; at most {MAX_FLAG_CHARS})")
     key = re.sub(r"[\s_-]+", " ", raw.lower()).strip()
     for k in (key, key.replace(" ", "-")):
         if k in TOPICS:

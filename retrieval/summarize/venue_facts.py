@@ -22,6 +22,15 @@ class VenueFacts:
     acceptance_rate: str | None = None
     homepage: str | None = None
     page_order: dict[str, int] = field(default_factory=dict)
+    #: the position (in ``texts``) of the chunk each fact was read from: ``"when"`` (also the place),
+    #: ``"acceptance_rate"``, ``"homepage"``
+    sources: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def known(self) -> set[str]:
+        """The facts the notes state: ``"when"``, ``"where"``, ``"acceptance_rate"``, ``"homepage"``."""
+        have = {"when": self.when, "where": self.where, "acceptance_rate": self.acceptance_rate}
+        return {k for k, v in {**have, "homepage": self.homepage}.items() if v}
 
 
 def _body(text: str, page_title: str | None) -> str:
@@ -38,8 +47,9 @@ def venue_facts(texts: list[str], metadatas: list[dict[str, Any]], venue: str) -
     """Header facts about ``venue`` (canonical, "MLSys 2026") from indexed chunks (``texts[i]`` with
     ``metadatas[i]``, in index order).
 
-    ``when``/``where`` come from the notes' conference calendar: table chunks (``kind == "table"``)
-    whose header row has "When" and "Where" columns and a row whose first cell names the venue.
+    ``when``/``where`` come from the notes' conference calendar: a table (a chunk's pipe-table lines,
+    whether written in Markdown or HTML) whose header row has "When" and "Where" columns and a row
+    whose first cell names the venue.
     ``acceptance_rate`` is the first line of the venue page's "Acceptance Rate" section and ``homepage``
     the "Homepage:" link of its "Meta Info" section. When several sources have the fact, the one from
     the same source file as the venue's page wins.
@@ -49,22 +59,18 @@ def venue_facts(texts: list[str], metadatas: list[dict[str, Any]], venue: str) -
         str(m.get("source", "")).split("#")[0] for m in metadatas if str(m.get("page_title", "")).lower() == v
     }
     facts = VenueFacts()
-    rows: list[tuple[bool, str, str]] = []
+    rows: list[tuple[bool, int, str, str]] = []
     for i, (t, m) in enumerate(zip(texts, metadatas, strict=True)):
         same_file = str(m.get("source", "")).split("#")[0] in page_files
         pt = str(m.get("page_title") or "")
-        if m.get("kind") == "table":
-            lines = [ln for ln in _body(t, pt).splitlines() if ln.strip().startswith("|")]
-            if not lines:
-                continue
-            head = [c.lower() for c in _cells(lines[0])]
-            if "when" not in head or "where" not in head:
-                continue
+        lines = [ln for ln in _body(t, pt).splitlines() if ln.strip().startswith("|")] if "|" in t else []
+        head = [c.lower() for c in _cells(lines[0])] if lines else []
+        if "when" in head and "where" in head:
             wi, hi = head.index("when"), head.index("where")
             for ln in lines[1:]:
                 c = _cells(ln)
                 if len(c) > max(wi, hi) and c[0] and normalize_venue(c[0]) == venue:
-                    rows.append((same_file, c[wi], c[hi]))
+                    rows.append((same_file, i, c[wi], c[hi]))
             continue
         if pt.lower() != v:
             continue
@@ -74,11 +80,15 @@ def venue_facts(texts: list[str], metadatas: list[dict[str, Any]], venue: str) -
         elif sec.lower().endswith("acceptance rate") and facts.acceptance_rate is None:
             first = next((ln.strip(" -*") for ln in _body(t, pt).splitlines() if ln.strip()), "")
             facts.acceptance_rate = first or None
+            if first:
+                facts.sources["acceptance_rate"] = i
         elif sec.split(SEP)[0].strip().lower() == "meta info" and facts.homepage is None:
             hm = re.search(r"homepage:\s*<?(https?://[^\s>]+)", t, re.I)
             if hm:
                 facts.homepage = hm.group(1)
+                facts.sources["homepage"] = i
     if rows:
         rows.sort(key=lambda r: not r[0])  # stable: same-file rows first, then index order
-        facts.when, facts.where = rows[0][1] or None, rows[0][2] or None
+        facts.when, facts.where = rows[0][2] or None, rows[0][3] or None
+        facts.sources["when"] = rows[0][1]
     return facts
