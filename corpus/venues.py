@@ -424,6 +424,10 @@ def venue_from_site_path(path: str) -> str | None:
     return normalize_venue(f"{m.group(1)} {m.group(2)}")
 
 
+#: The longest text read as a venue name ("USENIX Annual Technical Conference 2026" is 39 characters).
+MAX_VENUE_CHARS = 200
+
+
 def resolve_venue(text: str, known: Iterable[str]) -> str:
     """Canonical venue for ``text`` ("mlsys26" → "MLSys 2026") if it is one of ``known`` (given most
     important first, e.g. by paper count).
@@ -437,6 +441,8 @@ def resolve_venue(text: str, known: Iterable[str]) -> str:
     """
     known = list(dict.fromkeys(known))
     raw = unify_punctuation(text or "").strip()  # "ＯＳＤＩ 2024", "OSDI‑2024" as typed on any keyboard
+    if len(raw) > MAX_VENUE_CHARS:
+        raise BadInputError(f"the venue is too long ({len(raw)} characters): write it like 'OSDI 2026'")
     if not raw:
         raise BadInputError("no venue given: name one, e.g. 'MLSys 2026' or 'osdi26'")
     v = normalize_venue(raw)

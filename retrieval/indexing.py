@@ -121,7 +121,8 @@ def ingest(
     previous index stays usable; the next ingest completes); DataDirReadOnlyError when the data dir
     cannot be written.
     """
-    sources = list(sources or settings.sources)
+    # a source given twice (or by two paths to one folder) is one source: read, counted and indexed once
+    sources = list({origin_of(s): s for s in (sources or settings.sources)}.values())
     if not sources:
         raise BadInputError("no sources: give one (`papernotes ingest PATH`) or set PAPERNOTES_SOURCES")
     try:

@@ -13,6 +13,7 @@ import numpy as np
 from papernotes.corpus.catalog import filter_records
 from papernotes.corpus.errors import BadInputError
 from papernotes.corpus.models import PaperRecord
+from papernotes.corpus.normalize import normalize, tokens
 from papernotes.corpus.papers import looks_like_affiliation
 from papernotes.corpus.venues import resolve_venue, split_venue, unknown_venue
 from papernotes.retrieval import lists
@@ -32,7 +33,7 @@ from papernotes.retrieval.evidence import Sentence, amount_asked, candidates, em
 from papernotes.retrieval.extractive import compose, paper_line, paper_lookup, states_affiliations
 from papernotes.retrieval.filters import Filters
 from papernotes.retrieval.prompts import CLARIFY, UNGROUNDED_NOTE
-from papernotes.retrieval.question import Question
+from papernotes.retrieval.question import REFERRING, Question
 from papernotes.retrieval.search import Hit, HybridRetriever, SearchResult
 from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.spelling import read_against
@@ -40,6 +41,10 @@ from papernotes.retrieval.summarize.venue_facts import VenueFacts, venue_facts
 from papernotes.retrieval.terms import Key, lexical_terms
 
 log = logging.getLogger(__name__)
+
+#: Most words of its own (coverage keys) a question naming nothing may have and still be read as a
+#: follow-up of the conversation ("and the latency?", "what about training?"; :meth:`Notes.follows_up`).
+ELLIPTICAL_KEYS = 2
 
 
 @dataclass
@@ -149,7 +154,7 @@ class Notes:
         llm = self.settings.llm_enabled if use_llm is None else use_llm
         mode = "llm" if llm else "extractive"
         standalone, note = question, None
-        if history:
+        if history and self.follows_up(question):
             standalone, note = self._standalone(question, history, llm)
         searched = standalone if standalone.strip() != question.strip() else None
         for _attempt in range(2):
@@ -428,6 +433,18 @@ class Notes:
             note=_join(note, "list from the paper catalog" if mode == "llm" else None),
             kind="list",
         )
+
+    def follows_up(self, question: str) -> bool:
+        """True when ``question``, read on its own, leans on an earlier turn: it names no paper and no
+        venue, and refers back ("how was it evaluated?", "what datasets did they use?") or is too short
+        to stand alone (at most :data:`ELLIPTICAL_KEYS` words of its own: "and the latency?"). A question
+        that names what it asks about, or says enough ("who won the turing award in 2023"), is asked as
+        typed in a conversation too."""
+        q = self.retriever.understand(question)
+        if q.papers or q.venues:
+            return False
+        refers = bool(set(tokens(normalize(question), compounds=False)) & REFERRING)
+        return refers or len(q.keys) <= ELLIPTICAL_KEYS
 
     def _standalone(self, question: str, history: list[tuple[str, str]], llm: bool) -> tuple[str, str | None]:
         """A follow-up made standalone: rewritten by the model when there is one, else the previous

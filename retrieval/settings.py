@@ -3,6 +3,7 @@ into the core. Every field has a description; ``.env.example`` documents the sam
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Annotated, Literal
@@ -143,8 +144,13 @@ class Settings(BaseSettings):
         """An empty value would put the index in the current directory; a file cannot hold it."""
         if isinstance(v, str | Path) and not str(v).strip():
             raise ValueError("is empty: unset PAPERNOTES_DATA_DIR for the default, or name a directory")
-        if isinstance(v, str | Path) and Path(v).expanduser().exists() and not Path(v).expanduser().is_dir():
-            raise ValueError(f"{v} is a file, not a directory")
+        if isinstance(v, str | Path):
+            path = Path(v).expanduser()
+            if path.is_symlink() and not path.exists():
+                raise ValueError(f"{v} is a link to nothing (→ {os.readlink(path)})")
+            file = next((p for p in [path, *path.parents] if p.exists() and not p.is_dir()), None)
+            if file is not None:
+                raise ValueError(f"{v} cannot be a directory: {file} is a file")
         return Path(v).expanduser() if isinstance(v, str | Path) else v
 
     @field_validator("sources", mode="before")

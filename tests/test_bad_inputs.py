@@ -505,12 +505,16 @@ def test_eval_skips_questions_marked_needs_review(tmp_path, models_cache):
     assert [ln for ln in p.stderr.splitlines() if ln.strip()][-1].startswith("error: ")
 
 
-@pytest.mark.parametrize("value", ["", "   ", "FILE"])
+@pytest.mark.parametrize("value", ["", "   ", "FILE", "FILE/sub", "DANGLING"])
 def test_a_data_dir_that_is_empty_or_a_file_is_a_one_line_error(tmp_path, monkeypatch, value):
-    """An empty PAPERNOTES_DATA_DIR would put the index in the current directory; a file cannot hold one."""
-    if value == "FILE":
-        value = str(tmp_path / "a-file")
+    """An empty PAPERNOTES_DATA_DIR would put the index in the current directory; a file, a path below a
+    file or a link to nothing cannot hold one."""
+    if value.startswith("FILE"):
         (tmp_path / "a-file").write_text("x", encoding="utf-8")
+        value = str(tmp_path / value.replace("FILE", "a-file"))
+    elif value == "DANGLING":
+        (tmp_path / "dangling").symlink_to(tmp_path / "nowhere")
+        value = str(tmp_path / "dangling")
     notes = tmp_path / "notes"
     write(notes, "a.md", "# Quokka\n\nQuokka pages the KV cache.\n")
     work = tmp_path / "cwd"
@@ -530,6 +534,15 @@ def test_a_data_dir_that_is_empty_or_a_file_is_a_one_line_error(tmp_path, monkey
     assert list(work.iterdir()) == []  # nothing written where the command ran
 
 
+def test_a_venue_that_is_too_long_is_a_one_line_error_that_does_not_echo_it():
+    from papernotes.corpus.errors import BadInputError
+    from papernotes.corpus.venues import resolve_venue
+
+    with pytest.raises(BadInputError, match="venue is too long") as e:
+        resolve_venue("OSDI " + "x" * 20000, ["OSDI 2024"])
+    assert len(str(e.value)) < 200
+
+
 def test_a_summary_topic_that_is_too_long_is_a_one_line_error():
     from papernotes.corpus.errors import BadInputError
     from papernotes.retrieval.summarize.topics import resolve_topic
@@ -537,3 +550,13 @@ def test_a_summary_topic_that_is_too_long_is_a_one_line_error():
     with pytest.raises(BadInputError, match="topic is too long"):
         resolve_topic("serving " * 3000)
     assert resolve_topic("kv cache").key  # an ordinary topic still reads
+
+
+def test_a_source_given_twice_is_read_and_counted_once(settings, tmp_path):
+    notes = tmp_path / "notes"
+    write(notes, "a.md", "# Quokka\n\nQuokka pages the KV cache in 16-token blocks.\n")
+    write(notes, "b.md", "# Wombat\n\nThe wombat scheduler keeps burrows busy.\n")
+    once = ingest(settings, [str(notes)])
+    twice = ingest(settings, [str(notes), str(notes / ".." / "notes"), str(notes)])
+    assert (twice.files, twice.pages, twice.chunks) == (once.files, once.pages, once.chunks) == (2, 2, 2)
+    assert twice.added == twice.deleted == 0

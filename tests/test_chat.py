@@ -204,3 +204,29 @@ def test_carry_over_leaves_a_follow_up_naming_its_own_paper():
 )
 def test_carry_over_prefixes_the_previous_question_otherwise(prev_q, prev_a):
     assert carry_over(FOLLOW_UP, [(prev_q, prev_a)], PAPERS) == f"{prev_q} {FOLLOW_UP}"
+
+
+@pytest.mark.parametrize(
+    ("question", "follows"),
+    [
+        ("How was it evaluated?", True),  # refers back
+        ("what datasets did they use?", True),
+        ("and the latency?", True),  # too short to stand alone
+        ("What does Numbat spill to SSD?", False),  # names its paper
+        ("where was mlsys 2025 held", False),  # names its venue
+        ("who won the turing award in 2023", False),  # says enough on its own
+        ("which marsupial inference systems use paged attention", False),
+    ],
+)
+def test_only_a_question_that_leans_on_the_conversation_is_made_standalone(fixture_index, question, follows):
+    """In a conversation, a question that names what it asks about or says enough is asked as typed:
+    neither the previous paper's title nor the previous question is carried into it."""
+    from conftest import make_settings
+
+    from papernotes.retrieval.service import Notes
+
+    notes = Notes(make_settings(fixture_index.data_dir))
+    assert notes.follows_up(question) is follows
+    history = [(FIRST, notes.ask(FIRST, use_llm=False).answer)]
+    a = notes.ask(question, history=history, use_llm=False)
+    assert (a.searched is not None) is follows, a.searched
