@@ -176,7 +176,7 @@ def file_sha1(path: Path) -> str:
 def load_source_stats(settings: Settings) -> dict[str, dict[str, Any]]:
     """Per-origin file/page counts and warnings (``files``, ``files_skipped``, ``pages``, ``warnings``:
     a list of lines) recorded by the last ingest of each origin."""
-    return load_json(stats_path(settings), {})
+    return load_json_safe(stats_path(settings)) or {}  # garbled: the next ingest writes it again
 
 
 def manifest_path(settings: Settings) -> Path:

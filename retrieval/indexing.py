@@ -29,7 +29,6 @@ from papernotes.retrieval.index_health import (
     catalog_readable,
     ensure_index,
     file_sha1,
-    load_json,
     load_json_safe,
     load_source_stats,
     manifest_path,
@@ -285,7 +284,7 @@ def _ingest_locked(
     if not rebuild:
         start_marker(settings, sources)
     rm = early.rm if early else record_manager(settings)
-    old_entries = early.entries if early else ({} if rebuild else load_json(_entries_path(settings), {}))
+    old_entries = early.entries if early else ({} if rebuild else load_json_safe(_entries_path(settings)) or {})
     manifest = {} if rebuild else (load_json_safe(manifest_path(settings)) or {})
     state = early.state if early else ({} if rebuild else load_state(settings, rm.namespace))
     agreed = early.agreed if early else (None if rebuild else records_agree(store, rm))
@@ -386,7 +385,7 @@ def _ingest_locked(
         stages["bm25"] = time.perf_counter() - t
     del saved
     entries = dict(old_entries)
-    stats = {} if rebuild else load_json(stats_path(settings), {})
+    stats = {} if rebuild else load_json_safe(stats_path(settings)) or {}  # garbled: rebuilt from what is read
     for origin in [o for o in entries if o not in origins_now]:
         if not store.get(where={"origin": origin}, limit=1, include=[])["ids"]:
             del entries[origin]  # nothing of it is left in the store (the warning above says how to restore it)
@@ -452,7 +451,7 @@ def _entry_id(entry: dict[str, Any]) -> str:
 
 def load_entries(settings: Settings) -> dict[str, list[dict[str, Any]]]:
     """Paper entries per origin, each list in page order (``PaperEntry`` fields as dicts)."""
-    return load_json(_entries_path(settings), {})
+    return load_json_safe(_entries_path(settings)) or {}
 
 
 __all__ = [

@@ -146,7 +146,7 @@ def reuse_check(settings: Settings, version: str, open_records: Callable[[], Any
     (``open_records()``) and the store hold the same ids, and each recorded origin's entries are in
     ``entries_path``; else None (every origin is read). The caller checks first that the last ingest
     finished and that this is no rebuild."""
-    from papernotes.retrieval.index_health import load_json, load_json_safe, manifest_path, records_agree
+    from papernotes.retrieval.index_health import load_json_safe, manifest_path, records_agree
     from papernotes.retrieval.index_update import RECORD_GROUPS, load_state
     from papernotes.retrieval.store import make_client
 
@@ -164,6 +164,6 @@ def reuse_check(settings: Settings, version: str, open_records: Callable[[], Any
     agreed = records_agree(collection, rm) if state else None
     if not agreed:
         return None
-    entries = load_json(entries_path, {})
+    entries = load_json_safe(entries_path) or {}  # garbled: no origin is reused, each is read again
     prior = {o: r for o, r in prior.items() if len(entries.get(o, ())) == len(r.get("entry_ids", ()))}
     return Reuse(prior, client, rm, state, agreed, entries)

@@ -137,6 +137,22 @@ def test_a_garbled_part_is_named_by_every_query_and_healed_by_the_next_ingest(fi
     assert a.returncode == 0 and ANSWER in json.loads(a.stdout)["answer"], a.stderr
 
 
+@pytest.mark.parametrize("name", ["entries.json", "sources.json"])
+def test_a_garbled_ingest_record_is_written_again_by_the_next_ingest(fixture_data, name):
+    """The ingest's own records (the paper entries per source, the per-source stats): garbled, the next
+    ingest reads every source again and writes them anew, embedding nothing; queries go on meanwhile."""
+    clean = snapshot(fixture_data)
+    (fixture_data / name).write_text("{broken", encoding="utf-8")
+    assert cli(["stats"], fixture_data).returncode == 0
+    p = cli(["ingest", str(FIXTURE_NOTES), "--json"], fixture_data)
+    assert p.returncode == 0 and "Traceback" not in p.stderr, p.stderr
+    assert json.loads(p.stdout)["added"] == 0
+    assert snapshot(fixture_data) == clean
+    assert json.loads((fixture_data / name).read_text(encoding="utf-8"))  # written again
+    a = cli(["ask", QUESTION, "--json"], fixture_data)
+    assert a.returncode == 0 and ANSWER in json.loads(a.stdout)["answer"], a.stderr
+
+
 def test_deleted_record_manager_is_re_recorded_without_re_embedding(fixture_data):
     clean = snapshot(fixture_data)
     (fixture_data / "records.sqlite").unlink()
