@@ -6,6 +6,7 @@ import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -21,6 +22,7 @@ from papernotes.retrieval.answer import Answer, check_question, citation_for, re
 from papernotes.retrieval.answerability import (
     ANSWERABLE_AT,
     LOOKUP_PARTS,
+    VENUE_LOOKUP_PARTS,
     answerability,
     identity_terms,
     is_lookup,
@@ -298,14 +300,16 @@ class Notes:
             return None
         bm25, where = self.retriever.bm25, self.retriever.where(f)
 
-        def used(k: Key) -> bool:  # a word the venue's chunks use: asked about its papers
+        @cache
+        def used(k: Key) -> bool:  # a word the venue's chunks use: asked about its papers (searched once)
             return any(
                 k.covered(set(lexical_terms(bm25.texts[pos])))
                 for alt in k.alternatives
                 for pos, _ in bm25.search(list(alt), 3, where)
             )
 
-        if q.papers or q.is_list or any(used(k) for k in q.asked):
+        # with every fact known first: the facts are read from every chunk only for a question that can be one
+        if not is_venue_lookup(q, f.venue, used, set(VENUE_LOOKUP_PARTS)):
             return None
         facts = venue_facts(bm25.texts, bm25.metadatas, f.venue)
         return facts if is_venue_lookup(q, f.venue, used, facts.known) else None
