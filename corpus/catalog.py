@@ -40,9 +40,11 @@ def _prefix(title: str) -> str:
 def _deep_note_aliases(entries: list[PaperEntry]) -> dict[int, str]:
     """Deep notes whose title differs a little from the listing's (case, plural, subtitle wording):
     ``id(entry) → the listing's title key``, found by the listing's "Personal Notes" link to the
-    note's site path, else by the same system prefix ("EVStore:") at the same venue."""
+    note's site path, else by the same system prefix ("EVStore:") at the same venue, else — for a note
+    without a paper link of its own — by a title that is one listing's system prefix alone ("QLoRA")."""
     by_link: dict[str, str] = {}
     by_prefix: dict[tuple[str, str], str] = {}
+    by_name: dict[str, list[tuple[str, str | None]]] = {}
     keys = set()
     for e in entries:
         if e.kind == "deep_note":
@@ -54,6 +56,8 @@ def _deep_note_aliases(entries: list[PaperEntry]) -> dict[int, str]:
                 by_link.setdefault(_notes_path(href), k)
         if _prefix(e.title) and e.venue:
             by_prefix.setdefault((_prefix(e.title), normalize_venue(e.venue) or e.venue), k)
+        if _prefix(e.title):
+            by_name.setdefault(_prefix(e.title), []).append((k, normalize_venue(e.venue) if e.venue else None))
     out: dict[int, str] = {}
     for e in entries:
         if e.kind != "deep_note" or title_key(e.title) in keys:
@@ -61,6 +65,12 @@ def _deep_note_aliases(entries: list[PaperEntry]) -> dict[int, str]:
         key = by_link.get(e.site_path) if e.site_path else None
         if not key and _prefix(e.title) and e.venue:
             key = by_prefix.get((_prefix(e.title), normalize_venue(e.venue) or e.venue))
+        if not key and not any(k in _IDENTITY_LABELS for k in e.links):
+            # a note titled by the name alone, without a paper link of its own ("## Deep dive: QLoRA" beside
+            # the table row "QLoRA: Efficient Finetuning …"): the one listing of that name, at its venue
+            venue = normalize_venue(e.venue) if e.venue else None
+            named = {k for k, v in by_name.get(e.title.strip().casefold(), []) if venue is None or v in (None, venue)}
+            key = next(iter(named)) if len(named) == 1 else None
         if key:
             out[id(e)] = key
     return out
@@ -177,8 +187,8 @@ def merge_group(
             r.system = e.system
         elif e.system and e.system != r.system:
             _add_unique(r.aliases, [e.system])  # named otherwise in another place ("TLT" / "Taming the Long-Tail")
-        if id(e) in pointers:
-            _add_unique(r.aliases, [e.title])
+        if id(e) in pointers or (id(e) in joined and title_key(e.title) != title_key(r.title)):
+            _add_unique(r.aliases, [e.title])  # its chunks are written under that title
         venue = normalize_venue(e.venue) if e.venue else None
         venue = venue or e.venue
         if venue:
@@ -269,7 +279,7 @@ def finish_catalog(records: list[PaperRecord]) -> None:
 
 def link_keys(e: PaperEntry) -> set[str]:
     """Every key through which :func:`merge_group` can relate ``e`` to another entry: its title key, the
-    notes path and the system-name-at-venue a listing offers and a deep note looks up
+    notes path, the system-name-at-venue and the system name a listing offers and a deep note looks up
     (:func:`_deep_note_aliases`), a deep note's file name and a bullet's notes link (:func:`_pointers`),
     and its paper identities (:func:`_merge_by_identity`), each with a one-letter prefix. Entries whose
     keys are disjoint (transitively) are merged independently."""
@@ -280,6 +290,10 @@ def link_keys(e: PaperEntry) -> set[str]:
     keys = {"t" + title_key(e.title)}
     if _prefix(e.title) and e.venue:
         keys.add(f"p{_prefix(e.title)}\x1f{normalize_venue(e.venue) or e.venue}")
+    if e.kind != "deep_note" and _prefix(e.title):
+        keys.add("m" + _prefix(e.title))  # the name a link-less deep note may be titled by alone
+    elif e.kind == "deep_note" and not any(k in _IDENTITY_LABELS for k in e.links):
+        keys.add("m" + e.title.strip().casefold())
     if e.kind == "deep_note":
         keys.add("s" + note_slug(e.source.split("#", 1)[0]))
         if e.site_path:

@@ -91,12 +91,13 @@ def has_tldr(blocks: list[Block]) -> bool:
 
 
 def note_people(meta: dict[str, Any], blocks: list[Block], op: Opening) -> tuple[list[str], list[str]]:
-    """``(authors, affiliations)`` of a note: its front matter's, else its opening's author line, else
+    """``(authors, affiliations)`` of a note: its front matter's, else its opening's author line (and
+    ``Affiliation:`` line), else
     an "Authors:" paragraph among its first 12 blocks, else an unlabelled author list among its
     opening's first two lines (:func:`~papernotes.corpus.note_opening.author_list`: "Matthew E. Peters,
     Mark Neumann, …" under the title); empty lists when it names none."""
     authors = as_list(fm_value(meta, AUTHOR_KEYS))
-    affs = as_list(fm_value(meta, AFFILIATION_KEYS))
+    affs = as_list(fm_value(meta, AFFILIATION_KEYS)) or list(op.affiliations)
     if not authors and op.authors:
         authors, found = split_authors(op.authors)
         affs = affs or found

@@ -42,9 +42,9 @@ IDENTITY_LABELS = ("paper", "arxiv", "doi", "pdf", "link", "url", "source")
 _STRONG_LABELS = ("paper", "arxiv", "doi", "pdf")
 _LABEL_RE = re.compile(
     r"^\W{0,3}(paper(?:\s+link)?|pdf|arxiv(?:\s+id)?|doi|link|url|source|venue|conference|published(?:\s+(?:at|in))?"
-    r"|(?:(?:full|paper|original|complete|official|preprint|arxiv|earlier|former|previous|old)\s+)?title|authors?|year"
+    r"|(?:(?:full|paper|original|complete|official|preprint|arxiv|earlier|former|previous|old)\s+)?title|authors?|affiliations?|institutions?|year"
     r"|论文标题|论文名称|论文名|原文标题|原标题|英文标题|英文题目|论文题目|文章标题|文章题目|文章名称|标题|题目"
-    r"|论文链接|论文地址|原文链接|原文地址|文章链接|文章地址|论文下载|链接|地址|原文|论文|作者|发表会议|发表期刊|会议名称|会议|期刊|会议/期刊|出处|录用于?|发表于?|收录于?)"
+    r"|论文链接|论文地址|原文链接|原文地址|文章链接|文章地址|论文下载|链接|地址|原文|论文|作者|单位|机构|发表会议|发表期刊|会议名称|会议|期刊|会议/期刊|出处|录用于?|发表于?|收录于?)"
     r"(?:\s*[(（]([^()（）]{1,24})[)）])?"  # a qualifier: "Title (arXiv version):", "论文标题（FAST 版）："
     r"\s*[*_]{0,2}\s*(?:::|[:：])\s*[*_]{0,2}\s*",  # "Paper:", "**Paper:**", Logseq's "url:: …"
     re.IGNORECASE,
@@ -71,7 +71,7 @@ def heading_label(heading: str) -> str | None:
 _BARE_URL_RE = re.compile(r"https?://[^\s)>\]]+")
 #: The same labels as Chinese notes write them: 论文标题/原文标题/原标题/英文标题/论文题目 "(original,
 #: English) paper title", 论文链接/论文地址/原文链接 "paper link", 原文/论文 "the paper", 作者 "authors",
-#: 会议/发表于 "venue/published in", 链接 "link".
+#: 单位/机构 "affiliation", 会议/发表于 "venue/published in", 链接 "link".
 _CJK_LABELS = {
     "论文标题": "title",
     "论文名称": "title",
@@ -102,6 +102,8 @@ _CJK_LABELS = {
     "原文": "paper",
     "论文": "paper",
     "作者": "authors",
+    "单位": "affiliations",
+    "机构": "affiliations",
     "会议": "venue",
     "发表会议": "venue",
     "发表期刊": "venue",
@@ -139,7 +141,8 @@ class Opening:
     give different papers: ``ambiguous``); ``title``: a labelled line's link text or text when it reads
     as a title; ``placeholder``: a labelled paper line with an empty link (``[Title]()``);
     ``named_only``: a ``Paper:`` line with a title and no link at all; ``venues``: the text of
-    ``Venue:``/``Conference:``/``Published at:`` lines; ``authors``: the text of an ``Authors:`` line; ``byline``: the opening proper's lines (see the module docstring);
+    ``Venue:``/``Conference:``/``Published at:`` lines; ``authors``: the text of an ``Authors:`` line; ``affiliations``: the places an ``Affiliation:`` line
+    names (split at commas, semicolons and "&"); ``byline``: the opening proper's lines (see the module docstring);
     ``named``: full titles the opening proper sets apart, with their paper link when they are a link's
     text (:func:`_named_titles`); ``bare_placeholder``: the text of an unlabelled line of the opening proper that is one link with
     an empty address (``[Scaling Laws for Neural Language Models]()``); ``year``: a ``Year:`` line's
@@ -153,6 +156,7 @@ class Opening:
     named_only: bool = False
     venues: list[str] = field(default_factory=list)
     authors: str | None = None
+    affiliations: list[str] = field(default_factory=list)
     byline: list[str] = field(default_factory=list)
     bare_placeholder: str | None = None
     year: int | None = None
@@ -393,8 +397,8 @@ def _title_like(label: str) -> bool:
 def frame_stripped(title: str) -> tuple[str, bool]:
     """``(the title without its framing, whether it had one)``: "Paper notes: QLoRA" → ``("QLoRA",
     True)``, "Reading: Orca" → ``("Orca", True)``, "FlashAttention — paper notes" →
-    ``("FlashAttention", True)``, "Chinchilla paper" → ``("Chinchilla", True)``; a title without framing is
-    returned as it is."""
+    ``("FlashAttention", True)``, "Chinchilla paper" → ``("Chinchilla", True)``, "Deep dive: QLoRA" →
+    ``("QLoRA", True)``; a title without framing is returned as it is."""
     s = title.strip()
     if is_collection_title(s):  # "My Reading Notes": all framing, no paper named
         return s, False
@@ -406,7 +410,17 @@ def frame_stripped(title: str) -> tuple[str, bool]:
     tail = _FRAME_TAIL_RE.search(s)
     if tail and tail.start() > 0:
         return s[: tail.start()].strip(), True
+    lead = _WORDS_THEN_NAME_RE.match(s)
+    if lead:  # "Deep dive: QLoRA": ordinary words, then the name they frame
+        return lead.group(1), True
     return s, False
+
+
+#: A heading of one to three ordinary lower-case words (the first may be capitalized), a colon, then one
+#: name written as names are (a capital or digit after its first letter: "QLoRA", "vLLM", "GPT-3"): the
+#: words frame the name ("Deep dive: QLoRA", "Worked example: AWQ"); a paper's own title puts its name
+#: first ("Orca: A Distributed Serving System …").
+_WORDS_THEN_NAME_RE = re.compile(r"^[A-Za-z][a-z]+(?:\s+[a-z]+){0,2}\s*:\s*([A-Za-z][\w.+-]*[A-Z0-9][\w.+-]*)$")
 
 
 #: A title made only of words that describe a collection of notes ("My Reading Notes", "Paper Notes
@@ -509,6 +523,11 @@ def read_opening(markdown: str) -> Opening:
         if kind.startswith("author"):
             op.authors = op.authors or rest
             continue
+        if kind.startswith(("affiliation", "institution")):
+            op.affiliations = op.affiliations or [
+                a.strip() for a in re.split(r"\s*[,;，；]\s*|\s+&\s+", rest) if a.strip()
+            ]
+            continue
         links = [(label, href.strip()) for label, href in inline.links]
         for label, href in links:
             if href in ("", "#") and kind == "paper" and _title_like(label):
@@ -547,6 +566,7 @@ def read_opening(markdown: str) -> Opening:
                 ambiguous=True,
                 venues=op.venues,
                 authors=op.authors,
+                affiliations=op.affiliations,
                 byline=op.byline,
                 year=op.year,
                 named=op.named,

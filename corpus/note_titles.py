@@ -87,7 +87,34 @@ def note_title(page: Page, head: tuple[int, Inline] | None, op: Opening, link: s
     ):
         full = full.strip()
         return full, (stripped if stripped and not fallback and title_key(stripped) != title_key(full) else None)
+    short_name = _names_of_full(stripped, full) if full else None
+    if (
+        full and short_name
+    ):  # "### vLLM / PagedAttention (SOSP '23)" over "**Paper:** [Efficient … with PagedAttention](…)"
+        return full.strip(), short_name
     return stripped, None
+
+
+def _names_of_full(heading: str, full: str) -> str | None:
+    """The first of the short names a heading gives (alternatives set apart by "/", without a venue
+    mark: "vLLM / PagedAttention (SOSP '23)", "Speculative decoding (ICML '23)") when one of them is a
+    name the full title holds as words of its own ("… Serving with PagedAttention", "… via Speculative
+    Decoding") and the full title is longer; else None."""
+    bare = _TAIL_VENUE_MARK_RE.sub("", heading).strip()
+    names = [n.strip() for n in bare.split("/") if n.strip()]
+    if not names or any(len(n.split()) > SHORT_NAME_WORDS for n in names) or len(full.split()) <= len(bare.split()):
+        return None
+    words = _spaced_words(full)
+    return names[0] if any(_spaced_words(n) in words for n in names) else None
+
+
+def _spaced_words(text: str) -> str:
+    """``text``'s words, case-folded, each between single spaces (" serving with pagedattention ")."""
+    return " " + " ".join(re.findall(r"[^\W_]+", text.casefold())) + " "
+
+
+#: A venue mark in brackets at a heading's end: "(SOSP '23)", "(OSDI 2022)", "[ICML'23]".
+_TAIL_VENUE_MARK_RE = re.compile(r"\s*[(\[（【][^()\[\]（）【】]{2,24}[)\]）】]\s*$")
 
 
 #: A section's number before a title: "10.BYOL", "2) Orca", "3、DINO" (not "1.58-bit", "3D").

@@ -66,8 +66,8 @@ from papernotes.corpus.paper_links import (
     paper_id,
 )
 from papernotes.corpus.papers import (
+    defining_strong,
     parse_title,
-    strong_in,
     system_name,
     title_key,
 )
@@ -388,7 +388,7 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     said = opening_names(op.byline[:6] + ([head[1].text] if head else []), title)
     names = [*as_list(fm_value(meta, ("aliases", "alias"))), *([alias] if alias else []), *op.aliases, *said]
     aliases = [a for a in dict.fromkeys(names) if a.casefold() != title.casefold()]
-    strong = [s for b in opening for s in strong_in(b) if not heading_label(s)]  # not "**Authors:**"
+    strong = [s for s in defining_strong(opening) if not heading_label(s)]  # not "**Authors:**"
     summary = note_summary(meta, blocks)[:600]
     # "# Chinchilla paper"; a title's translation is a name to search by, not the system's
     short = (

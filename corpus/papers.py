@@ -355,7 +355,8 @@ _MEASURE_RE = re.compile(r"^[+\-~≈<>]?\s*\d[\d.,]*(?:\s*(?:%|x\b|×)|\s+\S)|^[
 
 
 def system_name(title: str, strong: list[str]) -> str | None:
-    """The system's name: the short prefix before ``":"`` in the title, else the first bold term that
+    """The system's name: the short prefix before ``":"`` in the title, the title itself when it is one
+    name (a capital or digit after its first letter: "QLoRA"), else the first bold term that
     reads as a name — two or more characters, one word ("AEGIS", "gigiprofiler") or words that are
     each capitalized or hold a digit ("Sarathi-Serve", "Llama 3"); a bold phrase ("Empirical reliability
     studies") or a bold initial ("**E**fficient") is not one."""
@@ -363,11 +364,13 @@ def system_name(title: str, strong: list[str]) -> str | None:
         prefix = title.split(":", 1)[0].strip()
         if 0 < len(prefix) <= 30 and len(prefix.split()) <= 3:
             return prefix
+    if re.fullmatch(r"[A-Za-z][\w.+-]*[A-Z0-9][\w.+-]*", title.strip()) and len(title.strip()) <= 30:
+        return title.strip()  # a note titled by the name alone ("QLoRA", "AWQ")
     for s in strong:
         s = s.strip(" :")
         if not (1 < len(s) <= 30 and len(s.split()) <= 3) or re.search(r"our work|award|best paper|paper$", s, re.I):
             continue
-        if _MEASURE_RE.match(s):
+        if _MEASURE_RE.match(s) or not re.search(r"[^\W\d_]", s):
             continue  # a figure ("28.4 BLEU", "+17.9%", "2.3x"), not a name ("3FS" is one)
         if re.search(f"[{CJK_CHARS}]", s):
             continue  # a bold phrase in Chinese or Japanese ("**模型坍塌**"), one "word" without spaces
@@ -375,6 +378,67 @@ def system_name(title: str, strong: list[str]) -> str | None:
         if len(words) == 1 or all(w[:1].isupper() or w[:1].isdigit() or re.search(r"\d|[A-Z]", w[1:]) for w in words):
             return s
     return None
+
+
+#: A verb a note presents its paper's contribution with, before the contribution's name ("Propose
+#: **Wormhole**, a …", "Present **Quark**, applying …").
+_PRESENTING = r"(?:we\s+)?(?:introduce|present|propose|design|develop|build|implement)s?\s+"
+
+
+def defining(strong: list[str], lines: list[str], paragraphs: bool = False) -> list[str]:
+    """The bold terms of ``strong`` that ``lines`` (plain text, bold marks removed) write where a note
+    gives a name, in their order in ``strong``: opening a line (after a bold label, if any) alone (in a list;
+    in prose that is a heading) or followed by ":", ",", "(" or a dash (``**Hotline**: a runtime framework``, ``**Krypton**``, ``**Summary.**
+    **Raft** — consensus for …``); after a verb of presenting or
+    "named"/"called" (``Present **Quark**, applying …``, ``a system named **REEF**``); before an
+    appositive (``presents **Falcon**, a novel configuration recommender``); in brackets after the words
+    it abbreviates (``core attention disaggregation (**CAD**)``); and, with ``paragraphs`` (each line a
+    paragraph of prose), as the subject opening a paragraph (``**SYSSPEC** makes the specification …``).
+    Bold elsewhere emphasizes a fact ("FID **3.17**", "pretrained on **JFT-300M**", a bullet
+    "**RoIAlign** fixes …"); it is no name the note gives its paper."""
+    out = []
+    # a bold label opening the line may come first ("**Summary.** **Raft** — …")
+    labels = "|".join(re.escape(x.strip()) for x in strong if x.rstrip().endswith((".", ":", "：")))
+    label = rf"(?:(?:{labels})\s+)?" if labels else ""
+    for s in strong:
+        term = re.escape(s.strip(" :"))
+        if not term or s.rstrip().endswith(".") or (s.rstrip().endswith((":", "：")) and _plain_word(s.strip(" :："))):
+            continue  # a label ("**Summary.**", "**Presenter:**"), not a name ("**EcoRec:** a cache for …")
+        # after a label, if any ("**Summary.** **Raft** — consensus for …")
+        # (alone on a line only in a list: "* **Krypton**"; in prose it is a heading: "**Discussion**")
+        end = r"[:,(：，]|\s[—–-]\s" if paragraphs else r"$|[:,(：，]|\s[—–-]\s"
+        opening = rf"^\s*{label}(?i:{_PRESENTING})?{term}\s*(?:{end})"
+        inside = rf"(?i:\b{_PRESENTING}|\b(?:named|called|dubbed)\s+){term}(?!\w)|(?<!\w){term}\s*,\s+(?i:an?|the)\s"
+        pattern = re.compile(opening + "|" + inside + (rf"|^\s*{term}\s" if paragraphs else ""), re.MULTILINE)
+        bracket = re.compile(rf"\(\s*{term}\s*\)")
+        if any(pattern.search(text) for text in lines) or any(
+            _defined_before(s, text[: m.start()]) for text in lines for m in bracket.finditer(text)
+        ):
+            out.append(s)
+    return out
+
+
+def _plain_word(text: str) -> bool:
+    """One word written as an ordinary word, capitalized at most at its start ("Presenter"), not as a
+    name is (a capital or digit inside: "EcoRec", "SYSSPEC", "T10")."""
+    return bool(re.fullmatch(r"[^\W\d_][^\W\d_A-Z]*", text))
+
+
+def _defined_before(short: str, before: str) -> bool:
+    """True when the words just before a bracketed ``short`` spell it out: its letters and digits occur
+    in order in them, the first starting a word ("core attention disaggregation (CAD)", "masked
+    autoregressive (MAR)"), as in the Schwartz–Hearst rule (A. Schwartz and M. Hearst, PSB 2003, whose
+    window of at most ``min(len + 5, 2 * len)`` words is kept); "ViT-H/14 (JFT-300M)" spells out nothing."""
+    letters = [c for c in short.casefold() if c.isalnum()]
+    if len(letters) < 2:
+        return False
+    words = before.casefold().split()[-min(len(letters) + 5, 2 * len(letters)) :]
+    for i, word in enumerate(words):
+        if word[:1] == letters[0]:
+            rest = iter(" ".join(words[i:]))
+            if all(ch in rest for ch in letters):
+                return True
+    return False
 
 
 def join_lines(lines: list[str]) -> str:
@@ -451,7 +515,9 @@ def entry_from_item(item: Item, page: Page, topic: str, venue_default: str | Non
     # User-level QoE: …"); that prefix stays a name too
     prefix = system_name(title, [])
     said = opening_names([c.text for c in rest[:2]], title, whole=True) if prefix is None or " " in prefix else []
-    labelled = system_name(title, item.inline.strong + _strong_all(rest))
+    # a bold word of the title line names the paper ("Efficient Sharding with **Shardy** and Friends"); in
+    # the entry's notes, only one written where a name is given (:func:`defining`)
+    labelled = system_name(title, item.inline.strong + defining(_strong_all(rest), _flatten(rest)))
     system = short or (said[0] if said else None) or labelled
     names = [short, *said, prefix, labelled]
     return PaperEntry(
@@ -557,7 +623,7 @@ def deep_note_entry(page: Page, blocks: list[Block]) -> PaperEntry:
         )
     venue = venue or (venue_from_site_path(page.site_path) if page.site_path else None)
     _, year = split_venue(venue) if venue else (None, None)
-    strong = [s for b in blocks if "tl;dr" in " ".join(b.headings).lower() for s in strong_in(b)]
+    strong = defining_strong([b for b in blocks if "tl;dr" in " ".join(b.headings).lower()])
     return PaperEntry(
         title=page.title,
         kind="deep_note",
@@ -596,6 +662,15 @@ def strong_in(b: Block) -> list[str]:
     if b.kind == "list":
         return _strong_all(b.items)
     return list(b.strong)
+
+
+def defining_strong(blocks: list[Block]) -> list[str]:
+    """The bold terms of ``blocks`` in a defining position (:func:`defining`), in order."""
+    return [
+        s
+        for b in blocks
+        for s in (defining(strong_in(b), _flatten(b.items)) if b.kind == "list" else defining(b.strong, [b.text], True))
+    ]
 
 
 def publication_entry(page: Page, pub: Publication) -> PaperEntry:

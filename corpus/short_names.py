@@ -11,7 +11,9 @@ Read generally, from how notes write them:
   with its title: ``Segment Anything Model (SAM)``), not a part of it (``Ghost Attention (GAtt)`` in a
   note on Llama 2);
 * the last part of a byline after its authors and affiliation, set off by a dash:
-  ``Dosovitskiy et al., Google Research — ViT``;
+  ``Dosovitskiy et al., Google Research — ViT``, ``Ting Chen, …, Geoffrey Hinton (Google) — SimCLR``;
+* names listed on a line of their own beside one the title holds: ``vLLM, PagedAttention`` under
+  "Efficient Memory Management for Large Language Model Serving with PagedAttention";
 * a name a line opens by defining: ``MigrRDMA: a software-based RDMA live migration``,
   ``**LingXi**, a system for personalized adaptive video streaming``, or by presenting:
   ``Introduce MorphKernel, targeting …``.
@@ -133,11 +135,31 @@ def opening_names(lines: list[str], title: str | None = None, whole: bool = Fals
         parts = _DASH_RE.split(line.strip().rstrip("."))
         if byline and len(parts) >= 2:
             last, first = parts[-1].strip(), parts[0]
-            after_authors = len(parts) >= 3 or re.search(r"\bet al\.?,\s*\S", first)
-            if after_authors and _name_like(last) and len(last.split()) == 1 and not last.isupper():
+            # the name follows the authors and their affiliation: "A, B — Google — SimCLR", "A et al.,
+            # Google — ViT", "A, B (Google) — SimCLR"
+            bracketed = re.search(r",.*\([^()]+\)\s*$", first)  # the affiliation is behind: "NVIDIA" is a name
+            after_authors = len(parts) >= 3 or re.search(r"\bet al\.?,\s*\S", first) or bracketed
+            if after_authors and _name_like(last) and len(last.split()) == 1 and (bracketed or not last.isupper()):
                 found.append(last)
+        found += _listed_beside_title_name(line, title)
         out += [f for f in found if _name_like(f) and f not in out]
     return out
+
+
+#: One word written as a name: a capital or digit after its first letter ("vLLM", "PagedAttention", "T5").
+_NAME_WORD_RE = re.compile(r"[A-Za-z][\w.+-]*[A-Z0-9][\w.+-]*")
+
+
+def _listed_beside_title_name(line: str, title: str | None) -> list[str]:
+    """The other names on a line that only lists names, one of which the ``title`` holds: ``vLLM,
+    PagedAttention`` under "Efficient Memory Management … with PagedAttention" names the paper vLLM too.
+    Two to four one-word names set apart by commas, semicolons or slashes; an author list ("Kwon, Li")
+    has no word written as a name."""
+    parts = [p.strip() for p in re.split(r"\s*[,;/]\s*", line.strip().rstrip("."))]
+    if not title or not 2 <= len(parts) <= 4 or not all(_NAME_WORD_RE.fullmatch(p) for p in parts):
+        return []
+    held = [p for p in parts if re.search(rf"(?<![\w-]){re.escape(p)}(?![\w-])", title, re.IGNORECASE)]
+    return [p for p in parts if p not in held] if held else []
 
 
 _NUMBER_RE = re.compile(r"^(?:\d{1,3}[.)、]|[一二三四五六七八九十]{1,3}、)\s*")

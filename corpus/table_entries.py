@@ -106,9 +106,11 @@ def _row_venue(row: _Row, title_at: int, title_venue: str | None) -> tuple[str |
         return title_venue, True
     short = [(i, c) for i, c in enumerate(row.cells) if i != title_at and 0 < len(c.split()) <= MAX_VENUE_CELL_WORDS]
     years = [m.group(0) for _, c in short for m in [re.search(r"\b(?:19|20)\d\d\b", c)] if m]
-    for i, c in short:
-        vs = find_venues(c) or (find_venues(f"{_clean(c)} {years[0]}") if years and not re.search(r"\d", c) else [])
-        if vs:
+    for i, c in short:  # a cell that is a venue ("ICLR 2023") before a series dated by another cell
+        if vs := find_venues(c):
+            return vs[0], i > title_at
+    for i, c in short:  # "| NeurIPS | 2022 |" (not the method "| GPTQ |" when a cell says "ICLR 2023")
+        if years and not re.search(r"\d", c) and (vs := find_venues(f"{_clean(c)} {years[0]}")):
             return vs[0], i > title_at
     return None, False
 

@@ -124,11 +124,13 @@ _TITLE_WORD_RE = re.compile(r"[^\W_]+")
 
 @lru_cache(maxsize=8192)
 def _long_forms(title: str) -> tuple[tuple[str, ...], ...]:
-    """Word sequences an abbreviation may stand for: the whole title and, when it has a colon, the part
-    before it (the subtitle after it is no name); words are normalized and split at hyphens
-    ("Chain-of-Thought" → chain, of, thought)."""
+    """Word sequences an abbreviation may stand for: the whole title or, when it has a colon, the part
+    before it, the name a title so written gives its paper (the subtitle after it is no name, and an
+    abbreviation does not run across the colon: "BERT" is no b|e|r|t of "ByteDance Jakiro: Enabling
+    RDMA and TCP over VPC"); words are normalized and split at hyphens ("Chain-of-Thought" → chain, of,
+    thought)."""
     text = normalize(title)
-    sides = [text, text.split(":", 1)[0]] if ":" in text else [text]
+    sides = [text.split(":", 1)[0]] if ":" in text else [text]
     forms = []
     for side in sides:
         words = tuple(_TITLE_WORD_RE.findall(side))

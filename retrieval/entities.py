@@ -17,6 +17,7 @@ paper's own (:data:`COMMON_NAME_CHUNKS`), and so is a one-word name written as s
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
@@ -133,7 +134,13 @@ class PaperIndex:
         for i, r in enumerate(records):  # a chunk written under another of the paper's names
             for a in r.aliases:
                 self._by_title.setdefault(title_key(a), i)
-        self._by_deep_note = {r.deep_note: i for i, r in enumerate(records) if r.deep_note}
+        per_source = Counter(r.deep_note for r in records if r.deep_note)
+        # a file that is one paper's note: its chunks are that paper's; a file of several (a reading log)
+        # gives its sections' chunks their own papers by title, and a section about none ("## not papers
+        # › tools") is about no paper, not the file's last one
+        self._by_deep_note = {
+            r.deep_note: i for i, r in enumerate(records) if r.deep_note and per_source[r.deep_note] == 1
+        }
         self.chunk_record: list[int | None] = [self.record_of(m) for m in bm25.metadatas]
         self.chunks: dict[int, list[int]] = {}
         for pos, rec in enumerate(self.chunk_record):

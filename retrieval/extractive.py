@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from papernotes.corpus.models import PaperRecord
 from papernotes.corpus.normalize import normalize
 from papernotes.corpus.papers import GENERIC_LINK_LABELS, PAPER_LINK_LABELS, looks_like_affiliation, title_key
+from papernotes.corpus.short_names import SHORT_NAME_WORDS
 from papernotes.retrieval.evidence import Sentence, split_sentences
 from papernotes.retrieval.search import Hit, SearchResult
 from papernotes.retrieval.terms import Key, stop_words
@@ -54,8 +55,11 @@ def paper_line(r: PaperRecord) -> str:
     """A paper's lead line: ``Title (system; venue; affiliations)`` (the venue with its history, "arXiv
     2023 → SOSP 2024", when the notes give several; the affiliations joined by " & " as the notes write
     them, so "Georgia Tech & NVIDIA" reads as quoted; else the authors), the system name only when the
-    title does not hold it ("Optimizing Resource Allocation in Hyperscale Datacenters …" is Rebalancer)."""
-    system = r.system if r.system and title_key(r.system) not in title_key(r.title) else None
+    title does not hold it ("Optimizing Resource Allocation in Hyperscale Datacenters …" is Rebalancer);
+    without one, the short name the notes call the paper by ("Learning Transferable Visual Models …" is
+    CLIP; :attr:`~papernotes.corpus.models.PaperRecord.aliases`)."""
+    names = [r.system] if r.system else [a for a in r.aliases if len(a.split()) <= SHORT_NAME_WORDS]
+    system = next((n for n in names if title_key(n) and title_key(n) not in title_key(r.title)), None)
     venue = " → ".join(r.history) if r.history else r.venue
     people = " & ".join(r.affiliations[:6]) or ", ".join(r.authors[:6]) + (" et al." if len(r.authors) > 6 else "")
     bits = [x for x in (system, venue, people) if x]

@@ -36,7 +36,7 @@ from papernotes.retrieval.answerability import Model, models, specific_asked
 from papernotes.retrieval.filters import Filters
 from papernotes.retrieval.question import ALTERNATIVE_RE, Question, topic_alternatives
 from papernotes.retrieval.search import Hit, HybridRetriever, SearchResult
-from papernotes.retrieval.terms import Key, coverage, is_year, lexical_terms
+from papernotes.retrieval.terms import Key, coverage, english_word, is_year, lexical_terms, relatives
 
 MEMBERSHIP_FEATURES = ("cov_own", "cov", "head", "dense", "cov_rel", "dense_rel", "selective")
 #: Used until eval/calibrate.py has fitted the membership model (hand-set starting values).
@@ -177,6 +177,9 @@ def select(
         ]
         alternatives = [alt for alt in alternatives if alt] or [topic]
 
+    if q and alternatives and all(_absent_word(retriever, q, alt) for alt in alternatives):
+        return [], []  # "which osdi 2024 papers use blockchains": no note says "blockchain"
+
     def cov(have: set[str]) -> float:
         return max(coverage(alt, have, idf) for alt in alternatives) if topic else 1.0
 
@@ -246,6 +249,27 @@ def select(
                     x.probability = max(x.probability, 1.0) if named else min(x.probability, 0.0)
     members = [x for x in scored if x.probability >= 0.5]
     return members, scored
+
+
+def _absent_word(retriever: HybridRetriever, q: Question, alternative: Sequence[Key | str]) -> bool:
+    """True when a word of the topic ``alternative`` that is a name or a term of art, not a common
+    English word ("blockchain", "phantora"), is in no note at all, in any of its forms (its stems, their
+    derivational relatives, a spelling the notes use: :class:`~papernotes.retrieval.terms.Key`): no
+    paper of the notes can be about it. An absent common English word may only frame the question
+    ("papers *grouped* under the RDMA heading"), and words of another language than the notes
+    (``q.unread``) say nothing either way."""
+    unread = {normalize(w) for w in q.unread}
+    return any(
+        isinstance(k, Key)
+        and k.word not in unread
+        and not english_word(k.word)
+        and not any(ch.isdigit() for ch in k.word)  # a year or version is a filter, read elsewhere ("pre-2032")
+        and not any(
+            all(retriever.bm25.has(t) or any(map(retriever.bm25.has, relatives(t))) for t in alt)
+            for alt in k.alternatives
+        )
+        for k in alternative
+    )
 
 
 def defined_alternatives(text: str, alternatives: list[Sequence[Key | str]]) -> list[Sequence[Key | str]]:

@@ -146,6 +146,9 @@ def _comparing_terms() -> frozenset[str]:
 REFERRING = frozenset(
     {"it", "its", "they", "their", "them", "this", "that", "these", "those", "he", "she", "his", "her"}
 )
+#: A question that opens by continuing another ("and the latency?", "what about throughput?", "also
+#: the baselines?"; English closed-class words): it leans on an earlier turn as a pronoun does.
+CONTINUING_RE = re.compile(r"^\W*(?:and|also|but|plus|what about|how about)\b", re.IGNORECASE)
 #: Interrogatives that ask for an amount (English closed-class words): the answer needs a number.
 _QUANTITY_RE = re.compile(
     r"\bhow (?:many|much|big|large|long|fast|small|often|far|high|low)\b|"
@@ -200,14 +203,15 @@ class Question:
 
     @property
     def dangling(self) -> bool:
-        """The question refers back to something it does not name ("How was it evaluated?"): a
-        referring pronoun, no paper, no venue, and at most two content words of its own — none when it
+        """The question refers back to something it does not name ("How was it evaluated?", "and the
+        latency?"): a referring pronoun or a continuing opening (:data:`CONTINUING_RE`), no paper, no venue, and at most two content words of its own — none when it
         asks for a list, whose pronoun refers to the papers it describes ("anything built on openfaas?
         list em") — none of them a word the notes hardly use, which names something ("phantora - which
         paper is that from?": "that" is what it names; "what datasets did they use?" names nothing)."""
         words = set(tokens(normalize(self.text), compounds=False))
         own_words = len(self.keys) <= (0 if self.is_list else 2)
-        return bool(words & REFERRING) and not self.papers and not self.venues and own_words and not self.rare_word
+        leans = bool(words & REFERRING) or bool(CONTINUING_RE.match(self.text))
+        return leans and not self.papers and not self.venues and own_words and not self.rare_word
 
     @property
     def records(self) -> list[int]:

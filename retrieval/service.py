@@ -494,8 +494,9 @@ def carry_over(question: str, history: list[tuple[str, str]], papers: list[Paper
     """Make a follow-up standalone without a model, for retrieval.
 
     A follow-up that names a paper of ``papers`` (the catalog) stands alone. Otherwise, when the
-    previous turn was about one paper — the first catalog paper named in the previous answer (else
-    in the previous question), unless that question asked for a list — its full title is appended:
+    latest turn naming a paper was about one — the first catalog paper named in its answer (else in its
+    question), unless a list question came since — its full title is appended (an earlier follow-up
+    that was refused names none, so the paper before it is still the subject):
     "how was it evaluated?" → "how was it evaluated? (Quokka: Paged Attention …)". (The title alone
     retrieves the paper's own notes best; adding its venue pulls in the venue's pages, and a bare
     system name can be ambiguous.) Else the previous question is prefixed ("<previous question>
@@ -503,14 +504,18 @@ def carry_over(question: str, history: list[tuple[str, str]], papers: list[Paper
     """
     if not history:
         return question
-    prev_q, prev_a = history[-1][0], history[-1][1] or ""
+    prev_q = history[-1][0]
     papers = papers or []
     if mentioned_papers(question, papers):
         return question
     subject = None
-    if not _asks_list(prev_q):
-        named = mentioned_papers(prev_a, papers) or mentioned_papers(prev_q, papers)
-        subject = named[0] if named else None
+    for q, a in reversed(history):  # the latest turn about a paper: a refused follow-up names none
+        if _asks_list(q):
+            break
+        named = mentioned_papers(a or "", papers) or mentioned_papers(q, papers)
+        if named:
+            subject = named[0]
+            break
     if subject is None:
         return f"{prev_q} {question}"
     return f"{question} ({subject.title})"

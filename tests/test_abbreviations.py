@@ -101,3 +101,11 @@ def test_a_list_question_finds_papers_by_either_form(tmp_path, models_cache):
         titles = " ".join(c.paper_title or "" for c in a.citations)
         assert a.kind == "list" and "Quokka" in titles and "Numbat" in titles, (q, titles)
         assert "Dingo" not in titles, q
+
+
+def test_an_abbreviation_does_not_run_across_a_titles_colon():
+    from papernotes.retrieval.abbreviations import abbreviates
+
+    assert not abbreviates("BERT", "ByteDance Jakiro: Enabling RDMA and TCP over VPC")  # b | e r t across ":"
+    assert abbreviates("DPO", "Direct Preference Optimization: Your Language Model is Secretly a Reward Model")
+    assert abbreviates("SimCLR", "A Simple Framework for Contrastive Learning of Visual Representations")

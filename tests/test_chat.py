@@ -230,3 +230,30 @@ def test_only_a_question_that_leans_on_the_conversation_is_made_standalone(fixtu
     history = [(FIRST, notes.ask(FIRST, use_llm=False).answer)]
     a = notes.ask(question, history=history, use_llm=False)
     assert (a.searched is not None) is follows, a.searched
+
+
+def test_carry_over_reaches_past_a_refused_follow_up():
+    """ "what is Quokka" → "what about its hardware?" (refused: names no paper) → "which venue was it
+    at": the subject is still Quokka, not the refused turn's words."""
+    history = [
+        ("what is quokka", "Quokka: Paged Attention for Marsupial Inference (ToySys 2026) [1]"),
+        ("what about its hardware?", REFUSAL),
+    ]
+    follow = "which venue was it at"
+    assert carry_over(follow, history, PAPERS) == f"{follow} (Quokka: Paged Attention for Marsupial Inference)"
+    # a list question since then ends the search: its papers are many, not one subject
+    listed = [*history, ("Which ToySys 2026 papers study KV caches?", "- Numbat … [1]")]
+    assert "(Quokka" not in carry_over(follow, listed, PAPERS)
+
+
+@pytest.mark.parametrize("question", ["and the baselines?", "what about the evaluation?", "also the baselines?"])
+def test_a_continuing_question_without_a_conversation_gets_the_question_back(fixture_index, question):
+    from conftest import make_settings
+
+    from papernotes.retrieval.service import Notes
+
+    notes = Notes(make_settings(fixture_index.data_dir))
+    a = notes.ask(question, use_llm=False)
+    assert a.clarify and a.answer == CLARIFY
+    # a word the notes hardly use names something: asked on its own ("and phantora?")
+    assert not notes.ask("and quokka?", use_llm=False).clarify

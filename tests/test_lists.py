@@ -216,3 +216,21 @@ def test_an_alternative_in_plain_words_stays_a_topic(notes, q):
     """Only an alternative that refers back by a pronoun is dropped: "rdma or pacing" lists both."""
     want = names(HOTOS_2031, lambda path, _: path == "Networking › RDMA") | {"Platypus"}
     assert listed(notes, q) == want
+
+
+@pytest.mark.parametrize(
+    "q",
+    [
+        "which hotos 2031 papers use blockchains?",
+        "hotos'31 papers on zkrollups",
+        "any kubernetes papers at hotos 2031?",
+    ],
+)
+def test_a_list_on_a_term_no_note_uses_lists_nothing(notes, q):
+    """A topic word that is a name or a term of art, not a common English word, and that no note uses in
+    any form: no paper of the notes is about it, so the list is refused, not filled with the venue's
+    papers that match its other words."""
+    from papernotes.retrieval.prompts import REFUSAL
+
+    a = notes.ask(q, use_llm=False)
+    assert a.refused and a.answer.startswith(REFUSAL), a.answer

@@ -42,6 +42,13 @@ def test_opening_names(line, names):
     assert opening_names([line]) == names
 
 
+def test_names_listed_beside_one_the_title_holds():
+    title = "Efficient Memory Management for Large Language Model Serving with PagedAttention"
+    assert opening_names(["vLLM, PagedAttention"], title) == ["vLLM"]
+    assert opening_names(["PyTorch, TensorFlow"], title) == []  # none of them is the title's
+    assert opening_names(["Kwon, Li, PagedAttention"], title) == []  # an author list is no list of names
+
+
 @pytest.mark.parametrize(
     ("title", "short"),
     [
