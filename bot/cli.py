@@ -145,12 +145,15 @@ def ingest(
 
 def _watch(sources: list[str] | None, interval: str, rebuild: bool, follow_external_links: bool, as_json: bool) -> None:
     """``ingest --watch``: one ingest now, then one every ``interval`` (only the first may rebuild);
-    a failed round is one ``error: …`` line and the schedule goes on; Ctrl-C stops it (exit code 0).
+    a failed later round is one ``error: …`` line and the schedule goes on; Ctrl-C stops it (exit code 0).
 
     Raises
     ------
     BadInputError
-        for a bad interval or when no source is given or configured.
+        for a bad interval, when no source is given or configured, or when the first round fails on
+        bad input (a source that does not exist).
+    PapernotesError
+        any other failure of the first round (as a plain ``ingest`` would raise it).
     """
     import time
 
@@ -160,13 +163,15 @@ def _watch(sources: list[str] | None, interval: str, rebuild: bool, follow_exter
     if not (sources or settings().sources):
         raise BadInputError("no sources: give one (`papernotes ingest PATH`) or set PAPERNOTES_SOURCES")
     try:
+        # the first round is an ingest like any: a bad source ends the watch with its one-line error
+        # (there may be no previous index to keep); later rounds fail alone, the schedule goes on
+        _ingest_once(sources, rebuild, follow_external_links, as_json)
         while True:
+            time.sleep(seconds)
             try:
-                _ingest_once(sources, rebuild, follow_external_links, as_json)
+                _ingest_once(sources, False, follow_external_links, as_json)
             except PapernotesError as e:
                 err.print(f"error: {e} (the previous index is kept)", markup=False, highlight=False)
-            rebuild = False
-            time.sleep(seconds)
     except KeyboardInterrupt:  # Ctrl-C is how a watch ends: a clean stop
         err.print("stopped", markup=False)
 

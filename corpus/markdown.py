@@ -125,28 +125,40 @@ class Block:
     heading_line: int = -1
 
 
+#: Elements whose content is not shown: a script's code, a style sheet, a template.
+_HIDDEN_TAGS = frozenset({"script", "style", "template", "noscript"})
+
+
 class _TextExtractor(HTMLParser):
-    """The visible text of HTML, each table row (``<tr>``) kept as one pipe-table line of its cells."""
+    """The visible text of HTML, each table row (``<tr>``) kept as one pipe-table line of its cells; the
+    content of :data:`_HIDDEN_TAGS` is no text."""
 
     def __init__(self) -> None:
         super().__init__()
         self.parts: list[str] = []
         self.row: list[str] | None = None  # the cells of the open table row
+        self.hidden = 0  # depth inside elements whose content is not shown
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "tr":
+        if tag in _HIDDEN_TAGS:
+            self.hidden += 1
+        elif tag == "tr":
             self.row = []
         elif tag in ("td", "th") and self.row is not None:
             self.row.append("")
 
     def handle_endtag(self, tag: str) -> None:
-        if tag == "tr" and self.row is not None:
+        if tag in _HIDDEN_TAGS:
+            self.hidden = max(0, self.hidden - 1)
+        elif tag == "tr" and self.row is not None:
             cells = [re.sub(r"\s+", " ", c).strip() for c in self.row]
             if any(cells):
                 self.parts.append("\n| " + " | ".join(cells) + " |\n")
             self.row = None
 
     def handle_data(self, data: str) -> None:
+        if self.hidden:
+            return
         if self.row is None:
             self.parts.append(data)
         elif self.row:

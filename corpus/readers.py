@@ -49,8 +49,9 @@ class ReadResult:
     #: hidden folders and files (``.obsidian``, ``.trash``, ``.git``, ``.draft.md`` …) not read, as
     #: ``"<path name>/<relative path>"``
     hidden_skipped: list[str] = field(default_factory=list)
-    #: files that could not be read and folders that could not be listed now (a permission, a lock):
-    #: their earlier index is kept (``"<path name>/<relative path>"``)
+    #: files that could not be read and folders that could not be listed now (a permission, a lock), and
+    #: files that are no text now (binary, no known encoding): their earlier index is kept
+    #: (``"<path name>/<relative path>"``)
     unreadable: list[str] = field(default_factory=list)
 
 
@@ -403,9 +404,10 @@ def read_path(
             result.files_skipped += 1
             result.unreadable.append(rel)
             continue
-        except ValueError as e:
-            result.warnings.append(Warning_(rel, str(e)))
+        except ValueError as e:  # binary, or text in no known encoding: kept as it was, like an unreadable file
+            result.warnings.append(Warning_(rel, f"{e} (what was indexed of it before is kept)"))
             result.files_skipped += 1
+            result.unreadable.append(rel)
             continue
         try:
             pages, problems = pages_from_text(text, rel, origin, i, hint, site, embed_title)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from papernotes.corpus.errors import BadInputError
+from papernotes.corpus.markdown import html_text, parse_tokens, render_inline
 from papernotes.corpus.normalize import strip_controls
 from papernotes.retrieval.prompts import REFUSAL
 
@@ -78,7 +79,8 @@ class Answer:
 
 
 def check_question(question: str) -> str:
-    """Strip and validate a question (terminal escape sequences and control characters removed).
+    """Strip and validate a question (terminal escape sequences and control characters removed, markup
+    rendered to its text: :func:`markup_stripped`).
 
     Raises
     ------
@@ -87,6 +89,7 @@ def check_question(question: str) -> str:
         are not UTF-8 (a shell passes them on as lone surrogates).
     """
     q = strip_controls(question or "", " ").strip()  # a pasted terminal colour code is no part of it
+    q = markup_stripped(q)
     if re.search("[\ud800-\udfff]", q):
         raise BadInputError("the question is not valid UTF-8 text: retype it, or check the terminal's encoding")
     if not q:
@@ -96,6 +99,25 @@ def check_question(question: str) -> str:
     if len(q) > 2000:
         raise BadInputError(f"the question is too long ({len(q)} characters; at most 2,000)")
     return q
+
+
+#: Characters that may start Markdown or HTML markup in a question.
+_MARKUP_RE = re.compile(r"[<\[*_`]")
+
+
+def markup_stripped(question: str) -> str:
+    """``question`` read as the notes are: Markdown and HTML rendered to their visible text (tags and
+    images dropped, a link's label kept: "<b>what is mooncake</b>", "[click](javascript:…) what is
+    X", "**what** is X" are the plain questions; markup alone, "<br>", leaves no words); the same string
+    when it holds no markup."""
+    if not _MARKUP_RE.search(question):
+        return question
+    text = " ".join(
+        render_inline(t).text if t.type == "inline" else html_text(t.content)
+        for t in parse_tokens(question)
+        if (t.type == "inline" and t.children is not None) or t.type == "html_block"
+    )
+    return re.sub(r"\s+", " ", text).strip()
 
 
 def retrieved_rows(hits: list[Hit]) -> list[dict[str, Any]]:

@@ -129,6 +129,9 @@ def _assemble(onnx: Path) -> None:
     sources = _installed_files()
     onnx.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".onnx-", dir=onnx.parent))
+    # mkdtemp makes the folder private (0700); the model folder is as readable as its parent (which
+    # mkdir made under the umask), so others can query a shared index
+    tmp.chmod(onnx.parent.stat().st_mode & 0o777)
     try:
         for name, src in sources.items():
             package = MODEL_PACKAGE if name == "model.onnx" else TOKENIZER_PACKAGE

@@ -8,7 +8,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import pickle
 import shlex
+import zipfile
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -212,7 +214,8 @@ def unreadable_part(settings: Settings, part: str, where: object, e: BaseExcepti
 def _read_part(settings: Settings, part: str, where: Path, load: Callable[[Path], T]) -> T:
     try:
         return load(where)
-    except (ValueError, KeyError, TypeError) as e:  # not JSON, or not the part's shape
+    except (ValueError, KeyError, TypeError, EOFError, OSError, zipfile.BadZipFile, pickle.UnpicklingError) as e:
+        # not JSON, not the part's shape, or a file cut short or overwritten (a truncated terms.npz)
         raise unreadable_part(settings, part, where, e) from None
 
 

@@ -10,6 +10,7 @@ its ``origin`` (the path or git URL given to ``ingest``); the record manager gro
 from __future__ import annotations
 
 import hashlib
+import zipfile
 from collections.abc import Callable, Iterable
 from dataclasses import fields
 from functools import lru_cache
@@ -217,7 +218,7 @@ def _saved_index(settings: Settings, version: str) -> BM25Index | None:
             return None
         data = json_load.loads((settings.bm25_dir / "chunks.json").read_bytes())
         return BM25Index.from_chunks(data, TermMatrix.load(settings.bm25_dir / "terms.npz"))
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile):  # a file cut short, too
         return None
 
 

@@ -27,7 +27,7 @@ log = logging.getLogger("papernotes.refresh")
 
 #: Seconds per unit of an interval ("90s", "5m", "1h", "1d"); a bare number is seconds.
 UNITS = {"": 1.0, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
-_INTERVAL = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$", re.IGNORECASE)
+_INTERVAL = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*([smhd]?)\s*$", re.IGNORECASE | re.ASCII)
 
 
 #: The longest interval between refreshes, seconds (a year): longer ones are typos, and past the

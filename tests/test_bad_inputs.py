@@ -259,6 +259,23 @@ def test_a_note_that_cannot_be_read_for_now_keeps_its_earlier_index(settings, tm
     assert rep.chunks == first.chunks and not rep.warnings
 
 
+@pytest.mark.parametrize("garbage", [bytes(range(256)) * 12, b"\xff\xfe\x00" + "caf\u00e9".encode("utf-16-be") * 3])
+def test_a_note_that_turned_into_binary_keeps_its_earlier_index(settings, tmp_path, garbage):
+    """A note overwritten with bytes that are no text (a bad sync, a wrong save) is reported and skipped,
+    and what was indexed of it stays: the bad file loses nothing; the rest is updated."""
+    from papernotes.retrieval.service import Notes
+
+    notes = tmp_path / "notes"
+    write(notes, "marmot.md", "# Marmotdb: A Write-Optimized Store\n\nMarmotdb reaches 3.1 GB/s of write throughput.\n")
+    write(notes, "other.md", "# Wombat\n\nThe wombat scheduler keeps burrows busy.\n")
+    first = ingest(settings, [str(notes)])
+    write(notes, "marmot.md", garbage)
+    rep = ingest(settings, [str(notes)])
+    assert any("marmot.md" in w and "kept" in w for w in rep.warnings), rep.warnings
+    assert first.chunks == 2
+    assert "3.1 GB/s" in Notes(settings).ask("What write throughput does Marmotdb reach?", use_llm=False).answer
+
+
 def test_a_yaml_alias_bomb_in_front_matter_is_read_key_by_key_and_the_rest_ingested(settings, tmp_path):
     """Nested YAML aliases ("billion laughs": 600 bytes that expand to gigabytes) are refused by the YAML
     reader; the front matter is recovered key by key with a warning, and the other notes are ingested."""

@@ -137,6 +137,21 @@ def test_a_garbled_part_is_named_by_every_query_and_healed_by_the_next_ingest(fi
     assert a.returncode == 0 and ANSWER in json.loads(a.stdout)["answer"], a.stderr
 
 
+def test_a_truncated_keyword_index_file_is_named_and_the_next_ingest_rebuilds_it(fixture_data):
+    """A keyword-index file cut short (a full disk, a copy interrupted): queries name the keyword index
+    in one line; a plain ingest notices it (nothing else changed) and rebuilds it without re-embedding."""
+    terms = fixture_data / "bm25" / "terms.npz"
+    data = terms.read_bytes()
+    terms.write_bytes(data[: len(data) // 2])
+    line = one_error_line(cli(["ask", QUESTION], fixture_data))
+    assert "keyword index" in line and "cannot be read" in line, line
+    p = cli(["ingest", str(FIXTURE_NOTES)], fixture_data)
+    assert p.returncode == 0 and "keyword index rebuilt" in p.stdout + p.stderr, p.stdout + p.stderr
+    assert "0 added" in p.stdout + p.stderr
+    a = cli(["ask", QUESTION, "--json"], fixture_data)
+    assert a.returncode == 0 and ANSWER in json.loads(a.stdout)["answer"], a.stderr
+
+
 @pytest.mark.parametrize("name", ["entries.json", "sources.json"])
 def test_a_garbled_ingest_record_is_written_again_by_the_next_ingest(fixture_data, name):
     """The ingest's own records (the paper entries per source, the per-source stats): garbled, the next

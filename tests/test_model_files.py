@@ -82,3 +82,13 @@ def test_a_question_embeds_as_a_one_text_batch_does(models_cache, question):
     emb = MiniLMEmbeddings(models_cache)
     assert emb.embed_query(question) == emb.embed_documents([question])[0]
     assert emb._ef_one is not emb._ef
+
+
+def test_the_assembled_folder_is_as_readable_as_its_parent(tmp_path):
+    """Others who may read the data dir (a shared index) may read the model too: the folder is not left
+    private as the temporary folder it was built in."""
+    tmp_path.chmod(0o755)
+    root = prepare_minilm_files(tmp_path)
+    onnx = root / "onnx"
+    assert onnx.stat().st_mode & 0o777 == root.stat().st_mode & 0o777
+    assert onnx.stat().st_mode & 0o005 == 0o005  # others may list and read it

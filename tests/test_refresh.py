@@ -31,7 +31,8 @@ def test_intervals(text, seconds):
 
 
 @pytest.mark.parametrize(
-    "text", ["5x", "-1", "0", "0s", "", "m", "5 minutes", "1h30m", "nan", "99999999999999d", "400d", "1e30"]
+    "text",
+    ["5x", "-1", "0", "0s", "", "m", "5 minutes", "1h30m", "nan", "99999999999999d", "400d", "1e30", "٣m", "５m"],
 )
 def test_bad_intervals_are_one_line_errors(text):
     with pytest.raises(BadInputError) as e:
@@ -54,6 +55,21 @@ def test_cli_rejects_a_bad_interval_in_one_line(argv, tmp_path):
     lines = p.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: bad interval"), p.stderr
     assert not (tmp_path / "data").exists()  # rejected before anything was read or written
+
+
+def test_a_watch_whose_first_round_cannot_read_its_source_ends_in_one_line(tmp_path):
+    """A source that does not exist ends `ingest --watch` as it ends `ingest`: exit 2, one line; the
+    watch does not go on forever over nothing."""
+    p = subprocess.run(
+        [sys.executable, "-m", "papernotes.bot.cli", "ingest", "--watch", "5m", str(tmp_path / "missing")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PATH": "/usr/bin:/bin", "PAPERNOTES_DATA_DIR": str(tmp_path / "data"), "HOME": str(tmp_path)},
+    )
+    assert p.returncode == 2, p.stderr
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:") and "missing" in lines[0], p.stderr
 
 
 def _git(repo, *args):
