@@ -60,7 +60,8 @@ def render_answer(con: Console, a: Answer, streamed: bool = False) -> None:
 
 def render_search(con: Console, res) -> None:
     if res.filters:
-        con.print(f"[dim]filters: {res.filters.as_dict()}{' (detected)' if res.detected else ''}[/]")
+        shown = ", ".join(f"{k} {v}" for k, v in res.filters.as_dict().items())
+        con.print(f"[dim]filters: {escape(shown)}{' (detected)' if res.detected else ''}[/]")
     if res.fallback:
         con.print("[dim]nothing matched the detected filters; showing unfiltered results[/]")
     for h in res.hits:

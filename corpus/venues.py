@@ -78,8 +78,17 @@ VENUE_RE = re.compile(
 
 
 def _year(text: str) -> int:
-    y = int(text)
-    return y + 2000 if y < 100 else y
+    """A year as written: four digits, or two read by the POSIX ``strptime`` ``%y`` rule (69–99 →
+    1969–1999, 00–68 → 2000–2068: "OSDI '99" is 1999, "osdi'26" 2026)."""
+    return two_digit_year(int(text))
+
+
+def two_digit_year(y: int) -> int:
+    """``y`` itself from 100 on; else the year a two-digit ``y`` stands for by the POSIX ``strptime``
+    ``%y`` rule (IEEE Std 1003.1: 69–99 → 1969–1999, 00–68 → 2000–2068)."""
+    if y >= 100:
+        return y
+    return 1900 + y if y >= 69 else 2000 + y
 
 
 def normalize_venue(text: str | None) -> str | None:
@@ -385,7 +394,7 @@ def stated_venues(text: str, byline: bool = False) -> list[str]:
                 out.append(m.venue)
         if byline or _LEAD_RE.search(s):
             for p in _PREPRINT_RE.finditer(s):
-                year = p.group(3) or (f"20{p.group(2)}" if p.group(2) else None)
+                year = p.group(3) or (str(two_digit_year(int(p.group(2)))) if p.group(2) else None)
                 if (
                     year
                     and (p.group(2) or p.group(3))

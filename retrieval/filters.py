@@ -13,7 +13,14 @@ from rapidfuzz.distance import DamerauLevenshtein
 
 from papernotes.corpus.errors import BadInputError
 from papernotes.corpus.normalize import unify_punctuation
-from papernotes.corpus.venues import VenueMention, find_venue_mentions, normalize_venue, series_spellings, split_venue
+from papernotes.corpus.venues import (
+    VenueMention,
+    find_venue_mentions,
+    normalize_venue,
+    series_spellings,
+    split_venue,
+    two_digit_year,
+)
 
 
 @dataclass
@@ -73,6 +80,11 @@ def normalize_filters(
             raise BadInputError(f"the venue is too long ({len(venue)} characters): write it like 'OSDI 2026'")
         if not venue.strip():
             raise BadInputError("the venue is empty: write it like 'OSDI 2026', 'osdi26' or 'OSDI'")
+        # the publisher before a series is part of its name ("USENIX OSDI 2024", "ACM SOSP 2024"), as
+        # notes write it (papernotes.corpus.venue_names reads the same prefix)
+        bare = _PUBLISHER_RE.sub("", venue, count=1)
+        if bare != venue and parse_venue(bare) is not None:
+            venue = bare
         several = find_venue_mentions(venue, any_case=venue.split())
         if len(several) > 1:
             named = ", ".join(m.venue or m.series for m in several)
@@ -92,6 +104,9 @@ def normalize_filters(
             raise BadInputError(f"the {name} is empty: give part of one (see `papernotes stats`) or leave the flag out")
     return Filters(venue=v, year=year, topic=topic or None, source=source or None, series=series)
 
+
+#: A publisher's name before a venue's series ("USENIX OSDI 2024", "ACM SOSP 2024", "IEEE ISCA 2024").
+_PUBLISHER_RE = re.compile(r"^\s*(?:ACM|IEEE|USENIX)\s+", re.IGNORECASE)
 
 #: The longest venue, topic or source a flag may give (a question is capped at 2,000 characters).
 MAX_FLAG_CHARS = 200
@@ -227,5 +242,5 @@ def venue_mentions(question: str, known_series: Iterable[str] = (), any_case: It
         if len(near) == 1:  # read as the listed series, not as one nobody listed ("nsid'26")
             year = int(m.group("year"))
             found = [v for v in found if v not in overlaps]
-            found.append(VenueMention(near.pop(), year if year >= 1900 else 2000 + year, m.span()))
+            found.append(VenueMention(near.pop(), two_digit_year(year), m.span()))
     return sorted(found, key=lambda v: v.span)

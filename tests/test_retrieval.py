@@ -456,6 +456,14 @@ def test_cli_unknown_but_well_formed_venue_is_an_error(fixture_index):
         assert r.stderr.startswith("error: unknown venue") and "the notes have" in r.stderr
 
 
+def test_search_shows_its_filters_as_words(fixture_index):
+    """`search` states the filters it applied in words ("filters: year 2026"), not as a Python dict."""
+    r = run_cli("search", "quokka", "--year", "2026", env={"PAPERNOTES_DATA_DIR": str(fixture_index.data_dir)})
+    assert r.returncode == 0, r.stderr
+    first = r.stdout.splitlines()[0]
+    assert first.startswith("filters: year 2026") and "{" not in first, r.stdout
+
+
 def test_question_about_a_venue_the_notes_lack_says_so(fixture_index):
     from papernotes.retrieval.service import Notes
 
