@@ -191,8 +191,8 @@ def abbreviates(short: str, title: str) -> bool:
     >>> abbreviates("mask", "Masked Autoencoders Are Scalable Vision Learners")
     False
     """
-    key = abbreviation_key(short)
-    return key is not None and _abbreviates_forms(key, _long_forms(title))
+    forms = _long_forms(title)
+    return any(_abbreviates_forms(key, forms) for key in abbreviation_keys(short))
 
 
 def _abbreviates_forms(key: str, forms: tuple[tuple[str, ...], ...]) -> bool:
@@ -206,6 +206,22 @@ def _in_order(key: str, text: str) -> bool:
     """True when the characters of ``key`` occur in ``text`` in order (a subsequence)."""
     rest = iter(text)
     return all(ch in rest for ch in key)
+
+
+def abbreviation_keys(short: str) -> list[str]:
+    """The readings of ``short`` :func:`abbreviates` tries: :func:`abbreviation_key`, and — when the one
+    normalization took a final "s" as an acronym's plural ("gfs" → "gf", as "gpus" → "gpu") — the word
+    with its "s" (GFS is the Google File System); none when it cannot be an abbreviation."""
+    keys = [k for k in (abbreviation_key(short), _letters_key(short)) if k is not None]
+    return list(dict.fromkeys(keys))
+
+
+def _letters_key(short: str) -> str | None:
+    """``short``'s letters and digits, case-folded, without the acronym-plural reading."""
+    key = "".join(_TITLE_WORD_RE.findall(short.casefold()))
+    if not (MIN_LENGTH <= len(key) <= MAX_LENGTH) or sum(ch.isalpha() for ch in key) < 2 or not key.isascii():
+        return None
+    return key
 
 
 def abbreviation_key(short: str) -> str | None:
@@ -240,15 +256,16 @@ class TitleAbbreviations:
                 self._by_initial.setdefault(initial, []).append(i)
 
     def abbreviated(self, short: str) -> list[int]:
-        """Positions of the titles ``short`` abbreviates, ascending."""
-        key = abbreviation_key(short)
-        if key is None:
-            return []
-        chars = frozenset(key)
-        return [
-            i
-            for i in self._by_initial.get(key[0], ())
-            if chars <= self._letter_sets[i]
-            and _in_order(key, self._letters[i])
-            and _abbreviates_forms(key, self._forms[i])
-        ]
+        """Positions of the titles ``short`` abbreviates (in any of its :func:`abbreviation_keys`
+        readings), ascending."""
+        found: set[int] = set()
+        for key in abbreviation_keys(short):
+            chars = frozenset(key)
+            found.update(
+                i
+                for i in self._by_initial.get(key[0], ())
+                if chars <= self._letter_sets[i]
+                and _in_order(key, self._letters[i])
+                and _abbreviates_forms(key, self._forms[i])
+            )
+        return sorted(found)

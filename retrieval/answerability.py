@@ -394,7 +394,9 @@ def question_features(
     :func:`~papernotes.retrieval.evidence.amount_asked`)."""
     q = result.question
     idf = bm25.idf
-    terms = q.keys if q else lexical_terms(result.query)
+    # a versioned name ("GPT-2", "T5") is covered by its joined form only, as for ``oov`` below: its
+    # parts ("gpt", "2") are everywhere
+    terms = [_as_written(k) for k in q.keys] if q else lexical_terms(result.query)
     top = result.hits[:3]
     per_chunk = [set(lexical_terms(stated(h.text))) for h in result.hits]
     cov_best = max((coverage(terms, ts, idf) for ts in per_chunk), default=0.0)

@@ -363,8 +363,9 @@ class PaperIndex:
         own never do (there it names something else: "Pangu"), or when the notes write it as a word of its
         own rather than cased as an abbreviation ("Tarn", "Raft"). ``context`` are the question's other
         content terms found in the notes: at least half of them must occur in that paper's chunks ("ddpm
-        cifar10 fid?"); with none, a word of three letters must be typed or written in the notes as an
-        abbreviation ("DDPM"; "lol ok" names nothing)."""
+        cifar10 fid?"); with none, the notes must write the word ("what is DDPM" where a note says
+        DDPM; "BERT paper?" where none says BERT names nothing), and a word of three letters must be
+        typed or written in the notes as an abbreviation ("lol ok" names nothing)."""
         terms = lexical_terms(raw)
         if len(terms) != 1 or terms[0] in question_words() | stop_words():
             return []
@@ -393,6 +394,10 @@ class PaperIndex:
                 return []
         elif not acronym_cased and len(raw) < 4 and not as_acronym():
             return []  # a short word alone ("lol ok"), neither typed nor written as an abbreviation
+        elif not len(holding):
+            # alone and written in no note: a famous name the notes lack whose letters happen to spell
+            # out a title ("BERT paper?" is no b|e|r|t of "ByteDance … Enabling RDMA and TCP …")
+            return []
         users = {self.chunk_record[int(pos)] for pos in holding} - {None}
         if users and found[0] not in users:
             return []  # other papers' notes use the word, its own never: it names something else ("Pangu")

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from papernotes.corpus.models import PaperRecord
 from papernotes.corpus.normalize import normalize
+from papernotes.corpus.note_opening import is_labelled_line
 from papernotes.corpus.papers import GENERIC_LINK_LABELS, PAPER_LINK_LABELS, looks_like_affiliation, title_key
 from papernotes.corpus.short_names import SHORT_NAME_WORDS
 from papernotes.retrieval.evidence import Sentence, split_sentences
@@ -51,6 +52,10 @@ class Composer:
         self.lines.append(f"{text} {self.mark(h)}")
 
 
+#: Authors a paper's lead line names before "et al." (a lookup adds an "Authors:" line with more).
+LEAD_AUTHORS = 6
+
+
 def paper_line(r: PaperRecord) -> str:
     """A paper's lead line: ``Title (system; venue; affiliations)`` (the venue with its history, "arXiv
     2023 → SOSP 2024", when the notes give several; the affiliations joined by " & " as the notes write
@@ -61,7 +66,9 @@ def paper_line(r: PaperRecord) -> str:
     names = [r.system] if r.system else [a for a in r.aliases if len(a.split()) <= SHORT_NAME_WORDS]
     system = next((n for n in names if title_key(n) and title_key(n) not in title_key(r.title)), None)
     venue = " → ".join(r.history) if r.history else r.venue
-    people = " & ".join(r.affiliations[:6]) or ", ".join(r.authors[:6]) + (" et al." if len(r.authors) > 6 else "")
+    people = " & ".join(r.affiliations[:6]) or ", ".join(r.authors[:LEAD_AUTHORS]) + (
+        " et al." if len(r.authors) > LEAD_AUTHORS else ""
+    )
     bits = [x for x in (system, venue, people) if x]
     return r.title + (f" ({'; '.join(bits)})" if bits else "")
 
@@ -144,7 +151,8 @@ def _paper_answer(
     if described:
         for line in described[1][:MAX_SENTENCES]:
             c.add(line, described[0])
-    if link and r.authors and r.affiliations:  # the lead line names the affiliations, not the people
+    if link and r.authors and (r.affiliations or len(r.authors) > LEAD_AUTHORS):
+        # the lead line names the affiliations, not the people, or only the first of them
         c.add("Authors: " + ", ".join(r.authors[:12]) + (" et al." if len(r.authors) > 12 else ""), chunk)
     elif link and not r.authors:  # the notes' byline, when the catalog has no names
         byline = next(
@@ -193,8 +201,9 @@ def _add_sentences(c: Composer, ranked: list[Sentence]) -> None:
 
 
 def description_sentences(chunk: Hit, r: PaperRecord) -> list[str]:
-    """The sentences of ``chunk`` that describe the paper: not its title, its venue, a table row, nor the line stating its
-    affiliations (those of the catalog record; for a record without any, a line that looks like one)."""
+    """The sentences of ``chunk`` that describe the paper: not its title, its venue, a table row, a field
+    line ("Paper: …", "Reader: …"), nor the line stating its affiliations (those of the catalog record;
+    for a record without any, a line that looks like one)."""
     out = []
     split = split_sentences(chunk.body, tables=False)
     sentences = [_after_lead(s, r) for s in split]
@@ -207,6 +216,8 @@ def description_sentences(chunk: Hit, r: PaperRecord) -> list[str]:
     for s in sentences:
         if s.startswith("|"):
             continue  # a table row (a header, a listing's row): cells, not a description
+        if is_labelled_line(s) or _SHORT_FIELD_RE.match(s):
+            continue  # a field of the note ("Paper: …", "Authors: …", "Reader: minji (2023-05-11)"), not prose
         if re.fullmatch(r"[^\W\d_]+[:.]?", s) or (s.endswith((":", "：")) and len(s.split()) <= 4):
             continue  # a label over the lines below it ("Techniques", "Three tricks:"), not a description
         if title_key(s) in (title_key(r.title), title_key(r.system or "")) or states_affiliations(s, r):
@@ -219,6 +230,11 @@ def description_sentences(chunk: Hit, r: PaperRecord) -> list[str]:
             continue
         out.append(s)
     return out
+
+
+#: A short field line: a label of one or two words, a colon, and a value of at most three words
+#: ("Reader: minji (2023-05-11)", "Status: read"); a longer value is a sentence ("Key idea: batch …").
+_SHORT_FIELD_RE = re.compile(r"^[A-Z][\w-]*(?: [\w-]+)?\s*[:：]\s*\S+(?:\s+\S+){0,2}$")
 
 
 def _after_lead(sentence: str, r: PaperRecord) -> str:

@@ -109,3 +109,42 @@ def test_an_abbreviation_does_not_run_across_a_titles_colon():
     assert not abbreviates("BERT", "ByteDance Jakiro: Enabling RDMA and TCP over VPC")  # b | e r t across ":"
     assert abbreviates("DPO", "Direct Preference Optimization: Your Language Model is Secretly a Reward Model")
     assert abbreviates("SimCLR", "A Simple Framework for Contrastive Learning of Visual Representations")
+
+
+def test_an_acronym_ending_in_s_is_no_plural_for_the_title_it_abbreviates():
+    """The one normalization reads "gfs" as the plural of "gf" (as "gpus" → "gpu"); as an abbreviation it
+    is also tried with its "s": GFS is the Google File System, and "ddpms" still abbreviates DDPM."""
+    from papernotes.retrieval.abbreviations import TitleAbbreviations, abbreviates
+
+    assert abbreviates("gfs", "The Google File System") and abbreviates("GFS", "The Google File System")
+    assert abbreviates("ddpms", "Denoising Diffusion Probabilistic Models")
+    titles = TitleAbbreviations(["The Google File System", "Generative Flow Networks"])
+    assert titles.abbreviated("gfs") == [0]
+
+
+FAMOUS = {
+    "routing.md": "# Bounded Elastic Routing Tables\n\n[Paper](https://arxiv.org/abs/3101.00011)\n\n"
+    "The routing tables grow and shrink with the traffic; lookups stay under 40 ns.\n",
+    "kernel.md": "# Tiered Memory Pages\n\n[Paper](https://arxiv.org/abs/3101.00012)\n\n"
+    "Pages move between tiers; merged into Linux v5.18 with a TTL per page.\n",
+}
+
+
+def test_a_famous_name_no_note_writes_names_no_paper_alone(tmp_path, models_cache):
+    """ "BERT paper?" where no note says BERT is refused, though b|e|r|t spells out "Bounded Elastic
+    Routing Tables"; with words that point at that paper the abbreviation reads ("bert routing tables
+    lookup time?"). A versioned name the notes lack ("T5") is not covered by its parts ("TTL", "5.18")."""
+    from conftest import named_titles, notes_of
+
+    from papernotes.retrieval.prompts import REFUSAL
+
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    for name, text in FAMOUS.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    notes = notes_of(folder, tmp_path / "data", models_cache)
+    for q in ("BERT paper?", "what is BERT", "what is T5", "GPT-2 paper?"):
+        a = notes.ask(q, use_llm=False)
+        assert a.refused and a.answer.startswith(REFUSAL), (q, a.answer)
+    assert named_titles(notes, "bert routing tables lookup time?") == ["Bounded Elastic Routing Tables"]
+    assert named_titles(notes, "BERT paper?") == []

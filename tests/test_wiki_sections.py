@@ -70,3 +70,31 @@ def test_a_deep_dive_on_a_named_paper_joins_its_row(tmp_path):
     nq = recs[title_key("NQLoRA: Efficient Finetuning of Quantized Models")]
     assert nq.system == "NQLoRA" and nq.venue == "NeurIPS 2032"
     assert not any("deep dive" in r.title.lower() for r in records)
+
+
+ORCA = """Serving papers we read.
+
+### Quillserve (OSDI '31)
+
+- **Paper:** [Quillserve: A Distributed Serving System for Marsupial Models](https://www.usenix.org/conference/osdi31/presentation/quill)
+- **Authors:** Ana Lind, Bo Ek, Cai Moe, Dag Ny, Eva Pol, Finn Ras, Gro Sol, Hal Tor
+- **Reader:** minji (2031-05-11)
+
+Key idea is iteration-level scheduling: the scheduler picks requests again after every decoding iteration,
+so a finished request leaves at once and a new one can join.
+"""
+
+
+def test_a_lookup_describes_the_paper_with_its_prose_not_its_field_lines(tmp_path, models_cache):
+    """ "quillserve paper?" is answered with what the note says the paper does, not with its field lines
+    ("Paper: …", "Reader: minji"); all eight authors are named, the lead line naming the first six."""
+    from conftest import notes_of
+
+    folder = tmp_path / "wiki"
+    folder.mkdir()
+    (folder / "Serving.md").write_text(ORCA, encoding="utf-8")
+    notes = notes_of(folder, tmp_path / "data", models_cache)
+    a = notes.ask("quillserve paper?", use_llm=False)
+    assert not a.refused and "iteration-level scheduling" in a.answer, a.answer
+    assert "Reader:" not in a.answer and "Paper:" not in a.answer, a.answer
+    assert "Hal Tor" in a.answer  # the eighth author, beyond the lead line's "et al."
