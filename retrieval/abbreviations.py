@@ -141,10 +141,12 @@ def _long_forms(title: str) -> tuple[tuple[str, ...], ...]:
     return tuple(dict.fromkeys(forms))
 
 
-def _pieces(short: str, words: tuple[str, ...], start: int, pieces: int, skipped: int) -> bool:
-    """True when ``short`` can be cut into starts of ``words[start:]`` in order (see :func:`abbreviates`)."""
+def _pieces(short: str, words: tuple[str, ...], start: int, pieces: int, skipped: int, exact: bool = False) -> bool:
+    """True when ``short`` can be cut into starts of ``words[start:]`` in order (see :func:`abbreviates`);
+    ``exact``: with no word skipped but function words ("dlfm" for "Denoising Latent Flow Models", not
+    "elmo" for "Enabling Tensor Language Model …")."""
     if not short:
-        return pieces >= 2 and 2 * skipped <= pieces
+        return pieces >= 2 and (skipped == 0 if exact else 2 * skipped <= pieces)
     for i in range(start, len(words)):
         if i > start and pieces == 0:
             return False  # the first piece starts the long form
@@ -157,7 +159,7 @@ def _pieces(short: str, words: tuple[str, ...], start: int, pieces: int, skipped
         if len(word) == 1 and short[0] == word:
             longest = 1
         for n in range(min(longest, MAX_PIECE), 0, -1):  # the longest start first: "sim" before "s"
-            if _pieces(short[n:], words, i + 1, pieces + 1, skipped):
+            if _pieces(short[n:], words, i + 1, pieces + 1, skipped, exact):
                 return True
         if word not in _FUNCTION_WORDS:
             skipped += 1
@@ -195,11 +197,11 @@ def abbreviates(short: str, title: str) -> bool:
     return any(_abbreviates_forms(key, forms) for key in abbreviation_keys(short))
 
 
-def _abbreviates_forms(key: str, forms: tuple[tuple[str, ...], ...]) -> bool:
+def _abbreviates_forms(key: str, forms: tuple[tuple[str, ...], ...], exact: bool = False) -> bool:
     """:func:`abbreviates` for a read ``key`` (:func:`abbreviation_key`) and a title's long forms."""
     if any(key in words for words in forms):
         return False
-    return any(_pieces(key, words, 0, 0, 0) for words in forms)
+    return any(_pieces(key, words, 0, 0, 0, exact) for words in forms)
 
 
 def _in_order(key: str, text: str) -> bool:
@@ -255,9 +257,9 @@ class TitleAbbreviations:
             for initial in dict.fromkeys(words[0][0] for words in forms):
                 self._by_initial.setdefault(initial, []).append(i)
 
-    def abbreviated(self, short: str) -> list[int]:
+    def abbreviated(self, short: str, exact: bool = False) -> list[int]:
         """Positions of the titles ``short`` abbreviates (in any of its :func:`abbreviation_keys`
-        readings), ascending."""
+        readings), ascending; ``exact``: skipping no word but function words (:func:`_pieces`)."""
         found: set[int] = set()
         for key in abbreviation_keys(short):
             chars = frozenset(key)
@@ -266,6 +268,6 @@ class TitleAbbreviations:
                 for i in self._by_initial.get(key[0], ())
                 if chars <= self._letter_sets[i]
                 and _in_order(key, self._letters[i])
-                and _abbreviates_forms(key, self._forms[i])
+                and _abbreviates_forms(key, self._forms[i], exact)
             )
         return sorted(found)

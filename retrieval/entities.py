@@ -363,9 +363,10 @@ class PaperIndex:
         own never do (there it names something else: "Pangu"), or when the notes write it as a word of its
         own rather than cased as an abbreviation ("Tarn", "Raft"). ``context`` are the question's other
         content terms found in the notes: at least half of them must occur in that paper's chunks ("ddpm
-        cifar10 fid?"); with none, the notes must write the word ("what is DDPM" where a note says
-        DDPM; "BERT paper?" where none says BERT names nothing), and a word of three letters must be
-        typed or written in the notes as an abbreviation ("lol ok" names nothing)."""
+        cifar10 fid?"); with none, a word the notes never write must abbreviate the title without
+        skipping a word ("dlfm" for "Denoising Latent Flow Models"; "ELMo" is no e|l|mo of "Enabling
+        Tensor Language Model …"), and a word of three letters must be typed or written in the notes as
+        an abbreviation ("lol ok" names nothing)."""
         terms = lexical_terms(raw)
         if len(terms) != 1 or terms[0] in question_words() | stop_words():
             return []
@@ -384,7 +385,10 @@ class PaperIndex:
         acronym_cased = sum(ch.isupper() for ch in raw) >= 2
         if not acronym_cased and english_word(raw) and not as_acronym():
             return []  # "take", "mars": words, unless the notes write them as abbreviations ("RAG")
-        found = self._titles.abbreviated(raw)
+        # typed alone and written in no note, only an exact abbreviation names a paper: a famous name the
+        # notes lack ("ELMo") may spell out a title by skipping its words (e|l|mo of "Enabling Tensor
+        # Language Model …")
+        found = self._titles.abbreviated(raw, exact=not context and not len(holding))
         if len(found) != 1:
             return []
         own = self.chunks.get(found[0], [])
@@ -394,10 +398,6 @@ class PaperIndex:
                 return []
         elif not acronym_cased and len(raw) < 4 and not as_acronym():
             return []  # a short word alone ("lol ok"), neither typed nor written as an abbreviation
-        elif not len(holding):
-            # alone and written in no note: a famous name the notes lack whose letters happen to spell
-            # out a title ("BERT paper?" is no b|e|r|t of "ByteDance … Enabling RDMA and TCP …")
-            return []
         users = {self.chunk_record[int(pos)] for pos in holding} - {None}
         if users and found[0] not in users:
             return []  # other papers' notes use the word, its own never: it names something else ("Pangu")

@@ -123,7 +123,7 @@ def test_an_acronym_ending_in_s_is_no_plural_for_the_title_it_abbreviates():
 
 
 FAMOUS = {
-    "routing.md": "# Bounded Elastic Routing Tables\n\n[Paper](https://arxiv.org/abs/3101.00011)\n\n"
+    "routing.md": "# Bounded Elastic Sparse Routing Tables\n\n[Paper](https://arxiv.org/abs/3101.00011)\n\n"
     "The routing tables grow and shrink with the traffic; lookups stay under 40 ns.\n",
     "kernel.md": "# Tiered Memory Pages\n\n[Paper](https://arxiv.org/abs/3101.00012)\n\n"
     "Pages move between tiers; merged into Linux v5.18 with a TTL per page.\n",
@@ -146,5 +146,5 @@ def test_a_famous_name_no_note_writes_names_no_paper_alone(tmp_path, models_cach
     for q in ("BERT paper?", "what is BERT", "what is T5", "GPT-2 paper?"):
         a = notes.ask(q, use_llm=False)
         assert a.refused and a.answer.startswith(REFUSAL), (q, a.answer)
-    assert named_titles(notes, "bert routing tables lookup time?") == ["Bounded Elastic Routing Tables"]
+    assert named_titles(notes, "bert routing tables lookup time?") == ["Bounded Elastic Sparse Routing Tables"]
     assert named_titles(notes, "BERT paper?") == []
