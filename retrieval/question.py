@@ -149,6 +149,15 @@ REFERRING = frozenset(
 #: A question that opens by continuing another ("and the latency?", "what about throughput?", "also
 #: the baselines?"; English closed-class words): it leans on an earlier turn as a pronoun does.
 CONTINUING_RE = re.compile(r"^\W*(?:and|also|but|plus|what about|how about)\b", re.IGNORECASE)
+
+
+def refers_and_compares(text: str) -> bool:
+    """``text`` holds a referring pronoun (:data:`REFERRING`) and a comparing word (:data:`COMPARING`):
+    "how does *it* *compare* to vLLM?"."""
+    words = set(tokens(normalize(text), compounds=False))
+    return bool(words & REFERRING) and bool(words & COMPARING)
+
+
 #: Interrogatives that ask for an amount (English closed-class words): the answer needs a number.
 _QUANTITY_RE = re.compile(
     r"\bhow (?:many|much|big|large|long|fast|small|often|far|high|low)\b|"
@@ -217,6 +226,13 @@ class Question:
     def records(self) -> list[int]:
         """Catalog positions of every named paper, in question order, without repeats."""
         return list(dict.fromkeys(r for m in self.papers for r in m.records))
+
+    @property
+    def compares_with_earlier(self) -> bool:
+        """One paper named, a comparing word and a referring pronoun: "how does it compare to vLLM?",
+        "what does it do differently from Orca?" — the pronoun is the paper of an earlier turn, the
+        named one what it is compared with."""
+        return len(self.records) == 1 and refers_and_compares(self.text)
 
     @property
     def is_comparison(self) -> bool:

@@ -35,7 +35,7 @@ from papernotes.retrieval.evidence import Sentence, amount_asked, candidates, em
 from papernotes.retrieval.extractive import compose, paper_line, paper_lookup, states_affiliations
 from papernotes.retrieval.filters import Filters
 from papernotes.retrieval.prompts import CLARIFY, UNGROUNDED_NOTE
-from papernotes.retrieval.question import REFERRING, Question
+from papernotes.retrieval.question import REFERRING, Question, refers_and_compares
 from papernotes.retrieval.search import Hit, HybridRetriever, SearchResult
 from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.spelling import read_against
@@ -445,6 +445,8 @@ class Notes:
         that names what it asks about, or says enough ("who won the turing award in 2023"), is asked as
         typed in a conversation too."""
         q = self.retriever.understand(question)
+        if q.compares_with_earlier:
+            return True  # "how does it compare to vLLM?": "it" is the earlier turn's paper
         if q.papers or q.venues:
             return False
         refers = bool(set(tokens(normalize(question), compounds=False)) & REFERRING)
@@ -493,7 +495,8 @@ def mentioned_papers(text: str, papers: list[PaperRecord]) -> list[PaperRecord]:
 def carry_over(question: str, history: list[tuple[str, str]], papers: list[PaperRecord] | None = None) -> str:
     """Make a follow-up standalone without a model, for retrieval.
 
-    A follow-up that names a paper of ``papers`` (the catalog) stands alone. Otherwise, when the
+    A follow-up that names a paper of ``papers`` (the catalog) stands alone, unless it compares "it" with
+    that paper ("how does it compare to vLLM?": the earlier paper is added). Otherwise, when the
     latest turn naming a paper was about one — the first catalog paper named in its answer (else in its
     question), unless a list question came since — its full title is appended (an earlier follow-up
     that was refused names none, so the paper before it is still the subject):
@@ -506,15 +509,16 @@ def carry_over(question: str, history: list[tuple[str, str]], papers: list[Paper
         return question
     prev_q = history[-1][0]
     papers = papers or []
-    if mentioned_papers(question, papers):
+    named = mentioned_papers(question, papers)
+    if named and not (len(named) == 1 and refers_and_compares(question)):
         return question
     subject = None
     for q, a in reversed(history):  # the latest turn about a paper: a refused follow-up names none
         if _asks_list(q):
             break
-        named = mentioned_papers(a or "", papers) or mentioned_papers(q, papers)
-        if named:
-            subject = named[0]
+        earlier = [p for p in mentioned_papers(a or "", papers) or mentioned_papers(q, papers) if p not in named]
+        if earlier:
+            subject = earlier[0]
             break
     if subject is None:
         return f"{prev_q} {question}"

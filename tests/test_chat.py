@@ -257,3 +257,23 @@ def test_a_continuing_question_without_a_conversation_gets_the_question_back(fix
     assert a.clarify and a.answer == CLARIFY
     # a word the notes hardly use names something: asked on its own ("and phantora?")
     assert not notes.ask("and quokka?", use_llm=False).clarify
+
+
+def test_a_comparison_with_it_keeps_the_earlier_paper():
+    """ "how does it compare to Numbat?" after a turn about Quokka compares the two: the named paper is
+    what "it" is compared with, not the subject; a question whose pronoun is its own paper's ("how does
+    Numbat spill its cache?") stands alone."""
+    history = [("what is quokka", "Quokka: Paged Attention for Marsupial Inference (ToySys 2026) [1]")]
+    follow = "how does it compare to Numbat?"
+    assert carry_over(follow, history, PAPERS) == f"{follow} (Quokka: Paged Attention for Marsupial Inference)"
+    assert carry_over("how does Numbat spill its cache?", history, PAPERS) == "how does Numbat spill its cache?"
+
+
+def test_a_comparison_with_it_is_a_follow_up(fixture_index):
+    from conftest import make_settings
+
+    from papernotes.retrieval.service import Notes
+
+    notes = Notes(make_settings(fixture_index.data_dir))
+    assert notes.follows_up("how does it compare to quokka?")
+    assert not notes.follows_up("how does quokka page its cache?")
