@@ -87,10 +87,9 @@ def note_title(page: Page, head: tuple[int, Inline] | None, op: Opening, link: s
     ):
         full = full.strip()
         return full, (stripped if stripped and not fallback and title_key(stripped) != title_key(full) else None)
+    # "### vLLM / PagedAttention (SOSP '23)" over "**Paper:** [Efficient … with PagedAttention](…)"
     short_name = _names_of_full(stripped, full) if full else None
-    if (
-        full and short_name
-    ):  # "### vLLM / PagedAttention (SOSP '23)" over "**Paper:** [Efficient … with PagedAttention](…)"
+    if full and short_name:
         return full.strip(), short_name
     return stripped, None
 

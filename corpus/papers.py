@@ -387,13 +387,18 @@ _PRESENTING = r"(?:we\s+)?(?:introduce|present|propose|design|develop|build|impl
 
 def defining(strong: list[str], lines: list[str], paragraphs: bool = False) -> list[str]:
     """The bold terms of ``strong`` that ``lines`` (plain text, bold marks removed) write where a note
-    gives a name, in their order in ``strong``: opening a line (after a bold label, if any) alone (in a list;
-    in prose that is a heading) or followed by ":", ",", "(" or a dash (``**Hotline**: a runtime framework``, ``**Krypton**``, ``**Summary.**
-    **Raft** — consensus for …``); after a verb of presenting or
-    "named"/"called" (``Present **Quark**, applying …``, ``a system named **REEF**``); before an
-    appositive (``presents **Falcon**, a novel configuration recommender``); in brackets after the words
-    it abbreviates (``core attention disaggregation (**CAD**)``); and, with ``paragraphs`` (each line a
-    paragraph of prose), as the subject opening a paragraph (``**SYSSPEC** makes the specification …``).
+    gives a name, in their order in ``strong``:
+
+    * opening a line (after a bold label, if any), alone (in a list; in prose a bold line is a heading)
+      or followed by ":", ",", "(" or a dash: ``**Hotline**: a runtime framework``, ``**Krypton**``,
+      ``**Summary.** **Raft** — consensus for …``;
+    * after a verb of presenting or "named"/"called": ``Present **Quark**, applying …``, ``a system
+      named **REEF**``;
+    * before an appositive: ``presents **Falcon**, a novel configuration recommender``;
+    * in brackets after the words it abbreviates: ``core attention disaggregation (**CAD**)``;
+    * with ``paragraphs`` (each line a paragraph of prose), as the subject opening a paragraph:
+      ``**SYSSPEC** makes the specification …``.
+
     Bold elsewhere emphasizes a fact ("FID **3.17**", "pretrained on **JFT-300M**", a bullet
     "**RoIAlign** fixes …"); it is no name the note gives its paper."""
     out = []
@@ -404,8 +409,7 @@ def defining(strong: list[str], lines: list[str], paragraphs: bool = False) -> l
         term = re.escape(s.strip(" :"))
         if not term or s.rstrip().endswith(".") or (s.rstrip().endswith((":", "：")) and _plain_word(s.strip(" :："))):
             continue  # a label ("**Summary.**", "**Presenter:**"), not a name ("**EcoRec:** a cache for …")
-        # after a label, if any ("**Summary.** **Raft** — consensus for …")
-        # (alone on a line only in a list: "* **Krypton**"; in prose it is a heading: "**Discussion**")
+        # alone on a line only in a list ("* **Krypton**"); in prose it is a heading ("**Discussion**")
         end = r"[:,(：，]|\s[—–-]\s" if paragraphs else r"$|[:,(：，]|\s[—–-]\s"
         opening = rf"^\s*{label}(?i:{_PRESENTING})?{term}\s*(?:{end})"
         inside = rf"(?i:\b{_PRESENTING}|\b(?:named|called|dubbed)\s+){term}(?!\w)|(?<!\w){term}\s*,\s+(?i:an?|the)\s"
