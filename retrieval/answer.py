@@ -157,6 +157,24 @@ def citation_for(n: int, h: Hit, snippet_chars: int = 300) -> Citation:
     )
 
 
+def extractive_answer(
+    question: str, text: str, cited: list[Hit], result: SearchResult, note: str | None, **fields: Any
+) -> Answer:
+    """An extractive answer: ``text`` with its cited chunks (``cited``, in marker order) as citations,
+    what was retrieved and the filters of ``result``; ``fields`` sets the rest (``kind``,
+    ``answerability``)."""
+    return Answer(
+        question=question,
+        answer=text,
+        mode="extractive",
+        citations=[citation_for(i + 1, h) for i, h in enumerate(cited)],
+        retrieved=retrieved_rows(result.hits),
+        filters=result.filters.as_dict(),
+        note=note,
+        **fields,
+    )
+
+
 def refusal_answer(question: str, mode: str, result: SearchResult, note: str | None = None) -> Answer:
     """The refusal: the shared phrase, no citations; ``retrieved`` still lists what was looked at."""
     return Answer(

@@ -18,7 +18,7 @@ from papernotes.corpus.normalize import normalize, tokens
 from papernotes.corpus.papers import looks_like_affiliation
 from papernotes.corpus.venues import resolve_venue, split_venue, unknown_venue
 from papernotes.retrieval import lists
-from papernotes.retrieval.answer import Answer, check_question, citation_for, refusal_answer, retrieved_rows
+from papernotes.retrieval.answer import Answer, check_question, extractive_answer, refusal_answer
 from papernotes.retrieval.answerability import (
     ANSWERABLE_AT,
     LOOKUP_PARTS,
@@ -237,17 +237,8 @@ class Notes:
         # its count of papers aside ("the two FlexPipe papers")
         asked = q.asked if not an.lookup else [k for k in q.asked if not has_number(k.word)] if q.is_comparison else []
         text, cited = compose(result, an.sentences, self.catalog, an.paper_hits, asked)
-        return Answer(
-            question=question,
-            answer=text,
-            mode="extractive",
-            citations=[citation_for(i + 1, h) for i, h in enumerate(cited)],
-            retrieved=retrieved_rows(result.hits),
-            filters=result.filters.as_dict(),
-            note=note,
-            answerability=p,
-            kind="lookup" if an.lookup and not q.is_comparison else q.kind,
-        )
+        kind = "lookup" if an.lookup and not q.is_comparison else q.kind
+        return extractive_answer(question, text, cited, result, note, answerability=p, kind=kind)
 
     def analyze(self, question: str, k: int | None = None, filters: Filters | None = None) -> Analysis:
         """Everything the answer is decided from, without composing it: the question as understood,
@@ -351,16 +342,8 @@ class Notes:
             lines.append(f"Acceptance rate: {facts.acceptance_rate}{mark('acceptance_rate')}")
         n = sum(venue in r.venues for r in self.catalog)
         lines.append(f"The notes list {n} paper{'s' if n != 1 else ''} of {venue}.")
-        return Answer(
-            question=question,
-            answer="\n".join(lines),
-            mode="extractive",
-            citations=[citation_for(i + 1, h) for i, h in enumerate(cited)],
-            retrieved=retrieved_rows(an.result.hits),
-            filters=an.result.filters.as_dict(),
-            note=note,
-            answerability=an.answerability,
-            kind="lookup",
+        return extractive_answer(
+            question, "\n".join(lines), cited, an.result, note, answerability=an.answerability, kind="lookup"
         )
 
     def _affiliation_line(self, h: Hit, line: str) -> bool:
@@ -427,16 +410,8 @@ class Notes:
         for item in an.members if len(an.members) > 1 else []:
             cited.append(item.chunk)
             lines.append(f"- {paper_line(item.paper)} [{len(cited)}]")
-        return Answer(
-            question=question,
-            answer="\n".join(lines),
-            mode="extractive",
-            citations=[citation_for(i + 1, h) for i, h in enumerate(cited)],
-            retrieved=retrieved_rows(result.hits),
-            filters=result.filters.as_dict(),
-            note=_join(note, "list from the paper catalog" if mode == "llm" else None),
-            kind="list",
-        )
+        note = _join(note, "list from the paper catalog" if mode == "llm" else None)
+        return extractive_answer(question, "\n".join(lines), cited, result, note, kind="list")
 
     def follows_up(self, question: str) -> bool:
         """True when ``question``, read on its own, leans on an earlier turn: it names no paper and no
