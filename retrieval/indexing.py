@@ -21,6 +21,7 @@ from papernotes.corpus.catalog import save_catalog
 from papernotes.corpus.errors import BadInputError, PapernotesError
 from papernotes.corpus.models import PaperEntry
 from papernotes.corpus.readers import ReadResult, read_source
+from papernotes.retrieval import json_load
 from papernotes.retrieval.catalog_parts import PartCache, merge_catalog
 from papernotes.retrieval.chunk_vectors import VECTORS_FILE
 from papernotes.retrieval.collector import full_collections_deferred
@@ -273,7 +274,7 @@ def _ingest_locked(
         progress("chunk", report.chunks, report.chunks)
     t_chunk = time.perf_counter()
 
-    client = early.client if early else make_client(settings)
+    client = early.client if early else make_client(settings, set_aside_damaged=rebuild)
     if rebuild:
         start_marker(settings, sources)
         drop_collection(settings, client)
@@ -439,15 +440,22 @@ def _ingest_locked(
 
 
 def _bm25_loads(settings: Settings) -> bool:
-    """True when the keyword index's files load (each file opened, as a query opens them: about 25 ms
-    at 2k chunks); False for a damaged one (a truncated or overwritten file)."""
-    from papernotes.retrieval.bm25 import BM25Index
+    """True when the keyword index's files load whole (each file opened, as a query opens them: about
+    25 ms at 2k chunks); False for a damaged one: a truncated, overwritten or deleted ``terms.npz`` or
+    ``vectors.npy`` (which queries would otherwise work around on every load, by re-tokenizing every
+    chunk or by asking the store)."""
+    from papernotes.retrieval.chunk_vectors import load_vectors
+    from papernotes.retrieval.term_matrix import TermMatrix
 
     try:
-        BM25Index.load(settings.bm25_dir)
+        data = json_load.loads((settings.bm25_dir / "chunks.json").read_bytes())
+        matrix = TermMatrix.load(settings.bm25_dir / "terms.npz")
+        vectors = load_vectors(settings.bm25_dir, data["ids"], mmap=True)
     except Exception:  # any damage: zip, numpy, JSON or I/O errors alike
         return False
-    return True
+    if not data["ids"]:
+        return True
+    return matrix is not None and len(matrix) == len(data["ids"]) and vectors is not None
 
 
 def _under(source: str, paths: list[str]) -> bool:

@@ -12,6 +12,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -40,12 +41,14 @@ def embedding_name(embeddings: Embeddings) -> str:
     return f"openai:{getattr(embeddings, 'model', type(embeddings).__name__)}"
 
 
-def make_client(settings: Settings, read_only: bool = False, copy: bool = False):
+def make_client(settings: Settings, read_only: bool = False, copy: bool = False, set_aside_damaged: bool = False):
     """A chromadb client: HttpClient for ``chroma_url``, else PersistentClient at ``data_dir/chroma``.
 
     ``read_only`` (queries): when the embedded store cannot be written (a read-only mount), a
     temporary copy of it is opened instead (see :func:`_read_only_copy`); ``copy`` opens such a copy
     in any case (a store on a full disk, which chromadb cannot open for reading either).
+    ``set_aside_damaged`` (``ingest --rebuild``): an embedded store whose SQLite file is damaged is
+    renamed to ``chroma.damaged-<UTC time>`` (kept, not deleted) and a new empty store is opened.
 
     Raises
     ------
@@ -53,6 +56,9 @@ def make_client(settings: Settings, read_only: bool = False, copy: bool = False)
         if the Chroma server cannot be reached.
     DataDirReadOnlyError
         if a read-only store cannot be copied.
+    IndexDamagedError
+        if the embedded store's SQLite file is damaged (not a database, malformed) and
+        ``set_aside_damaged`` is false; the message names the rebuild command.
     """
     import chromadb
     from chromadb.config import Settings as ChromaSettings
@@ -72,7 +78,51 @@ def make_client(settings: Settings, read_only: bool = False, copy: bool = False)
     path = settings.chroma_dir
     if copy or (read_only and not writable(path)):
         path = _read_only_copy(settings)
-    return chromadb.PersistentClient(path=str(path), settings=cs)
+    try:
+        return chromadb.PersistentClient(path=str(path), settings=cs)
+    except Exception as e:  # chromadb's InternalError carries SQLite's own message
+        if not damaged_store(e):
+            raise
+        if not set_aside_damaged or path != settings.chroma_dir:
+            raise _damaged_error(settings, e) from None
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    SharedSystemClient.clear_system_cache()  # the failed start stays cached under the path otherwise
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    settings.chroma_dir.rename(settings.chroma_dir.with_name(f"chroma.damaged-{stamp}"))
+    settings.chroma_dir.mkdir()
+    return chromadb.PersistentClient(path=str(settings.chroma_dir), settings=cs)
+
+
+#: SQLite's result codes of a damaged database file, as chromadb reports them ("(code: 26) file is not
+#: a database"): SQLITE_CORRUPT (11) and SQLITE_NOTADB (26), https://www.sqlite.org/rescode.html
+_DAMAGED_WORDS = ("(code: 11)", "(code: 26)", "file is not a database", "disk image is malformed")
+
+
+def damaged_store(exc: BaseException) -> bool:
+    """Whether ``exc`` (or its cause) is SQLite reporting a damaged database file (see
+    :data:`_DAMAGED_WORDS`)."""
+    e: BaseException | None = exc
+    for _ in range(5):
+        if e is None:
+            return False
+        text = str(e).lower()
+        if any(w in text for w in _DAMAGED_WORDS):
+            return True
+        e = e.__cause__ or e.__context__
+    return False
+
+
+def _damaged_error(settings: Settings, e: BaseException) -> PapernotesError:
+    from papernotes.retrieval.errors import IndexDamagedError
+    from papernotes.retrieval.index_health import repair_command
+
+    command = repair_command(settings).replace("papernotes ingest", "papernotes ingest --rebuild", 1)
+    reason = str(e).split(") ", 1)[-1].strip() or type(e).__name__
+    return IndexDamagedError(
+        f"the vector store of the index ({settings.chroma_dir / 'chroma.sqlite3'}) cannot be read ({reason}); "
+        f"run `{command}` to rebuild it (the damaged store is moved aside, not deleted)"
+    )
 
 
 def writable(directory: Path) -> bool:

@@ -168,6 +168,63 @@ def test_a_garbled_ingest_record_is_written_again_by_the_next_ingest(fixture_dat
     assert a.returncode == 0 and ANSWER in json.loads(a.stdout)["answer"], a.stderr
 
 
+def _garble(path: Path) -> None:
+    """Overwrite every 97th byte of ``path`` (a damaged disk block, a bad copy): SQLite's header goes too."""
+    data = bytearray(path.read_bytes())
+    for i in range(0, len(data), 97):
+        data[i] ^= 0xA5
+    path.write_bytes(bytes(data))
+
+
+def test_a_damaged_vector_store_is_named_and_rebuild_sets_it_aside(fixture_data):
+    """chroma.sqlite3 damaged (SQLite: "file is not a database"): queries and a plain ingest name the
+    vector store and the ``--rebuild`` command in one line; that command moves the damaged store aside
+    (kept) and builds a new one that answers."""
+    _garble(fixture_data / "chroma" / "chroma.sqlite3")
+    for command in (["ask", QUESTION], ["ingest", str(FIXTURE_NOTES)]):
+        line = one_error_line(cli(command, fixture_data))
+        assert "vector store" in line and "cannot be read" in line, line
+        assert f"run `papernotes ingest --rebuild {FIXTURE_NOTES.resolve()}`" in line, line
+    p = cli(["ingest", "--rebuild", str(FIXTURE_NOTES)], fixture_data)
+    assert p.returncode == 0 and "Traceback" not in p.stderr, p.stderr
+    assert len(list(fixture_data.glob("chroma.damaged-*/chroma.sqlite3"))) == 1  # kept, not deleted
+    a = cli(["ask", QUESTION, "--json"], fixture_data)
+    assert a.returncode == 0 and ANSWER in json.loads(a.stdout)["answer"], a.stderr
+
+
+def test_a_damaged_record_manager_is_set_aside_and_re_recorded_without_re_embedding(fixture_data):
+    clean = snapshot(fixture_data)
+    _garble(fixture_data / "records.sqlite")
+    p = cli(["ingest", str(FIXTURE_NOTES), "--json"], fixture_data)
+    assert p.returncode == 0 and "Traceback" not in p.stderr, p.stderr
+    rep = json.loads(p.stdout)
+    assert rep["added"] == 0 and any("record manager" in r for r in rep["repaired"]), rep
+    assert list(fixture_data.glob("records.sqlite.damaged-*"))
+    assert snapshot(fixture_data) == clean
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda bm25: (bm25 / "terms.npz").unlink(),
+        lambda bm25: (bm25 / "terms.npz").write_bytes(os.urandom(300)),
+        lambda bm25: (bm25 / "vectors.npy").unlink(),
+        lambda bm25: (bm25 / "vectors.npy").write_bytes((bm25 / "vectors.npy").read_bytes()[:100]),
+    ],
+    ids=["terms-deleted", "terms-random", "vectors-deleted", "vectors-truncated"],
+)
+def test_a_keyword_index_file_queries_work_around_is_rebuilt_by_the_next_ingest(fixture_data, damage):
+    """Files whose loss queries survive (postings re-tokenized, vectors asked of the store) on every
+    load: a plain ingest notices them and rebuilds them, embedding nothing; the next ingest finds
+    nothing to repair."""
+    damage(fixture_data / "bm25")
+    p = cli(["ingest", str(FIXTURE_NOTES), "--json"], fixture_data)
+    rep = json.loads(p.stdout)
+    assert rep["added"] == 0 and any("keyword index" in r for r in rep["repaired"]), rep
+    again = json.loads(cli(["ingest", str(FIXTURE_NOTES), "--json"], fixture_data).stdout)
+    assert again["repaired"] == [], again
+
+
 def test_deleted_record_manager_is_re_recorded_without_re_embedding(fixture_data):
     clean = snapshot(fixture_data)
     (fixture_data / "records.sqlite").unlink()
