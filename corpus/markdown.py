@@ -27,9 +27,11 @@ TEMPLATE_TAG_RE = re.compile(r"\{%-?\s*[a-zA-Z_]+[^%]*?-?%\}")
 @lru_cache(maxsize=1)
 def markdown_parser() -> MarkdownIt:
     """The shared CommonMark parser with GFM tables and strikethrough enabled; an HTML element that
-    sets text apart after a heading's words reads as a bracketed aside (:func:`heading_asides`)."""
+    sets text apart after a heading's words reads as a bracketed aside (:func:`heading_asides`); a
+    badge after them is no part of the heading (:func:`heading_badges`)."""
     md = MarkdownIt("commonmark").enable(["table", "strikethrough"])
     md.core.ruler.push("heading_asides", heading_asides)
+    md.core.ruler.push("heading_badges", heading_badges)
     return md
 
 
@@ -72,6 +74,33 @@ def heading_asides(state: StateCore) -> None:
                     c.type, c.content = "text", ")"
             elif c.type == "text" and c.content.strip():
                 seen = True
+
+
+def heading_badges(state: StateCore) -> None:
+    """markdown-it core rule: in a heading, a link whose only content is an image (a badge,
+    ``# Awesome Systems [![Awesome](https://awesome.re/badge.svg)](https://awesome.re)``) after the
+    heading's own words is dropped: its alt text is no part of the title (in a paragraph a badge's alt
+    text labels its link, :func:`render_inline`)."""
+    tokens = state.tokens
+    for i, tok in enumerate(tokens):
+        if tok.type != "inline" or not i or tokens[i - 1].type != "heading_open" or not tok.children:
+            continue
+        ch, kept, seen, j = tok.children, [], False, 0
+        while j < len(ch):
+            badge = (
+                seen
+                and ch[j].type == "link_open"
+                and j + 2 < len(ch)
+                and ch[j + 1].type == "image"
+                and ch[j + 2].type == "link_close"
+            )
+            if badge:
+                j += 3
+                continue
+            seen = seen or (ch[j].type == "text" and bool(ch[j].content.strip()))
+            kept.append(ch[j])
+            j += 1
+        tok.children = kept
 
 
 @dataclass
@@ -191,7 +220,7 @@ def render_inline(token: Token) -> Inline:
         if t in ("text", "code_inline"):
             out.append(c.content)
         elif t in ("softbreak", "hardbreak"):
-            out.append(" ")
+            out.append(_BREAK)
         elif t == "link_open":
             link_stack.append((unwrap_redirect(str(c.attrs.get("href", ""))), len("".join(out))))
         elif t == "link_close" and link_stack:
@@ -211,9 +240,19 @@ def render_inline(token: Token) -> Inline:
             alts.append(c.content.strip())
         elif t == "html_inline" or t == "image":
             continue
-    text = TEMPLATE_TAG_RE.sub(" ", "".join(out))
+    lines = "".join(out).split(_BREAK)
+    fields = len(lines) > 1 and all(_FIELD_LINE_RE.match(ln.strip()) for ln in lines)
+    text = TEMPLATE_TAG_RE.sub(" ", ("\n" if fields else " ").join(lines))
     text = re.sub(r"[ \t]+", " ", text).strip()
     return Inline(text=text, links=links, strong=[s for s in strong if s])
+
+
+#: A line break inside a paragraph while it is rendered (one character, as the space it becomes).
+_BREAK = "\x00"
+#: A line of ``Label: value`` (a label of one to three words): a paragraph made only of such lines is a
+#: block of fields (a Notion page's exported properties, "Authors: …" / "Venue: …" / "Status: Read"),
+#: kept one field per line rather than run together into one sentence.
+_FIELD_LINE_RE = re.compile(r"^[^\W\d_][\w'/&.()-]*(?:[ ][\w'/&.()-]+){0,2}\s?[:：]\s*\S")
 
 
 def _find_close(tokens: list[Token], i: int) -> int:

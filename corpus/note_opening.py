@@ -42,7 +42,7 @@ IDENTITY_LABELS = ("paper", "arxiv", "doi", "pdf", "link", "url", "source")
 _STRONG_LABELS = ("paper", "arxiv", "doi", "pdf")
 _LABEL_RE = re.compile(
     r"^\W{0,3}(paper(?:\s+link)?|pdf|arxiv(?:\s+id)?|doi|link|url|source|venue|conference|published(?:\s+(?:at|in))?"
-    r"|(?:(?:full|paper|original|complete|official|preprint|arxiv|earlier|former|previous|old)\s+)?title|authors?|affiliations?|institutions?|year"
+    r"|(?:(?:full|paper|original|complete|official|preprint|arxiv|earlier|former|previous|old)\s+)?title|authors?|affiliations?|institutions?|year|tags|keywords"
     r"|论文标题|论文名称|论文名|原文标题|原标题|英文标题|英文题目|论文题目|文章标题|文章题目|文章名称|标题|题目"
     r"|论文链接|论文地址|原文链接|原文地址|文章链接|文章地址|论文下载|链接|地址|原文|论文|作者|单位|机构|发表会议|发表期刊|会议名称|会议|期刊|会议/期刊|出处|录用于?|发表于?|收录于?)"
     r"(?:\s*[(（]([^()（）]{1,24})[)）])?"  # a qualifier: "Title (arXiv version):", "论文标题（FAST 版）："
@@ -146,7 +146,8 @@ class Opening:
     ``named``: full titles the opening proper sets apart, with their paper link when they are a link's
     text (:func:`_named_titles`); ``bare_placeholder``: the text of an unlabelled line of the opening proper that is one link with
     an empty address (``[Scaling Laws for Neural Language Models]()``); ``year``: a ``Year:`` line's
-    year (with a ``Venue:`` line naming only the series, the two make the venue).
+    year (with a ``Venue:`` line naming only the series, the two make the venue); ``tags``: a ``Tags:`` or
+    ``Keywords:`` line's items.
     """
 
     link: str | None = None
@@ -160,6 +161,7 @@ class Opening:
     byline: list[str] = field(default_factory=list)
     bare_placeholder: str | None = None
     year: int | None = None
+    tags: list[str] = field(default_factory=list)
     named: list[tuple[str, str | None]] = field(default_factory=list)
     aliases: list[str] = field(default_factory=list)
 
@@ -522,6 +524,9 @@ def read_opening(markdown: str) -> Opening:
             continue
         if kind.startswith("author"):
             op.authors = op.authors or rest
+            continue
+        if kind in ("tags", "keywords"):  # a Notion page's exported "Tags: systems, llm serving"
+            op.tags = op.tags or [t.strip(" #") for t in re.split(r"\s*[,;，；]\s*", rest) if t.strip(" #")]
             continue
         if kind.startswith(("affiliation", "institution")):
             op.affiliations = op.affiliations or [

@@ -227,7 +227,10 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
             is_note = True
     # a Venue:/Published in: line (or a table's Venue row) states the venue outright: the opening's
     # prose ("the journal version of the OSDI '12 paper") only when those lines give none
-    labelled = [v for text in op.venues for v in stated_venues(text, byline=True)]
+    # (a workshop named with its host conference, "Venue: NIPS 2013 Deep Learning Workshop", is not the
+    # conference: see ``hosts`` below)
+    host_free = [text for text in op.venues if not workshop_venues(text)]
+    labelled = [v for text in host_free for v in stated_venues(text, byline=True)]
     opening_venue, opening_conflict = decide_venue(labelled)
     if opening_venue is None:
         opening_venue, opening_conflict = decide_venue(labelled + stated_venues("\n".join(op.byline), byline=True))
@@ -237,7 +240,7 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         # "| Venue | MLSys |" and "| Year | 2022 |": a series and its year on two lines
         in_table = list(
             dict.fromkeys(
-                m.series for v in op.venues for m in find_venue_mentions(journal_abbreviated(v), any_case=SERIES)
+                m.series for v in host_free for m in find_venue_mentions(journal_abbreviated(v), any_case=SERIES)
             )
         )
         in_table = [x for x in in_table if x != "USENIX"] or in_table  # "USENIX OSDI": the publisher, then the series
@@ -413,7 +416,7 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         affiliations=affs,
         links=links,
         summary=summary,
-        tags=list(page.tags),
+        tags=list(page.tags) or op.tags,
         aliases=aliases,
     )
 
@@ -460,8 +463,11 @@ def _block_text(b: Block) -> str:
 
 def title_acronym(title: str, text: str) -> str | None:
     """The acronym of the title's leading capitalised words ("Adaptive Computation Time for …" → "ACT",
-    "Neural Turing Machines" → "NTM") when ``text`` (the note) uses it as a word; else None."""
+    "Neural Turing Machines" → "NTM"; a leading article aside: "The Google File System" → "GFS") when
+    ``text`` (the note) uses it as a word; else None."""
     words = re.findall(r"[A-Za-z][\w-]*", title)
+    if len(words) > 2 and words[0] in ("The", "A", "An"):
+        words = words[1:]
     caps: list[str] = []
     for w in words:
         if not w[0].isupper():

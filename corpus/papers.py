@@ -395,6 +395,7 @@ def defining(strong: list[str], lines: list[str], paragraphs: bool = False) -> l
     * after a verb of presenting or "named"/"called": ``Present **Quark**, applying …``, ``a system
       named **REEF**``;
     * before an appositive: ``presents **Falcon**, a novel configuration recommender``;
+    * as what the note says it is about: ``This is the **vLLM** paper``;
     * in brackets after the words it abbreviates: ``core attention disaggregation (**CAD**)``;
     * with ``paragraphs`` (each line a paragraph of prose), as the subject opening a paragraph:
       ``**SYSSPEC** makes the specification …``.
@@ -412,7 +413,10 @@ def defining(strong: list[str], lines: list[str], paragraphs: bool = False) -> l
         # alone on a line only in a list ("* **Krypton**"); in prose it is a heading ("**Discussion**")
         end = r"[:,(：，]|\s[—–-]\s" if paragraphs else r"$|[:,(：，]|\s[—–-]\s"
         opening = rf"^\s*{label}(?i:{_PRESENTING})?{term}\s*(?:{end})"
-        inside = rf"(?i:\b{_PRESENTING}|\b(?:named|called|dubbed)\s+){term}(?!\w)|(?<!\w){term}\s*,\s+(?i:an?|the)\s"
+        inside = (
+            rf"(?i:\b{_PRESENTING}|\b(?:named|called|dubbed)\s+){term}(?!\w)|(?<!\w){term}\s*,\s+(?i:an?|the)\s"
+            rf"|(?i:\b(?:this|it)\s+is\s+the\s+){term}\s+(?i:paper|system|model)\b"
+        )
         pattern = re.compile(opening + "|" + inside + (rf"|^\s*{term}\s" if paragraphs else ""), re.MULTILINE)
         bracket = re.compile(rf"\(\s*{term}\s*\)")
         if any(pattern.search(text) for text in lines) or any(
@@ -512,7 +516,7 @@ def entry_from_item(item: Item, page: Page, topic: str, venue_default: str | Non
         rest = children
     summary = join_lines(_flatten(rest))
     _, year = split_venue(venue) if venue else (None, None)
-    from papernotes.corpus.short_names import opening_names  # short_names reads this module's labels
+    from papernotes.corpus.short_names import initials_match, opening_names  # it reads this module's labels
 
     # a name the entry's first lines define ("MigrRDMA: a software-based …", "Tensor Language Model
     # (TLM)") is the system's when the title has no one-word name before its colon ("Towards
@@ -521,16 +525,23 @@ def entry_from_item(item: Item, page: Page, topic: str, venue_default: str | Non
     said = opening_names([c.text for c in rest[:2]], title, whole=True) if prefix is None or " " in prefix else []
     # a bold word of the title line names the paper ("Efficient Sharding with **Shardy** and Friends"); in
     # the entry's notes, only one written where a name is given (:func:`defining`)
-    labelled = system_name(title, item.inline.strong + defining(_strong_all(rest), _flatten(rest)))
+    defined = defining(_strong_all(rest), _flatten(rest))
+    labelled = system_name(title, item.inline.strong + defined)
     system = short or (said[0] if said else None) or labelled
     names = [short, *said, prefix, labelled]
+    # the acronym the notes give the system's name in brackets is its short form too ("called **Virtual
+    # Token Counter** (**VTC**)")
+    acronyms = [d for d in defined if system and d != system and initials_match(d, system, leading=True)]
     return PaperEntry(
         title=title,
         kind="paper_entry",
         source=page.source,
         page_title=page.title,
         system=system,
-        aliases=[n for n in dict.fromkeys(names) if n and n != system] if said else ([short] if short else []),
+        aliases=[
+            *([n for n in dict.fromkeys(names) if n and n != system] if said else ([short] if short else [])),
+            *acronyms,
+        ],
         venue=venue,
         year=year,
         affiliations=affiliations,

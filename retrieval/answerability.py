@@ -20,6 +20,10 @@ Question features (:func:`question_features`):
                    those papers' own chunks, or in one retrieved passage that names them when higher
                    (the name as context); 1 when nothing specific is
                    asked (a lookup); the best chunk's share when no paper is named
+``focus_cov``      whether the question's focus (:attr:`~papernotes.retrieval.question.Question.focus`: "what
+                   *learning rate* …", "how many *experts*") is found where ``asked_cov`` looks (the best
+                   chunk when no paper is named): 1 when there is none, it names a record field
+                   (venue, authors, …) or it is a common English word the notes almost never use
 ``oov``            idf-weighted share of the question's name-like terms (not common English words) that
                    occur nowhere in the notes (a versioned name such as "GPT-2" by its joined form)
 ``named``          1 when the question names a paper of the catalog
@@ -64,6 +68,7 @@ QUESTION_FEATURES = (
     "cov_best",
     "cov_union",
     "asked_cov",
+    "focus_cov",
     "oov",
     "named",
     "quantity_support",
@@ -96,6 +101,7 @@ _QUESTION_DEFAULT = Model(
         "cov_best": 3.0,
         "cov_union": 1.0,
         "asked_cov": 2.0,
+        "focus_cov": 1.0,
         "oov": -6.0,
         "named": 1.0,
         "quantity_support": 2.0,
@@ -409,8 +415,11 @@ def question_features(
         naming = [ts for ts in per_chunk if q.name_terms and q.name_terms & ts]
         in_context = max((_asked_coverage(q, bm25, ts) for ts in naming), default=0.0)
         asked_cov = max(_asked_coverage(q, bm25, own), in_context)
+        focus_cov = max([_focus_coverage(q, bm25, own), *(_focus_coverage(q, bm25, ts) for ts in naming)])
     else:
         asked_cov = cov_best
+        best = max(per_chunk, key=lambda ts: coverage(terms, ts, idf), default=set())
+        focus_cov = _focus_coverage(q, bm25, best) if q else 1.0
     # words absent from the notes: a name that is not there says the notes do not cover the question; an
     # absent common English word ("wrote", "gist") says nothing
     # a versioned name ("GPT-2", "Llama-3.1") is in the notes only as itself (its joined form): its parts
@@ -429,6 +438,7 @@ def question_features(
         "cov_best": cov_best,
         "cov_union": coverage(terms, union, idf),
         "asked_cov": asked_cov,
+        "focus_cov": focus_cov,
         "oov": oov,
         "named": 1.0 if (q and q.papers) else 0.0,
         # an amount asked for is answered by a sentence stating one: the asked words' best coverage by
@@ -444,6 +454,12 @@ def _asked_coverage(q: Question, bm25: BM25Index, have: AbstractSet[str]) -> flo
     1.0 when nothing is asked that a passage could confirm."""
     asked = evidence_asked(q, bm25, have)
     return coverage(asked, have, bm25.idf) if asked else 1.0
+
+
+def _focus_coverage(q: Question, bm25: BM25Index, have: AbstractSet[str]) -> float:
+    """Share of the question's focus found in ``have`` (see ``focus_cov`` in the module docstring)."""
+    focus = [k for k in q.focus if not named_fields(k) and (not _rare_english(k, bm25) or k.covered(have))]
+    return coverage(focus, have, bm25.idf) if focus else 1.0
 
 
 def _as_written(k: Key) -> Key:

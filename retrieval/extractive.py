@@ -233,8 +233,11 @@ def description_sentences(chunk: Hit, r: PaperRecord) -> list[str]:
 
 
 #: A short field line: a label of one or two words, a colon, and a value of at most three words
-#: ("Reader: minji (2023-05-11)", "Status: read"); a longer value is a sentence ("Key idea: batch …").
-_SHORT_FIELD_RE = re.compile(r"^[A-Z][\w-]*(?: [\w-]+)?\s*[:：]\s*\S+(?:\s+\S+){0,2}$")
+#: ("Reader: minji (2023-05-11)", "Status: read") or a comma-separated list of such short items ("Tags:
+#: systems, llm serving, kv cache"); a longer value is a sentence ("Key idea: batch …").
+_SHORT_FIELD_RE = re.compile(
+    r"^[A-Z][\w-]*(?: [\w-]+)?\s*[:：]\s*(?:\S+(?:\s+\S+){0,2}|[^\s,.;]+(?:\s[^\s,.;]+){0,2}(?:,\s*[^\s,.;]+(?:\s[^\s,.;]+){0,2})+)$"
+)
 
 
 def _after_lead(sentence: str, r: PaperRecord) -> str:

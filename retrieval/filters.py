@@ -150,7 +150,9 @@ def build_where(
         clauses.append({"year": {"$eq": int(filters.year)}})
     if filters.topic:
         t = filters.topic.lower()
-        hits = sorted({x for x in topics if t in x.lower()})
+        # singular or plural alike ("databases" finds the topic "Database")
+        one = t[:-1] if t.endswith("s") and not t.endswith("ss") and len(t) > 3 else t
+        hits = sorted({x for x in topics if t in x.lower() or one in x.lower()})
         clauses.append({"topic": {"$in": hits or ["\u2205"]}})
     if filters.source:
         s = filters.source.lower()

@@ -159,6 +159,36 @@ def refers_and_compares(text: str) -> bool:
 
 
 #: Interrogatives that ask for an amount (English closed-class words): the answer needs a number.
+_AUX = "is|are|was|were|do|does|did|has|have|had|can|could|will|would|should|may|might"
+#: An interrogative determiner and the noun phrase it asks for, up to four words ending before an
+#: auxiliary, a preposition or the question's end: the question's focus, the thing its answer names
+#: (the "question focus" of open-domain QA, Moldovan et al., ACL 2000). English closed-class words only.
+FOCUS_RE = re.compile(
+    rf"\b(?:what|which|whose|how\s+(?:many|much))\s+(?!(?:{_AUX}|the|a|an|it|its|they|this|that|of|about)\b)"
+    r"((?:[^\W_][\w'.+-]*\s+){0,3}?[^\W_][\w'.+-]*?)"
+    rf"(?=\s+(?:{_AUX}|of|in|for|on|at|to|by|with|from|than|per|when|across)\b|\s*[?.!,;:]|\s*$)",
+    re.IGNORECASE,
+)
+
+
+def question_focus(text: str, asked: Sequence[Key]) -> list[Key]:
+    """The asked key heading the phrase :data:`FOCUS_RE` finds (its last word that is an asked key: the
+    head noun of an English noun phrase), as ``[key]``; ``[]`` when there is no such phrase or none of
+    its words is asked."""
+    m = FOCUS_RE.search(normalize(text))
+    if not m:
+        return []
+    phrase = tokens(m.group(1), compounds=False)
+    inside = [k for k in asked if (w := tokens(normalize(k.word), compounds=False)) and set(w) <= set(phrase)]
+    return inside[-1:]
+
+
+def _written_as_name(word: str, writes: Callable[[str], bool]) -> bool:
+    """The notes write ``word`` capitalized or in capitals and never in lower case ("Mamba", "Orca")."""
+    low = word.lower()
+    return not writes(low) and (writes(low.capitalize()) or writes(low.upper()))
+
+
 _QUANTITY_RE = re.compile(
     r"\bhow (?:many|much|big|large|long|fast|small|often|far|high|low)\b|"
     r"\bwhat (?:share|fraction|percentage|percent|proportion|ratio|size|number)\b|\bby how much\b|"
@@ -206,9 +236,14 @@ class Question:
     numbers: set[str] = field(default_factory=set)
     unread: list[str] = field(default_factory=list)
     unknown_names: list[str] = field(default_factory=list)
-    #: a word of the question (letters only, not English) that the notes hardly use
-    #: (:meth:`PaperIndex.rare`): a name ("phantora", "ebpf"), not an ordinary word ("datasets")
+    #: a word of the question (letters only, not English) that names something: the notes hardly use
+    #: it (:meth:`PaperIndex.rare`: "phantora", "ebpf") or write it only as a name, capitalized, never
+    #: in lower case ("mamba" → "Mamba", "orca"); not an ordinary word of the notes ("datasets", "latency")
     rare_word: bool = False
+    #: the question's focus: the asked word heading the noun phrase of its interrogative ("what
+    #: *learning rate* did …", "which CXL memory *vendor*", "how many *experts*"), the thing an answer
+    #: must name (:data:`FOCUS_RE`); empty when the interrogative has none ("what is X", "who built X")
+    focus: list[Key] = field(default_factory=list)
 
     @property
     def dangling(self) -> bool:
@@ -597,9 +632,13 @@ def understand(
         _unknown_names(text, spans, in_notes, writes) if in_notes is not None and not foreign_language(text) else []
     )
     rare_word = papers is not None and any(
-        k.word.isalpha() and not english_word(k.word) and all(map(papers.rare, k.terms)) for k in keys
+        k.word.isalpha()
+        and not english_word(k.word)
+        and (all(map(papers.rare, k.terms)) or (writes is not None and _written_as_name(k.word, writes)))
+        for k in keys
     )
     return Question(
+        focus=question_focus(text, asked),
         rare_word=rare_word,
         unknown_names=unknown,
         unread=unread,

@@ -189,6 +189,7 @@ class Notes:
         q, result = an.question, an.result
         if result.missing_venue:
             note = _join(note, f"the notes have nothing for {result.missing_venue}; searched all venues")
+        note = _join(note, self._venue_elsewhere(q, result))
         if q.unread:  # a question in another language: what no note uses was not matched
             words = ", ".join(f"'{w}'" for w in q.unread)
             whole = q.is_list and not q.asked and (result.filters.venue or result.filters.series)
@@ -378,6 +379,25 @@ class Notes:
             return
         inside = {rec for rec in q.records if self.retriever.paper_chunks(rec, where)}
         q.papers = [replace(m, records=kept) for m in q.papers if (kept := [r for r in m.records if r in inside])]
+
+    def _venue_elsewhere(self, q: Question, result: SearchResult) -> str | None:
+        """The note for a question that places the papers it names at a venue where the notes do not
+        ("what is jenga at osdi"): where the notes place them; None when any named paper is there (or
+        has no venue) or the question names no venue. The answer itself still describes them: the
+        venue may be misremembered."""
+        f = result.filters
+        if not result.detected or not (f.venue or f.series) or q.is_list or not q.papers:
+            return None
+        records = [self.catalog[r] for r in q.records]
+        if any(not r.venues for r in records):
+            return None
+        want = (f.venue or "").lower()
+        series = (f.series or split_venue(f.venue or "")[0]).lower()
+        at = [v for r in records for v in r.venues]
+        if any(v.lower() == want or (not want and split_venue(v)[0].lower() == series) for v in at):
+            return None
+        names = ", ".join(dict.fromkeys(m.name for m in q.papers))
+        return f"the notes place {names} at {' and '.join(dict.fromkeys(at))}, not at {f.venue or f.series}"
 
     def _paper_hits(self, q: Question, result: SearchResult) -> dict[int, list[Hit]]:
         """Chunks of each named paper, best first: those in the fused pool by rank, then the rest (inside

@@ -163,3 +163,30 @@ def test_a_quote_keeps_its_links_and_bold_spans():
     )
     assert b.text.startswith("> A Paper Title")
     assert b.links == [("arXiv:2201.00001", "https://arxiv.org/abs/2201.00001")] and b.strong == ["Doe et al."]
+
+
+def test_a_paragraph_of_field_lines_keeps_one_field_per_line():
+    """A Notion page's exported properties ("Authors: …", "Status: Read", …) are one field per line,
+    not one run-on sentence; a paragraph of prose with one colon line stays one paragraph."""
+    md = (
+        "# Paper\n\nAuthors: A. Author, B. Author\nDate read: March 14, 2024\nStatus: Read\n"
+        "Tags: systems, llm serving\n\nIt batches requests\nat the iteration level: new ones join.\n"
+    )
+    texts = _texts(parse_blocks(md))
+    assert texts[0].split("\n") == [
+        "Authors: A. Author, B. Author",
+        "Date read: March 14, 2024",
+        "Status: Read",
+        "Tags: systems, llm serving",
+    ]
+    assert texts[1] == "It batches requests at the iteration level: new ones join."
+
+
+def test_a_badge_after_a_heading_is_no_part_of_it():
+    md = (
+        "# Awesome Systems Classics [![Awesome](https://awesome.re/badge.svg)](https://awesome.re)\n\n"
+        "body [![arXiv](https://img.shields.io/a.svg)](https://arxiv.org/abs/1)\n"
+    )
+    blocks = parse_blocks(md)
+    assert blocks[0].headings == ["Awesome Systems Classics"]
+    assert blocks[0].text == "body arXiv"  # in a paragraph the badge labels its link

@@ -222,7 +222,10 @@ def test_topic_table_and_free_text_topics():
     assert not llm.headings.search("Resource Management")
     assert not TOPICS["rl"].text.search("a controller for the URL shortener")  # "RL" only as an acronym
     free = resolve_topic("wombat")
-    assert not free.known and free.text.search("Wombat Labs") and not free.text.search("wombats")
+    assert not free.known and free.text.search("Wombat Labs") and not free.text.search("wombatting")
+    # singular and plural alike: "--topic databases" finds the heading "Database"
+    assert free.text.search("wombats") and resolve_topic("databases").headings.search("Distributed Database")
+    assert resolve_topic("gpus").text.search("GPU sharing") and not resolve_topic("class").text.search("cla")
     with pytest.raises(BadInputError):
         resolve_topic("  ")
 

@@ -134,7 +134,8 @@ TOPIC_ALIASES: dict[str, str] = {
 
 def resolve_topic(topic: str) -> Topic:
     """The :class:`Topic` for a key or alias ("llm", "LLMs", "mixture-of-experts", …). Any other text
-    becomes a free-text topic (``known=False``) matched as a whole word in headings, titles and summaries.
+    becomes a free-text topic (``known=False``) matched as a whole word, singular or plural, in headings,
+    titles and summaries.
 
     Raises
     ------
@@ -153,6 +154,11 @@ def resolve_topic(topic: str) -> Topic:
             return TOPICS[k]
         if k in TOPIC_ALIASES:
             return TOPICS[TOPIC_ALIASES[k]]
-    words = r"[\s_-]+".join(re.escape(w) for w in key.split())
+    # singular and plural alike ("databases" finds "Database"): each word without its English plural
+    # "-s", then an optional "s"/"es"
+    words = r"[\s_-]+".join(
+        re.escape(w[:-1] if w.endswith("s") and not w.endswith("ss") and len(w) > 3 else w) + "(?:s|es)?"
+        for w in key.split()
+    )
     pat = re.compile(rf"(?<!\w){words}(?!\w)", re.I)
     return Topic(key=raw, label=raw, headings=pat, text=pat, known=False)
