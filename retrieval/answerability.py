@@ -304,9 +304,11 @@ def is_lookup(
     threshold ("who built X", "X's main idea", "where was X published"; not "what baselines does X
     compare against"), or words that each name a field the named ``records`` have
     (:func:`field_asked`: "what conference was X at", "url for X"). A comparison of named papers is answered for each paper, so it is a lookup on
-    the same terms."""
+    the same terms. A question asking for an amount ("how much faster is X than Y") is no lookup."""
     if not asks_no_more(q, bm25, identity, own, records):
         return False
+    if q.asks_quantity and q.asked:
+        return False  # an amount ("how much faster is X than Y"): no part of the lookup answer gives one
     if any(named_fields(k) and not field_asked(k, records) for k in q.asked if not k.covered(identity)):
         return False  # a field the lookup answer lacks ("the authors of X" when its notes name none)
     if not q.asked or q.is_comparison or all(k.covered(_part_terms()) for k in q.asked):

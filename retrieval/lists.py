@@ -247,8 +247,34 @@ def select(
                 for x, p in zip(scored, people, strict=True):
                     named = _covers(grouping, p + " " + _own_text(x.paper), idf) >= FULL
                     x.probability = max(x.probability, 1.0) if named else min(x.probability, 0.0)
+    if topic:
+        _close_groups(scored, [" ".join(_venue_topics(x.paper, f)) for x in scored], alternatives, idf)
     members = [x for x in scored if x.probability >= 0.5]
     return members, scored
+
+
+#: A heading's papers are all members when at least this share of them (and :data:`GROUP_MIN` or more)
+#: are already (see :func:`_close_groups`).
+GROUP_SHARE = 2 / 3
+GROUP_MIN = 3
+
+
+def _close_groups(
+    scored: list[ListItem], heads: list[str], alternatives: list[Sequence[Key | str]], idf: Callable[[str], float]
+) -> None:
+    """The notes' own grouping completes a list: under a heading that names part of the topic, where at
+    least :data:`GROUP_SHARE` of the candidates (and :data:`GROUP_MIN` or more) are members, the
+    others are members too ("Wafer": "FACE: … Co-Exploration on Wafer" beside four "… on Wafer-scale
+    Chips" for "papers on wafer-scale chips"). ``heads``: each candidate's heading path."""
+    groups: dict[str, list[ListItem]] = {}
+    for x, h in zip(scored, heads, strict=True):
+        if h:
+            groups.setdefault(h, []).append(x)
+    for h, xs in groups.items():
+        inside = sum(1 for x in xs if x.probability >= 0.5)
+        if inside >= GROUP_MIN and inside >= GROUP_SHARE * len(xs) and _names_part(alternatives, h):
+            for x in xs:
+                x.probability = max(x.probability, 0.5)
 
 
 def _absent_word(retriever: HybridRetriever, q: Question, alternative: Sequence[Key | str]) -> bool:
@@ -263,6 +289,7 @@ def _absent_word(retriever: HybridRetriever, q: Question, alternative: Sequence[
         isinstance(k, Key)
         and k.word not in unread
         and not english_word(k.word)
+        and not _prefixed_english(k.word)
         and not any(ch.isdigit() for ch in k.word)  # a year or version is a filter, read elsewhere ("pre-2032")
         and not any(
             all(retriever.bm25.has(t) or any(map(retriever.bm25.has, relatives(t))) for t in alt)
@@ -270,6 +297,19 @@ def _absent_word(retriever: HybridRetriever, q: Question, alternative: Sequence[
         )
         for k in alternative
     )
+
+
+#: English derivational prefixes (a closed class): a word made of one and an English word is English
+#: ("coauthor", "re-ranked", "multitenant" when "tenant" is).
+_PREFIX_RE = re.compile(
+    r"^(?:co|re|pre|un|non|sub|inter|over|under|multi|anti|de|dis|mis|out|post|semi|self)-?(?=\w{3})"
+)
+
+
+def _prefixed_english(word: str) -> bool:
+    """``word`` is an English derivational prefix (:data:`_PREFIX_RE`) and an English word."""
+    m = _PREFIX_RE.match(word)
+    return bool(m) and english_word(word[m.end() :])
 
 
 def defined_alternatives(text: str, alternatives: list[Sequence[Key | str]]) -> list[Sequence[Key | str]]:
@@ -345,6 +385,17 @@ def _under_heading(text: str, alternatives: list[Sequence[Key | str]], paths: li
     keys = {k for alt in alternatives for k in alt if isinstance(k, Key)}
     named = [k for k in keys if set(tokens(k.word, compounds=False)) <= span and k.covered(vocab)]
     return [named] if named else []
+
+
+def _names_part(alternatives: list[Sequence[Key | str]], text: str) -> bool:
+    """``text`` holds a term of the topic, or of a part of one of its words ("Wafer" for "wafer-scale")."""
+    have = set(lexical_terms(text))
+    for alt in alternatives:
+        for k in alt:
+            terms = {k} if isinstance(k, str) else {t for a in k.alternatives for t in a}
+            if terms & have:
+                return True
+    return False
 
 
 def _covers(alternatives: list[Sequence[Key | str]], text: str, idf: Callable[[str], float]) -> float:

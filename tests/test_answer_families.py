@@ -486,3 +486,11 @@ def test_a_question_naming_its_subject_and_a_pronoun_is_not_a_follow_up(notes, q
     """ "it" refers to the name the question gives: no clarifying question."""
     q = notes.analyze(question).question
     assert not q.dangling
+
+
+def test_a_comparison_asking_for_an_amount_is_no_lookup(notes):
+    """ "X vs Y" is answered for each paper whatever the score; "how much faster is X than Y" asks for an
+    amount, which no part of the lookup answer gives: the evidence decides."""
+    assert notes.analyze("loom vs hexa").lookup
+    assert not notes.analyze("how much faster is loom than hexa").lookup
+    assert not notes.analyze("by how much does loom beat hexa").lookup

@@ -145,6 +145,9 @@ def test_a_person_and_a_year_list_that_persons_papers_of_the_year(notes, q):
     ("q", "want"),
     [
         ("what did ada quill publish?", names(ADA_QUILL)),  # the person's page, named in full
+        # a word made of an English prefix and an English word is no term the notes lack
+        ("which papers did ada quill coauthor", names(ADA_QUILL)),
+        ("papers ada quill co-wrote", names(ADA_QUILL)),
         ("ada quill's work", names(ADA_QUILL)),
         (
             "anything from emu institute?",
@@ -234,3 +237,23 @@ def test_a_list_on_a_term_no_note_uses_lists_nothing(notes, q):
 
     a = notes.ask(q, use_llm=False)
     assert a.refused and a.answer.startswith(REFUSAL), a.answer
+
+
+LINKCONF_2033 = [
+    ("Papers › Photonic", "Glint: Photonic Interconnects for GPU Pods", "Emu Institute", "Links GPUs with light."),
+    ("Papers › Photonic", "Prism: Scheduling over Photonic Interconnects", "Wombat Labs", "Schedules flows."),
+    ("Papers › Photonic", "Halo: Photonic Interconnects at Rack Scale", "Tasman University", "Spans a rack."),
+    ("Papers › Photonic", "Lumen: Circuit Setup in Nanoseconds", "Emu Institute", "Sets up light paths fast."),
+    ("Papers › Storage", "Cairn: Log-Structured Flash Tiers", "Wombat Labs", "Appends to flash."),
+    ("Papers › Storage", "Ember: Cold Data on Tape", "Emu Institute", "Archives cold blocks."),
+]
+
+
+def test_a_heading_whose_papers_mostly_are_on_the_topic_lists_all_of_its_papers(tmp_path_factory, models_cache):
+    """The notes' own grouping completes a list: "Lumen", filed under "Photonic" beside three papers whose
+    titles name photonic interconnects, is one of them too; the storage papers are not."""
+    root = tmp_path_factory.mktemp("grouped-notes")
+    (root / "linkconf-2033.md").write_text(_page("LinkConf 2033", LINKCONF_2033), encoding="utf-8")
+    grouped = notes_of(root, tmp_path_factory.mktemp("grouped-index"), models_cache)
+    for q in ("which linkconf 2033 papers are on photonic interconnects?", "linkconf'33 photonic interconnect papers"):
+        assert listed(grouped, q) == names(LINKCONF_2033, lambda path, _: path.endswith("Photonic")), q
