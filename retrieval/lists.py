@@ -309,7 +309,7 @@ _PREFIX_RE = re.compile(
 def _prefixed_english(word: str) -> bool:
     """``word`` is an English derivational prefix (:data:`_PREFIX_RE`) and an English word."""
     m = _PREFIX_RE.match(word)
-    return bool(m) and english_word(word[m.end() :])
+    return m is not None and english_word(word[m.end() :])
 
 
 def defined_alternatives(text: str, alternatives: list[Sequence[Key | str]]) -> list[Sequence[Key | str]]:
