@@ -241,7 +241,7 @@ def render_inline(token: Token) -> Inline:
         elif t == "html_inline" or t == "image":
             continue
     lines = "".join(out).split(_BREAK)
-    fields = len(lines) > 1 and all(_FIELD_LINE_RE.match(ln.strip()) for ln in lines)
+    fields = len(lines) > 1 and all(FIELD_LINE_RE.match(ln.strip()) for ln in lines)
     text = TEMPLATE_TAG_RE.sub(" ", ("\n" if fields else " ").join(lines))
     text = re.sub(r"[ \t]+", " ", text).strip()
     return Inline(text=text, links=links, strong=[s for s in strong if s])
@@ -252,7 +252,7 @@ _BREAK = "\x00"
 #: A line of ``Label: value`` (a label of one to three words): a paragraph made only of such lines is a
 #: block of fields (a Notion page's exported properties, "Authors: …" / "Venue: …" / "Status: Read"),
 #: kept one field per line rather than run together into one sentence.
-_FIELD_LINE_RE = re.compile(r"^[^\W\d_][\w'/&.()-]*(?:[ ][\w'/&.()-]+){0,2}\s?[:：]\s*\S")
+FIELD_LINE_RE = re.compile(r"^[^\W\d_][\w'/&.()-]*(?:[ ][\w'/&.()-]+){0,2}\s?[:：]\s*\S")
 
 
 def _find_close(tokens: list[Token], i: int) -> int:

@@ -22,7 +22,7 @@ from pathlib import PurePosixPath
 
 from papernotes.corpus.author_year import author_year_citation
 from papernotes.corpus.bibtex_notes import note_bibtex
-from papernotes.corpus.markdown import Block, Inline, is_section_heading, parse_tokens, render_inline
+from papernotes.corpus.markdown import FIELD_LINE_RE, Block, Inline, is_section_heading, parse_tokens, render_inline
 from papernotes.corpus.models import Page, PaperEntry
 from papernotes.corpus.normalize import CJK_CHARS
 from papernotes.corpus.note_evidence import (
@@ -388,7 +388,9 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     # the post's own title as a name: its short name ("EAGLE：在特征层做投机采样" → "EAGLE", "1. SnapKV" →
     # "SnapKV"), else itself unless it is an identifier
     alias = _alias_of(alias) if alias else None
-    said = opening_names(op.byline[:6] + ([head[1].text] if head else []), title)
+    # (a block of field lines, "Status: Read", "Rating: ⭐⭐⭐", is no byline: the lines after it are)
+    byline = [line for line in op.byline if not FIELD_LINE_RE.match(line)][:6]
+    said = opening_names(byline + ([head[1].text] if head else []), title)
     names = [*as_list(fm_value(meta, ("aliases", "alias"))), *([alias] if alias else []), *op.aliases, *said]
     aliases = [a for a in dict.fromkeys(names) if a.casefold() != title.casefold()]
     strong = [s for s in defining_strong(opening) if not heading_label(s)]  # not "**Authors:**"

@@ -14,6 +14,8 @@ Read generally, from how notes write them:
   ``Dosovitskiy et al., Google Research — ViT``, ``Ting Chen, …, Geoffrey Hinton (Google) — SimCLR``;
 * names listed on a line of their own beside one the title holds: ``vLLM, PagedAttention`` under
   "Efficient Memory Management for Large Language Model Serving with PagedAttention";
+* a name in a sentence saying which paper the note is: ``The GPT-3 paper.``, ``Everyone calls it the
+  **Chinchilla** paper.``;
 * a name a line opens by defining: ``MigrRDMA: a software-based RDMA live migration``,
   ``**LingXi**, a system for personalized adaptive video streaming``, or by presenting:
   ``Introduce MorphKernel, targeting …``.
@@ -38,6 +40,12 @@ _AKA_RE = re.compile(
     re.IGNORECASE,
 )
 _ACRONYM_RE = re.compile(r"\(([A-Z][A-Za-z0-9]{0,2}[A-Z0-9][A-Za-z0-9-]{0,8})\)")
+#: A sentence that says which paper the note is: "The GPT-3 paper.", "This is the vLLM paper.",
+#: "Everyone calls it the Chinchilla paper." — a name (capitalized or with a capital or digit inside,
+#: one or two words) between "the" and "paper", ending the sentence.
+_THE_NAME_PAPER_RE = re.compile(
+    r"(?:^|(?<=[.!?])\s+)(?:[\w,' ]{0,40}\s)?(?i:the)\s+((?:[A-Z0-9]|[a-z]+[A-Z])[\w.+-]*(?:\s[A-Z0-9][\w.+-]*)?)\s+paper\s*[.!]?(?=\s|$)"
+)
 _DASH_RE = re.compile(r"\s+[—–]\s+|\s+-\s+")
 #: A line that opens by defining a name: "MigrRDMA: a software-based …", "**LingXi**, a system for …",
 #: "HiveD is a …" — one word with a capital or digit after its first letter, then ":"/","/"is" and an
@@ -113,6 +121,7 @@ def opening_names(lines: list[str], title: str | None = None, whole: bool = Fals
         lead = _LEAD_NAME_RE.match(line.strip())
         if lead and re.search(r"[A-Z0-9]", lead.group(1)[1:]):
             found.append(lead.group(1).rstrip(".,:"))
+        found += [m.group(1) for m in _THE_NAME_PAPER_RE.finditer(line.strip()) if _name_like(m.group(1))]
         presented = _PRESENTED_RE.match(line.strip())
         if presented and len(presented.group(1)) > 2:
             found.append(presented.group(1).rstrip(".,:"))

@@ -320,6 +320,9 @@ def test_a_notion_export_gives_one_record_per_paper_page_with_its_properties():
     vllm = next(r for r in records if "PagedAttention" in r.title)
     assert vllm.system == "vLLM"  # "This is the **vLLM** paper."
     assert vllm.tags == ["systems", "llm serving", "kv cache"]
+    # a sentence saying which paper the note is, after the page's field lines: "The GPT-3 paper."
+    said = {a for r in records for a in [r.system or "", *r.aliases]}
+    assert {"GPT-3", "Chinchilla", "InstructGPT"} <= said
 
 
 def test_a_title_acronym_skips_a_leading_article():
@@ -347,3 +350,19 @@ def test_an_acronym_the_notes_give_a_system_name_is_its_alias(tmp_path):
     assert fair.system == "Virtual Token Counter" and "VTC" in fair.aliases
     other = next(r for r in records if r.title.startswith("VTC"))
     assert other.system == "VTC"
+
+
+@pytest.mark.parametrize(
+    "line, name",
+    [
+        ("OpenAI. The GPT-3 paper. NeurIPS 2020 best paper award.", "GPT-3"),
+        ("DeepMind. Everyone calls it the **Chinchilla** paper.", "Chinchilla"),
+        ("This is the vLLM paper.", "vLLM"),
+        ("Unlike the Orca paper, we batch at the token level.", None),
+        ("The best paper of the year.", None),
+    ],
+)
+def test_a_sentence_saying_which_paper_the_note_is_names_it(line, name):
+    from papernotes.corpus.short_names import opening_names
+
+    assert opening_names([line]) == ([name] if name else [])
