@@ -314,7 +314,12 @@ def candidates(
             if j == 0 and sent[:1].islower() and not re.match(r"^\S+:", sent) and not _LIST_ITEM_RE.match(h.body):
                 sent = _complete(sent, siblings(h)) or ""
             key = re.sub(r"\W+", "", sent.lower())
-            if len(key) < 6 or key in seen or len(sent.split()) < MIN_WORDS or is_todo(sent):
+            # a one-word or very short line is a label, unless it is what the question asks for ("spotlight
+            # or oral?": a bullet "**Oral**" under the paper)
+            short = (len(key) < 6 or len(sent.split()) < MIN_WORDS) and not any(
+                k.covered(set(lexical_terms(sent))) for k in asked if isinstance(k, Key)
+            )
+            if not key or key in seen or short or is_todo(sent):
                 continue
             seen.add(key)
             st = set(lexical_terms(sent))

@@ -494,3 +494,25 @@ def test_a_comparison_asking_for_an_amount_is_no_lookup(notes):
     assert notes.analyze("loom vs hexa").lookup
     assert not notes.analyze("how much faster is loom than hexa").lookup
     assert not notes.analyze("by how much does loom beat hexa").lookup
+
+
+def test_a_one_word_line_is_evidence_when_it_is_what_is_asked(tmp_path_factory, models_cache):
+    """A one-word bullet is a label ("Demo") unless the question asks for that word: "**Spotlight**"
+    under a paper answers "spotlight or oral?"."""
+    root = tmp_path_factory.mktemp("one-word-notes")
+    (root / "icml-2031.md").write_text(
+        "# ICML 2031\n\n## Agents\n\n"
+        "* Thunderbolt: Fast Agentic Rollouts [[Paper](https://openreview.net/forum?id=abc)]\n"
+        "  * Emu Institute\n  * **Spotlight**\n"
+        "  * Schedules agent programs with unified KV-cache and tool metadata.\n"
+        "* Lantern: Tool Calls Without Stalls [[Paper](https://openreview.net/forum?id=def)]\n"
+        "  * Wombat Labs\n  * **Oral**\n  * Overlaps tool calls with decoding.\n",
+        encoding="utf-8",
+    )
+    n = notes_of(root, tmp_path_factory.mktemp("one-word-index"), models_cache)
+    for q, said, not_said in (
+        ("thunderbolt - spotlight or oral?", "Spotlight", "Oral"),
+        ("lantern: oral or spotlight?", "Oral", "Spotlight"),
+    ):
+        a = n.ask(q, use_llm=False)
+        assert said in a.answer and not_said not in a.answer, (q, a.answer)
