@@ -399,12 +399,12 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     short = (
         alias if alias and len(alias.split()) <= SHORT_NAME_WORDS and not re.search(f"[{CJK_CHARS}]", alias) else None
     )
-    system = (
-        system_name(title, [])
-        or short
-        or system_name(title, strong[:3])
-        or title_acronym(title, " ".join([summary, *(_block_text(b) for b in blocks[:12])]))
-    )
+    acronym = title_acronym(title, " ".join([summary, *(_block_text(b) for b in blocks[:12])]))
+    system = system_name(title, []) or short or system_name(title, strong[:3]) or acronym
+    if acronym and acronym != system and acronym not in aliases:
+        # the note writes the acronym of the title's leading words: "DPO" for "Direct Preference
+        # Optimization: Your Language Model is …", "GFS" for "The Google File System"
+        aliases.append(acronym)
     return PaperEntry(
         title=title,
         kind="deep_note",
