@@ -50,7 +50,7 @@ class ReadResult:
     #: ``"<path name>/<relative path>"``
     hidden_skipped: list[str] = field(default_factory=list)
     #: files that could not be read and folders that could not be listed now (a permission, a lock), and
-    #: files that are no text now (binary, no known encoding): their earlier index is kept
+    #: files that are no text now (binary, no known encoding, empty): their earlier index is kept
     #: (``"<path name>/<relative path>"``)
     unreadable: list[str] = field(default_factory=list)
 
@@ -382,6 +382,11 @@ def read_path(
             continue
         try:
             data = file.read_bytes()
+            if not data.strip():  # emptied (a sync that truncated it, an editor's crash): kept as it was
+                result.warnings.append(Warning_(rel, "empty file; skipped (what was indexed of it before is kept)"))
+                result.files_skipped += 1
+                result.unreadable.append(rel)
+                continue
             hint, site = None, ""
             if root is not None:  # a page of a GitBook: SUMMARY.md title and the site path
                 inner = file.relative_to(root).as_posix()

@@ -88,10 +88,12 @@ def check_question(question: str) -> str:
         if it is empty, has no letters or digits, is longer than 2,000 characters, or holds bytes that
         are not UTF-8 (a shell passes them on as lone surrogates).
     """
-    q = strip_controls(question or "", " ").strip()  # a pasted terminal colour code is no part of it
-    q = markup_stripped(q)
+    typed = strip_controls(question or "", " ").strip()  # a pasted terminal colour code is no part of it
+    q = markup_stripped(typed)
     if re.search("[\ud800-\udfff]", q):
         raise BadInputError("the question is not valid UTF-8 text: retype it, or check the terminal's encoding")
+    if not q and typed:  # "<img src=x onerror=…>": markup only, nothing a reader would see
+        raise BadInputError('the question is only markup, no text: ask something, e.g. "Which papers study KV caches?"')
     if not q:
         raise BadInputError('the question is empty: ask something, e.g. "Which papers study KV caches?"')
     if not re.search(r"\w", q):

@@ -61,11 +61,17 @@ def marker_path(settings: Settings) -> Path:
 def unfinished_ingest(settings: Settings) -> str | None:
     """The notice for an ingest that started and did not finish (killed, or stopped by an error after
     it began writing), or None. While an ingest is running (it holds the write lock) the notice says
-    so instead: answers come from the index as it was before."""
+    so instead: answers come from the index as it was before — or, during ``--rebuild``, from the part
+    of the new index written so far."""
     data = load_json_safe(marker_path(settings))
     if data is None:
         return None
     started = str(data.get("started", "at an unknown time"))
+    if lock_held(settings) and data.get("rebuild"):
+        return (
+            f"an ingest --rebuild is running (started {started}): the index is being rebuilt, so answers "
+            "can miss what it has not written yet"
+        )
     if lock_held(settings):
         return f"an ingest is running (started {started}); answers come from the index as it was before it"
     sources = [str(x) for x in data.get("sources", []) if x]
@@ -82,11 +88,17 @@ def load_json_safe(path: Path) -> dict | None:
     return data if isinstance(data, dict) else {}
 
 
-def start_marker(settings: Settings, sources: list[str]) -> None:
-    """Leave the in-progress marker (removed when the ingest completes; see :func:`unfinished_ingest`)."""
+def start_marker(settings: Settings, sources: list[str], rebuild: bool = False) -> None:
+    """Leave the in-progress marker (removed when the ingest completes; see :func:`unfinished_ingest`);
+    ``rebuild``: the ingest drops the index first (``--rebuild``)."""
     save_json(
         marker_path(settings),
-        {"started": datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"), "pid": os.getpid(), "sources": sources},
+        {
+            "started": datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"),
+            "pid": os.getpid(),
+            "sources": sources,
+            "rebuild": rebuild,
+        },
     )
 
 

@@ -74,6 +74,7 @@ from papernotes.retrieval.store import (
     embedding_name,
     make_client,
     storage_error,
+    store_internal_error,
     vector_store,
     write_lock,
 )
@@ -133,7 +134,7 @@ def ingest(
     except PapernotesError:
         raise
     except Exception as e:  # a failed write to the data dir becomes one line naming it and the fix
-        translated = storage_error(settings, e, "ingest")
+        translated = storage_error(settings, e, "ingest") or store_internal_error(settings, e)
         if translated is None:
             raise
         raise translated from e
@@ -276,7 +277,7 @@ def _ingest_locked(
 
     client = early.client if early else make_client(settings, set_aside_damaged=rebuild)
     if rebuild:
-        start_marker(settings, sources)
+        start_marker(settings, sources, rebuild=True)
         drop_collection(settings, client)
         rm = record_manager(settings)
         rm.delete_keys(rm.list_keys())

@@ -206,7 +206,8 @@ class Notes:
         # passages of other venues cannot answer it; a named paper with a misremembered venue still can
         unanswerable_venue = bool(result.missing_venue) and not q.papers
         # a question of framing and chat words only ("hi", "thanks!", "ok") asks about nothing in the notes
-        nothing_asked = not q.keys and not q.papers and not q.venues
+        # (a question of numbers only, "42", "3.14?", names nothing either: a number alone is in many notes)
+        nothing_asked = not q.papers and not q.venues and not any(re.search(r"[^\W\d_]", k.word) for k in q.keys)
         # a name the notes lack is the subject of a question that names no paper of the notes: passages
         # about other papers cannot answer it ("What is Moonfake's KV cache design?")
         unknown_name = bool(q.unknown_names) and not q.papers

@@ -113,15 +113,27 @@ def damaged_store(exc: BaseException) -> bool:
     return False
 
 
-def _damaged_error(settings: Settings, e: BaseException) -> PapernotesError:
+def store_internal_error(settings: Settings, exc: BaseException) -> PapernotesError | None:
+    """The one-line error for chromadb's own ``InternalError`` from the embedded store (a segment
+    folder deleted, a file it cannot read: "Error finding id"): the vector store is damaged, and
+    ``ingest --rebuild`` rebuilds it. None for anything else, and for a Chroma server (its own logs
+    say more)."""
+    from chromadb.errors import InternalError
+
+    if settings.chroma_url or not isinstance(exc, InternalError):
+        return None
+    return _damaged_error(settings, exc, set_aside=False)
+
+
+def _damaged_error(settings: Settings, e: BaseException, set_aside: bool = True) -> PapernotesError:
     from papernotes.retrieval.errors import IndexDamagedError
     from papernotes.retrieval.index_health import repair_command
 
     command = repair_command(settings).replace("papernotes ingest", "papernotes ingest --rebuild", 1)
     reason = str(e).split(") ", 1)[-1].strip() or type(e).__name__
     return IndexDamagedError(
-        f"the vector store of the index ({settings.chroma_dir / 'chroma.sqlite3'}) cannot be read ({reason}); "
-        f"run `{command}` to rebuild it (the damaged store is moved aside, not deleted)"
+        f"the vector store of the index ({settings.chroma_dir}) cannot be read ({reason}); "
+        f"run `{command}` to rebuild it" + (" (the damaged store is moved aside, not deleted)" if set_aside else "")
     )
 
 

@@ -259,10 +259,14 @@ def test_a_note_that_cannot_be_read_for_now_keeps_its_earlier_index(settings, tm
     assert rep.chunks == first.chunks and not rep.warnings
 
 
-@pytest.mark.parametrize("garbage", [bytes(range(256)) * 12, b"\xff\xfe\x00" + "caf\u00e9".encode("utf-16-be") * 3])
+@pytest.mark.parametrize(
+    "garbage",
+    [bytes(range(256)) * 12, b"\xff\xfe\x00" + "caf\u00e9".encode("utf-16-be") * 3, b"", b"  \n\n \t\n"],
+    ids=["binary", "no-encoding", "emptied", "only-whitespace"],
+)
 def test_a_note_that_turned_into_binary_keeps_its_earlier_index(settings, tmp_path, garbage):
-    """A note overwritten with bytes that are no text (a bad sync, a wrong save) is reported and skipped,
-    and what was indexed of it stays: the bad file loses nothing; the rest is updated."""
+    """A note overwritten with bytes that are no text, or emptied (a bad sync, a wrong save), is reported
+    and skipped, and what was indexed of it stays: the bad file loses nothing; the rest is updated."""
     from papernotes.retrieval.service import Notes
 
     notes = tmp_path / "notes"

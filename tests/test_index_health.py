@@ -360,6 +360,44 @@ def test_running_ingest_is_noticed_as_running(fixture_data):
     assert "did not finish (started 2026-01-02 03:04:05 UTC)" in (unfinished_ingest(settings) or "")
 
 
+def test_a_running_rebuild_is_noticed_as_a_rebuild(fixture_data):
+    """During ``ingest --rebuild`` the index is being written anew: the notice does not promise the
+    old index's answers."""
+    import fcntl
+
+    from papernotes.retrieval.indexing import unfinished_ingest
+
+    settings = make_settings(fixture_data)
+    marker = {"started": "2026-01-02 03:04:05 UTC", "rebuild": True}
+    (fixture_data / "ingest-in-progress.json").write_text(json.dumps(marker))
+    fd = os.open(fixture_data / "write.lock", os.O_RDWR | os.O_CREAT)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        notice = unfinished_ingest(settings) or ""
+        assert "--rebuild is running" in notice and "being rebuilt" in notice and "as it was before" not in notice
+    finally:
+        os.close(fd)
+
+
+def test_chromas_internal_error_is_the_damaged_vector_store_with_the_rebuild_command(fixture_data):
+    """chromadb's own ``InternalError`` during an ingest (measured on the real notes: a segment folder
+    deleted gives "Error executing plan: Internal error: Error finding id") is one line naming the
+    vector store and ``ingest --rebuild``; other errors and a Chroma server's are not translated."""
+    from chromadb.errors import InternalError
+
+    from papernotes.retrieval.store import store_internal_error
+
+    settings = make_settings(fixture_data)
+    err = store_internal_error(settings, InternalError("Error executing plan: Internal error: Error finding id"))
+    assert err is not None
+    assert "vector store" in str(err) and "Error finding id" in str(err) and "ingest --rebuild" in str(err)
+    assert store_internal_error(settings, ValueError("x")) is None
+    assert (
+        store_internal_error(settings.model_copy(update={"chroma_url": "http://127.0.0.1:1"}), InternalError("x"))
+        is None
+    )
+
+
 # --- read-only and full data dirs (real mounts in a private mount namespace) --------------------------
 
 

@@ -31,9 +31,10 @@ def test_markup_around_a_question_is_read_as_its_text(typed, read):
     assert check_question(typed) == read
 
 
-@pytest.mark.parametrize("typed", ["<br>", "<script>alert(1)</script>", "![](x.png)"])
+@pytest.mark.parametrize("typed", ["<br>", "<script>alert(1)</script>", "![](x.png)", "<img src=x onerror=alert(1)>"])
 def test_markup_with_no_words_is_no_question(typed):
-    with pytest.raises(BadInputError):
+    """Not "empty": the message says the question was only markup."""
+    with pytest.raises(BadInputError, match="only markup"):
         check_question(typed)
 
 
