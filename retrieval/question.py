@@ -294,12 +294,17 @@ MAX_ACRONYM_WORDS = 3
 
 
 def _acronym(
-    words: list[tuple[str, list[str]]], in_notes: Callable[[str], bool], acronyms: AbstractSet[str]
+    words: list[tuple[str, list[str]]],
+    in_notes: Callable[[str], bool],
+    acronyms: AbstractSet[str],
+    writes: Callable[[str], bool] | None = None,
 ) -> str | None:
     """The stemmed acronym of a phrase when the notes write it as one (``acronyms``: case-folded words
     the notes spell with two or more capitals): the initials of its plain words ("lines of code" →
-    ``loc``, "mixture of experts" → ``moe``), content words joined by a function word. None otherwise
-    ("how long is embedding extraction" has no "LIE", "scheduler long-running applications" no "SLA")."""
+    ``loc``, "mixture of experts" → ``moe``), content words joined by a function word — whose letter the
+    notes write in lower case, as acronyms write one ("LoC", "MoE", "CoT"; ``writes(word)``: the notes
+    write it so cased): "publish about llm" is no "PAL". None otherwise ("how long is embedding
+    extraction" has no "LIE", "scheduler long-running applications" no "SLA")."""
     if any(not parts or not _PLAIN_WORD.fullmatch(w) for w, parts in words):
         return None
     initials = "".join(parts[0][0] for _, parts in words)
@@ -310,6 +315,12 @@ def _acronym(
         return None  # the "X of Y" form only: three content words in a row are read as themselves
     if initials not in acronyms:
         return None
+    if writes is not None:
+        cased = "".join(
+            parts[0][0].upper() if question_terms(" ".join(parts)) else parts[0][0].lower() for _, parts in words
+        )
+        if not writes(cased):
+            return None
     stemmed = lexical_terms(initials)
     return stemmed[0] if len(stemmed) == 1 and in_notes(stemmed[0]) else None
 
@@ -329,6 +340,7 @@ def match_keys(
     acronyms: AbstractSet[str] = frozenset(),
     variant: Callable[[str], str | None] | None = None,
     abbreviations: Abbreviations | None = None,
+    writes: Callable[[str], bool] | None = None,
 ) -> list[Key]:
     """The :class:`~papernotes.retrieval.terms.Key` of each word of ``text`` (stop words skipped): a
     word with several parts matches its joined form or its parts; two adjacent words whose joined form
@@ -350,7 +362,7 @@ def match_keys(
             continue
         if in_notes is not None:
             for size in range(min(MAX_ACRONYM_WORDS, len(parsed) - i), 1, -1):
-                acro = _acronym(parsed[i : i + size], in_notes, acronyms)
+                acro = _acronym(parsed[i : i + size], in_notes, acronyms, writes)
                 if acro:
                     phrase = parsed[i : i + size]
                     split = tuple(lexical_terms(" ".join(p for _, parts in phrase for p in parts)))
@@ -579,7 +591,9 @@ def understand(
     lower = {normalize(w) for w in re.findall(r"[^\W\d_]+", text) if w.islower()}
     meant = (lambda w: variant(w) if w in lower else None) if variant is not None else None
     keys = _keep(
-        match_keys(strip_foreign_framing(_framing_masked(text, found)), in_notes, acronyms, meant, abbreviations),
+        match_keys(
+            strip_foreign_framing(_framing_masked(text, found)), in_notes, acronyms, meant, abbreviations, writes
+        ),
         wanted,
     )
     unread: list[str] = []

@@ -302,6 +302,14 @@ def test_acronym_keys_need_the_x_of_y_form_and_the_notes_spelling():
     for phrase in ("scheduler long-running applications", "distributed llm training"):
         initials = "".join(w[0] for w in phrase.split())
         assert [k.word for k in match_keys(phrase, everywhere, frozenset({initials}))] == phrase.split()
+    # the function word's letter is lower case where the notes write the acronym ("LoC"): "publish about
+    # llm" is no "PAL" the notes write in capitals
+    written = {"LoC", "PAL"}.__contains__
+    stems |= {"publish", "pal"}
+    keyed = match_keys("lines of code", everywhere, frozenset({"loc"}), writes=written)
+    assert [k.alternatives[0] for k in keyed] == [("loc",)]
+    pal = match_keys("publish about llm", everywhere, frozenset({"pal"}), writes=written)
+    assert [k.word for k in pal] == ["publish", "llm"]
 
 
 @pytest.mark.parametrize("q", ["How many papers did SOSP 2024 accept?", "how many papers at sosp24?"])
