@@ -172,15 +172,14 @@ FOCUS_RE = re.compile(
 
 
 def question_focus(text: str, asked: Sequence[Key]) -> list[Key]:
-    """The asked key heading the phrase :data:`FOCUS_RE` finds (its last word that is an asked key: the
-    head noun of an English noun phrase), as ``[key]``; ``[]`` when there is no such phrase or none of
-    its words is asked."""
+    """The asked keys of the noun phrase :data:`FOCUS_RE` finds ("what *batch size* …" → both words:
+    a compound's head alone, "size", says little); ``[]`` when there is no such phrase or none of its
+    words is asked."""
     m = FOCUS_RE.search(normalize(text))
     if not m:
         return []
     phrase = tokens(m.group(1), compounds=False)
-    inside = [k for k in asked if (w := tokens(normalize(k.word), compounds=False)) and set(w) <= set(phrase)]
-    return inside[-1:]
+    return [k for k in asked if (w := tokens(normalize(k.word), compounds=False)) and set(w) <= set(phrase)]
 
 
 def _written_as_name(word: str, writes: Callable[[str], bool]) -> bool:
@@ -240,9 +239,9 @@ class Question:
     #: it (:meth:`PaperIndex.rare`: "phantora", "ebpf") or write it only as a name, capitalized, never
     #: in lower case ("mamba" → "Mamba", "orca"); not an ordinary word of the notes ("datasets", "latency")
     rare_word: bool = False
-    #: the question's focus: the asked word heading the noun phrase of its interrogative ("what
-    #: *learning rate* did …", "which CXL memory *vendor*", "how many *experts*"), the thing an answer
-    #: must name (:data:`FOCUS_RE`); empty when the interrogative has none ("what is X", "who built X")
+    #: the question's focus: the asked words of the noun phrase of its interrogative ("what *learning
+    #: rate* did …", "which *CXL memory vendor*", "how many *experts*"), the thing an answer must name
+    #: (:data:`FOCUS_RE`); empty when the interrogative has none ("what is X", "who built X")
     focus: list[Key] = field(default_factory=list)
 
     @property

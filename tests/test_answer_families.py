@@ -434,7 +434,7 @@ def test_two_papers_of_one_name_are_each_answered_on_what_is_asked(tmp_path, mod
     "question, elsewhere",
     [
         ("what is loom at sosp", "the notes place Loom at OSDI 2024, not at SOSP"),
-        ("loom eurosys 2024 paper?", "the notes place Loom at OSDI 2024, not at EuroSys 2024"),
+        ("loom eurosys paper?", "the notes place Loom at OSDI 2024, not at EuroSys"),
         ("what does vale do at osdi", "the notes place Vale at EuroSys"),
     ],
 )
@@ -451,16 +451,16 @@ def test_a_named_paper_placed_at_another_venue_is_described_with_where_the_notes
 @pytest.mark.parametrize(
     "question, focus",
     [
-        ("what learning rate did loom's training jobs use", "rate"),  # (one key where the notes use the compound)
-        ("which cxl memory vendor did meta use", "vendor"),
-        ("hexa how many experts", "experts"),
-        ("How many GPUs does Quill need?", "gpu"),
-        ("what optimizer did the tarn paper use", "optimizer"),
+        ("what learning rate did loom's training jobs use", ["learning", "rate"]),
+        ("which cxl memory vendor did meta use", ["cxl", "memory", "vendor"]),
+        ("hexa how many experts", ["experts"]),
+        ("How many GPUs does Quill need?", ["gpu"]),
+        ("what optimizer did the tarn paper use", ["optimizer"]),
     ],
 )
-def test_the_question_focus_is_the_head_of_the_interrogative_phrase(notes, question, focus):
+def test_the_question_focus_is_the_noun_phrase_of_the_interrogative(notes, question, focus):
     q = notes.analyze(question).question
-    assert [k.word.lower() for k in q.focus] == [focus]
+    assert [k.word.lower() for k in q.focus] == focus
 
 
 @pytest.mark.parametrize(
