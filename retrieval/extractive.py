@@ -222,6 +222,8 @@ def description_sentences(chunk: Hit, r: PaperRecord) -> list[str]:
             continue  # a label over the lines below it ("Techniques", "Three tricks:"), not a description
         if title_key(s) in (title_key(r.title), title_key(r.system or "")) or states_affiliations(s, r):
             continue  # the title, the bare system name ("**Sarathi-Serve**"), the affiliations line
+        if _names_only(s, r):
+            continue  # a line of the paper's own names ("vLLM, PagedAttention"): the lead line gives them
         if is_byline(_URL_RE.sub(" ", s)) or (not r.affiliations and _affiliation_like(s)):
             continue  # who wrote it is not what it is (a lookup gives it as "Authors: …", "From: …")
         if title_key(s) in {title_key(v) for v in [r.venue or "", *r.history] if v}:
@@ -230,6 +232,17 @@ def description_sentences(chunk: Hit, r: PaperRecord) -> list[str]:
             continue
         out.append(s)
     return out
+
+
+def _names_only(sentence: str, r: PaperRecord) -> bool:
+    """``sentence`` only lists the paper's names, separated by commas or slashes: its system name,
+    aliases, or a one-word name its title holds ("vLLM, PagedAttention" under "… with PagedAttention")."""
+    names = {title_key(n) for n in [r.title, r.system or "", *r.aliases] if n}
+    parts = [p for p in re.split(r"\s*[,/;]\s*", sentence.strip().rstrip(".")) if p]
+    return len(parts) > 1 and all(
+        title_key(p) in names or (" " not in p and re.search(rf"(?<![\w-]){re.escape(p)}(?![\w-])", r.title))
+        for p in parts
+    )
 
 
 #: A short field line: a label of one or two words, a colon, and a value of at most three words

@@ -516,3 +516,17 @@ def test_a_one_word_line_is_evidence_when_it_is_what_is_asked(tmp_path_factory, 
     ):
         a = n.ask(q, use_llm=False)
         assert said in a.answer and not_said not in a.answer, (q, a.answer)
+
+
+def test_a_line_of_the_papers_own_names_is_no_description():
+    """ "vLLM, PagedAttention" under "… with PagedAttention" (system vLLM) only names the paper: the lead
+    line already does; a line naming something else, or one name alone in a sentence, is kept."""
+    from papernotes.corpus.models import PaperRecord
+    from papernotes.retrieval.extractive import _names_only
+
+    r = PaperRecord(
+        title="Efficient Memory Management for Large Language Model Serving with PagedAttention", system="vLLM"
+    )
+    assert _names_only("vLLM, PagedAttention", r) and _names_only("vLLM / PagedAttention.", r)
+    assert not _names_only("vLLM, Orca", r)
+    assert not _names_only("vLLM pages the KV cache", r)
