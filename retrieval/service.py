@@ -39,10 +39,14 @@ from papernotes.retrieval.question import REFERRING, Question, refers_and_compar
 from papernotes.retrieval.search import Hit, HybridRetriever, SearchResult
 from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.spelling import read_against
+from papernotes.retrieval.summarize.results import plural
 from papernotes.retrieval.summarize.venue_facts import VenueFacts, venue_facts
 from papernotes.retrieval.terms import Key, lexical_terms
 
 log = logging.getLogger(__name__)
+#: A question asking for a count ("how many papers from hpca 2026 are in my notes"): a list answer
+#: states it first.
+_HOW_MANY_RE = re.compile(r"\bhow many\b")
 
 #: Most words of its own (coverage keys) a question naming nothing may have and still be read as a
 #: follow-up of the conversation ("and the latency?", "what about training?"; :meth:`Notes.follows_up`).
@@ -428,6 +432,8 @@ class Notes:
             hits = [item.chunk] + self.retriever.chunk_hits(own)
             text, cited = paper_lookup(item.paper, hits)
             lines = [text]
+        if _HOW_MANY_RE.search(normalize(question)):  # "how many papers of hpca 2026 are in my notes": the count first
+            lines.insert(0, f"The notes list {plural(len(an.members), 'paper')} for this:")
         for item in an.members if len(an.members) > 1 else []:
             cited.append(item.chunk)
             lines.append(f"- {paper_line(item.paper)} [{len(cited)}]")

@@ -257,3 +257,16 @@ def test_a_heading_whose_papers_mostly_are_on_the_topic_lists_all_of_its_papers(
     grouped = notes_of(root, tmp_path_factory.mktemp("grouped-index"), models_cache)
     for q in ("which linkconf 2033 papers are on photonic interconnects?", "linkconf'33 photonic interconnect papers"):
         assert listed(grouped, q) == names(LINKCONF_2033, lambda path, _: path.endswith("Photonic")), q
+
+
+@pytest.mark.parametrize(
+    ("q", "n"),
+    [
+        ("how many papers from hotos 2031 are in my notes", len(HOTOS_2031)),
+        ("how many hotos'31 rdma papers do i have", 3),
+    ],
+)
+def test_a_list_asked_as_how_many_states_the_count_first(notes, q, n):
+    a = notes.ask(q, use_llm=False)
+    assert a.kind == "list" and a.answer.startswith(f"The notes list {n} papers"), a.answer
+    assert len(a.citations) == n
