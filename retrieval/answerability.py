@@ -20,10 +20,10 @@ Question features (:func:`question_features`):
                    those papers' own chunks, or in one retrieved passage that names them when higher
                    (the name as context); 1 when nothing specific is
                    asked (a lookup); the best chunk's share when no paper is named
-``focus_cov``      whether the question's focus (:attr:`~papernotes.retrieval.question.Question.focus`: "what
-                   *learning rate* …", "how many *experts*") is found where ``asked_cov`` looks (the best
-                   chunk when no paper is named): 1 when there is none, it names a record field
-                   (venue, authors, …) or it is a common English word the notes almost never use
+``focus_cov``      share of the question's focus (:attr:`~papernotes.retrieval.question.Question.focus`: "what
+                   *learning rate* …", "how many *experts*") found where ``asked_cov`` looks for a named
+                   paper: 1 when there is none, no paper is named, it names a record field (venue,
+                   authors, …) or it is a common English word the notes almost never use
 ``oov``            idf-weighted share of the question's name-like terms (not common English words) that
                    occur nowhere in the notes (a versioned name such as "GPT-2" by its joined form)
 ``named``          1 when the question names a paper of the catalog
@@ -420,8 +420,9 @@ def question_features(
         focus_cov = max([_focus_coverage(q, bm25, own), *(_focus_coverage(q, bm25, ts) for ts in naming)])
     else:
         asked_cov = cov_best
-        best = max(per_chunk, key=lambda ts: coverage(terms, ts, idf), default=set())
-        focus_cov = _focus_coverage(q, bm25, best) if q else 1.0
+        # no named paper, no notes of its own to look in (the best chunk's words were tried: the fit gave
+        # them a negative weight, 2026-12-02)
+        focus_cov = 1.0
     # words absent from the notes: a name that is not there says the notes do not cover the question; an
     # absent common English word ("wrote", "gist") says nothing
     # a versioned name ("GPT-2", "Llama-3.1") is in the notes only as itself (its joined form): its parts
