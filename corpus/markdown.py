@@ -241,17 +241,21 @@ def render_inline(token: Token) -> Inline:
         elif t == "html_inline" or t == "image":
             continue
     lines = "".join(out).split(_BREAK)
-    fields = len(lines) > 1 and all(FIELD_LINE_RE.match(ln.strip()) for ln in lines)
-    text = TEMPLATE_TAG_RE.sub(" ", ("\n" if fields else " ").join(lines))
+    fields = [bool(FIELD_LINE_RE.match(ln.strip())) for ln in lines]
+    joined = lines[0]
+    for before, field_line, line in zip(fields, fields[1:], lines[1:], strict=False):
+        # a block of fields keeps one per line, also when prose follows it without a blank line
+        joined += ("\n" if sum(fields) > 1 and (before or field_line) else " ") + line
+    text = TEMPLATE_TAG_RE.sub(" ", joined)
     text = re.sub(r"[ \t]+", " ", text).strip()
     return Inline(text=text, links=links, strong=[s for s in strong if s])
 
 
 #: A line break inside a paragraph while it is rendered (one character, as the space it becomes).
 _BREAK = "\x00"
-#: A line of ``Label: value`` (a label of one to three words): a paragraph made only of such lines is a
-#: block of fields (a Notion page's exported properties, "Authors: …" / "Venue: …" / "Status: Read"),
-#: kept one field per line rather than run together into one sentence.
+#: A line of ``Label: value`` (a label of one to three words): two or more such lines in a paragraph
+#: are a block of fields (a Notion page's exported properties, "Authors: …" / "Venue: …" / "Status:
+#: Read"), kept one field per line rather than run together into one sentence with the prose after it.
 FIELD_LINE_RE = re.compile(r"^[^\W\d_][\w'/&.()-]*(?:[ ][\w'/&.()-]+){0,2}\s?[:：]\s*\S")
 
 

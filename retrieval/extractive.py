@@ -297,6 +297,8 @@ def _affiliation_like(line: str) -> bool:
         text = text[:-1]
     if text.lower() in PAPER_LINK_LABELS | GENERIC_LINK_LABELS:
         return False  # a link's label left alone on its line ("[Paper](…)"), no place
+    if is_labelled_line(text) or _SHORT_FIELD_RE.match(text):
+        return False  # a field of the note ("Venue: CVPR 2016", "Authors: …"), no place
     return looks_like_affiliation(text)
 
 

@@ -182,6 +182,12 @@ def question_focus(text: str, asked: Sequence[Key]) -> list[Key]:
     return [k for k in asked if (w := tokens(normalize(k.word), compounds=False)) and set(w) <= set(phrase)]
 
 
+def _versioned_name(word: str) -> bool:
+    """Letters and a version number in one word ("gpt-3", "llama3", "t5"): a name, never an ordinary
+    word (a year or a plain number is none)."""
+    return bool(re.fullmatch(r"[^\W\d_]+[-.]?\d+(?:[.-]\w+)*", word))
+
+
 def _written_as_name(word: str, writes: Callable[[str], bool]) -> bool:
     """The notes write ``word`` capitalized or in capitals and never in lower case ("Mamba", "Orca")."""
     low = word.lower()
@@ -235,9 +241,10 @@ class Question:
     numbers: set[str] = field(default_factory=set)
     unread: list[str] = field(default_factory=list)
     unknown_names: list[str] = field(default_factory=list)
-    #: a word of the question (letters only, not English) that names something: the notes hardly use
-    #: it (:meth:`PaperIndex.rare`: "phantora", "ebpf") or write it only as a name, capitalized, never
-    #: in lower case ("mamba" → "Mamba", "orca"); not an ordinary word of the notes ("datasets", "latency")
+    #: a word of the question that names something: letters and a version number ("gpt-3"), or letters
+    #: only, not English, that the notes hardly use (:meth:`PaperIndex.rare`: "phantora", "ebpf") or write
+    #: only as a name, capitalized, never in lower case ("mamba" → "Mamba", "orca"); not an ordinary word
+    #: of the notes ("datasets", "latency")
     rare_word: bool = False
     #: the question's focus: the asked words of the noun phrase of its interrogative ("what *learning
     #: rate* did …", "which *CXL memory vendor*", "how many *experts*"), the thing an answer must name
@@ -645,9 +652,12 @@ def understand(
         _unknown_names(text, spans, in_notes, writes) if in_notes is not None and not foreign_language(text) else []
     )
     rare_word = papers is not None and any(
-        k.word.isalpha()
-        and not english_word(k.word)
-        and (all(map(papers.rare, k.terms)) or (writes is not None and _written_as_name(k.word, writes)))
+        _versioned_name(k.word)
+        or (
+            k.word.isalpha()
+            and not english_word(k.word)
+            and (all(map(papers.rare, k.terms)) or (writes is not None and _written_as_name(k.word, writes)))
+        )
         for k in keys
     )
     return Question(

@@ -530,3 +530,8 @@ def test_a_line_of_the_papers_own_names_is_no_description():
     assert _names_only("vLLM, PagedAttention", r) and _names_only("vLLM / PagedAttention.", r)
     assert not _names_only("vLLM, Orca", r)
     assert not _names_only("vLLM pages the KV cache", r)
+
+
+@pytest.mark.parametrize("question", ["gpt-3 paper which conference was it at", "llama3 - who built it?"])
+def test_a_versioned_name_is_the_subject_a_pronoun_refers_to(notes, question):
+    assert not notes.analyze(question).question.dangling

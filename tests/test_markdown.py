@@ -180,6 +180,9 @@ def test_a_paragraph_of_field_lines_keeps_one_field_per_line():
         "Tags: systems, llm serving",
     ]
     assert texts[1] == "It batches requests at the iteration level: new ones join."
+    # prose right after the fields, without a blank line, is a line of its own too
+    glued = _texts(parse_blocks("# P\n\nAuthors: A\nVenue: SOSP 2023\nThe vLLM paper.\nIt pages memory.\n"))
+    assert glued[0].split("\n") == ["Authors: A", "Venue: SOSP 2023", "The vLLM paper. It pages memory."]
 
 
 def test_a_badge_after_a_heading_is_no_part_of_it():
