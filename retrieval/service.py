@@ -47,6 +47,8 @@ log = logging.getLogger(__name__)
 #: A question asking for a count ("how many papers from hpca 2026 are in my notes"): a list answer
 #: states it first.
 _HOW_MANY_RE = re.compile(r"\bhow many\b")
+#: A number as typed: "42", "3.14", "1,024", "1e-6", "10x", "87%".
+_NUMBER_RE = re.compile(r"[+-]?\d[\d,.]*(?:e[+-]?\d+)?(?:%|x|×)?", re.IGNORECASE)
 
 #: Most words of its own (coverage keys) a question naming nothing may have and still be read as a
 #: follow-up of the conversation ("and the latency?", "what about training?"; :meth:`Notes.follows_up`).
@@ -211,7 +213,7 @@ class Notes:
         unanswerable_venue = bool(result.missing_venue) and not q.papers
         # a question of framing and chat words only ("hi", "thanks!", "ok") asks about nothing in the notes
         # (a question of numbers only, "42", "3.14?", names nothing either: a number alone is in many notes)
-        nothing_asked = not q.papers and not q.venues and not any(re.search(r"[^\W\d_]", k.word) for k in q.keys)
+        nothing_asked = not q.papers and not q.venues and all(_NUMBER_RE.fullmatch(k.word) for k in q.keys)
         # a name the notes lack is the subject of a question that names no paper of the notes: passages
         # about other papers cannot answer it ("What is Moonfake's KV cache design?")
         unknown_name = bool(q.unknown_names) and not q.papers
