@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -134,6 +134,7 @@ class PaperIndex:
         for i, r in enumerate(records):  # a chunk written under another of the paper's names
             for a in r.aliases:
                 self._by_title.setdefault(title_key(a), i)
+        abbreviations = _long_forms(bm25.abbreviations.short_of) if len(records) else {}
         per_source = Counter(r.deep_note for r in records if r.deep_note)
         # a file that is one paper's note: its chunks are that paper's; a file of several (a reading log)
         # gives its sections' chunks their own papers by title, and a section about none ("## not papers
@@ -172,6 +173,8 @@ class PaperIndex:
                 n.records.add(i)
                 n.single = n.single or len(name.split()) == 1
                 n.from_file_name = n.from_file_name and name not in named
+                for short_key in _abbreviated_keys(name, abbreviations):  # "fairness in serving llms"
+                    self._names.setdefault(short_key, _Name(display=name)).records.add(i)
         for head, i in _compound_heads(records).items():  # "sarathi" for Sarathi-Serve
             key = "".join(word_parts(normalize(head)))
             if key not in self._names and key not in skip and not self._used_alone(head, i, bm25):
@@ -666,3 +669,31 @@ def _file_name_words(r: PaperRecord, names: list[str]) -> list[str]:
     have |= {t for name in [*names, *r.authors] for t in tokens(name)}  # "okafor" of okafor2024-…: a person
     words = [p for p in re.findall(r"[^\W\d_]+", normalize(stem)) if len(p) >= 3]
     return list(dict.fromkeys(w for w in words if w not in have))
+
+
+def _abbreviated_keys(name: str, by_first: Mapping[str, list[tuple[tuple[str, ...], str]]]) -> list[str]:
+    """Name keys of a title of three or more words with each long form the notes define written as its
+    abbreviation ("Fairness in Serving Large Language Models" → the key of "fairness in serving llm";
+    ``by_first``: :func:`_long_forms`), so a title typed with the notes' abbreviation names its paper;
+    ``[]`` when none applies."""
+    parts = word_parts(normalize(name))
+    if len(parts) < 3 or not by_first:
+        return []
+    stems = [lexical_terms(p) for p in parts]
+    out: list[str] = []
+    for i, st in enumerate(stems):
+        for long, short in by_first.get(st[0], []) if len(st) == 1 else []:
+            n = len(long)
+            run = stems[i : i + n]
+            if len(run) == n and all(len(x) == 1 and x[0] == t for x, t in zip(run, long, strict=True)):
+                out.append("".join([*parts[:i], short, *parts[i + n :]]))
+    return out
+
+
+def _long_forms(short_of: Mapping[tuple[str, ...], str]) -> dict[str, list[tuple[tuple[str, ...], str]]]:
+    """The notes' long forms of two or more terms with their abbreviations, by first term."""
+    out: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+    for long, short in short_of.items():
+        if len(long) >= 2:
+            out.setdefault(long[0], []).append((long, short))
+    return out

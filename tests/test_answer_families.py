@@ -535,3 +535,27 @@ def test_a_line_of_the_papers_own_names_is_no_description():
 @pytest.mark.parametrize("question", ["gpt-3 paper which conference was it at", "llama3 - who built it?"])
 def test_a_versioned_name_is_the_subject_a_pronoun_refers_to(notes, question):
     assert not notes.analyze(question).question.dangling
+
+
+def test_a_title_typed_with_the_notes_abbreviation_names_its_paper(tmp_path_factory, models_cache):
+    """The notes define "Large Language Models (LLMs)": "the fairness in serving llms paper" names "Fairness
+    in Serving Large Language Models" (system name Virtual Token Counter), as its full title does; an
+    abbreviation the notes do not define is no such name."""
+    root = tmp_path_factory.mktemp("abbreviated-title-notes")
+    (root / "osdi.md").write_text(
+        "# OSDI 2031\n\n## Serving\n\n"
+        "* Fairness in Serving Large Language Models [[Paper](https://www.usenix.org/osdi31/fair)]\n"
+        "  * Emu Institute\n  * Schedules clients by the tokens served to each.\n"
+        "  * Propose a fair-serving algorithm called **Virtual Token Counter**.\n"
+        "* Tidal: Elastic Batching for Graph Neural Networks [[Paper](https://www.usenix.org/osdi31/tidal)]\n"
+        "  * Wombat Labs\n  * Batches graph neural network jobs elastically.\n",
+        encoding="utf-8",
+    )
+    (root / "glossary.md").write_text(
+        "# Glossary\n\nLarge Language Models (LLMs) are served by many systems in these notes.\n", encoding="utf-8"
+    )
+    n = notes_of(root, tmp_path_factory.mktemp("abbreviated-title-index"), models_cache)
+    for q in ("who wrote the fairness in serving llms paper", "fairness in serving LLMs?"):
+        assert [m.name for m in n.analyze(q).question.papers], q
+        assert "Emu Institute" in n.ask(q, use_llm=False).answer, q
+    assert not n.analyze("who wrote the elastic batching for gnns paper").question.papers
