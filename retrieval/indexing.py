@@ -21,7 +21,6 @@ from papernotes.corpus.catalog import save_catalog
 from papernotes.corpus.errors import BadInputError, PapernotesError
 from papernotes.corpus.models import PaperEntry
 from papernotes.corpus.readers import ReadResult, read_source
-from papernotes.retrieval import json_load
 from papernotes.retrieval.catalog_parts import PartCache, merge_catalog
 from papernotes.retrieval.chunk_vectors import VECTORS_FILE
 from papernotes.retrieval.collector import full_collections_deferred
@@ -365,12 +364,13 @@ def _ingest_locked(
     else:
         held = set(store.get(include=[])["ids"])
     saved = load_json_safe(settings.bm25_dir / "chunks.json")
-    held_bm25 = set(saved["ids"]) if saved and isinstance(saved.get("ids"), list) else None
+    saved_ids = saved["ids"] if saved and isinstance(saved.get("ids"), list) else None
+    held_bm25 = set(saved_ids) if saved_ids is not None else None
     if held_bm25 is None and not rebuild and manifest_path(settings).is_file():  # an index was built before
         report.repaired.append("keyword index rebuilt (it was missing or unreadable)")
     elif held_bm25 is not None and not store_changed and held_bm25 != held:
         report.repaired.append(f"keyword index rebuilt (it held {len(held_bm25)} chunks, the vector store {len(held)})")
-    elif held_bm25 is not None and not store_changed and not _bm25_loads(settings):
+    elif saved_ids is not None and not store_changed and not _bm25_loads(settings, saved_ids):
         report.repaired.append("keyword index rebuilt (a file of it was unreadable)")  # a truncated terms.npz
     marker = settings.bm25_dir / "built-by"
     if (
@@ -440,23 +440,22 @@ def _ingest_locked(
     return report
 
 
-def _bm25_loads(settings: Settings) -> bool:
-    """True when the keyword index's files load whole (each file opened, as a query opens them: about
-    25 ms at 2k chunks); False for a damaged one: a truncated, overwritten or deleted ``terms.npz`` or
-    ``vectors.npy`` (which queries would otherwise work around on every load, by re-tokenizing every
-    chunk or by asking the store)."""
+def _bm25_loads(settings: Settings, ids: list[str]) -> bool:
+    """True when the keyword index's files load whole for its chunks ``ids`` (as ``chunks.json`` lists
+    them; each file opened as a query opens it: about 25 ms at 2k chunks); False for a damaged one: a
+    truncated, overwritten or deleted ``terms.npz`` or ``vectors.npy`` (which queries would otherwise
+    work around on every load, by re-tokenizing every chunk or by asking the store)."""
     from papernotes.retrieval.chunk_vectors import load_vectors
     from papernotes.retrieval.term_matrix import TermMatrix
 
-    try:
-        data = json_load.loads((settings.bm25_dir / "chunks.json").read_bytes())
-        matrix = TermMatrix.load(settings.bm25_dir / "terms.npz")
-        vectors = load_vectors(settings.bm25_dir, data["ids"], mmap=True)
-    except Exception:  # any damage: zip, numpy, JSON or I/O errors alike
-        return False
-    if not data["ids"]:
+    if not ids:
         return True
-    return matrix is not None and len(matrix) == len(data["ids"]) and vectors is not None
+    try:
+        matrix = TermMatrix.load(settings.bm25_dir / "terms.npz")
+        vectors = load_vectors(settings.bm25_dir, ids, mmap=True)
+    except Exception:  # any damage: zip, numpy or I/O errors alike
+        return False
+    return matrix is not None and len(matrix) == len(ids) and vectors is not None
 
 
 def _under(source: str, paths: list[str]) -> bool:

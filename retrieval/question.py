@@ -244,7 +244,7 @@ class Question:
     #: a word of the question that names something: letters and a version number ("gpt-3"), or letters
     #: only, not English, that the notes hardly use (:meth:`PaperIndex.rare`: "phantora", "ebpf") or write
     #: only as a name, capitalized, never in lower case ("mamba" → "Mamba", "orca"); not an ordinary word
-    #: of the notes ("datasets", "latency")
+    #: of the notes ("datasets", "latency"); read only for a question that leans on an earlier turn
     rare_word: bool = False
     #: the question's focus: the asked words of the noun phrase of its interrogative ("what *learning
     #: rate* did …", "which *CXL memory vendor*", "how many *experts*"), the thing an answer must name
@@ -651,14 +651,21 @@ def understand(
     unknown = (
         _unknown_names(text, spans, in_notes, writes) if in_notes is not None and not foreign_language(text) else []
     )
-    rare_word = papers is not None and any(
-        _versioned_name(k.word)
-        or (
-            k.word.isalpha()
-            and not english_word(k.word)
-            and (all(map(papers.rare, k.terms)) or (writes is not None and _written_as_name(k.word, writes)))
+    # only a question that leans on an earlier turn is read for it (:attr:`Question.dangling`): the notes'
+    # casing of a word is looked up in their chunks
+    leans = bool(typed & REFERRING) or bool(CONTINUING_RE.match(text))
+    rare_word = (
+        papers is not None
+        and leans
+        and any(
+            _versioned_name(k.word)
+            or (
+                k.word.isalpha()
+                and not english_word(k.word)
+                and (all(map(papers.rare, k.terms)) or (writes is not None and _written_as_name(k.word, writes)))
+            )
+            for k in keys
         )
-        for k in keys
     )
     return Question(
         focus=question_focus(text, asked),
