@@ -85,6 +85,11 @@ def asks_for_list(
     return False
 
 
+#: A count asked for (English closed-class words and the nouns of a tally; a list answer states the count
+#: first): "how many papers …", "the number of papers from nsdi 2026", "count of osdi papers on serving".
+COUNT_RE = re.compile(r"\bhow\s+many\b|\b(?:number|count|tally|total)\s+(?:number\s+)?of\b", re.IGNORECASE)
+
+
 #: What separates the alternatives of a topic: "or", and a slash written between spaces ("reasoning
 #: models / test-time scaling"; "I/O" is one word).
 ALTERNATIVE_RE = re.compile(r"\s+(?:or|and/or)\s+|\s+/\s+")
@@ -192,6 +197,19 @@ def _written_as_name(word: str, writes: Callable[[str], bool]) -> bool:
     """The notes write ``word`` capitalized or in capitals and never in lower case ("Mamba", "Orca")."""
     low = word.lower()
     return not writes(low) and (writes(low.capitalize()) or writes(low.upper()))
+
+
+#: A word typed right before "paper": the name of the paper, as the notes themselves write "the GPT-3
+#: paper", "the Chinchilla paper" (:mod:`papernotes.corpus.short_names`).
+_BEFORE_PAPER_RE = re.compile(r"\b([^\W_][\w'.+-]*)\s+papers?\b")
+
+
+def names_a_paper(text: str, writes: Callable[[str], bool]) -> bool:
+    """A word right before "paper" that is no function word and that the notes never write in lower
+    case ("*bert* paper what venue was it", "the roberta paper"; not "the first paper", "this survey
+    paper"): the question names its subject, present in the notes or not."""
+    filler = stop_words() | CHAT_WORDS
+    return any((w := m.group(1)) not in filler and not writes(w) for m in _BEFORE_PAPER_RE.finditer(normalize(text)))
 
 
 _QUANTITY_RE = re.compile(
@@ -648,6 +666,9 @@ def understand(
     # naming a venue and no paper, "anything"/"any" asks for its papers ("hpca 2026 - anything on reasoning?")
     anything = bool(found) and not mentions and anything_words
     wants_list = (asks_for_list(text, found, meant) or about_notes or anything) and len(mentions) < 2
+    if wants_list:  # "number of papers from nsdi 2026": the count is the question's form, not its topic
+        counting = {t for m in COUNT_RE.finditer(normalize(text)) for t in lexical_terms(m.group(0))}
+        asked = [k for k in asked if not (counting and k.terms <= counting)]
     unknown = (
         _unknown_names(text, spans, in_notes, writes) if in_notes is not None and not foreign_language(text) else []
     )
@@ -657,14 +678,17 @@ def understand(
     rare_word = (
         papers is not None
         and leans
-        and any(
-            _versioned_name(k.word)
-            or (
-                k.word.isalpha()
-                and not english_word(k.word)
-                and (all(map(papers.rare, k.terms)) or (writes is not None and _written_as_name(k.word, writes)))
+        and (
+            any(
+                _versioned_name(k.word)
+                or (
+                    k.word.isalpha()
+                    and not english_word(k.word)
+                    and (all(map(papers.rare, k.terms)) or (writes is not None and _written_as_name(k.word, writes)))
+                )
+                for k in keys
             )
-            for k in keys
+            or (writes is not None and names_a_paper(text, writes))
         )
     )
     return Question(

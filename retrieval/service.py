@@ -35,7 +35,7 @@ from papernotes.retrieval.evidence import Sentence, amount_asked, candidates, em
 from papernotes.retrieval.extractive import compose, paper_line, paper_lookup, states_affiliations
 from papernotes.retrieval.filters import Filters
 from papernotes.retrieval.prompts import CLARIFY, UNGROUNDED_NOTE
-from papernotes.retrieval.question import REFERRING, Question, refers_and_compares
+from papernotes.retrieval.question import COUNT_RE, REFERRING, Question, refers_and_compares
 from papernotes.retrieval.search import Hit, HybridRetriever, SearchResult
 from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.spelling import read_against
@@ -44,9 +44,7 @@ from papernotes.retrieval.summarize.venue_facts import VenueFacts, venue_facts
 from papernotes.retrieval.terms import Key, lexical_terms
 
 log = logging.getLogger(__name__)
-#: A question asking for a count ("how many papers from hpca 2026 are in my notes"): a list answer
-#: states it first.
-_HOW_MANY_RE = re.compile(r"\bhow many\b")
+
 #: A number as typed: "42", "3.14", "1,024", "1e-6", "10x", "87%".
 _NUMBER_RE = re.compile(r"[+-]?\d[\d,.]*(?:e[+-]?\d+)?(?:%|x|×)?", re.IGNORECASE)
 
@@ -434,7 +432,7 @@ class Notes:
             hits = [item.chunk] + self.retriever.chunk_hits(own)
             text, cited = paper_lookup(item.paper, hits)
             lines = [text]
-        if _HOW_MANY_RE.search(normalize(question)):  # "how many papers of hpca 2026 are in my notes": the count first
+        if COUNT_RE.search(normalize(question)):  # "how many papers of hpca 2026 are in my notes": the count first
             lines.insert(0, f"The notes list {plural(len(an.members), 'paper')} for this:")
         for item in an.members if len(an.members) > 1 else []:
             cited.append(item.chunk)

@@ -488,6 +488,22 @@ def test_a_question_naming_its_subject_and_a_pronoun_is_not_a_follow_up(notes, q
     assert not q.dangling
 
 
+@pytest.mark.parametrize(
+    "question", ["bert paper what venue was it", "the roberta paper - who wrote it?", "xlnet papers, where were they"]
+)
+def test_a_word_typed_before_paper_names_the_subject_even_when_the_notes_lack_it(notes, question):
+    """The name before "paper" is the question's subject (one the notes never mention here): the notes
+    do not cover it; it is no follow-up asking which paper was meant."""
+    assert not notes.analyze(question).question.dangling
+    a = notes.ask(question, use_llm=False)
+    assert a.refused, a.answer
+
+
+@pytest.mark.parametrize("question", ["the first paper what venue was it", "that paper - who wrote it?"])
+def test_an_ordinal_or_a_demonstrative_before_paper_still_leans_on_an_earlier_turn(notes, question):
+    assert notes.analyze(question).question.dangling
+
+
 def test_a_comparison_asking_for_an_amount_is_no_lookup(notes):
     """ "X vs Y" is answered for each paper whatever the score; "how much faster is X than Y" asks for an
     amount, which no part of the lookup answer gives: the evidence decides."""

@@ -264,6 +264,10 @@ def test_a_heading_whose_papers_mostly_are_on_the_topic_lists_all_of_its_papers(
     [
         ("how many papers from hotos 2031 are in my notes", len(HOTOS_2031)),
         ("how many hotos'31 rdma papers do i have", 3),
+        # a tally noun asks for the count as "how many" does; it is no topic the papers must be about
+        ("number of papers from hotos 2031 in my notes", len(HOTOS_2031)),
+        ("count of hotos'31 papers", len(HOTOS_2031)),
+        ("total number of hotos 2031 rdma papers", 3),
     ],
 )
 def test_a_list_asked_as_how_many_states_the_count_first(notes, q, n):
