@@ -32,7 +32,7 @@ from papernotes.corpus.models import PaperRecord
 from papernotes.corpus.normalize import normalize, tokens
 from papernotes.corpus.venues import split_venue
 from papernotes.retrieval.abbreviations import find_abbreviations
-from papernotes.retrieval.answerability import Model, models, specific_asked
+from papernotes.retrieval.answerability import Model, lookup_threshold, models, specific_asked
 from papernotes.retrieval.filters import Filters
 from papernotes.retrieval.question import ALTERNATIVE_RE, Question, topic_alternatives
 from papernotes.retrieval.search import Hit, HybridRetriever, SearchResult
@@ -479,7 +479,20 @@ def heading_list(retriever: HybridRetriever, result: SearchResult, idf: Callable
 PEOPLE_SHARE = 0.5
 
 
-def topic_list(retriever: HybridRetriever, result: SearchResult, idf: Callable[[str], float]) -> bool:
+#: What a question naming a person or group asks when it asks for their papers (:func:`topic_list`):
+#: its framing, the question without the name, is compared with these under the embedder.
+PEOPLE_LIST_PARTS = (
+    "the papers they published, built, put out, wrote or worked on",
+    "their research: papers, systems and publications",
+)
+
+
+def topic_list(
+    retriever: HybridRetriever,
+    result: SearchResult,
+    idf: Callable[[str], float],
+    similarity: Callable[[str, Sequence[str]], float] | None = None,
+) -> bool:
     """True when a question that names a venue or a year, no paper and no amount asks, in its specific
     words (:func:`~papernotes.retrieval.answerability.specific_asked`), for a topic or a group that papers
     of that venue are about or from — their own record (title, system name, one-line summary,
@@ -490,7 +503,15 @@ def topic_list(retriever: HybridRetriever, result: SearchResult, idf: Callable[[
     group that the question names in full as one of the papers' authors or affiliations or as the title
     of a page listing them ("what did xinyi wan publish?", "anything from rice university?"; not
     "what is llm" for the affiliation "Xiaomi LLM Core"): it asks for those
-    papers. An attribute of the venue ("osdi 2024 acceptance rate") is in no paper's record."""
+    papers. An attribute of the venue ("osdi 2024 acceptance rate") is in no paper's record. A question
+    naming a person or group alone that also asks in words the notes hardly use (common English words
+    :func:`~papernotes.retrieval.answerability.specific_asked` sets aside) asks for their papers only when
+    those words do — ``similarity(framing)``, the best cosine of the question without the name to
+    :data:`PEOPLE_LIST_PARTS`, reaches the calibrated framing threshold of lookups
+    (:func:`~papernotes.retrieval.answerability.lookup_threshold`): "what did microsoft *publish*", not
+    "whats nvidia *stock price* today" or "is google *hiring interns*"; those words then frame the
+    question and are removed from ``q.asked``, so the list is of the group's papers, not of papers on
+    "publish"."""
     q = result.question
     f = result.filters
     if q is None or q.papers or q.asks_quantity:
@@ -505,14 +526,24 @@ def topic_list(retriever: HybridRetriever, result: SearchResult, idf: Callable[[
         # from ut austin?") asks for their papers, by the people the records name
         typed = set(lexical_terms(q.text))  # as typed: "llm" does not name the page "Large Language Model (LLM)"
 
-        def named_people(r: PaperRecord) -> bool:  # an author, affiliation or listing page named in full
+        def named_people(r: PaperRecord) -> set[str] | None:  # an author, affiliation or listing page named in full
             for who in [*r.authors, *r.affiliations, *(t.split(" › ", 1)[0] for t in r.topics)]:
                 terms = set(lexical_terms(who))
                 if terms and terms <= typed and coverage(specific, terms, idf) >= PEOPLE_SHARE:
-                    return True
-            return False
+                    return terms
+            return None
 
-        return any(named_people(r) for r in retriever.catalog)
+        name = next((t for r in retriever.catalog if (t := named_people(r)) is not None), None)
+        if name is None:
+            return False
+        beyond = [k for k in q.asked if k not in specific and not k.terms <= name]
+        if not beyond or similarity is None:
+            return True
+        words = [w for w in q.text.split() if not (set(lexical_terms(w)) and set(lexical_terms(w)) <= name)]
+        if similarity(" ".join(words), PEOPLE_LIST_PARTS) < lookup_threshold():
+            return False
+        q.asked = [k for k in q.asked if k not in beyond]  # they frame the question: no topic of the list
+        return True
     for r in retriever.catalog:
         if f.venue or f.series:
             if _at_venue(r, f) and coverage(specific, set(lexical_terms(_own_text(r))), idf) >= FULL:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
@@ -83,7 +83,7 @@ class Notes:
     def __init__(self, settings: Settings, retriever: HybridRetriever | None = None):
         self.settings = settings
         self.retriever = retriever or HybridRetriever.from_settings(settings)
-        self._parts: np.ndarray | None = None
+        self._parts: dict[tuple[str, ...], np.ndarray] = {}
 
     @property
     def notices(self) -> list[str]:
@@ -258,7 +258,8 @@ class Notes:
         idf = self.retriever.bm25.idf
         an = Analysis(q, result)
         if not q.is_list and (
-            lists.heading_list(self.retriever, result, idf) or lists.topic_list(self.retriever, result, idf)
+            lists.heading_list(self.retriever, result, idf)
+            or lists.topic_list(self.retriever, result, idf, self.framing_similarity)
         ):
             q.is_list = True
         if q.is_list:
@@ -314,11 +315,17 @@ class Notes:
     def lookup_similarity(self, text: str) -> float:
         """Best cosine similarity (−1–1) of ``text`` to the parts of a lookup answer
         (:data:`~papernotes.retrieval.answerability.LOOKUP_PARTS`), under the index's embedder."""
+        return self.framing_similarity(text, LOOKUP_PARTS)
+
+    def framing_similarity(self, text: str, parts: Sequence[str]) -> float:
+        """Best cosine similarity (−1–1) of ``text`` to the descriptions ``parts`` (embedded once per
+        tuple), under the index's embedder."""
         embed = self.retriever.embeddings.embed_documents
-        if self._parts is None:
-            self._parts = np.asarray(embed(list(LOOKUP_PARTS)), dtype=np.float32)
+        key = tuple(parts)
+        if key not in self._parts:
+            self._parts[key] = np.asarray(embed(list(key)), dtype=np.float32)
         v = np.asarray(embed([text])[0], dtype=np.float32)
-        return float((self._parts @ v).max())
+        return float((self._parts[key] @ v).max())
 
     def venue_answer(self, question: str, an: Analysis, note: str | None) -> Answer:
         """The answer to a venue lookup: the notes' dates and place of the venue, its homepage and

@@ -90,6 +90,10 @@ def names(bullets, keep=lambda path, affiliation: True) -> set[str]:
     return {t.split(":")[0] for path, t, affiliation, _ in bullets if keep(path, affiliation)}
 
 
+def group_papers(group: str) -> set[str]:
+    return names(HOTOS_2031 + HOTOS_2032 + OTHER_2032, lambda _, a: a == group)
+
+
 @pytest.mark.parametrize(
     ("q", "heading"),
     [
@@ -149,16 +153,37 @@ def test_a_person_and_a_year_list_that_persons_papers_of_the_year(notes, q):
         ("which papers did ada quill coauthor", names(ADA_QUILL)),
         ("papers ada quill co-wrote", names(ADA_QUILL)),
         ("ada quill's work", names(ADA_QUILL)),
-        (
-            "anything from emu institute?",
-            names(HOTOS_2031 + HOTOS_2032 + OTHER_2032, lambda _, a: a == "Emu Institute"),
-        ),
+        ("anything from emu institute?", group_papers("Emu Institute")),
     ],
 )
 def test_a_person_or_group_named_alone_lists_their_papers(notes, q, want):
     """No venue and no year: a person whose page lists papers, or a group the papers' affiliations
     name, named in full, asks for their papers."""
     assert listed(notes, q) == want
+
+
+@pytest.mark.parametrize(
+    "q", ["what did emu institute build", "recent work from emu institute", "what has wombat labs published?"]
+)
+def test_a_group_named_with_words_of_publishing_lists_the_groups_papers(notes, q):
+    """Words the notes never use that ask for a group's work ("build", "recent work") frame the list:
+    every paper of the group is listed, none chosen for those words."""
+    assert listed(notes, q) == group_papers("Emu Institute" if "emu" in q else "Wombat Labs")
+
+
+@pytest.mark.parametrize(
+    "q",
+    [
+        "whats emu institute stock price today",
+        "is wombat labs hiring interns",
+        "can u write me a cover letter for an emu institute internship",
+    ],
+)
+def test_a_group_named_beside_an_off_topic_request_is_no_list_and_is_refused(notes, q):
+    """The words the notes never use ask for something else (a share price, jobs, a letter): no list of
+    the group's papers, and nothing in the notes answers it."""
+    a = notes.ask(q, use_llm=False)
+    assert a.kind != "list" and a.refused, a.answer
 
 
 @pytest.mark.parametrize("q", ["what is tasman?", "who is ada?"])
