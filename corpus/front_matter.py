@@ -110,10 +110,17 @@ def page_properties(text: str) -> tuple[dict[str, Any], str]:
     """``(properties, body)`` of a Logseq page that opens with page properties — ``key:: value`` lines
     before the first block (``title:: LoRA: …``, ``alias:: LoRA``, ``tags:: [[paper]], [[LLM]]``): keys
     lower-cased, ``[[page]]`` references read as their names, and ``tags``/``alias``/``authors`` split
-    at commas into lists. ``({}, text)`` when the text does not open that way."""
+    at commas into lists. The first block may be written as a bullet (``- title:: …`` and its indented
+    ``key:: …`` lines): Logseq reads a first block of properties only as the page's properties
+    (https://docs.logseq.com/#/page/properties). ``({}, text)`` when the text does not open that way."""
     lines = text.split("\n")
     props: dict[str, Any] = {}
     n = 0
+    if lines and re.match(r"^-\s+[A-Za-z][\w-]*::", lines[0]):
+        k = 1  # the block's own lines: indented under its bullet
+        while k < len(lines) and lines[k][:1] in " \t" and _PROPERTY_RE.match(lines[k].strip()):
+            k += 1
+        lines = [lines[0][1:].strip(), *(ln.strip() for ln in lines[1:k]), *lines[k:]]
     while n < len(lines) and (m := _PROPERTY_RE.match(lines[n].strip())):
         key, value = m.group(1).lower(), _WIKI_LINK_RE.sub(r"\1", m.group(2)).strip()
         props[key] = [v.strip() for v in value.split(",") if v.strip()] if key in LIST_PROPERTIES else value

@@ -90,13 +90,18 @@ def has_tldr(blocks: list[Block]) -> bool:
     )
 
 
+#: What stands for the authors a list leaves out: "et al.", "and others", "…".
+_ET_AL_RE = re.compile(r"(?:and\s+)?(?:et\.?\s*al\.?|others|\.\.\.|…)", re.IGNORECASE)
+
+
 def note_people(meta: dict[str, Any], blocks: list[Block], op: Opening) -> tuple[list[str], list[str]]:
     """``(authors, affiliations)`` of a note: its front matter's, else its opening's author line (and
     ``Affiliation:`` line), else
     an "Authors:" paragraph among its first 12 blocks, else an unlabelled author list among its
     opening's first two lines (:func:`~papernotes.corpus.note_opening.author_list`: "Matthew E. Peters,
     Mark Neumann, …" under the title); empty lists when it names none."""
-    authors = as_list(fm_value(meta, AUTHOR_KEYS))
+    # "et al." ending a list of front matter authors ("Tom B. Brown, Benjamin Mann, et al.") is no author
+    authors = [a for a in as_list(fm_value(meta, AUTHOR_KEYS)) if not _ET_AL_RE.fullmatch(a.strip())]
     affs = as_list(fm_value(meta, AFFILIATION_KEYS)) or list(op.affiliations)
     if not authors and op.authors:
         authors, found = split_authors(op.authors)

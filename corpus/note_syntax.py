@@ -16,6 +16,13 @@ Jekyll's Liquid ``{% highlight %}`` / ``{% raw %}`` blocks and Hugo shortcodes.
   shortcodes are removed and the text between them kept; MkDocs-Material icons
   (``:material-file-pdf-box:``) and a heading's attributes (``# Title { #anchor }``) are removed.
 
+* Logseq (https://docs.logseq.com/#/page/properties, https://docs.logseq.com/#/page/macros): a block's
+  ``key:: value`` property line reads as the field line ``key: value``; the properties Logseq itself
+  keeps hidden (``id::``, ``collapsed::``, ``heading::``, ``card-*``, … — ``hidden-built-in-properties``
+  of logseq/graph-parser ``property.cljs``) are dropped, as are an empty property, a macro with
+  arguments (``{{embed [[page]]}}``, ``{{query (page-tags paper)}}``, ``{{video …}}``; a ``{{cloze
+  text}}`` keeps its text) and a block reference ``((65f0a7c1-…))``, whose text lives in another block.
+
 A note template of a notes tool — a file whose title, first heading or front matter is still an
 unfilled placeholder (``{{title}}``, ``{{date:YYYY-MM-DD}}``: Obsidian's core Templates plugin and the
 Zotero Integration plugin; ``<% tp.file.title %>``: the Templater plugin, whose tags are never left in a
@@ -35,6 +42,24 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
+
+#: A block property line of Logseq (or an Obsidian Dataview inline field): ``  id:: 65f0…``, ``- rating:: 5``.
+_BLOCK_PROPERTY_RE = re.compile(r"^(\s*(?:[-*+]\s+)?)([A-Za-z][\w.-]*)::(?:\s+(.*))?$")
+#: Properties Logseq keeps hidden (``hidden-built-in-properties`` of logseq/graph-parser property.cljs),
+#: by name or prefix.
+LOGSEQ_HIDDEN_PROPERTIES = frozenset(
+    {
+        "id", "custom-id", "collapsed", "heading", "background-color", "background_color", "created-at",
+        "updated-at", "last-modified-at", "created_at", "last_modified_at", "query-table", "query-properties",
+        "query-sort-by", "query-sort-desc", "ls-type", "hl-type", "hl-page", "hl-stamp", "hl-color", "icon",
+        "public", "filters", "exclude-from-graph-view", "template", "template-including-parent",
+    }
+)  # fmt: skip
+_LOGSEQ_HIDDEN_PREFIXES = ("card-", "logseq.")
+#: A Logseq macro with arguments (``{{embed [[page]]}}``); a bare ``{{title}}`` is a template's placeholder.
+_MACRO_RE = re.compile(r"\{\{([a-z][\w-]*)\s+([^{}\n]*)\}\}")
+#: A Logseq block reference: ``((`` a block's UUID ``))``.
+_BLOCK_REF_RE = re.compile(r"\s?\(\([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\)\)")
 
 #: File endings of Obsidian attachments: an embed of one shows a file, not text to index.
 ATTACHMENT_SUFFIXES = (
@@ -143,7 +168,7 @@ def normalize_note_syntax(
     ``(markdown, problems)``: the rewritten text and one-line messages (embeds whose note is missing).
     """
     if not any(
-        s in markdown for s in ("[[", "{%", "{{", "[!", "!!!", "???", "}\n", "===", "\n:")
+        s in markdown for s in ("[[", "{%", "{{", "[!", "!!!", "???", "}\n", "===", "\n:", ":: ", "::\n", "((")
     ) and not _ICON_RE.search(markdown):
         return markdown, []
     lines = markdown.split("\n")
@@ -243,6 +268,17 @@ def normalize_note_syntax(
                 i += 1
             out.append("")
             continue
+        p = _BLOCK_PROPERTY_RE.match(line)
+        if p:
+            key = p.group(2).lower()
+            if (
+                key in LOGSEQ_HIDDEN_PROPERTIES
+                or key.startswith(_LOGSEQ_HIDDEN_PREFIXES)
+                or not (p.group(3) or "").strip()
+            ):
+                i += 1
+                continue
+            line = f"{p.group(1)}{p.group(2)}: {p.group(3)}"
         out.append(_inline(line, embed_title, problems))
         i += 1
     return "\n".join(out), problems
@@ -254,6 +290,9 @@ def _inline(line: str, embed_title: Callable[[str], str | None] | None, problems
         line = _RAW_TAG_RE.sub("", line)
     if "{{" in line:
         line = _SHORTCODE_RE.sub("", line)
+        line = _MACRO_RE.sub(lambda m: m.group(2) if m.group(1) == "cloze" else "", line)
+    if "((" in line:
+        line = _BLOCK_REF_RE.sub("", line)
     if ":" in line:
         line = _ICON_RE.sub("", line)
     if line.startswith("#") and line.rstrip().endswith("}"):

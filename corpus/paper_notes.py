@@ -400,7 +400,12 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         alias if alias and len(alias.split()) <= SHORT_NAME_WORDS and not re.search(f"[{CJK_CHARS}]", alias) else None
     )
     acronym = title_acronym(title, " ".join([summary, *(_block_text(b) for b in blocks[:12])]))
-    system = system_name(title, []) or short or system_name(title, strong[:3]) or acronym
+    # a short name the front matter declares ("alias:: CoT") is the writer's own: it comes before a bold
+    # word of the text ("**emergent**: …") and an acronym found in it
+    declared = next(
+        (a for a in as_list(fm_value(meta, ("aliases", "alias"))) if len(a.split()) <= SHORT_NAME_WORDS), None
+    )
+    system = system_name(title, []) or short or declared or system_name(title, strong[:3]) or acronym
     if acronym and acronym != system and acronym not in aliases:
         # the note writes the acronym of the title's leading words: "DPO" for "Direct Preference
         # Optimization: Your Language Model is …", "GFS" for "The Google File System"
@@ -466,7 +471,8 @@ def _block_text(b: Block) -> str:
 def title_acronym(title: str, text: str) -> str | None:
     """The acronym of the title's leading capitalised words ("Adaptive Computation Time for …" → "ACT",
     "Neural Turing Machines" → "NTM"; a leading article aside: "The Google File System" → "GFS") when
-    ``text`` (the note) uses it as a word; else None."""
+    ``text`` (the note) uses it as a word; else None. Three letters or more: two-letter initials ("LM"
+    for "Language Models are …", "ML") are words of the field that a note uses by chance."""
     words = re.findall(r"[A-Za-z][\w-]*", title)
     if len(words) > 2 and words[0] in ("The", "A", "An"):
         words = words[1:]
@@ -475,7 +481,7 @@ def title_acronym(title: str, text: str) -> str | None:
         if not w[0].isupper():
             break
         caps += [p for p in w.split("-") if p]
-    for n in range(len(caps), 1, -1):
+    for n in range(len(caps), 2, -1):
         acro = "".join(p[0].upper() for p in caps[:n])
         if re.search(rf"(?<![\w-]){acro}(?![\w-])", text):
             return acro

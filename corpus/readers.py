@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 from papernotes.corpus.errors import BadSourceError
 from papernotes.corpus.files import NOTE_SUFFIXES, NoteFiles, decode_note, note_files
@@ -147,9 +148,14 @@ def file_title(rel: str) -> str:
     """A page title from its file name, the last resort: the stem without a Jekyll date prefix; for a
     folder's own page (``index.md``, ``_index.md``, ``README.md``: Hugo page bundles, GitBook) the
     folder's name; a Notion export's page id is dropped; a title written as a slug of capitalized words
-    (``Efficient-Memory-Management-for-LLM-Serving``) reads with spaces."""
+    (``Efficient-Memory-Management-for-LLM-Serving``) reads with spaces. A Logseq page's file name is
+    read back to its page name: ``%3A``-style escapes decoded, ``___`` (a namespace's ``/``) as ``/``
+    (Logseq's ``:file/name-format :triple-lowbar``, https://docs.logseq.com/#/page/filename%20format)."""
     path = Path(rel.split("#", 1)[0])
     stem = path.stem
+    if re.search(r"%[0-9A-Fa-f]{2}", stem):
+        stem = unquote(stem)
+    stem = stem.replace("___", "/")
     if stem.lower() in ("index", "_index", "readme") and path.parent.name:
         stem = path.parent.name
     m = _JEKYLL_NAME_RE.match(stem)

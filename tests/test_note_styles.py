@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from papernotes.corpus.catalog import build_catalog
 from papernotes.corpus.chunking import analyze_page
 from papernotes.corpus.models import PaperRecord
+from papernotes.corpus.note_syntax import normalize_note_syntax
 from papernotes.corpus.paper_links import paper_id
 from papernotes.corpus.papers import title_key
 from papernotes.corpus.readers import read_path
@@ -323,6 +324,64 @@ def test_a_notion_export_gives_one_record_per_paper_page_with_its_properties():
     # a sentence saying which paper the note is, after the page's field lines: "The GPT-3 paper."
     said = {a for r in records for a in [r.system or "", *r.aliases]}
     assert {"GPT-3", "Chinchilla", "InstructGPT"} <= said
+
+
+LOGSEQ = Path(__file__).parent.parent / "eval" / "collections" / "logseq-graph"
+
+
+def test_a_logseq_graph_gives_one_record_per_paper_page_with_its_properties():
+    """A Logseq graph (written by a helper who had not seen the catalog code): page properties as a bare
+    first block or as the first bullet (``- title:: …`` with indented ``key:: …`` lines) give the
+    record's fields; a file name's escapes are read back (``LoRA%3A Low-Rank …`` → "LoRA: Low-Rank …");
+    journals, ``logseq/config.edn`` and the reading plan, concept and meeting pages give no record; "et
+    al." is no author; the declared alias is the system's name, not a bold word ("**emergent**") or a
+    two-letter acronym ("LM"). NIPS is read as NeurIPS (the same conference, renamed in 2018); a
+    workshop leaves the venue empty, as in the Notion export."""
+    records, _ = catalog_of(LOGSEQ / "notes")
+    expected = json.loads((LOGSEQ / "expected_records.json").read_text())
+    assert precision_recall(records, expected) == (1.0, 1.0)
+    by_title = {title_key(r.title): r for r in records}
+    for e in expected:
+        r = by_title[title_key(e["title"])]
+        want = "" if "Workshop" in e["venue"] else e["venue"].replace("NIPS", "NeurIPS")
+        assert (r.venue or "") == want, (r.title, r.venue)
+        assert not any("et al" in a for a in r.authors), r.authors
+    assert by_title[title_key("Chain-of-Thought Prompting Elicits Reasoning in Large Language Models")].system == "CoT"
+    assert by_title[title_key("Language Models are Few-Shot Learners")].system == "GPT-3"
+    orca = next(r for r in records if r.title.startswith("Orca:"))  # properties in the first bullet
+    assert orca.venue == "OSDI 2022" and "systems" in orca.tags
+    said = {a for r in records for a in [r.system or "", *r.aliases]}
+    assert {"word2vec", "GFS"} <= said  # "- alias:: …" as the first bullet
+
+
+def test_no_logseq_syntax_is_left_in_the_text_of_a_graph():
+    """Hidden block properties (``id::``, ``collapsed::``), macros (``{{embed …}}``, ``{{query …}}``) and
+    block references (``((uuid))``) are dropped; a namespace's ``___`` in a page name reads as ``/``."""
+    pages = read_path(LOGSEQ / "notes").pages
+    text = "\n".join(p.markdown for p in pages)
+    source = "\n".join(f.read_text(encoding="utf-8") for f in (LOGSEQ / "notes").rglob("*.md"))
+    for raw in ("id::", "collapsed::", "{{embed", "{{query", "(("):
+        assert raw in source and raw not in text, raw
+    assert not [p.title for p in pages if "___" in p.title or "%3A" in p.title]
+    assert "Concepts/KV cache" in {p.title for p in pages}
+
+
+def test_logseq_block_syntax_reads_as_plain_markdown():
+    text = (
+        "- **iteration-level** scheduling\n  id:: 65e6f1a2-1111-2222-3333-444455556666\n  collapsed:: true\n"
+        "- see ((65e6f1a2-1111-2222-3333-444455556666)) and {{embed [[vLLM]]}}\n- rating:: 5\n"
+        "- std::vector is used\n- {{cloze KV cache}} grows\n"
+    )
+    out, problems = normalize_note_syntax(text)
+    assert out.split("\n") == [
+        "- **iteration-level** scheduling",
+        "- see and ",
+        "- rating: 5",
+        "- std::vector is used",
+        "- KV cache grows",
+        "",
+    ]
+    assert problems == []
 
 
 def test_a_title_acronym_skips_a_leading_article():
