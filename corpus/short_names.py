@@ -48,10 +48,11 @@ _THE_NAME_PAPER_RE = re.compile(
 )
 _DASH_RE = re.compile(r"\s+[—–]\s+|\s+-\s+")
 #: A line that opens by defining a name: "MigrRDMA: a software-based …", "**LingXi**, a system for …",
-#: "HiveD is a …" — one word with a capital or digit after its first letter, then ":"/","/"is" and an
-#: article.
+#: "HiveD is a …" — one word with a capital or digit after its first letter (a gloss in brackets may
+#: follow it: "BiAn (狴犴), an LLM-based framework …"), then ":"/","/"is" and an article.
 _LEAD_NAME_RE = re.compile(
-    r"^([A-Za-z][\w.+-]*[A-Z0-9][\w.+-]*)\s*(?:[:,]|\s[—–-]|\s+is)\s+(?:a|an|the)\s", re.IGNORECASE
+    r"^([A-Za-z][\w.+-]*[A-Z0-9][\w.+-]*)(?:\s*\([^()]{1,30}\))?\s*(?:[:,]|\s[—–-]|\s+is)\s+(?:a|an|the)\s",
+    re.IGNORECASE,
 )
 #: A line that opens by presenting a contribution by its name, as notes summarise one ("Introduce
 #: MorphKernel, targeting …", "Present Tessera, a …", "Propose FooDB to …"): a capitalized word after

@@ -223,7 +223,7 @@ def identity_terms(records: Iterable[PaperRecord]) -> set[str]:
 LOOKUP_PARTS = (
     "who wrote the paper: its authors and their affiliations",
     "where and when the paper was published: its venue and year",
-    "what the paper is about: its main idea, the gist or TLDR in one line",
+    "what the paper is about: its main or key idea, insight, technique or contribution, the gist or TLDR in one line",
 )
 #: The catalog record's fields that the lookup answer gives, by the nouns that name them: a question
 #: naming a paper that asks for one of these ("what conference was X at", "url for X", "pdf of X",
@@ -339,7 +339,12 @@ def is_venue_lookup(q: Question, venue: str | None, used: Callable[[Key], bool],
     words describing them ("where was sosp 2023 held", "eurosys 2022 location?"; not "who chaired sosp
     2023", nor "mlsys 2025 acceptance rate" when the notes give none). Such a question is answered from
     the venue's facts."""
-    if not venue or q.papers or q.is_list or not known or any(used(k) for k in q.asked):
+    if not venue or q.papers or q.is_list or not known:
+        return False
+    # a word of a part's own description asks for that part, whatever the papers' chunks say ("isca 2026
+    # acceptance *rate*" beside "a 100% pass rate")
+    parts = frozenset(t for d in VENUE_LOOKUP_PARTS.values() for t in lexical_terms(d))
+    if any(used(k) for k in q.asked if not k.covered(parts)):
         return False
     told = frozenset(t for f in known if f in VENUE_LOOKUP_PARTS for t in lexical_terms(VENUE_LOOKUP_PARTS[f]))
     return all(k.covered(told) for k in q.asked)

@@ -193,6 +193,13 @@ def _versioned_name(word: str) -> bool:
     return bool(re.fullmatch(r"[^\W\d_]+[-.]?\d+(?:[.-]\w+)*", word))
 
 
+def _name_parts(word: str) -> bool:
+    """Letters only, in one word or in parts joined by hyphens or dots ("sglang", "deepspeed-ulysses",
+    "megatron-lm"), and not all of them common English words: a name, not an ordinary word."""
+    parts = [p for p in re.split(r"[-.]", word) if p]
+    return bool(parts) and all(p.isalpha() for p in parts) and not all(english_word(p) for p in parts)
+
+
 def _written_as_name(word: str, writes: Callable[[str], bool]) -> bool:
     """The notes write ``word`` capitalized or in capitals and never in lower case ("Mamba", "Orca")."""
     low = word.lower()
@@ -682,9 +689,12 @@ def understand(
             any(
                 _versioned_name(k.word)
                 or (
-                    k.word.isalpha()
-                    and not english_word(k.word)
-                    and (all(map(papers.rare, k.terms)) or (writes is not None and _written_as_name(k.word, writes)))
+                    _name_parts(k.word)
+                    # a compound's joined form ("deepspeedulysses") or, of one word, its term
+                    and (
+                        all(map(papers.rare, k.alternatives[0]))
+                        or (writes is not None and _written_as_name(k.word, writes))
+                    )
                 )
                 for k in keys
             )

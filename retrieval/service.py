@@ -68,6 +68,9 @@ class Analysis:
     lookup: bool = False
     #: what the notes say about the venue a question asks about itself (:func:`is_venue_lookup`)
     venue: VenueFacts | None = None
+    #: the question asks for a part of a venue lookup (its dates, place, homepage, acceptance rate) that
+    #: the notes do not state
+    venue_part_missing: bool = False
     members: list[lists.ListItem] = field(default_factory=list)
     list_candidates: list[lists.ListItem] = field(default_factory=list)
 
@@ -203,6 +206,12 @@ class Notes:
             return self._list_answer(question, an, mode, note)
         if an.venue is not None:  # about the venue itself: its facts, whatever the passages score
             return self.venue_answer(question, an, note)
+        if an.venue_part_missing:  # "isca 2026 acceptance rate" when the notes give none: no paper answers it
+            a = refusal_answer(
+                question, mode, result, _join(note, f"the notes do not state this for {result.filters.venue}")
+            )
+            a.answerability, a.kind = an.answerability, q.kind
+            return a
         p = an.answerability
         # a question that names papers of the catalog and asks nothing more specific about them ("what
         # is X?", "X vs Y?") is a lookup: the catalog and the notes answer it whatever the score
@@ -286,16 +295,18 @@ class Notes:
         an.answerability = answerability(an.features)
         records = [self.catalog[r] for r in q.records]
         an.lookup = is_lookup(q, self.retriever.bm25, self.lookup_similarity, identity, own, records)
-        an.venue = self._venue_lookup(q, result)
+        an.venue, an.venue_part_missing = self._venue_lookup(q, result)
         log.debug("answerability of %r: %.3f %s", question, an.answerability, an.features)
         return an
 
-    def _venue_lookup(self, q: Question, result: SearchResult) -> VenueFacts | None:
-        """The facts the notes state about the venue a question asks about itself
-        (:func:`is_venue_lookup`: "where was sosp 2023 held"), or None."""
+    def _venue_lookup(self, q: Question, result: SearchResult) -> tuple[VenueFacts | None, bool]:
+        """``(facts, missing)``: the facts the notes state about the venue a question asks about itself
+        (:func:`is_venue_lookup`: "where was sosp 2023 held"), or None; ``missing`` is True when the
+        question asks only for parts of a venue lookup and the notes state none of them ("isca 2026
+        acceptance rate")."""
         f = result.filters
         if not result.detected or not f.venue or result.missing_venue:
-            return None
+            return None, False
         bm25, where = self.retriever.bm25, self.retriever.where(f)
 
         @cache
@@ -308,9 +319,11 @@ class Notes:
 
         # with every fact known first: the facts are read from every chunk only for a question that can be one
         if not is_venue_lookup(q, f.venue, used, set(VENUE_LOOKUP_PARTS)):
-            return None
+            return None, False
         facts = venue_facts(bm25.texts, bm25.metadatas, f.venue)
-        return facts if is_venue_lookup(q, f.venue, used, facts.known) else None
+        if is_venue_lookup(q, f.venue, used, facts.known):
+            return facts, False
+        return None, bool(q.asked)  # a part asked for that the notes do not state
 
     def lookup_similarity(self, text: str) -> float:
         """Best cosine similarity (−1–1) of ``text`` to the parts of a lookup answer

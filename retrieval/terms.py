@@ -209,8 +209,9 @@ def relatives(term: str) -> tuple[str, ...]:
     "consume" → ``consum``). Snowball strips inflectional and most derivational suffixes, but the
     Latin "-duce/-duction", "-sume/-sumption" pairs keep a stem one or two letters longer; a prefix
     relation between two stems of five or more letters is that case. Empty for shorter or non-letter
-    terms."""
-    if len(term) < RELATIVE_MIN or not term.isalpha() or not term.isascii():
+    terms, and for a term that is no stem of an English word (:func:`english_word`): a name has no
+    derivational relatives ("tensorrt" is no relative of "tensor")."""
+    if len(term) < RELATIVE_MIN or not term.isalpha() or not term.isascii() or term not in _english_stems():
         return ()
     cut = tuple(term[:i] for i in range(max(RELATIVE_MIN, len(term) - 2), len(term)))
     return cut + tuple(term + c for c in "abcdefghijklmnopqrstuvwxyz")

@@ -84,6 +84,15 @@ def test_a_question_for_a_field_of_the_record_is_a_lookup(notes, question, expec
     assert a.kind == "lookup" and expected in a.answer, (a.kind, a.answer)
 
 
+@pytest.mark.parametrize(
+    "question", ["hexa key technique?", "whats the key idea of hexa", "hexa core contribution", "Flash key insight?"]
+)
+def test_a_papers_key_idea_or_technique_is_a_lookup(notes, question):
+    """ "key idea", "core technique", "key contribution" ask what the paper is about — the lookup answer —
+    although "key" is a word the notes use (key-value stores, "key" of a prefix tree)."""
+    assert ask(notes, question).kind == "lookup"
+
+
 @pytest.mark.parametrize("question", ["who are the authors of hexa", "hexa authors?"])
 def test_a_field_the_record_lacks_is_not_a_lookup(notes, question):
     """Hexa's note names no authors: the lookup answer does not hold them, so it is not the answer."""
@@ -497,6 +506,16 @@ def test_a_word_typed_before_paper_names_the_subject_even_when_the_notes_lack_it
     assert not notes.analyze(question).question.dangling
     a = notes.ask(question, use_llm=False)
     assert a.refused, a.answer
+
+
+@pytest.mark.parametrize(
+    "question", ["deepspeed-ulysses how does it work", "tensorrt-llm - who built it?", "hydraserve-lite, what is it"]
+)
+def test_a_compound_name_the_notes_lack_is_the_subject_of_its_pronoun(notes, question):
+    """A name written in parts ("deepspeed-ulysses") that the notes never use is what "it" refers to: the
+    notes do not cover it — no clarifying question."""
+    assert not notes.analyze(question).question.dangling
+    assert ask(notes, question).refused
 
 
 @pytest.mark.parametrize("question", ["the first paper what venue was it", "that paper - who wrote it?"])

@@ -223,6 +223,9 @@ ENTRY_NAMES = TESTS / "fixtures" / "families" / "entry_defined_names"
         ("MigrRDMA: a software-based RDMA live migration.", ["MigrRDMA"]),
         ("**LingXi**, a system for personalized adaptive video streaming.", ["LingXi"]),
         ("HiveD is a scheduler for shared GPU clusters.", ["HiveD"]),
+        # a gloss in brackets between the name and its definition
+        ("BiAn (狴犴), an LLM-based framework for efficient incident investigation.", ["BiAn"]),
+        ("FlowKV (pronounced flow-kay-vee), a KV cache transfer layer.", ["FlowKV"]),
         ("Introduce MorphKernel, targeting dynamic and imbalanced GPU operators.", ["MorphKernel"]),
         ("Present Tessera, a pipeline-parallel training framework.", ["Tessera"]),
         # an ordinary label or word before a colon defines no name, nor does a generic plural

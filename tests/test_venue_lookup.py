@@ -64,7 +64,7 @@ Homepage: https://2030.eurosys.example.org/
 
 * Tarn: Sharing GPUs between Notebooks \\[[Paper](https://doi.org/10.1145/1111.4444)]
   * KU Leuven
-  * Time-slices one GPU among interactive notebooks.
+  * Time-slices one GPU among interactive notebooks, at a 99% rate of deadlines met.
 """
 
 
@@ -122,14 +122,18 @@ def test_the_calendar_row_names_only_the_asked_venue_in_the_citation(notes):
         "how many attendees did eurosys 2030 have",
         "sosp 2031 keynote speakers?",
         "eurosys 2030 acceptance rate?",  # a part of the venue answer its notes do not give
+        # … also when a paper of the venue writes a word of it ("a 99% rate of deadlines met")
+        "what was the acceptance rate of eurosys 2030",
+        "eurosys'30 accept rate",
     ],
 )
 def test_what_the_notes_do_not_state_about_a_venue_is_refused(notes, q):
-    assert ask(notes, q).answer == REFUSAL
+    a = ask(notes, q)
+    assert a.answer == REFUSAL and not a.citations, a.answer
 
 
 def test_a_question_about_the_venues_papers_is_not_a_venue_lookup(notes):
     a = ask(notes, "sosp 2031 best paper")
     assert "Fjord" in a.answer and "Tromsø" not in a.answer
-    a = ask(notes, "sosp 2031 acceptance rate")
-    assert "16.1%" in a.answer and "Tromsø" not in a.answer
+    # the acceptance rate is a part of the venue answer, stated in the notes' own section
+    assert "16.1%" in ask(notes, "sosp 2031 acceptance rate").answer
