@@ -371,6 +371,16 @@ def asks_no_more(
     return q.is_comparison or not any(k.covered(own) and not k.covered(told) for k in rest)
 
 
+def lookup_asked(q: Question, records: Sequence[PaperRecord]) -> list[Key]:
+    """What a lookup is asked beyond the parts its answer gives: the asked words of the named ``records``'
+    own descriptions (:func:`identity_terms`) that are no lookup part's words and name no field of the
+    records ("blitzscale *multicast*, which link does it *prefer* *first*"); the answer quotes the
+    paper's sentences holding them rather than its opening lines. Empty for "what is X", "who built X",
+    "X's main idea", "url for X"."""
+    identity = identity_terms(records)
+    return [k for k in q.asked if k.covered(identity) and not k.covered(_part_terms()) and not field_asked(k, records)]
+
+
 @lru_cache(maxsize=1)
 def _part_terms() -> frozenset[str]:
     """The stemmed terms of :data:`LOOKUP_PARTS`: the words that describe what a lookup answer gives."""

@@ -27,6 +27,7 @@ from papernotes.retrieval.answerability import (
     identity_terms,
     is_lookup,
     is_venue_lookup,
+    lookup_asked,
     question_features,
     score_sentences,
 )
@@ -250,7 +251,13 @@ class Notes:
         # a lookup is answered with each paper's description; a comparison (a lookup whatever it asks) with
         # each paper's sentences on what it asks when there are some ("jenga baselines?" for two Jengas),
         # its count of papers aside ("the two FlexPipe papers")
-        asked = q.asked if not an.lookup else [k for k in q.asked if not has_number(k.word)] if q.is_comparison else []
+        # a lookup asked in words of the paper's own description quotes its sentences holding them
+        if not an.lookup:
+            asked = q.asked
+        elif q.is_comparison:
+            asked = [k for k in q.asked if not has_number(k.word)]
+        else:
+            asked = lookup_asked(q, [self.catalog[r] for r in q.records])
         text, cited = compose(result, an.sentences, self.catalog, an.paper_hits, asked)
         kind = "lookup" if an.lookup and not q.is_comparison else q.kind
         return extractive_answer(question, text, cited, result, note, answerability=p, kind=kind)

@@ -297,6 +297,41 @@ def test_each_paper_of_a_reading_log_owns_its_sections_chunks(tmp_path, models_c
     ]
 
 
+BLITZGATE = """# ConfX 2031
+
+## Papers
+
+### Serving
+
+* Blitzgate: Live Autoscaling of Model Servers [[Paper](https://example.org/blitzgate.pdf)]
+  * Emu Institute
+  * Objective: start new model-server instances in seconds when load spikes.
+  * Keep one host-memory copy of the weights per machine and share it between instances.
+  * Load parameters over the network from running instances rather than from local disk.
+  * Pipeline the loading with serving, so a half-loaded instance already answers requests.
+  * Fast-link-first forwarding order: prefer the scale-up network (NVLink) over the scale-out network (RDMA).
+* Driftwood: Caching Prompts Across Tenants [[Paper](https://example.org/driftwood.pdf)]
+  * Wombat Labs
+  * Shares prompt prefixes between tenants with per-tenant quotas.
+"""
+
+
+@pytest.mark.parametrize(
+    "question", ["blitzgate forwarding order, which link does it prefer first", "blitzgate: which link first?"]
+)
+def test_a_lookup_asked_in_words_of_the_papers_description_quotes_the_lines_holding_them(
+    tmp_path, models_cache, question
+):
+    """A question whose words describe the paper or name a field of its record ("link") is a lookup; its
+    answer quotes the description lines holding those words ("Fast-link-first …: prefer the scale-up
+    network (NVLink)"), not only the opening ones and the paper's link."""
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "confx-2031.md").write_text(BLITZGATE, encoding="utf-8")
+    n = notes_of(tmp_path / "notes", tmp_path / "index", models_cache)
+    a = n.ask(question, use_llm=False)
+    assert "NVLink" in a.answer, a.answer
+
+
 def test_a_lookup_in_a_log_of_several_papers_quotes_only_that_papers_lines(tmp_path, models_cache):
     """A month's log holds several papers in one chunk (with an overlap from the entry before): "what
     is X" quotes X's own lines, never its neighbours'; and a byline with a link after it still gives
