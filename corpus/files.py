@@ -21,6 +21,12 @@ _WIDE_BOMS = (b"\xff\xfe", b"\xfe\xff")
 PREFERRED_ENCODINGS = ("cp1252",)
 
 
+#: Fewest bytes of a non-UTF-8 note whose encoding (other than :data:`PREFERRED_ENCODINGS`) is guessed
+#: without a language read in it (charset-normalizer's ``coherence`` 0): below it, many 8-bit code pages
+#: fit a text equally well.
+MIN_GUESSED_BYTES = 512
+
+
 def decode_note(data: bytes, name: str) -> tuple[str, str | None]:
     """Decode a note's bytes: UTF-8 (a BOM is dropped), else the encoding charset-normalizer detects.
 
@@ -35,7 +41,8 @@ def decode_note(data: bytes, name: str) -> tuple[str, str | None]:
     ------
     ValueError
         with a user-facing reason if the bytes are binary (NUL bytes without a UTF-16/32 byte order
-        mark) or are text in no encoding charset-normalizer knows.
+        mark), are text in no encoding charset-normalizer knows, or, not UTF-8 nor cp1252, are too short
+        (under :data:`MIN_GUESSED_BYTES`) for any language to be read in them.
     """
     from charset_normalizer import from_bytes
 
@@ -55,17 +62,24 @@ def decode_note(data: bytes, name: str) -> tuple[str, str | None]:
     # a match stands for every encoding that decodes the bytes to the same text (could_be_from_charset)
     preferred = ((m, enc) for enc in PREFERRED_ENCODINGS for m in tied if enc in m.could_be_from_charset)
     chosen, name = next(preferred, (best, best.encoding))
+    if name not in PREFERRED_ENCODINGS and chosen.coherence == 0 and len(data) < MIN_GUESSED_BYTES:
+        # no language read in a short text: a dozen 8-bit code pages decode it equally well (bytes of a
+        # bad sync, "\xff\xfe\xfd\xfc garbage \x80\x81", read as Russian); the earlier version is kept
+        raise ValueError("not UTF-8, and too short to tell its encoding; skipped — re-save it as UTF-8")
     return str(chosen).lstrip("\ufeff"), name
 
 
 @dataclass
 class NoteFiles:
     """What :func:`note_files` found: note files (paths under the source, links not resolved),
-    warnings about links, and the hidden folders/files not read (labelled like sources)."""
+    warnings about links and entries that are no regular files, and the hidden folders/files not read
+    (labelled like sources)."""
 
     files: list[Path] = field(default_factory=list)
     warnings: list[Warning_] = field(default_factory=list)
     hidden: list[str] = field(default_factory=list)
+    #: links skipped (broken, leading outside, to no regular file) and entries named like notes that are
+    #: no regular file (a pipe, a socket, a device)
     links_skipped: int = 0
     #: folders that could not be listed (no permission), labelled like sources
     unlisted: list[str] = field(default_factory=list)
@@ -126,6 +140,9 @@ def note_files(path: Path, follow_external: bool = False) -> NoteFiles:
                     subdirs.append((p, real / entry.name))
                 elif entry.is_file(follow_symlinks=False) and p.suffix.lower() in NOTE_SUFFIXES:
                     take(p, real / entry.name)
+                elif p.suffix.lower() in NOTE_SUFFIXES:  # named like a note: a pipe, a socket, a device
+                    out.warnings.append(Warning_(label(p), "not a regular file (a pipe, socket or device); skipped"))
+                    out.links_skipped += 1
             stack.extend(reversed(subdirs))
 
     walk(path)
@@ -150,4 +167,9 @@ def note_files(path: Path, follow_external: bool = False) -> NoteFiles:
             walk(link)
         elif target.is_file() and (link.suffix.lower() in NOTE_SUFFIXES or target.suffix.lower() in NOTE_SUFFIXES):
             take(link, target)
+        elif link.suffix.lower() in NOTE_SUFFIXES:
+            out.warnings.append(
+                Warning_(label(link), f"link to no regular file (→ {target}: a pipe, socket or device); skipped")
+            )
+            out.links_skipped += 1
     return out

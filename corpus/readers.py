@@ -357,6 +357,8 @@ def read_path(
     result = ReadResult(origin=origin)
     files: list[tuple[Path, str, Path | None]]
     orders: dict[Path, dict[str, tuple[int, str]]] = {}
+    if not path.is_file() and not path.is_dir():  # a device, a pipe or a socket ("/dev/null")
+        raise BadSourceError(f"{path} is neither a notes file nor a folder of notes (a device, pipe or socket)")
     if path.is_file():
         if path.suffix and path.suffix.lower() not in NOTE_SUFFIXES:
             raise BadSourceError(f"{path} is not a notes file (notes are .md, .markdown, .mdx, .qmd, .txt, .org)")
@@ -371,7 +373,8 @@ def read_path(
         result.hidden_skipped = walk.hidden
         result.unreadable += walk.unlisted
         if not files:
-            why = f" ({len(walk.warnings)} links skipped: see {walk.warnings[0]})" if walk.warnings else ""
+            n = len(walk.warnings)
+            why = f" ({n} {'entry' if n == 1 else 'entries'} skipped: {walk.warnings[0]})" if walk.warnings else ""
             raise BadSourceError(f"no notes (.md, .markdown, .mdx, .qmd, .txt, .org) found in {path}{why}")
     embed_title = _embed_titles(path, [f for f, _, _ in files])
     nav_titles: dict[Path, str] = {}

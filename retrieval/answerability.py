@@ -282,9 +282,14 @@ def framing(q: Question, identity: AbstractSet[str] = frozenset()) -> str:
     text = q.text
     for m in sorted(q.venues, key=lambda m: m.span, reverse=True):
         text = text[: m.span[0]] + " " + text[m.span[1] :]
-    known = q.name_terms | identity
+    # "paper" names what every lookup part is about: it says nothing of which part is asked ("was X a
+    # best *paper*?" is no more a lookup than "was X a best?")
+    known = q.name_terms | identity | _PAPER_TERMS
     words = [w for w in text.split() if not (set(lexical_terms(w)) and set(lexical_terms(w)) <= known)]
     return " ".join(words)
+
+
+_PAPER_TERMS = frozenset(lexical_terms("paper papers"))
 
 
 def is_lookup(

@@ -282,6 +282,12 @@ def ensure_index(settings: Settings) -> None:
     present = {name: f.is_file() for name, f in parts.items()}
     unfinished = unfinished_ingest(settings)
     if unfinished and not all(present.values()):  # killed before it wrote every part: that is the cause
+        if lock_held(settings) and not manifest_path(settings).is_file():  # the first ingest, still running
+            started = (load_json_safe(marker_path(settings)) or {}).get("started", "at an unknown time")
+            raise IndexMissingError(
+                f"no index in {settings.data_dir} yet: the first ingest is running (started {started}); "
+                "ask again when it has finished"
+            )
         raise IndexDamagedError(unfinished)
     if not any(present.values()) and not manifest_path(settings).is_file():
         raise IndexMissingError(f"no index in {settings.data_dir}: run `papernotes ingest PATH` first")

@@ -25,6 +25,7 @@ from papernotes.retrieval import json_load
 from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.chunk_vectors import as_matrix, load_vectors, patch_vectors, save_vectors
 from papernotes.retrieval.settings import Settings
+from papernotes.retrieval.store import set_aside
 from papernotes.retrieval.term_matrix import TermMatrix
 from papernotes.retrieval.terms import TERMS_VERSION
 
@@ -223,6 +224,8 @@ def _saved_index(settings: Settings, version: str) -> BM25Index | None:
 
 
 def _save_bm25(settings: Settings, index: BM25Index, version: str, write_vectors: Callable[[], None]) -> None:
+    if settings.bm25_dir.exists() and not settings.bm25_dir.is_dir():
+        set_aside(settings.bm25_dir)  # a file where the keyword index's folder belongs: kept beside it
     write_vectors()  # the chunks' vectors (chunk_vectors.py) before chunks.json, which completes the index
     index.save(settings.bm25_dir)
     for stale in [

@@ -86,8 +86,13 @@ def asks_for_list(
 
 
 #: A count asked for (English closed-class words and the nouns of a tally; a list answer states the count
-#: first): "how many papers …", "the number of papers from nsdi 2026", "count of osdi papers on serving".
-COUNT_RE = re.compile(r"\bhow\s+many\b|\b(?:number|count|tally|total)\s+(?:number\s+)?of\b", re.IGNORECASE)
+#: first): "how many papers …", "the number of papers from nsdi 2026", "count of osdi papers on serving",
+#: "count the hpca 2026 papers".
+COUNT_RE = re.compile(r"\bhow\s+many\b|\b(?:number|count|tally|total)\s+(?:number\s+)?of\b|^\W*count\b", re.IGNORECASE)
+
+
+#: A question ending in "do I have" ("how many rdma papers do i have?").
+_HAVE_END_RE = re.compile(r"\b(?:do|did)\s+(?:i|we)\s+have\s*[?.!]*\s*$", re.IGNORECASE)
 
 
 #: What separates the alternatives of a topic: "or", and a slash written between spaces ("reasoning
@@ -666,7 +671,9 @@ def understand(
     # "how does X differ from Y?", "X vs Y": the comparison is the question's form, not what it asks about
     # a comparing word read through any of its readings is the question's form too ("diffrence")
     asked = [k for k in keys if not (k.terms <= names or k.covered(names) or k.covered(_comparing_terms()))]
-    about_notes = MY_NOTES_RE.search(text) is not None and not mentions
+    # "how many papers do i have": a count of what the notes hold
+    counted_in_notes = COUNT_RE.search(text) is not None and _HAVE_END_RE.search(text) is not None
+    about_notes = (MY_NOTES_RE.search(text) is not None or counted_in_notes) and not mentions
     if about_notes:  # "have I written notes on" frames the question
         framing = {t for m in MY_NOTES_RE.finditer(text) for t in lexical_terms(m.group(0))}
         asked = [k for k in asked if not k.terms <= framing]

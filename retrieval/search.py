@@ -37,7 +37,7 @@ from papernotes.retrieval.index_health import (
 )
 from papernotes.retrieval.question import Question, understand
 from papernotes.retrieval.settings import Settings
-from papernotes.retrieval.store import lock_held, make_client, storage_error, vector_store
+from papernotes.retrieval.store import lock_held, make_client, storage_error, store_internal_error, vector_store
 from papernotes.retrieval.terms import lexical_terms, lexical_terms_once
 
 #: Two chunks whose term sets overlap this much (overlap coefficient |A ∩ B| / min(|A|, |B|)) are
@@ -215,7 +215,7 @@ class HybridRetriever(BaseRetriever):
             try:
                 store, vectors = _open_store(settings, emb, copy=True)
             except Exception:
-                translated = storage_error(settings, e, "opening the index")
+                translated = storage_error(settings, e, "opening the index") or store_internal_error(settings, e)
                 if translated is None:
                     raise e from None
                 raise translated from e

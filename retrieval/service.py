@@ -444,8 +444,15 @@ class Notes:
         return out
 
     def _list_answer(self, question: str, an: Analysis, mode: str, note: str | None) -> Answer:
-        """A list question answered from the catalog: one line per member paper, each cited."""
+        """A list question answered from the catalog: one line per member paper, each cited; a count of
+        every paper ("how many papers are in my notes": no topic, venue or year) is the catalog's size."""
         result = an.result
+        if COUNT_RE.search(normalize(question)) and not an.question.asked and not result.filters:
+            n, venues = len(self.catalog), {v for r in self.catalog for v in r.venues}
+            text = f"The notes list {plural(n, 'paper')} in all, at {plural(len(venues), 'venue')}."
+            return extractive_answer(
+                question, text, [], result, _join(note, "counted in the paper catalog"), kind="list"
+            )
         if result.missing_venue or not an.members:
             a = refusal_answer(question, mode, result, note)
             a.kind = "list"

@@ -47,8 +47,9 @@ def make_client(settings: Settings, read_only: bool = False, copy: bool = False,
     ``read_only`` (queries): when the embedded store cannot be written (a read-only mount), a
     temporary copy of it is opened instead (see :func:`_read_only_copy`); ``copy`` opens such a copy
     in any case (a store on a full disk, which chromadb cannot open for reading either).
-    ``set_aside_damaged`` (``ingest --rebuild``): an embedded store whose SQLite file is damaged is
-    renamed to ``chroma.damaged-<UTC time>`` (kept, not deleted) and a new empty store is opened.
+    ``set_aside_damaged`` (``ingest --rebuild``): an embedded store whose SQLite file is damaged, or that
+    chromadb cannot open at all, is renamed to ``chroma.damaged-<UTC time>`` (kept, not deleted) and a
+    new empty store is opened.
 
     Raises
     ------
@@ -81,17 +82,33 @@ def make_client(settings: Settings, read_only: bool = False, copy: bool = False,
     try:
         return chromadb.PersistentClient(path=str(path), settings=cs)
     except Exception as e:  # chromadb's InternalError carries SQLite's own message
-        if not damaged_store(e):
+        from chromadb.errors import InternalError
+
+        # a rebuild also moves aside a store chromadb cannot open at all ("unable to open database
+        # file": its SQLite file replaced by a folder), which no other command can repair
+        if not damaged_store(e) and not (set_aside_damaged and isinstance(e, InternalError)):
             raise
         if not set_aside_damaged or path != settings.chroma_dir:
             raise _damaged_error(settings, e) from None
     from chromadb.api.shared_system_client import SharedSystemClient
 
     SharedSystemClient.clear_system_cache()  # the failed start stays cached under the path otherwise
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    settings.chroma_dir.rename(settings.chroma_dir.with_name(f"chroma.damaged-{stamp}"))
+    set_aside(settings.chroma_dir)
     settings.chroma_dir.mkdir()
     return chromadb.PersistentClient(path=str(settings.chroma_dir), settings=cs)
+
+
+def set_aside(path: Path) -> Path:
+    """Rename the damaged index part ``path`` to ``<name>.damaged-<UTC time>`` beside it (kept, not
+    deleted) and return the new path.
+
+    Raises
+    ------
+    OSError
+        if it cannot be renamed (no permission on its folder).
+    """
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    return path.rename(path.with_name(f"{path.name}.damaged-{stamp}"))
 
 
 #: SQLite's result codes of a damaged database file, as chromadb reports them ("(code: 26) file is not

@@ -261,8 +261,17 @@ def test_a_note_that_cannot_be_read_for_now_keeps_its_earlier_index(settings, tm
 
 @pytest.mark.parametrize(
     "garbage",
-    [bytes(range(256)) * 12, b"\xff\xfe\x00" + "caf\u00e9".encode("utf-16-be") * 3, b"", b"  \n\n \t\n"],
-    ids=["binary", "no-encoding", "emptied", "only-whitespace"],
+    [
+        bytes(range(256)) * 12,
+        b"\xff\xfe\x00" + "caf\u00e9".encode("utf-16-be") * 3,
+        b"",
+        b"  \n\n \t\n",
+        # a few stray bytes that some 8-bit code page decodes, with no language read in them
+        b"\xff\xfe\xfd\xfc garbage \x80\x81",
+        b"\x80\x81\x82 short",
+        b"\x8d\x8f\x90 \xc0\xc1",
+    ],
+    ids=["binary", "no-encoding", "emptied", "only-whitespace", "stray-bytes", "short-stray", "control-range"],
 )
 def test_a_note_that_turned_into_binary_keeps_its_earlier_index(settings, tmp_path, garbage):
     """A note overwritten with bytes that are no text, or emptied (a bad sync, a wrong save), is reported
@@ -581,3 +590,29 @@ def test_a_source_given_twice_is_read_and_counted_once(settings, tmp_path):
     twice = ingest(settings, [str(notes), str(notes / ".." / "notes"), str(notes)])
     assert (twice.files, twice.pages, twice.chunks) == (once.files, once.pages, once.chunks) == (2, 2, 2)
     assert twice.added == twice.deleted == 0
+
+
+def test_entries_named_like_notes_that_are_no_files_are_reported_and_skipped(settings, tmp_path):
+    """A pipe named ``pipe.md`` (reading it would wait forever) and, with external links followed, a link
+    to a device (``/dev/zero``: endless bytes) are each reported and skipped; the rest is ingested."""
+    notes = tmp_path / "notes"
+    write(notes, "good.md", GOOD)
+    os.mkfifo(notes / "pipe.md")
+    (notes / "zero.md").symlink_to("/dev/zero")
+    from papernotes.retrieval.indexing import ingest
+
+    rep = ingest(settings, [str(notes)], follow_external_links=True)
+    assert warned(rep, "pipe.md") and "not a regular file" in warned(rep, "pipe.md")[0]
+    assert warned(rep, "zero.md") and "no regular file" in warned(rep, "zero.md")[0]
+    assert rep.files == 1 and rep.files_skipped == 2
+
+
+@pytest.mark.parametrize("source", ["/dev/null", "/dev/zero"])
+def test_a_device_given_as_the_source_is_one_clear_error(tmp_path, models_cache, source):
+    data = tmp_path / "data"
+    seed_models(models_cache, data)
+    p = cli(["ingest", source], data)
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    assert (
+        p.stderr.strip() == f"error: {source} is neither a notes file nor a folder of notes (a device, pipe or socket)"
+    )

@@ -192,6 +192,43 @@ def test_a_damaged_vector_store_is_named_and_rebuild_sets_it_aside(fixture_data)
     assert a.returncode == 0 and ANSWER in json.loads(a.stdout)["answer"], a.stderr
 
 
+def test_chromas_internal_error_on_opening_the_store_is_the_damaged_vector_store(fixture_data, monkeypatch):
+    """Opening the store for a query fails inside chromadb (measured on the real notes with a segment's
+    ``header.bin`` emptied: "Error loading hnsw index", raised by the collection's count): the one-line
+    damaged-vector-store error with the rebuild command, not "unexpected InternalError"."""
+    from chromadb.api.models.Collection import Collection
+    from chromadb.errors import InternalError
+
+    from papernotes.retrieval.errors import IndexDamagedError
+    from papernotes.retrieval.search import HybridRetriever
+
+    def fail(self):
+        raise InternalError("Error executing plan: Error creating hnsw segment reader: Error loading hnsw index")
+
+    monkeypatch.setattr(Collection, "count", fail)
+    with pytest.raises(IndexDamagedError, match=r"vector store.*Error loading hnsw index.*ingest --rebuild"):
+        HybridRetriever.from_settings(make_settings(fixture_data))
+
+
+@pytest.mark.parametrize(("part", "aside"), [("chroma/chroma.sqlite3", "chroma.damaged-*"), ("bm25", "bm25.damaged-*")])
+def test_a_part_replaced_by_a_file_or_folder_is_set_aside_by_the_rebuild(fixture_data, part, aside):
+    """The store's SQLite file replaced by a folder, the keyword index's folder by a file: the rebuild
+    moves the stray part aside (kept) and the index answers again — never the same error line after the
+    command it names."""
+    path = fixture_data / part
+    if path.is_dir():
+        shutil.rmtree(path)
+        path.write_text("junk\n")
+    else:
+        path.unlink()
+        path.mkdir()
+    p = cli(["ingest", "--rebuild", str(FIXTURE_NOTES)], fixture_data)
+    assert p.returncode == 0 and "Traceback" not in p.stderr, p.stderr
+    assert len(list(fixture_data.glob(aside))) == 1  # kept, not deleted
+    a = cli(["ask", QUESTION, "--json"], fixture_data)
+    assert a.returncode == 0 and ANSWER in json.loads(a.stdout)["answer"], a.stderr
+
+
 def test_a_damaged_record_manager_is_set_aside_and_re_recorded_without_re_embedding(fixture_data):
     clean = snapshot(fixture_data)
     _garble(fixture_data / "records.sqlite")
@@ -358,6 +395,24 @@ def test_running_ingest_is_noticed_as_running(fixture_data):
     finally:
         os.close(fd)
     assert "did not finish (started 2026-01-02 03:04:05 UTC)" in (unfinished_ingest(settings) or "")
+
+
+def test_queries_during_the_first_ingest_say_there_is_no_index_yet(tmp_path):
+    """The first ingest of an empty data dir is running (its marker, the write lock held, no part of the
+    index written): a query says there is no index yet, not that answers come from an earlier one."""
+    import fcntl
+
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "ingest-in-progress.json").write_text(json.dumps({"started": "2026-01-02 03:04:05 UTC"}))
+    fd = os.open(data / "write.lock", os.O_RDWR | os.O_CREAT)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        line = one_error_line(cli(["ask", QUESTION], data))
+    finally:
+        os.close(fd)
+    assert "no index" in line and "first ingest is running (started 2026-01-02 03:04:05 UTC)" in line, line
+    assert "as it was before" not in line
 
 
 def test_a_running_rebuild_is_noticed_as_a_rebuild(fixture_data):

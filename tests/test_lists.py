@@ -163,6 +163,15 @@ def test_a_person_or_group_named_alone_lists_their_papers(notes, q, want):
 
 
 @pytest.mark.parametrize(
+    "q", ["how many papers are in my notes", "how many papers do i have?", "number of papers in my notes"]
+)
+def test_a_count_of_every_paper_is_the_catalogs_size(notes, q):
+    """No topic, venue or year: the count is of every paper the catalog holds, not of a retrieved few."""
+    a = notes.ask(q, use_llm=False)
+    assert a.kind == "list" and a.answer.startswith(f"The notes list {len(notes.catalog)} papers in all"), a.answer
+
+
+@pytest.mark.parametrize(
     "q", ["what did emu institute build", "recent work from emu institute", "what has wombat labs published?"]
 )
 def test_a_group_named_with_words_of_publishing_lists_the_groups_papers(notes, q):
@@ -293,6 +302,8 @@ def test_a_heading_whose_papers_mostly_are_on_the_topic_lists_all_of_its_papers(
         ("number of papers from hotos 2031 in my notes", len(HOTOS_2031)),
         ("count of hotos'31 papers", len(HOTOS_2031)),
         ("total number of hotos 2031 rdma papers", 3),
+        ("count the hotos 2031 papers", len(HOTOS_2031)),
+        ("how many hotos'31 rdma papers do i have?", 3),
     ],
 )
 def test_a_list_asked_as_how_many_states_the_count_first(notes, q, n):

@@ -137,3 +137,14 @@ def test_a_question_about_the_venues_papers_is_not_a_venue_lookup(notes):
     assert "Fjord" in a.answer and "Tromsø" not in a.answer
     # the acceptance rate is a part of the venue answer, stated in the notes' own section
     assert "16.1%" in ask(notes, "sosp 2031 acceptance rate").answer
+
+
+@pytest.mark.parametrize("q", ["was skerry a best paper?", "did skerry win best paper", "skerry - best paper or not?"])
+def test_an_award_the_papers_notes_do_not_give_is_refused_not_described(notes, q):
+    """Skerry's notes state no award (Fjord's, beside it, do): the question asks for one, which its
+    lookup answer does not give — "paper" in the question makes it no lookup."""
+    assert ask(notes, q).answer == REFUSAL
+
+
+def test_an_award_the_papers_notes_give_is_quoted(notes):
+    assert "Best Paper Award" in ask(notes, "was fjord a best paper?").answer
