@@ -303,15 +303,21 @@ def test_third_blind_fixture_questions(tmp_path, models_cache):
 NOTION = Path(__file__).parent.parent / "eval" / "collections" / "notion-export"
 
 
+def _against_expected(collection: Path) -> tuple[list[PaperRecord], list[dict], dict[str, PaperRecord]]:
+    """The catalog of ``collection``'s notes, its writer's ``expected_records.json`` (every record has the
+    right title and link, and there is no other) and the records by title key."""
+    records, _ = catalog_of(collection / "notes")
+    expected = json.loads((collection / "expected_records.json").read_text())
+    assert precision_recall(records, expected) == (1.0, 1.0)
+    return records, expected, {title_key(r.title): r for r in records}
+
+
 def test_a_notion_export_gives_one_record_per_paper_page_with_its_properties():
     """A Notion "Markdown & CSV" export of a reading-list database (written by a helper who had not seen
     the catalog code): each page's property lines ("Authors: …", "Venue: …", "Tags: …", "URL: …") give
     the record's fields; the "Reading plan" and "Meeting notes" pages give none; a workshop named with
     its host ("Venue: NIPS 2013 Deep Learning Workshop") leaves the venue empty."""
-    records, _ = catalog_of(NOTION / "notes")
-    expected = json.loads((NOTION / "expected_records.json").read_text())
-    assert precision_recall(records, expected) == (1.0, 1.0)
-    by_title = {title_key(r.title): r for r in records}
+    records, expected, by_title = _against_expected(NOTION)
     for e in expected:
         r = by_title[title_key(e["title"])]
         want = e.get("venue") or ""
@@ -337,10 +343,7 @@ def test_a_logseq_graph_gives_one_record_per_paper_page_with_its_properties():
     al." is no author; the declared alias is the system's name, not a bold word ("**emergent**") or a
     two-letter acronym ("LM"). NIPS is read as NeurIPS (the same conference, renamed in 2018); a
     workshop leaves the venue empty, as in the Notion export."""
-    records, _ = catalog_of(LOGSEQ / "notes")
-    expected = json.loads((LOGSEQ / "expected_records.json").read_text())
-    assert precision_recall(records, expected) == (1.0, 1.0)
-    by_title = {title_key(r.title): r for r in records}
+    records, expected, by_title = _against_expected(LOGSEQ)
     for e in expected:
         r = by_title[title_key(e["title"])]
         want = "" if "Workshop" in e["venue"] else e["venue"].replace("NIPS", "NeurIPS")
