@@ -447,28 +447,32 @@ class Notes:
         """A list question answered from the catalog: one line per member paper, each cited; a count of
         every paper ("how many papers are in my notes": no topic, venue or year) is the catalog's size."""
         result = an.result
-        if COUNT_RE.search(normalize(question)) and not an.question.asked and not result.filters:
+        q = an.question
+        if COUNT_RE.search(normalize(question)) and not q.asked and not q.papers and not result.filters:
             n, venues = len(self.catalog), {v for r in self.catalog for v in r.venues}
             text = f"The notes list {plural(n, 'paper')} in all, at {plural(len(venues), 'venue')}."
             return extractive_answer(
                 question, text, [], result, _join(note, "counted in the paper catalog"), kind="list"
             )
-        if result.missing_venue or not an.members:
+        members = an.members
+        if q.papers and not q.asked:  # "how many different COMET papers are there?": the papers of that name
+            members = [m for m in members if m.record in set(q.records)] or members
+        if result.missing_venue or not members:
             a = refusal_answer(question, mode, result, note)
             a.kind = "list"
             return a
         cited: list[Hit] = []
         lines = []
-        if len(an.members) == 1:  # one paper: what it is, not a one-line list
-            item = an.members[0]
+        if len(members) == 1:  # one paper: what it is, not a one-line list
+            item = members[0]
             rec = item.chunk.record
             own = self.retriever.papers.chunks.get(rec, []) if rec is not None else []
             hits = [item.chunk] + self.retriever.chunk_hits(own)
             text, cited = paper_lookup(item.paper, hits)
             lines = [text]
         if COUNT_RE.search(normalize(question)):  # "how many papers of hpca 2026 are in my notes": the count first
-            lines.insert(0, f"The notes list {plural(len(an.members), 'paper')} for this:")
-        for item in an.members if len(an.members) > 1 else []:
+            lines.insert(0, f"The notes list {plural(len(members), 'paper')} for this:")
+        for item in members if len(members) > 1 else []:
             cited.append(item.chunk)
             lines.append(f"- {paper_line(item.paper)} [{len(cited)}]")
         note = _join(note, "list from the paper catalog" if mode == "llm" else None)

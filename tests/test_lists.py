@@ -310,3 +310,22 @@ def test_a_list_asked_as_how_many_states_the_count_first(notes, q, n):
     a = notes.ask(q, use_llm=False)
     assert a.kind == "list" and a.answer.startswith(f"The notes list {n} papers"), a.answer
     assert len(a.citations) == n
+
+
+SHARED_NAME = [
+    ("Papers › Serving", "Kestrel: Serving Many Adapters at Once", "Emu Institute", "Batches adapters."),
+    ("Papers › Serving", "Harrier: Speculative Decoding on CPUs", "Wombat Labs", "Drafts on the CPU."),
+    ("Papers › Storage", "Kestrel: Erasure Codes for Cold Tiers", "Tasman University", "Codes cold blocks."),
+    ("Papers › Storage", "Osprey: Log-Structured Object Stores", "Emu Institute", "Appends objects."),
+]
+
+
+@pytest.mark.parametrize("q", ["how many different Kestrel papers are in here? list em", "list the kestrel papers"])
+def test_a_list_of_a_name_several_papers_share_is_those_papers(tmp_path_factory, models_cache, q):
+    """Two papers are named Kestrel: a list or count of "Kestrel papers" is those two, not the notes'
+    other papers (and no count of the whole catalog)."""
+    root = tmp_path_factory.mktemp("shared-name-notes")
+    (root / "birdconf-2033.md").write_text(_page("BirdConf 2033", SHARED_NAME), encoding="utf-8")
+    n = notes_of(root, tmp_path_factory.mktemp("shared-name-index"), models_cache)
+    assert listed(n, q) == {"Kestrel"}
+    assert len(n.ask(q, use_llm=False).citations) == 2
