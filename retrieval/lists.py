@@ -249,6 +249,9 @@ def select(
                     x.probability = max(x.probability, 1.0) if named else min(x.probability, 0.0)
     if topic:
         _close_groups(scored, [" ".join(_venue_topics(x.paper, f)) for x in scored], alternatives, idf)
+    if q and q.group:  # a person's or group's papers: by who they are from, not what they mention
+        for x in scored:
+            x.probability = 1.0 if q.group <= set(lexical_terms(_people(x.paper))) else 0.0
     members = [x for x in scored if x.probability >= 0.5]
     return members, scored
 
@@ -538,11 +541,13 @@ def topic_list(
             return False
         beyond = [k for k in q.asked if k not in specific and not k.terms <= name]
         if not beyond or similarity is None:
+            q.group = frozenset(name)
             return True
         words = [w for w in q.text.split() if not (set(lexical_terms(w)) and set(lexical_terms(w)) <= name)]
         if similarity(" ".join(words), PEOPLE_LIST_PARTS) < lookup_threshold():
             return False
         q.asked = [k for k in q.asked if k not in beyond]  # they frame the question: no topic of the list
+        q.group = frozenset(name)
         return True
     for r in retriever.catalog:
         if f.venue or f.series:

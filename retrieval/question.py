@@ -276,6 +276,10 @@ class Question:
     #: only as a name, capitalized, never in lower case ("mamba" → "Mamba", "orca"); not an ordinary word
     #: of the notes ("datasets", "latency"); read only for a question that leans on an earlier turn
     rare_word: bool = False
+    #: the stemmed terms of a person or group the question names in full as whose papers it asks for
+    #: ("what did microsoft publish"; set by :func:`~papernotes.retrieval.lists.topic_list`): the list is
+    #: of the papers they are from, by their authors, affiliations and listing pages
+    group: frozenset[str] = frozenset()
     #: the question's focus: the asked words of the noun phrase of its interrogative ("what *learning
     #: rate* did …", "which *CXL memory vendor*", "how many *experts*"), the thing an answer must name
     #: (:data:`FOCUS_RE`); empty when the interrogative has none ("what is X", "who built X")

@@ -455,7 +455,7 @@ class Notes:
                 question, text, [], result, _join(note, "counted in the paper catalog"), kind="list"
             )
         members = an.members
-        if q.papers and not q.asked:  # "how many different COMET papers are there?": the papers of that name
+        if len(q.records) > 1 and not q.asked:  # "how many different COMET papers are there?": those named so
             members = [m for m in members if m.record in set(q.records)] or members
         if result.missing_venue or not members:
             a = refusal_answer(question, mode, result, note)

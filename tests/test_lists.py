@@ -329,3 +329,21 @@ def test_a_list_of_a_name_several_papers_share_is_those_papers(tmp_path_factory,
     n = notes_of(root, tmp_path_factory.mktemp("shared-name-index"), models_cache)
     assert listed(n, q) == {"Kestrel"}
     assert len(n.ask(q, use_llm=False).citations) == 2
+
+
+MENTIONS = [
+    ("Papers › GPUs", "Glider: Confidential Computing on Emu Institute GPUs", "Wombat Labs", "Audits Emu GPUs."),
+    ("Papers › GPUs", "Ferry: Live Migration of GPU Contexts", "Emu Institute", "Moves GPU contexts."),
+    ("Papers › GPUs", "Tern: Kernel Fusion for Task Runtimes", "Tasman University & Emu Institute", "Fuses kernels."),
+    ("Papers › Storage", "Gannet: Flash Tiers", "Wombat Labs", "Tiers flash; compared with Emu Institute's design."),
+]
+
+
+@pytest.mark.parametrize("q", ["what did emu institute publish", "what did emu institute build"])
+def test_a_groups_papers_are_those_it_is_from_not_those_that_mention_it(tmp_path_factory, models_cache, q):
+    """A group named alone asks for the papers it is from (authors, affiliations): a paper about its
+    hardware or comparing with it, from another group, is none of them."""
+    root = tmp_path_factory.mktemp("mention-notes")
+    (root / "gpuconf-2033.md").write_text(_page("GPUConf 2033", MENTIONS), encoding="utf-8")
+    n = notes_of(root, tmp_path_factory.mktemp("mention-index"), models_cache)
+    assert listed(n, q) == {"Ferry", "Tern"}
