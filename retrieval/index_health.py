@@ -255,6 +255,20 @@ def read_bm25(settings: Settings) -> BM25Index:
     return _read_part(settings, "keyword index", settings.bm25_dir, BM25Index.load)
 
 
+def _stray_part(path: Path, data_dir: Path) -> str | None:
+    """Why ``path`` (a file of the index, missing as a file) cannot be read when something else stands
+    in its way — ``path`` itself is a folder, or one of its folders under ``data_dir`` is a file — else
+    None (it is just missing)."""
+    if path.exists():
+        return f"{path.name} is a folder, not a file"
+    for parent in path.parents:
+        if parent == data_dir or not parent.is_relative_to(data_dir):
+            return None
+        if parent.exists() and not parent.is_dir():
+            return f"{parent.name} is a file, not a folder"
+    return None
+
+
 def ensure_index(settings: Settings) -> None:
     """Check that the data dir holds a complete index this version of papernotes can query.
 
@@ -294,9 +308,16 @@ def ensure_index(settings: Settings) -> None:
     for name, ok in present.items():
         if not ok:
             where = parts[name] if name != "vector store" else settings.chroma_dir
-            raise IndexDamagedError(
-                f"the {name} of the index ({where}) is missing; run `{repair_command(settings)}` to rebuild it"
-            )
+            stray = _stray_part(parts[name], settings.data_dir)
+            if stray is None:
+                raise IndexDamagedError(
+                    f"the {name} of the index ({where}) is missing; run `{repair_command(settings)}` to rebuild it"
+                )
+            # a folder where a file belongs (or the reverse): the store needs a rebuild, which sets it aside
+            command = repair_command(settings)
+            if name == "vector store":
+                command = command.replace("papernotes ingest", "papernotes ingest --rebuild", 1)
+            raise IndexDamagedError(f"the {name} of the index ({where}) cannot be read ({stray}); run `{command}`")
     try:
         manifest = load_json(manifest_path(settings), {})
     except (OSError, ValueError):

@@ -222,6 +222,9 @@ def test_a_part_replaced_by_a_file_or_folder_is_set_aside_by_the_rebuild(fixture
     else:
         path.unlink()
         path.mkdir()
+    line = one_error_line(cli(["ask", QUESTION], fixture_data))
+    assert "cannot be read" in line and "not a" in line, line  # not "missing"
+    assert ("--rebuild" in line) == part.startswith("chroma"), line  # the command that repairs it
     p = cli(["ingest", "--rebuild", str(FIXTURE_NOTES)], fixture_data)
     assert p.returncode == 0 and "Traceback" not in p.stderr, p.stderr
     assert len(list(fixture_data.glob(aside))) == 1  # kept, not deleted
@@ -496,13 +499,17 @@ def sections(out: str) -> dict[str, str]:
 def test_queries_work_on_a_read_only_data_dir_and_ingest_names_it(fixture_data, tmp_path):
     """Queries read a temporary copy of the store; ingest, and a query that cannot make that copy (every
     temp dir read-only too), stop with one line naming the data dir and the fix."""
+    # a temp dir of this test's own: the copies other processes make meanwhile are not counted
+    own_tmp = tmp_path / "tmp"
+    own_tmp.mkdir()
     script = f"""
+    export TMPDIR="{own_tmp}"
     mount --bind -o ro "$D" "$D" || exit 99
     echo "== ask"; $P ask "{QUESTION}" 2>&1; echo "rc=$?"
     echo "== papers"; $P papers --json 2>&1 | head -c 200; echo
     echo "== ingest"; $P ingest {FIXTURE_NOTES} 2>&1; echo "rc=$?"
-    ls -d /tmp/papernotes-ro-* 2>/dev/null | wc -l
-    for t in /tmp /var/tmp; do mount --bind -o ro $t $t || exit 99; done
+    ls -d "$TMPDIR"/papernotes-ro-* 2>/dev/null | wc -l
+    for t in /tmp /var/tmp "$TMPDIR"; do mount --bind -o ro $t $t || exit 99; done
     echo "== no temp room"; $P ask "{QUESTION}" 2>&1; echo "rc=$?"
     """
     p = in_namespace(script, fixture_data)
