@@ -335,6 +335,19 @@ VENUE_LOOKUP_PARTS = {
 }
 
 
+@lru_cache(maxsize=1)
+def _venue_part_terms() -> frozenset[str]:
+    """The stemmed terms of :data:`VENUE_LOOKUP_PARTS`' descriptions."""
+    return frozenset(t for d in VENUE_LOOKUP_PARTS.values() for t in lexical_terms(d))
+
+
+def asks_venue_parts(q: Question) -> bool:
+    """``q`` names a venue and no paper and asks only in words of the venue lookup's parts ("isca 2026
+    accept rate", "where is sosp 2023"): a question about the venue itself, never a list of its papers
+    whose records happen to hold those words ("a 100% pass rate" … "accept")."""
+    return bool(q.venues) and not q.papers and bool(q.asked) and all(k.covered(_venue_part_terms()) for k in q.asked)
+
+
 def is_venue_lookup(q: Question, venue: str | None, used: Callable[[Key], bool], known: AbstractSet[str]) -> bool:
     """True when ``q`` asks about the conference ``venue`` itself (the filter the question names, with
     its year) and nothing the notes say of its papers: it names no paper and asks for no list, none of
@@ -348,7 +361,7 @@ def is_venue_lookup(q: Question, venue: str | None, used: Callable[[Key], bool],
         return False
     # a word of a part's own description asks for that part, whatever the papers' chunks say ("isca 2026
     # acceptance *rate*" beside "a 100% pass rate")
-    parts = frozenset(t for d in VENUE_LOOKUP_PARTS.values() for t in lexical_terms(d))
+    parts = _venue_part_terms()
     if any(used(k) for k in q.asked if not k.covered(parts)):
         return False
     told = frozenset(t for f in known if f in VENUE_LOOKUP_PARTS for t in lexical_terms(VENUE_LOOKUP_PARTS[f]))

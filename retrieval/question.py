@@ -91,6 +91,10 @@ def asks_for_list(
 COUNT_RE = re.compile(r"\bhow\s+many\b|\b(?:number|count|tally|total)\s+(?:number\s+)?of\b|^\W*count\b", re.IGNORECASE)
 
 
+#: The count's noun right after the count ("how many papers", "number of papers"): the notes' papers.
+_COUNTED_PAPERS_RE = re.compile(r"\b(?:how\s+many|(?:number|count|tally)\s+of)\s+papers\b", re.IGNORECASE)
+#: Words scoping a count (English closed-class words): "how many papers *in total* / *overall*".
+_COUNT_SCOPE_RE = re.compile(r"\b(?:in\s+)?(?:total|overall|altogether)\b", re.IGNORECASE)
 #: A question ending in "do I have" ("how many rdma papers do i have?").
 _HAVE_END_RE = re.compile(r"\b(?:do|did)\s+(?:i|we)\s+have\s*[?.!]*\s*$", re.IGNORECASE)
 
@@ -676,7 +680,10 @@ def understand(
     # a comparing word read through any of its readings is the question's form too ("diffrence")
     asked = [k for k in keys if not (k.terms <= names or k.covered(names) or k.covered(_comparing_terms()))]
     # "how many papers do i have": a count of what the notes hold
-    counted_in_notes = COUNT_RE.search(text) is not None and _HAVE_END_RE.search(text) is not None
+    # … or, naming no venue, "how many papers total": a count of the notes' own papers
+    counted_in_notes = COUNT_RE.search(text) is not None and (
+        _HAVE_END_RE.search(text) is not None or (not found and _COUNTED_PAPERS_RE.search(text) is not None)
+    )
     about_notes = (MY_NOTES_RE.search(text) is not None or counted_in_notes) and not mentions
     if about_notes:  # "have I written notes on" frames the question
         framing = {t for m in MY_NOTES_RE.finditer(text) for t in lexical_terms(m.group(0))}
@@ -685,7 +692,12 @@ def understand(
     anything = bool(found) and not mentions and anything_words
     wants_list = (asks_for_list(text, found, meant) or about_notes or anything) and len(mentions) < 2
     if wants_list:  # "number of papers from nsdi 2026": the count is the question's form, not its topic
-        counting = {t for m in COUNT_RE.finditer(normalize(text)) for t in lexical_terms(m.group(0))}
+        counting = {
+            t
+            for r in (COUNT_RE, _COUNT_SCOPE_RE)
+            for m in r.finditer(normalize(text))
+            for t in lexical_terms(m.group(0))
+        }
         asked = [k for k in asked if not (counting and k.terms <= counting)]
     unknown = (
         _unknown_names(text, spans, in_notes, writes) if in_notes is not None and not foreign_language(text) else []

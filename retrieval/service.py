@@ -24,6 +24,7 @@ from papernotes.retrieval.answerability import (
     LOOKUP_PARTS,
     VENUE_LOOKUP_PARTS,
     answerability,
+    asks_venue_parts,
     identity_terms,
     is_lookup,
     is_venue_lookup,
@@ -273,9 +274,13 @@ class Notes:
         result = self.retriever.search(q, max(k, 10) if q.is_list else k, filters, vector=vector)
         idf = self.retriever.bm25.idf
         an = Analysis(q, result)
-        if not q.is_list and (
-            lists.heading_list(self.retriever, result, idf)
-            or lists.topic_list(self.retriever, result, idf, self.framing_similarity)
+        if (
+            not q.is_list
+            and not asks_venue_parts(q)
+            and (
+                lists.heading_list(self.retriever, result, idf)
+                or lists.topic_list(self.retriever, result, idf, self.framing_similarity)
+            )
         ):
             q.is_list = True
         if q.is_list:
@@ -329,6 +334,10 @@ class Notes:
             return None, False
         facts = venue_facts(bm25.texts, bm25.metadatas, f.venue)
         if is_venue_lookup(q, f.venue, used, facts.known):
+            return facts, False
+        # some parts asked for are stated ("hpca 2026 location and acceptance rate": its place): those
+        known = [p for p in facts.known if p in VENUE_LOOKUP_PARTS]
+        if any(is_venue_lookup(replace(q, asked=[k]), f.venue, used, set(known)) for k in q.asked):
             return facts, False
         return None, bool(q.asked)  # a part asked for that the notes do not state
 

@@ -163,7 +163,14 @@ def test_a_person_or_group_named_alone_lists_their_papers(notes, q, want):
 
 
 @pytest.mark.parametrize(
-    "q", ["how many papers are in my notes", "how many papers do i have?", "number of papers in my notes"]
+    "q",
+    [
+        "how many papers are in my notes",
+        "how many papers do i have?",
+        "number of papers in my notes",
+        "how many papers total",
+        "how many papers in the notes overall",
+    ],
 )
 def test_a_count_of_every_paper_is_the_catalogs_size(notes, q):
     """No topic, venue or year: the count is of every paper the catalog holds, not of a retrieved few."""
@@ -304,6 +311,7 @@ def test_a_heading_whose_papers_mostly_are_on_the_topic_lists_all_of_its_papers(
         ("total number of hotos 2031 rdma papers", 3),
         ("count the hotos 2031 papers", len(HOTOS_2031)),
         ("how many hotos'31 rdma papers do i have?", 3),
+        ("how many hotos 2031 papers in total", len(HOTOS_2031)),
     ],
 )
 def test_a_list_asked_as_how_many_states_the_count_first(notes, q, n):

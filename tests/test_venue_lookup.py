@@ -64,7 +64,7 @@ Homepage: https://2030.eurosys.example.org/
 
 * Tarn: Sharing GPUs between Notebooks \\[[Paper](https://doi.org/10.1145/1111.4444)]
   * KU Leuven
-  * Time-slices one GPU among interactive notebooks, at a 99% rate of deadlines met.
+  * Time-slices one GPU among interactive notebooks and accepts new ones at a 99% rate of deadlines met.
 """
 
 
@@ -125,6 +125,7 @@ def test_the_calendar_row_names_only_the_asked_venue_in_the_citation(notes):
         # … also when a paper of the venue writes a word of it ("a 99% rate of deadlines met")
         "what was the acceptance rate of eurosys 2030",
         "eurosys'30 accept rate",
+        "eurosys 2030 accept rate?",  # Tarn's record holds both words: still no list of its papers
     ],
 )
 def test_what_the_notes_do_not_state_about_a_venue_is_refused(notes, q):
@@ -148,3 +149,9 @@ def test_an_award_the_papers_notes_do_not_give_is_refused_not_described(notes, q
 
 def test_an_award_the_papers_notes_give_is_quoted(notes):
     assert "Best Paper Award" in ask(notes, "was fjord a best paper?").answer
+
+
+def test_a_venue_question_asking_for_stated_and_unstated_parts_gives_the_stated_ones(notes):
+    """EuroSys 2030's place is in the calendar, its acceptance rate nowhere: the venue's facts answer."""
+    a = ask(notes, "eurosys 2030 location and acceptance rate")
+    assert "Ghent, Belgium" in a.answer and a.kind == "lookup", a.answer
