@@ -80,6 +80,13 @@ def notes(tmp_path_factory, models_cache):
     return notes_of(root, tmp_path_factory.mktemp("lists-index"), models_cache)
 
 
+def one_page_notes(tmp_path_factory, models_cache, title: str, bullets: Sequence[Bullet]):
+    """Notes of one conference page ``title`` listing ``bullets``, ingested into a fresh index."""
+    root = tmp_path_factory.mktemp("one-page-notes")
+    (root / f"{title.lower().replace(' ', '-')}.md").write_text(_page(title, bullets), encoding="utf-8")
+    return notes_of(root, tmp_path_factory.mktemp("one-page-index"), models_cache)
+
+
 def listed(notes, q: str) -> set[str]:
     a = notes.ask(q, use_llm=False)
     assert a.kind == "list", (q, a.kind, a.answer)
@@ -332,9 +339,7 @@ SHARED_NAME = [
 def test_a_list_of_a_name_several_papers_share_is_those_papers(tmp_path_factory, models_cache, q):
     """Two papers are named Kestrel: a list or count of "Kestrel papers" is those two, not the notes'
     other papers (and no count of the whole catalog)."""
-    root = tmp_path_factory.mktemp("shared-name-notes")
-    (root / "birdconf-2033.md").write_text(_page("BirdConf 2033", SHARED_NAME), encoding="utf-8")
-    n = notes_of(root, tmp_path_factory.mktemp("shared-name-index"), models_cache)
+    n = one_page_notes(tmp_path_factory, models_cache, "BirdConf 2033", SHARED_NAME)
     assert listed(n, q) == {"Kestrel"}
     assert len(n.ask(q, use_llm=False).citations) == 2
 
@@ -351,7 +356,5 @@ MENTIONS = [
 def test_a_groups_papers_are_those_it_is_from_not_those_that_mention_it(tmp_path_factory, models_cache, q):
     """A group named alone asks for the papers it is from (authors, affiliations): a paper about its
     hardware or comparing with it, from another group, is none of them."""
-    root = tmp_path_factory.mktemp("mention-notes")
-    (root / "gpuconf-2033.md").write_text(_page("GPUConf 2033", MENTIONS), encoding="utf-8")
-    n = notes_of(root, tmp_path_factory.mktemp("mention-index"), models_cache)
+    n = one_page_notes(tmp_path_factory, models_cache, "GPUConf 2033", MENTIONS)
     assert listed(n, q) == {"Ferry", "Tern"}
