@@ -255,6 +255,7 @@ class Question:
     asked : keys that are not names: what is asked about the papers (or the topic).
     is_list : the question wants several papers.
     asks_quantity : the question asks for an amount ("how many", "what share", "speedup").
+    counts : the question asks for a count (:data:`COUNT_RE`): a list answer states it first.
     numbers : the numbers the question itself states (a sentence repeating them states no new amount).
     unread : words of a question in another language than the notes that no note uses: they could not
         be matched, so they count neither for nor against an answer, and the answer says so.
@@ -272,6 +273,7 @@ class Question:
     asked: list[Key] = field(default_factory=list)
     is_list: bool = False
     asks_quantity: bool = False
+    counts: bool = False
     numbers: set[str] = field(default_factory=set)
     unread: list[str] = field(default_factory=list)
     unknown_names: list[str] = field(default_factory=list)
@@ -681,7 +683,8 @@ def understand(
     asked = [k for k in keys if not (k.terms <= names or k.covered(names) or k.covered(_comparing_terms()))]
     # "how many papers do i have": a count of what the notes hold
     # … or, naming no venue, "how many papers total": a count of the notes' own papers
-    counted_in_notes = COUNT_RE.search(text) is not None and (
+    counts = COUNT_RE.search(normalize(text)) is not None
+    counted_in_notes = counts and (
         _HAVE_END_RE.search(text) is not None or (not found and _COUNTED_PAPERS_RE.search(text) is not None)
     )
     about_notes = (MY_NOTES_RE.search(text) is not None or counted_in_notes) and not mentions
@@ -739,5 +742,6 @@ def understand(
         asked=asked,
         is_list=wants_list,
         asks_quantity=_QUANTITY_RE.search(text) is not None,
+        counts=counts,
         numbers=set(re.findall(r"\d+(?:\.\d+)?", normalize(text))),
     )

@@ -37,7 +37,7 @@ from papernotes.retrieval.evidence import Sentence, amount_asked, candidates, em
 from papernotes.retrieval.extractive import compose, paper_line, paper_lookup, states_affiliations
 from papernotes.retrieval.filters import Filters
 from papernotes.retrieval.prompts import CLARIFY, UNGROUNDED_NOTE
-from papernotes.retrieval.question import COUNT_RE, REFERRING, Question, refers_and_compares
+from papernotes.retrieval.question import REFERRING, Question, refers_and_compares
 from papernotes.retrieval.search import Hit, HybridRetriever, SearchResult
 from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.spelling import read_against
@@ -286,6 +286,8 @@ class Notes:
         if q.is_list:
             if not result.missing_venue:
                 an.members, an.list_candidates = lists.select(self.retriever, result, idf)
+                if len(q.records) > 1 and not q.asked:  # "how many different COMET papers?": those named so
+                    an.members = [m for m in an.members if m.record in set(q.records)] or an.members
             return an
         if not result.hits:
             return an
@@ -457,31 +459,28 @@ class Notes:
         every paper ("how many papers are in my notes": no topic, venue or year) is the catalog's size."""
         result = an.result
         q = an.question
-        if COUNT_RE.search(normalize(question)) and not q.asked and not q.papers and not result.filters:
+        if q.counts and not q.asked and not q.papers and not result.filters:
             n, venues = len(self.catalog), {v for r in self.catalog for v in r.venues}
             text = f"The notes list {plural(n, 'paper')} in all, at {plural(len(venues), 'venue')}."
             return extractive_answer(
                 question, text, [], result, _join(note, "counted in the paper catalog"), kind="list"
             )
-        members = an.members
-        if len(q.records) > 1 and not q.asked:  # "how many different COMET papers are there?": those named so
-            members = [m for m in members if m.record in set(q.records)] or members
-        if result.missing_venue or not members:
+        if result.missing_venue or not an.members:
             a = refusal_answer(question, mode, result, note)
             a.kind = "list"
             return a
         cited: list[Hit] = []
         lines = []
-        if len(members) == 1:  # one paper: what it is, not a one-line list
-            item = members[0]
+        if len(an.members) == 1:  # one paper: what it is, not a one-line list
+            item = an.members[0]
             rec = item.chunk.record
             own = self.retriever.papers.chunks.get(rec, []) if rec is not None else []
             hits = [item.chunk] + self.retriever.chunk_hits(own)
             text, cited = paper_lookup(item.paper, hits)
             lines = [text]
-        if COUNT_RE.search(normalize(question)):  # "how many papers of hpca 2026 are in my notes": the count first
-            lines.insert(0, f"The notes list {plural(len(members), 'paper')} for this:")
-        for item in members if len(members) > 1 else []:
+        if q.counts:  # "how many papers of hpca 2026 are in my notes": the count first
+            lines.insert(0, f"The notes list {plural(len(an.members), 'paper')} for this:")
+        for item in an.members if len(an.members) > 1 else []:
             cited.append(item.chunk)
             lines.append(f"- {paper_line(item.paper)} [{len(cited)}]")
         note = _join(note, "list from the paper catalog" if mode == "llm" else None)
