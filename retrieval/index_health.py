@@ -198,13 +198,15 @@ def manifest_path(settings: Settings) -> Path:
     return settings.data_dir / "index.json"
 
 
-def repair_command(settings: Settings) -> str:
-    """The ingest command that rebuilds this data dir's index: ``papernotes ingest`` with the sources
-    it was built from (as recorded by the last ingest of each), else with ``PATH``."""
+def repair_command(settings: Settings, rebuild: bool = False) -> str:
+    """The ingest command that rebuilds this data dir's index: ``papernotes ingest`` (``--rebuild`` with
+    ``rebuild``, for a store that must be set aside) with the sources it was built from (as recorded by
+    the last ingest of each), else with ``PATH``."""
+    command = "papernotes ingest --rebuild" if rebuild else "papernotes ingest"
     if settings.sources:  # a bare `papernotes ingest` reads them
-        return "papernotes ingest"
+        return command
     origins = sorted(load_source_stats_safe(settings))
-    return "papernotes ingest " + (" ".join(shlex.quote(o) for o in origins) if origins else "PATH")
+    return f"{command} " + (" ".join(shlex.quote(o) for o in origins) if origins else "PATH")
 
 
 def load_source_stats_safe(settings: Settings) -> dict[str, dict[str, Any]]:
@@ -314,9 +316,7 @@ def ensure_index(settings: Settings) -> None:
                     f"the {name} of the index ({where}) is missing; run `{repair_command(settings)}` to rebuild it"
                 )
             # a folder where a file belongs (or the reverse): the store needs a rebuild, which sets it aside
-            command = repair_command(settings)
-            if name == "vector store":
-                command = command.replace("papernotes ingest", "papernotes ingest --rebuild", 1)
+            command = repair_command(settings, rebuild=name == "vector store")
             raise IndexDamagedError(f"the {name} of the index ({where}) cannot be read ({stray}); run `{command}`")
     try:
         manifest = load_json(manifest_path(settings), {})

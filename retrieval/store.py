@@ -146,7 +146,7 @@ def _damaged_error(settings: Settings, e: BaseException, set_aside: bool = True)
     from papernotes.retrieval.errors import IndexDamagedError
     from papernotes.retrieval.index_health import repair_command
 
-    command = repair_command(settings).replace("papernotes ingest", "papernotes ingest --rebuild", 1)
+    command = repair_command(settings, rebuild=True)
     reason = str(e).split(") ", 1)[-1].strip() or type(e).__name__
     return IndexDamagedError(
         f"the vector store of the index ({settings.chroma_dir}) cannot be read ({reason}); "
