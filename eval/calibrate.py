@@ -13,12 +13,18 @@ The models (logistic regressions, scikit-learn; see :mod:`papernotes.retrieval.a
 * **membership** — is a candidate paper in the answer to a list question? One row per candidate;
   label: its title is a gold title.
 
-and one threshold, **lookup_at**: the framing similarity at or above which a question that names a paper
+and two thresholds, **lookup_at**: the framing similarity at or above which a question that names a paper
 and asks only in words the notes do not use or that describe the paper ("who built X", not "what
 baselines does X compare against") is a lookup (:func:`papernotes.retrieval.answerability.is_lookup`);
 one row per such question, label: it has gold titles and the lookup answer (catalog line, the notes'
 description, link) holds at least half of its ``answer_must_contain`` strings; the best balanced
-accuracy among midpoints of observed values.
+accuracy among midpoints of observed values; and **group_at**: the similarity of a question's framing
+(the question without a person's or group's name, :func:`papernotes.retrieval.lists.group_framing`) to
+:data:`papernotes.retrieval.lists.PEOPLE_LIST_PARTS` at or above which it asks for their papers, fitted
+the same way on the fit split of ``eval/group_framings.jsonl`` (framings with a ``{name}`` slot, labelled
+1 when they ask for the named one's papers or research, 0 when they ask anything else — "{name} stock
+price", "is {name} hiring"; 220 of them written by a helper who never saw the answering code) and
+reported on its held split.
 
 The split is fixed in the set itself (``split``: ``fit`` when the SHA-1 of the id, as an integer, is
 even, else ``held``; a few early rows were split by hand). After fitting, ``papernotes eval`` metrics
@@ -45,10 +51,10 @@ import json
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-from sklearn.linear_model import LogisticRegressionCV
 
 from papernotes.corpus.papers import title_key
 from papernotes.retrieval import answerability as am
@@ -64,6 +70,11 @@ ROOT = Path(__file__).resolve().parent.parent
 SET = ROOT / "eval" / "calibration.jsonl"
 REPORT = ROOT / "eval" / "calibration_report"
 COLLECTIONS = ROOT / "eval" / "collections.json"
+FRAMINGS = ROOT / "eval" / "group_framings.jsonl"
+#: People and groups of the real notes' records put in the framings' ``{name}`` slot (one per framing,
+#: by the SHA-1 of its id): single words, several words, a person's name.
+GROUP_NAMES = ("Microsoft", "ByteDance", "Tsinghua", "UC Berkeley", "Alibaba", "Meta", "Google", "NVIDIA")
+GROUP_NAMES += ("Amazon", "Xinwei Fu", "SJTU", "Huawei Cloud", "CMU")
 #: Regularization strengths tried by 5-fold cross-validation on the fit split (log-loss), per model:
 #: 12 values from 1e-3 to 10. Weaker regularization let collinear features (coverage in the best chunk
 #: and in the top three) take large opposite weights that did not carry over to other collections.
@@ -147,6 +158,8 @@ def collect(notes: Notes, rows: list[dict]) -> Data:
 def fit(rows: list[tuple[dict[str, float], int]], names: tuple[str, ...]) -> tuple[am.Model, dict]:
     """A class-balanced logistic regression on ``rows``, its L2 strength chosen by cross-validation
     (:data:`CS` values, :data:`FOLDS` folds, log-loss); returns the model and fit statistics."""
+    from sklearn.linear_model import LogisticRegressionCV  # the dev extra; the tests import this module without it
+
     x = np.array([[r[n] for n in names] for r, _ in rows], dtype=float)
     y = np.array([label for _, label in rows])
     clf = LogisticRegressionCV(Cs=list(CS), cv=FOLDS, class_weight="balanced", scoring="neg_log_loss", max_iter=5000)
@@ -158,7 +171,82 @@ def fit(rows: list[tuple[dict[str, float], int]], names: tuple[str, ...]) -> tup
     return model, stats
 
 
-def fit_threshold(rows: list[tuple[dict[str, float], int]]) -> tuple[float, dict]:
+def group_rows(
+    notes: Notes, path: Path = FRAMINGS, splits: tuple[str, ...] = ("fit", "held")
+) -> dict[str, list[tuple[dict[str, float], int]]]:
+    """``{"fit": rows, "held": rows}`` of the group-framing set: each framing with a name of
+    :data:`GROUP_NAMES` in its slot is asked (analysed as any question); a row holds its label and
+    either ``similarity``, the framing similarity the threshold decided on
+    (:func:`~papernotes.retrieval.lists.topic_list` compares the framing only when the question asks in
+    words beyond the name), or ``listed`` (1.0/0.0), the decision made without it."""
+    out: dict[str, list[tuple[dict[str, float], int]]] = {"fit": [], "held": []}
+    real = notes.framing_similarity
+    seen: list[float] = []
+
+    def spy(text: str, parts: Sequence[str]) -> float:
+        v = real(text, parts)
+        if parts is lists.PEOPLE_LIST_PARTS:
+            seen.append(v)
+        return v
+
+    notes.framing_similarity = spy  # type: ignore[method-assign]
+    try:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            if row["split"] not in splits:
+                continue
+            name = GROUP_NAMES[int(hashlib.sha1(row["id"].encode("utf-8")).hexdigest(), 16) % len(GROUP_NAMES)]
+            seen.clear()
+            an = notes.analyze(row["framing"].replace("{name}", name))
+            got = {"similarity": seen[-1]} if seen else {"listed": float(an.question.is_list)}
+            out[row["split"]].append((got, int(row["label"])))
+    finally:
+        del notes.framing_similarity
+    return out
+
+
+def threshold_scores(rows: list[tuple[dict[str, float], int]], t: float) -> dict:
+    """Balanced accuracy, true-positive and true-negative rates of the decisions on ``rows`` with the
+    threshold ``t`` (``similarity >= t`` where the threshold decides, else ``listed``), and how many
+    rows the threshold decides."""
+    said = [(r["similarity"] >= t if "similarity" in r else bool(r["listed"]), y) for r, y in rows]
+    pos = [d for d, y in said if y]
+    neg = [not d for d, y in said if not y]
+    tpr, tnr = sum(pos) / max(len(pos), 1), sum(neg) / max(len(neg), 1)
+    return {
+        "rows": len(rows),
+        "positives": len(pos),
+        "by_threshold": sum("similarity" in r for r, _ in rows),
+        "balanced_accuracy": round((tpr + tnr) / 2, 4),
+        "tpr": round(tpr, 4),
+        "tnr": round(tnr, 4),
+    }
+
+
+def fit_group(notes: Notes, fit: bool) -> dict:
+    """Fit ``group_at`` on the rows of the fit split of the group-framing set that the threshold decides
+    (when ``fit``; written into :data:`~papernotes.retrieval.answerability.WEIGHTS_FILE`) and score the
+    decisions on both splits."""
+    rows = group_rows(notes)
+    if fit:  # the best balanced accuracy of all the split's decisions, those the threshold does not make too
+        xs = sorted({r["similarity"] for r, _ in rows["fit"] if "similarity" in r})
+        cands = [((lo + hi) / 2, hi - lo) for lo, hi in zip(xs, xs[1:], strict=False)] or [
+            (lists.GROUP_AT_DEFAULT, 0.0)
+        ]
+        t = round(max(cands, key=lambda c: (threshold_scores(rows["fit"], c[0])["balanced_accuracy"], c[1]))[0], 4)
+        saved = json.loads(am.WEIGHTS_FILE.read_text(encoding="utf-8")) if am.WEIGHTS_FILE.is_file() else {}
+        saved["group_at"] = t
+        am.WEIGHTS_FILE.write_text(json.dumps(saved, indent=1) + "\n", encoding="utf-8")
+        am.calibration.cache_clear()
+    t = lists.group_threshold()
+    return {"threshold": t, "fit": threshold_scores(rows["fit"], t), "held": threshold_scores(rows["held"], t)}
+
+
+def fit_threshold(
+    rows: list[tuple[dict[str, float], int]], default: float = am.LOOKUP_AT_DEFAULT
+) -> tuple[float, dict]:
     """The framing-similarity threshold of :func:`papernotes.retrieval.answerability.is_lookup`: of the
     midpoints between consecutive observed similarities, the one with the best balanced accuracy
     (answerable questions at or above it, unanswerable ones below), ties broken by the widest gap."""
@@ -166,8 +254,8 @@ def fit_threshold(rows: list[tuple[dict[str, float], int]]) -> tuple[float, dict
     pos = [r["similarity"] for r, y in rows if y]
     neg = [r["similarity"] for r, y in rows if not y]
     if not pos or not neg or len(xs) < 2:
-        return am.LOOKUP_AT_DEFAULT, {"rows": len(rows), "positives": len(pos)}
-    best: tuple[float, float, float] = (-1.0, 0.0, am.LOOKUP_AT_DEFAULT)
+        return default, {"rows": len(rows), "positives": len(pos)}
+    best: tuple[float, float, float] = (-1.0, 0.0, default)
     for lo, hi in zip(xs, xs[1:], strict=False):
         t = (lo + hi) / 2
         acc = (sum(x >= t for x in pos) / len(pos) + sum(x < t for x in neg) / len(neg)) / 2
@@ -183,6 +271,7 @@ def main() -> None:
     ap.add_argument("--extra", type=Path, nargs="*", default=[], help="more question files to report")
     ap.add_argument("--no-fit", action="store_true", help="only report, with the current weights")
     ap.add_argument("--collections", type=Path, default=COLLECTIONS, help="other collections' question sets")
+    ap.add_argument("--only-group", action="store_true", help="only fit (or score) the group-framing threshold")
     # one work dir per checkout: a collection ingested from another checkout's path is another source,
     # and its chunks would sit beside these as copies
     checkout = hashlib.sha1(str(ROOT).encode("utf-8")).hexdigest()[:8]
@@ -193,11 +282,13 @@ def main() -> None:
     rows = load_questions(args.set)
     fit_rows = [r for r in rows if r.get("split") == "fit"]
     held_rows = [r for r in rows if r.get("split") == "held"]
-    others = other_collections(args.collections, args.work_dir) if args.collections.is_file() else []
+    others = (
+        other_collections(args.collections, args.work_dir) if args.collections.is_file() and not args.only_group else []
+    )
     fit_groups = [(notes, fit_rows)] + [(n, [r for r in rs if r["split"] == "fit"]) for _, n, rs in others]
     n_fit = sum(len(rs) for _, rs in fit_groups)
     stats: dict[str, dict] = {}
-    if not args.no_fit:
+    if not args.no_fit and not args.only_group:
         am.WEIGHTS_FILE.unlink(missing_ok=True)
         am.calibration.cache_clear()
         t = time.perf_counter()
@@ -221,7 +312,11 @@ def main() -> None:
         write_weights(args.set, n_fit, stats, out, lookup_at)
     if args.no_fit and am.WEIGHTS_FILE.is_file():
         stats = json.loads(am.WEIGHTS_FILE.read_text(encoding="utf-8")).get("stats", {})
-    report: dict[str, dict] = {"fit": {}, "models": stats}
+    group = fit_group(notes, fit=not args.no_fit)
+    print(f"group framings: {group}", file=sys.stderr)
+    if args.only_group:
+        return
+    report: dict[str, dict] = {"fit": {}, "models": stats, "group framings": group}
     for name, subset in (("fit", fit_rows), ("held", held_rows)):
         report[name] = run_eval(subset, lambda q: notes.ask(q, use_llm=False), settings.k)
     per: dict[str, dict] = {}
@@ -272,7 +367,7 @@ METRICS = ("hit_at_k", "recall_at_k", "mrr", "answer_contains", "refusal_accurac
 
 def render(report: dict, n_fit: int, n_held: int) -> str:
     """The report as Markdown: one column per question set, one row per metric."""
-    sets = [k for k in report if k not in ("models", "per collection")]
+    sets = [k for k in report if k not in ("models", "per collection", "group framings")]
     lines = [
         "# Calibration report",
         "",
@@ -318,6 +413,22 @@ def render(report: dict, n_fit: int, n_held: int) -> str:
             f"- {name}: {st['rows']} rows, {st['positives']} positive, C = {st['C']:.3g} (cross-validated), "
             f"training accuracy {st['train_accuracy']}"
         )
+    group = report.get("group framings")
+    if group:
+        lines += [
+            "",
+            "## A person's or group's papers (`eval/group_framings.jsonl`)",
+            "",
+            f"Threshold `group_at` = {group['threshold']} (fitted on the fit split).",
+            "",
+            "| split | framings | asking for papers | decided by the threshold | balanced accuracy | listed when"
+            " asked | not listed when not |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for split in ("fit", "held"):
+            g = group[split]
+            cells = [g["rows"], g["positives"], g["by_threshold"], g["balanced_accuracy"], g["tpr"], g["tnr"]]
+            lines.append(f"| {split} | " + " | ".join(_fmt(c) for c in cells) + " |")
     lines += ["", "## Misses on the held split", ""]
     for d in report["held"].get("miss_details", []):
         lines.append(f"- {d['id']}: {d['why']}")

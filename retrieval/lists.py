@@ -25,14 +25,15 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
 from papernotes.corpus.models import PaperRecord
-from papernotes.corpus.normalize import normalize, tokens
+from papernotes.corpus.normalize import CJK_CHARS, normalize, tokens
 from papernotes.corpus.venues import split_venue
 from papernotes.retrieval.abbreviations import find_abbreviations
-from papernotes.retrieval.answerability import Model, lookup_threshold, models, specific_asked
+from papernotes.retrieval.answerability import Model, calibration, models, specific_asked
 from papernotes.retrieval.filters import Filters
 from papernotes.retrieval.question import ALTERNATIVE_RE, Question, topic_alternatives
 from papernotes.retrieval.search import Hit, HybridRetriever, SearchResult
@@ -483,11 +484,42 @@ PEOPLE_SHARE = 0.5
 
 
 #: What a question naming a person or group asks when it asks for their papers (:func:`topic_list`):
-#: its framing, the question without the name, is compared with these under the embedder.
+#: its framing, the question without the name (:func:`group_framing`), is compared with these under the
+#: embedder.
 PEOPLE_LIST_PARTS = (
     "the papers they published, built, put out, wrote or worked on",
     "their research: papers, systems and publications",
 )
+
+#: Cosine similarity (embedder, unit vectors) of a question's framing to :data:`PEOPLE_LIST_PARTS` at or
+#: above which a question naming a person or group asks for their papers; set by ``eval/calibrate.py``
+#: on the fit split of ``eval/group_framings.jsonl`` (``group_at`` in ``calibration.json``), this value
+#: until then.
+GROUP_AT_DEFAULT = 0.25
+
+
+def group_threshold() -> float:
+    """The calibrated framing-similarity threshold of a person's or group's papers (``group_at`` of
+    :func:`~papernotes.retrieval.answerability.calibration`), or :data:`GROUP_AT_DEFAULT`."""
+    return float(calibration().get("group_at", GROUP_AT_DEFAULT))
+
+
+#: A word of a question as typed, a run of CJK characters apart ("列出UC Berkeley发表的论文").
+_TYPED_WORD_RE = re.compile(f"[{CJK_CHARS}]+|[^\\s{CJK_CHARS}]+")
+
+
+@lru_cache(maxsize=1)
+def _people_part_terms() -> frozenset[str]:
+    """The stemmed terms of :data:`PEOPLE_LIST_PARTS`: the words that describe a person's papers."""
+    return frozenset(lexical_terms(" ".join(PEOPLE_LIST_PARTS)))
+
+
+def group_framing(text: str, name: AbstractSet[str]) -> str:
+    """``text`` (a question) without the words that are parts of ``name`` (stemmed terms of a person's
+    or group's name): "what did microsoft's researchers publish" → "what did researchers publish",
+    "列出UC Berkeley发表的论文" → "列出 发表的论文"."""
+    words = _TYPED_WORD_RE.findall(text)
+    return " ".join(w for w in words if not ((t := set(lexical_terms(w))) and t <= name))
 
 
 def topic_list(
@@ -506,15 +538,17 @@ def topic_list(
     group that the question names in full as one of the papers' authors or affiliations or as the title
     of a page listing them ("what did xinyi wan publish?", "anything from rice university?"; not
     "what is llm" for the affiliation "Xiaomi LLM Core"): it asks for those
-    papers. An attribute of the venue ("osdi 2024 acceptance rate") is in no paper's record. A question
-    naming a person or group alone that also asks in words the notes hardly use (common English words
+    papers. An attribute of the venue ("osdi 2024 acceptance rate") is in no paper's record. A name the
+    notes give a person or group counts even when it is also a common English word ("what did amazon
+    publish"), and words that describe their papers (:data:`PEOPLE_LIST_PARTS`: "research", "papers")
+    are no topic beside it. A question naming a person or group that also asks in words the notes
+    hardly use (common English words
     :func:`~papernotes.retrieval.answerability.specific_asked` sets aside) asks for their papers only when
-    those words do — ``similarity(framing)``, the best cosine of the question without the name to
-    :data:`PEOPLE_LIST_PARTS`, reaches the calibrated framing threshold of lookups
-    (:func:`~papernotes.retrieval.answerability.lookup_threshold`): "what did microsoft *publish*", not
-    "whats nvidia *stock price* today" or "is google *hiring interns*"; those words then frame the
-    question and are removed from ``q.asked``, so the list is of the group's papers, not of papers on
-    "publish"."""
+    those words do — ``similarity(framing)``, the best cosine of the question without the name
+    (:func:`group_framing`) to :data:`PEOPLE_LIST_PARTS`, reaches the threshold :func:`group_threshold`,
+    calibrated on ``eval/group_framings.jsonl``: "what did microsoft *publish*", not "whats nvidia *stock
+    price* today" or "is google *hiring interns*"; those words then frame the question and are removed
+    from ``q.asked``, so the list is of the group's papers, not of papers on "publish"."""
     q = result.question
     f = result.filters
     if q is None or q.papers or q.asks_quantity:
@@ -522,8 +556,6 @@ def topic_list(
     specific = specific_asked(q, retriever.bm25)
     years = asked_years(specific, f, q.text, {year_of(r) for r in retriever.catalog})
     specific = [k for k in specific if not is_year(k.word)]
-    if not specific:
-        return False
     if not (f.venue or f.series or years):
         # no venue and no year: a person or group named alone ("what did xinyi wan publish?", "anything
         # from ut austin?") asks for their papers, by the people the records name
@@ -532,23 +564,32 @@ def topic_list(
         def named_people(r: PaperRecord) -> set[str] | None:  # an author, affiliation or listing page named in full
             for who in [*r.authors, *r.affiliations, *(t.split(" › ", 1)[0] for t in r.topics)]:
                 terms = set(lexical_terms(who))
-                if terms and terms <= typed and coverage(specific, terms, idf) >= PEOPLE_SHARE:
+                if not terms or not terms <= typed:
+                    continue
+                # a name the notes give a person or group is specific even when it is also a common
+                # English word the notes rarely write ("what did amazon publish"); words that describe
+                # their papers ("microsoft's research", "sjtu papers") are no topic beside the name
+                named = [k for k in specific if not k.covered(_people_part_terms())]
+                named += [k for k in q.asked if k not in named and k.terms <= terms]
+                if named and coverage(named, terms, idf) >= PEOPLE_SHARE:
                     return terms
             return None
 
         name = next((t for r in retriever.catalog if (t := named_people(r)) is not None), None)
         if name is None:
             return False
+        framed = group_framing(q.text, name)
+        # framed by no word the notes use, or only by words of the parts: "xinwei fu?", "ada quill's work"
         beyond = [k for k in q.asked if k not in specific and not k.terms <= name]
-        if not beyond or similarity is None:
-            q.group = frozenset(name)
-            return True
-        words = [w for w in q.text.split() if not (set(lexical_terms(w)) and set(lexical_terms(w)) <= name)]
-        if similarity(" ".join(words), PEOPLE_LIST_PARTS) < lookup_threshold():
+        judged = bool(beyond) and not set(lexical_terms(framed)) <= _people_part_terms()
+        if judged and similarity is not None and similarity(framed, PEOPLE_LIST_PARTS) < group_threshold():
             return False
-        q.asked = [k for k in q.asked if k not in beyond]  # they frame the question: no topic of the list
+        # the words beside the name frame the question ("what did amazon *publish*"): no topic of the list
+        q.asked = [k for k in q.asked if k.terms <= name or (k in specific and not k.covered(_people_part_terms()))]
         q.group = frozenset(name)
         return True
+    if not specific:
+        return False
     for r in retriever.catalog:
         if f.venue or f.series:
             if _at_venue(r, f) and coverage(specific, set(lexical_terms(_own_text(r))), idf) >= FULL:

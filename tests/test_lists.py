@@ -42,6 +42,9 @@ ADA_QUILL = [
 ]
 OTHER_2032 = [
     ("Papers", "Kookaburra: Fast Checkpoints", "Emu Institute", "Checkpoints training jobs in seconds."),
+    # a group whose name is also a common English word the notes use nowhere else
+    ("Papers", "Currawong: Tiered Logs", "Orchard", "Keeps old log segments on cheap disks."),
+    ("Papers", "Pardalote: Sparse Indexes", "Orchard", "Indexes only the hot keys."),
 ]
 
 
@@ -195,16 +198,37 @@ def test_a_group_named_with_words_of_publishing_lists_the_groups_papers(notes, q
 
 
 @pytest.mark.parametrize(
+    ("q", "group"),
+    [
+        ("what did orchard publish", "Orchard"),
+        ("anything from orchard?", "Orchard"),
+        ("orchard's papers", "Orchard"),
+        # words that describe a group's papers are no topic beside the name
+        ("emu institute's publications", "Emu Institute"),
+        ("wombat labs research papers", "Wombat Labs"),
+    ],
+)
+def test_a_group_named_by_a_common_word_or_beside_words_of_research_lists_its_papers(notes, q, group):
+    """A group whose name is also an English word the notes never use otherwise ("Orchard") is named
+    all the same; "research", "papers" beside a name ask for the group's papers, not for a topic."""
+    assert listed(notes, q) == group_papers(group)
+
+
+@pytest.mark.parametrize(
     "q",
     [
         "whats emu institute stock price today",
         "is wombat labs hiring interns",
         "can u write me a cover letter for an emu institute internship",
+        "orchard revenue 2024",
+        "orchard customer support number",
     ],
 )
 def test_a_group_named_beside_an_off_topic_request_is_no_list_and_is_refused(notes, q):
-    """The words the notes never use ask for something else (a share price, jobs, a letter): no list of
-    the group's papers, and nothing in the notes answers it."""
+    """The words the notes never use ask for something else (a share price, jobs, a letter, revenue, a
+    place): no list of the group's papers, and nothing in the notes answers it. (The decision is the
+    calibrated framing threshold; ``eval/calibration_report.md`` gives its accuracy on held-out
+    framings.)"""
     a = notes.ask(q, use_llm=False)
     assert a.kind != "list" and a.refused, a.answer
 

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURE_NOTES, make_settings, seed_models
+from conftest import FIXTURE_NOTES, REPO, make_settings, seed_models
 
 from papernotes.retrieval.errors import EmbeddingMismatchError, StoreBusyError
 from papernotes.retrieval.filters import Filters, build_where, detect_filters, matches_where, normalize_filters
@@ -580,6 +580,23 @@ def test_real_corpus_held_split_of_the_calibration_set(real_index):
     if DEV_QA.is_file():
         dev = run_eval(load_questions(DEV_QA), lambda q: notes.ask(q, k=5, use_llm=False), 5)
         assert dev["hit_at_k"] >= 0.95
+
+
+@pytest.mark.realcorpus
+def test_real_corpus_held_split_of_the_group_framings(real_index, monkeypatch):
+    """Whether a question naming a person or group asks for their papers is decided by a threshold fitted
+    on the fit split of eval/group_framings.jsonl (eval/calibrate.py); this gates on its held split:
+    the framings asked with a group of the real notes in their slot."""
+    monkeypatch.syspath_prepend(str(REPO / "eval"))
+    import calibrate  # type: ignore[import-not-found]  # eval/ is no package
+
+    from papernotes.retrieval.lists import group_threshold
+    from papernotes.retrieval.service import Notes
+
+    rows = calibrate.group_rows(Notes(real_index), splits=("held",))["held"]
+    assert len(rows) >= 150
+    got = calibrate.threshold_scores(rows, group_threshold())
+    assert got["balanced_accuracy"] >= 0.8 and got["tpr"] >= 0.7 and got["tnr"] >= 0.8, got
 
 
 def test_collapse_keeps_the_better_of_near_copies_and_short_chunks_unless_the_same():
