@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 import bibtexparser
 from bibtexparser.middlewares import LatexDecodingMiddleware
@@ -71,7 +72,30 @@ def note_bibtex(markdown: str) -> BibEntry | None:
     keys = {e.key for e in entries}
     if len(keys) != 1:
         return None
-    fields = {k.lower(): str(v).strip() for k, v in entries[0].fields_dict.items() for v in [v.value]}
+    return _entry(entries[0])
+
+
+def bibliography(text: str) -> dict[str, BibEntry]:
+    """The entries of a BibTeX file (a reference manager's export beside the notes: Zotero/Better
+    BibTeX, org-ref, citar, JabRef) by citation key; entries without a title are left out.
+
+    Raises
+    ------
+    ValueError
+        when the text holds no entry at all (not a BibTeX file, or one that cannot be parsed).
+    """
+    try:
+        library = bibtexparser.parse_string(text, append_middleware=[LatexDecodingMiddleware()])
+    except Exception as e:  # noqa: BLE001 - bibtexparser raises several kinds on malformed input
+        raise ValueError(f"not a BibTeX file ({type(e).__name__})") from None
+    if not library.entries:
+        raise ValueError("no BibTeX entry in it")
+    return {e.key: b for e in library.entries if (b := _entry(e)) is not None}
+
+
+def _entry(entry: bibtexparser.model.Entry) -> BibEntry | None:
+    """One parsed entry as a :class:`BibEntry`, or None without a title."""
+    fields = {k.lower(): str(v).strip() for k, v in entry.fields_dict.items() for v in [v.value]}
     title = re.sub(r"[{}]", "", " ".join(fields.get("title", "").split())).strip()
     if not title:
         return None
@@ -100,3 +124,29 @@ def note_bibtex(markdown: str) -> BibEntry | None:
     authors = [_author(a) for a in re.split(r"\s+and\s+", fields.get("author", "")) if a.strip()]
     authors = [a for a in authors if a.lower() not in ("others", "et al.")]
     return BibEntry(title=title, authors=authors, venue=venue, year=year, link=link)
+
+
+#: Front-matter keys (lower case) that hold a note's citation key: Zotero/Obsidian literature notes,
+#: org-roam's ``ROAM_REFS`` (read into ``citekey`` by :mod:`~papernotes.corpus.org_notes`), pandoc.
+CITEKEY_KEYS = ("citekey", "citationkey", "citation_key", "citation-key", "bibkey")
+
+
+def cite_from_bibliography(meta: dict[str, Any], entries: dict[str, BibEntry]) -> bool:
+    """Fill front matter ``meta`` (mutated) with what the bibliography ``entries`` say of the paper its
+    citation key names — its link (``url``), venue, year and authors — where the note itself says
+    nothing of them (the note wins). True when the key was found."""
+    low = {str(k).lower(): k for k in meta}
+    key = next((str(meta[low[k]]).strip() for k in CITEKEY_KEYS if k in low and meta[low[k]]), "")
+    entry = entries.get(key.removeprefix("@"))
+    if entry is None:
+        return False
+    said = set(low)
+    if entry.link and not said & {"url", "link", "paper", "doi", "arxiv", "pdf"}:
+        meta["url"] = entry.link
+    if entry.venue and not said & {"venue", "conference", "booktitle", "journal", "publication"}:
+        meta["venue"] = entry.venue
+    if entry.year and "year" not in said:
+        meta["year"] = entry.year
+    if entry.authors and not said & {"authors", "author", "creators"}:
+        meta["authors"] = entry.authors
+    return True

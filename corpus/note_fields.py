@@ -152,12 +152,37 @@ def note_summary(meta: dict[str, Any], blocks: list[Block]) -> str:
     return _SUMMARY_LABEL_RE.sub("", first)  # "**Summary.** Existing servers …": the text, not its label
 
 
+#: A part of a citation's byline: a surname or group ("Kingma", "Google Brain", "Berkeley AMPLab"), "X et
+#: al.", a year, or a venue as notes write it ("USENIX ATC 2014", "arXiv").
+_BYLINE_PART_RE = re.compile(
+    r"(?:[A-Z][\w'’-]*\.?(?:\s+[A-Z][\w'’-]*\.?){0,2}(?:\s+et\s+al\.?|\s+'?\d{2,4})?|(?:19|20)\d\d|arXiv(?:\s+preprint)?)"
+)
+
+
+def byline_sentence(text: str) -> bool:
+    """A paragraph that opens with a citation's byline — surnames or groups, "et al.", a year or venue,
+    brackets aside ("Kingma & Ba.", "Ghemawat, Gobioff, Leung. SOSP 2003.", "DeepMind (Hoffmann et
+    al.). arXiv.", "Kaplan et al., OpenAI, 2020.") — and says little else (under 5 more words)."""
+    first, _, rest = re.sub(r"\([^()]*\)", " ", text).partition(". ")
+    parts = [p.strip(" .") for p in re.split(r"\s*[,;&]\s*|\s+and\s+", first.strip()) if p.strip(" .")]
+    if not parts or not all(_BYLINE_PART_RE.fullmatch(p) for p in parts):
+        return False
+    said = len(parts) >= 2 or "et al" in text or "(" in text
+    words = [
+        w
+        for sent in rest.split(". ")
+        if not all(_BYLINE_PART_RE.fullmatch(p.strip(" .")) for p in sent.split(","))
+        for w in sent.split()
+    ]
+    return said and len(words) < 5
+
+
 def _prose(b: Block) -> bool:
     """A paragraph that says something: not code, a quote, a venue statement, a labelled line
-    ("Author: …", "Venue: …"), an author list or mostly link labels."""
+    ("Author: …", "Venue: …"), an author list, a citation's byline or mostly link labels."""
     if b.text.startswith(("```", "> ")) or ACCEPTED_RE.match(b.text) or is_labelled_line(b.text):
         return False
-    if author_list(b.text.split("\n", 1)[0]):
+    if author_list(b.text.split("\n", 1)[0]) or byline_sentence(b.text):
         return False
     rest = b.text
     for label, _ in b.links:

@@ -10,12 +10,19 @@ What is rewritten (Org syntax, https://orgmode.org/manual/ and https://orgmode.o
 * the file's top property drawer (org-roam v2: ``:ID:``, ``:ROAM_REFS:``, ``:ROAM_ALIASES:``) → front
   matter too; a heading's drawer (org-ref/org-noter: ``:AUTHOR:``, ``:YEAR:``, ``:JOURNAL:``, ``:URL:``,
   ``:DOI:``) → labelled lines under the heading (``- Authors: …``, ``- URL: …``);
-* headings ``** Title :tag:`` → ``## Title`` (TODO keywords, priorities and tags dropped);
+* headings ``** Title :tag:`` → ``## Title`` (TODO keywords, priorities and tags dropped), one level
+  deeper when the file has a ``#+TITLE:`` (the document's title, as Org export sets it: its ``*``
+  headings are sections of the note, not titles of pages); a heading with nothing under it (a
+  journal's "** 16:00 lab meeting moved", a reading list's "* TODO Mamba") is an outline's entry:
+  a list item;
+* planning lines (``SCHEDULED:``, ``DEADLINE:``, ``CLOSED:``), ``:LOGBOOK:`` drawers (clock and state
+  changes) and footnote marks (``[fn:1]``) dropped; a footnote's definition kept as its text;
 * links ``[[url][label]]`` → ``[label](url)``, ``[[url]]`` → ``<url>``, internal links
   (``[[id:…][label]]``, ``[[file:x.org][label]]``) → their label;
 * blocks ``#+BEGIN_SRC lang`` → fenced code, ``#+BEGIN_QUOTE`` → a quote, ``#+BEGIN_EXAMPLE`` → code;
 * markup ``*bold*`` → ``**bold**``, ``/italic/`` → ``*italic*``, ``=code=``/``~code~`` → `` `code` ``;
-  ``1)`` items → ``1.``; table rules ``|---+---|`` → ``|---|---|``; ``# comment`` lines dropped.
+  ``1)`` items → ``1.``; table rules ``|---+---|`` → ``|---|---|`` (a table ends at its last row, as
+  Org reads it: a blank line is put after it); ``# comment`` lines dropped.
 """
 
 from __future__ import annotations
@@ -49,6 +56,11 @@ _PAPER_PROPERTIES = {
     "roam_refs": "Link",
 }
 _INTERNAL = ("id:", "file:", "roam:", "*", "#", "attachment:", "denote:")
+#: A planning line under a heading (https://orgmode.org/manual/Deadlines-and-Scheduling.html).
+_PLANNING_RE = re.compile(r"^\s*(?:(?:SCHEDULED|DEADLINE|CLOSED):\s*[<\[][^>\]]*[>\]]\s*)+$")
+#: A footnote mark or the opening of a footnote's definition (https://orgmode.org/manual/Creating-Footnotes.html).
+_FOOTNOTE_RE = re.compile(r"\[fn:[\w-]*\]")
+_TABLE_ROW_RE = re.compile(r"^\s*\|")
 
 
 def _link(m: re.Match[str]) -> str:
@@ -61,8 +73,8 @@ def _link(m: re.Match[str]) -> str:
 
 
 def _inline(line: str) -> str:
-    """One line's Org markup as Markdown (links, emphasis, verbatim)."""
-    line = _LINK_RE.sub(_link, line)
+    """One line's Org markup as Markdown (links, emphasis, verbatim; footnote marks dropped)."""
+    line = _LINK_RE.sub(_link, _FOOTNOTE_RE.sub("", line))
     line = re.sub(r"(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\w*])", r"**\1**", line)
     line = re.sub(r"(?<![\w/:])/(?=\S)([^/\n]+?)(?<=\S)/(?![\w/])", r"*\1*", line)
     return re.sub(r"(?<![\w=~])[=~](?=\S)([^=~\n]+?)(?<=\S)[=~](?![\w=~])", r"`\1`", line)
@@ -79,12 +91,36 @@ def _setting_meta(key: str, value: str, meta: dict[str, Any]) -> None:
             ref = ref.strip('"')
             if re.match(r"https?://", ref):
                 meta.setdefault("url", ref)
-            elif re.match(r"(?:cite:|@)", ref):
-                meta.setdefault("citekey", re.sub(r"^(?:cite:)?@?", "", ref))
+            elif m := re.match(r"\[?(?:cite[a-z]*:|@|&)+([^\s;,\]]+)", ref):  # cite:key, cite:&key, [cite:@key]
+                meta.setdefault("citekey", m.group(1).lstrip("@&"))
     elif k in ("roam_alias", "roam_aliases"):
         meta["aliases"] = [a for a in re.findall(r'"([^"]+)"|(\S+)', value) for a in [a[0] or a[1]] if a]
     elif k not in ("options", "startup", "setupfile", "latex_header", "html_head", "id", "include"):
-        meta.setdefault("author" if k == "author" else k, _LINK_RE.sub(_link, value))
+        meta.setdefault(k, _LINK_RE.sub(_link, value))
+
+
+def _outline_items(lines: list[str]) -> set[int]:
+    """Indexes of the headings that are entries of an outline, not sections: nothing under them (no
+    text, no deeper heading; drawers and planning lines aside) — a journal's "** 16:00 lab meeting
+    moved", a reading list's "* TODO Mamba"."""
+    out: set[int] = set()
+    heads = [(n, len(m.group(1))) for n, line in enumerate(lines) if (m := _HEADING_RE.match(line))]
+    for n, level in heads:
+        j, fields = n + 1, False
+        while j < len(lines):
+            line = lines[j].strip()
+            if line.upper() in (":PROPERTIES:", ":LOGBOOK:"):
+                while j < len(lines) and lines[j].strip().upper() != ":END:":
+                    d = _DRAWER_LINE_RE.match(lines[j]) if line.upper() == ":PROPERTIES:" else None
+                    fields = fields or bool(d and d.group(1).lower() in _PAPER_PROPERTIES and d.group(2))
+                    j += 1
+            elif line and not _PLANNING_RE.match(lines[j]):
+                break
+            j += 1
+        nxt = _HEADING_RE.match(lines[j]) if j < len(lines) else None
+        if not fields and (j >= len(lines) or (nxt is not None and len(nxt.group(1)) <= level)):
+            out.add(n)
+    return out
 
 
 def org_to_markdown(text: str) -> str:
@@ -93,6 +129,8 @@ def org_to_markdown(text: str) -> str:
     meta: dict[str, Any] = {}
     out: list[str] = []
     lines = text.splitlines()
+    titled = any((m := _SETTING_RE.match(line)) and m.group(1).lower() == "title" for line in lines)
+    items = _outline_items(lines)
     i = 0
     seen_heading = False
     block: str | None = None
@@ -134,11 +172,22 @@ def org_to_markdown(text: str) -> str:
                 ]
                 out.append("")
             continue
-        if re.match(r"^\s*:(?:LOGBOOK|NOTES):\s*$", line):  # other drawers: their lines are kept as text
+        if re.match(r"^\s*:LOGBOOK:\s*$", line):  # clock entries and state changes: no notes
+            while i < len(lines) and lines[i].strip().upper() != ":END:":
+                i += 1
+            i += 1
+            continue
+        if re.match(r"^\s*:(?:[A-Za-z_][\w-]*):\s*$", line):  # other drawers (":NOTES:"): their lines kept
+            continue
+        if _PLANNING_RE.match(line):
             continue
         s = _SETTING_RE.match(line)
         if s:
-            if not seen_heading:
+            if not seen_heading and s.group(1).lower() == "author":
+                # ``#+AUTHOR:`` is the document's, the note taker's, not the paper's (org-roam-bibtex puts
+                # those in the property drawer)
+                meta.setdefault("note_author", s.group(2))
+            elif not seen_heading:
                 _setting_meta(s.group(1), s.group(2), meta)
             elif s.group(1).lower() == "caption":
                 out.append(_inline(s.group(2)))
@@ -150,8 +199,13 @@ def org_to_markdown(text: str) -> str:
             seen_heading = True
             title = _PRIORITY_RE.sub("", _TODO_RE.sub("", h.group(2)))
             title = _HEADING_TAGS_RE.sub("", title)
-            out += ["", f"{'#' * min(len(h.group(1)), 6)} {_inline(title)}", ""]
+            if i - 1 in items:  # an entry of the outline, not a section: a list item
+                out.append(f"- {_inline(title)}")
+                continue
+            out += ["", f"{'#' * min(len(h.group(1)) + titled, 6)} {_inline(title)}", ""]
             continue
+        if out and _TABLE_ROW_RE.match(out[-1]) and line.strip() and not _TABLE_ROW_RE.match(line):
+            out.append("")  # the table ended at its last row; Markdown would read on
         if re.match(r"^\s*\|[-+]+\|?\s*$", line):
             out.append(re.sub(r"\+", "|", line))
             continue

@@ -83,7 +83,10 @@ def is_paper_link(url: str) -> bool:
     if path.endswith(".pdf"):
         return "proceedings" not in path.rsplit("/", 1)[-1]  # a whole proceedings volume is no one paper
     if host == "usenix.org" or host.endswith(".usenix.org"):
-        return "/presentation/" in path or "/system/files/" in path
+        # an older conference's paper page is named by the paper's title ("/conference/osdi-04/mapreduce-
+        # simplified-data-processing-large-clusters"); its other pages by a word or three ("call-for-papers")
+        titled = re.fullmatch(r"/conference/[^/]+/([a-z0-9]+(?:-[a-z0-9]+){3,})/?", path)
+        return "/presentation/" in path or "/system/files/" in path or titled is not None
     if host in ("arxiv.org", "huggingface.co", "alphaxiv.org", "ar5iv.org"):
         return bool(_ARXIV_RE.search(url))
     if host in ("dl.acm.org", "doi.org") or _DOI_RE.search(url):

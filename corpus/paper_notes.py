@@ -90,6 +90,13 @@ from papernotes.corpus.venues import (
 _BARE_YEAR_RE = re.compile(r"\s*[(\[]((?:19|20)\d\d)[)\]]\s*$")
 
 
+#: A section heading that names where the paper appeared ("## Venue", "* Published in", "## 发表会议").
+_VENUE_SECTION_RE = re.compile(
+    r"^\W{0,3}(?:venue|conference|published(?:\s+(?:at|in))?|publication\s+venue|发表会议|发表期刊|会议|期刊|出处)\W{0,3}$",
+    re.IGNORECASE,
+)
+
+
 def title_heading(markdown: str) -> tuple[int, Inline] | None:
     """The page's first heading outside code: ``(level, rendered inline)``, or None."""
     tokens = parse_tokens(markdown)
@@ -329,6 +336,13 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         if venue is None and not conflict:
             later = [b.text for b in blocks[:12] if b.kind == "text"]
             venue, conflict = decide_venue(v for text in later for v in stated_venues(text))
+        if venue is None and not conflict:
+            # a section of its own for it, anywhere in the note ("* Venue" / "ICLR 2024."): read as a
+            # "Venue:" line
+            in_section = [
+                b.text for b in blocks if b.kind == "text" and b.headings and _VENUE_SECTION_RE.match(b.headings[-1])
+            ]
+            venue, conflict = decide_venue(v for text in in_section[:1] for v in stated_venues(text, byline=True))
     year = split_venue(venue)[1] if venue else None
     said = [str(fm_venue_raw or ""), *page.tags, *op.venues, *op.byline]
     opening_text = [*said, *(b.text for b in blocks[:12] if b.kind == "text")]

@@ -8,11 +8,12 @@ import os
 import re
 import subprocess
 from collections.abc import Callable, Iterable, MutableMapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
+from papernotes.corpus.bibtex_notes import BibEntry, bibliography, cite_from_bibliography
 from papernotes.corpus.errors import BadSourceError
 from papernotes.corpus.files import NOTE_SUFFIXES, NoteFiles, decode_note, note_files
 from papernotes.corpus.front_matter import split_front_matter
@@ -433,7 +434,33 @@ def read_path(
             cache[key] = (pages, problems)
             result.cache_used.add(key)
         _collect(result, rel, pages, problems)
+    if path.is_dir():
+        _cite_from_bibliographies(path, result)
     return result
+
+
+def _cite_from_bibliographies(path: Path, result: ReadResult) -> None:
+    """Fill the front matter of ``result``'s pages that name a citation key (``citekey``, org-roam's
+    ``ROAM_REFS: cite:key``) from the BibTeX files under ``path`` (a reference manager's export beside
+    the notes; hidden folders skipped), where the note says nothing of the link, venue, year or
+    authors (:func:`~papernotes.corpus.bibtex_notes.cite_from_bibliography`). A .bib file that cannot
+    be parsed is reported and not used."""
+    entries: dict[str, BibEntry] = {}
+    for bib in sorted(path.rglob("*.bib")):
+        rel = f"{path.name}/{bib.relative_to(path).as_posix()}"
+        if any(part.startswith(".") for part in bib.relative_to(path).parts) or not bib.is_file():
+            continue
+        try:
+            found = bibliography(bib.read_text(encoding="utf-8", errors="replace"))
+        except (OSError, ValueError) as e:
+            result.warnings.append(Warning_(rel, f"{e}; its entries are not used for the notes citing them"))
+            continue
+        for key, entry in found.items():
+            entries.setdefault(key, entry)
+    for n, page in enumerate(result.pages):
+        meta = dict(page.front_matter)  # the parsed page may be cached: filled in a copy
+        if entries and cite_from_bibliography(meta, entries):
+            result.pages[n] = replace(page, front_matter=meta)
 
 
 def _embed_titles(path: Path, files: list[Path]) -> EmbedTitle:

@@ -152,11 +152,11 @@ def test_org_notes_read_as_markdown_with_front_matter():
     assert problem is None
     assert meta["title"] == "Attention Is All You Need" and meta["url"] == "https://arxiv.org/abs/1706.03762"
     assert meta["tags"] == ["paper", "nlp"] and meta["aliases"] == ["Transformer"]
-    assert "# Summary\n" in body and "TODO" not in body and ":draft:" not in body
+    assert "## Summary\n" in body and "TODO" not in body and ":draft:" not in body
     assert "*Transformer*" in body and "**self-attention**" in body
     assert "Positional encoding and [a blog](https://jalammar.github.io)" in body
     assert "a comment line" not in body and "```python\n# not a heading\nx = 1\n```" in body
-    assert "## Paper" in body and "- Authors: Ashish Vaswani and Noam Shazeer" in body and "- Year: 2017" in body
+    assert "### Paper" in body and "- Authors: Ashish Vaswani and Noam Shazeer" in body and "- Year: 2017" in body
 
 
 @pytest.mark.parametrize(
@@ -218,3 +218,47 @@ def test_a_code_link_is_not_the_papers_url():
     assert code_only.url is None and code_only.links["code"]
     both = PaperRecord(title="X", links={"code": "https://github.com/x/x", "paper": "https://arxiv.org/abs/1"})
     assert both.url == "https://arxiv.org/abs/1"
+
+
+BIB = """@inproceedings{kingma2015adam,
+  title = {Adam: A Method for Stochastic Optimization},
+  author = {Kingma, Diederik P. and Ba, Jimmy},
+  booktitle = {International Conference on Learning Representations (ICLR)},
+  year = {2015},
+  url = {https://arxiv.org/abs/1412.6980}
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "note"),
+    [
+        ("adam.md", "---\ntitle: Adam\ncitekey: kingma2015adam\n---\n\nMomentum plus RMSProp, bias-corrected.\n"),
+        (
+            "adam.md",
+            "---\ntitle: Adam\ncitation-key: '@kingma2015adam'\n---\n\nMomentum plus RMSProp, bias-corrected.\n",
+        ),
+        (
+            "adam.org",
+            ":PROPERTIES:\n:ROAM_REFS: cite:&kingma2015adam\n:END:\n#+title: Adam\n\nMomentum plus RMSProp.\n",
+        ),
+        ("adam.org", "#+title: Adam\n#+ROAM_REFS: [cite:@kingma2015adam]\n\nMomentum plus RMSProp, bias-corrected.\n"),
+    ],
+)
+def test_a_citation_key_takes_the_papers_fields_from_a_bib_file_beside_the_notes(tmp_path, name, note):
+    """Zotero/Obsidian ``citekey``, org-roam ``ROAM_REFS`` (``cite:key``, ``cite:&key``, ``[cite:@key]``): the
+    entry of that key in a .bib file under the notes gives the record's link, venue and authors; a
+    .bib file that cannot be read is reported by name and the notes are still read."""
+    from test_note_styles import catalog_of
+
+    from papernotes.corpus.readers import read_path
+
+    (tmp_path / name).write_text(note, encoding="utf-8")
+    (tmp_path / "library.bib").write_text(BIB, encoding="utf-8")
+    (tmp_path / "broken.bib").write_text("this is {{ no bibtex at all\n", encoding="utf-8")
+    records, _ = catalog_of(tmp_path)
+    (adam,) = records
+    assert adam.url == "https://arxiv.org/abs/1412.6980" and adam.venue == "ICLR 2015"
+    assert adam.authors == ["Diederik P. Kingma", "Jimmy Ba"]
+    warnings = [str(w) for w in read_path(tmp_path).warnings]
+    assert any("broken.bib" in w for w in warnings), warnings

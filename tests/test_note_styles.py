@@ -7,6 +7,7 @@ scores it."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -367,6 +368,49 @@ def test_no_logseq_syntax_is_left_in_the_text_of_a_graph():
         assert raw in source and raw not in text, raw
     assert not [p.title for p in pages if "___" in p.title or "%3A" in p.title]
     assert "Concepts/KV cache" in {p.title for p in pages}
+
+
+ORG_ROAM = Path(__file__).parent.parent / "eval" / "collections" / "org-roam"
+
+
+def test_an_org_roam_directory_gives_one_record_per_paper_note_with_its_bibliography():
+    """An org-roam directory (written by a helper who had not seen the catalog code): ``#+title:`` names
+    the note and its ``*`` headings are sections ("* Claim" is no system name); a ``ROAM_REFS: cite:key``
+    takes the link, venue and authors of the ``references.bib`` entry beside the notes where the note
+    says nothing of them; ``#+author:`` is the note taker, not the paper's author; a "* Venue" section
+    states the venue; the daily journals, the reading list, the index and meeting notes give no record.
+    A venue the built-in list does not know (ACM SIGACT News) stays empty rather than guessed."""
+    records, expected, by_title = _against_expected(ORG_ROAM)
+    sources = [f.read_text(encoding="utf-8") for f in (ORG_ROAM / "notes").rglob("*.org")]
+    sections = {m.group(1).strip() for text in sources for m in re.finditer(r"(?m)^\*+\s+(.+)$", text)}
+    for e in expected:
+        r = by_title[title_key(e["title"])]
+        if e["venue"] != "ACM SIGACT News 2001":
+            assert (r.venue or "") == e["venue"], (r.title, r.venue)
+        assert r.system not in sections, (r.title, r.system)
+        assert "me" not in r.authors
+    adam = by_title[title_key("Adam: A Method for Stochastic Optimization")]  # only the .bib names them
+    assert adam.authors == ["Diederik P. Kingma", "Jimmy Ba"] and adam.venue == "ICLR 2015"
+    chinchilla = by_title[title_key("Training Compute-Optimal Large Language Models")]
+    assert chinchilla.system == "Chinchilla" and "undertrained" in chinchilla.summary  # not its byline
+    assert (
+        by_title[title_key("FlashAttention-2: Faster Attention with Better Parallelism and Work Partitioning")].venue
+        == "ICLR 2024"
+    )
+
+
+def test_no_org_planning_logbook_or_footnote_syntax_is_left_in_the_text():
+    """Planning lines (``SCHEDULED:``, ``CLOSED:``), ``:LOGBOOK:`` clock and state lines, footnote marks and
+    drawers' ``:END:`` are dropped; a journal's headings with nothing under them are its text (the
+    page has something to index); a line under an org table is not one of its rows."""
+    pages = read_path(ORG_ROAM / "notes").pages
+    text = "\n".join(p.markdown for p in pages)
+    source = "\n".join(f.read_text(encoding="utf-8") for f in (ORG_ROAM / "notes").rglob("*.org"))
+    for raw in ("SCHEDULED:", "CLOSED:", "CLOCK:", ":LOGBOOK:", ":END:", "[fn:", "#+title", ":PROPERTIES:"):
+        assert raw in source and raw not in text, raw
+    journal = next(p for p in pages if p.title == "2024-03-05")
+    assert "- 16:00 lab meeting moved to next Tuesday" in journal.markdown
+    assert "| Chinchilla | 70B    | 1.4T   | 67.5% |\n\nSame compute budget" in text
 
 
 def test_logseq_block_syntax_reads_as_plain_markdown():
