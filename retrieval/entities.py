@@ -422,6 +422,23 @@ class PaperIndex:
                 break
         return acronym > other
 
+    def _written_lowercase(self, raw: str) -> bool:
+        """True when most of the notes' uses of the word ``raw`` (up to :data:`CASING_SAMPLE` chunks) are
+        in lower case, as an ordinary word is written ("real-world", "in real time"), not as a name
+        ("BERT", "Gemma")."""
+        terms = lexical_terms(raw)
+        if len(terms) != 1:
+            return False
+        word = re.compile(rf"(?<![\w-]){re.escape(raw)}(?![\w])", re.IGNORECASE)
+        lower = other = 0
+        for pos in self._bm25.postings(terms[0])[: 4 * CASING_SAMPLE]:
+            for m in word.finditer(self._bm25.texts[int(pos)]):
+                lower += m.group(0).islower()
+                other += not m.group(0).islower()
+            if lower + other >= 4 * CASING_SAMPLE:
+                break
+        return lower > other
+
     def resolve(
         self,
         question: str,
@@ -476,7 +493,8 @@ class PaperIndex:
         """Papers named by a name that is also a term of the field in these notes ("lora", "llama" in
         notes that build on them; dropped by :meth:`resolve`), for a question that names no other paper
         and asks for no list (the caller's part): "who wrote llama", "lora trainable params". Whole names
-        only, longest first, in question order."""
+        only, longest first, in question order; a name the notes mostly write in lower case, as a word,
+        only as the notes case it ("ReaL", not "real world")."""
         words = words_of(question, [m.span for m in venues])
         taken = [False] * len(words)
         found: list[PaperMention] = []
@@ -487,6 +505,9 @@ class PaperIndex:
                 n = self._field_names.get("".join(p for _, parts in words[i : i + size] for p in parts))
                 if n is None:
                     continue
+                raw = " ".join(w for w, _ in words[i : i + size])
+                if n.single and raw != n.display and self._written_lowercase(raw):
+                    continue  # "real world" is no "ReaL": a word the notes mostly write as a word
                 # of the papers sharing the name, those it names outright (system name, title prefix)
                 own = [r for r in sorted(n.records) if title_key(n.display) in _own_names(self.records[r])]
                 found.append(PaperMention(own or sorted(n.records), n.display, (i, i + size)))

@@ -49,12 +49,17 @@ _NUMBER_WORDS = (
     r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundreds?|"
     r"thousands?|millions?|billions?|trillions?|dozens?)"
 )
+#: A span of time given without a number ("a few seconds", "several minutes", "tens of milliseconds").
+_VAGUE_DURATION = (
+    r"(?:a\s+)?(?:few|several|couple\s+of|tens\s+of|hundreds\s+of)\s+"
+    r"(?:(?:milli|micro|nano)?seconds|minutes|hours|days|weeks|months|years)"
+)
 #: An amount: digits not inside a Latin word ("75%" in "遮盖75%的patch" counts, CJK text being no word to
 #: continue; "4" of a numbered heading "4.Reconstruction Target" or of "GPT4" does not), with an optional
-#: unit; or a number word.
+#: unit; or a number word; or a span of time without a number.
 _NUMBER_RE = re.compile(
     r"(?<![0-9A-Za-z.])\d[\d,.]*+(?:\s*(?:%|×|x\b|[KMBT]\b|[KMGT]B\b|ms\b|s\b))?(?![A-Za-z])"
-    r"|\b" + _NUMBER_WORDS + r"\b",
+    r"|\b" + _NUMBER_WORDS + r"\b|\b" + _VAGUE_DURATION + r"\b",
     re.IGNORECASE,
 )
 _YEAR_ONLY_RE = re.compile(r"^(?:19|20)\d\d$")

@@ -420,6 +420,12 @@ def match_keys(
             if acro:
                 continue
         w, parts = parsed[i]
+        if _version_after_name(parsed, i):
+            # "flashattention 3" is "FlashAttention-3" (the notes' words split where letters meet digits),
+            # not FlashAttention and any "3"
+            w, parts = f"{w}-{parsed[i + 1][0]}", parts + parsed[i + 1][1]
+            parsed[i + 1] = (w, parts)
+            i += 1
         if i + 1 < len(parsed) and parts and parsed[i + 1][1] and in_notes is not None:
             # the pair as typed, or with a misspelt word read as the notes' word ("kv cahce" / "KVCache")
             typed = parts + parsed[i + 1][1]
@@ -448,6 +454,25 @@ def match_keys(
             out.append(Key(_bare(w), tuple(dict.fromkeys(alts))))
         i += 1
     return out
+
+
+#: A version number typed after a name ("llama 3", "flashattention 2", "qwen 2.5").
+_VERSION_RE = re.compile(r"\d{1,2}(?:\.\d)?")
+
+
+def _version_after_name(parsed: list[tuple[str, list[str]]], i: int) -> bool:
+    """True when ``parsed[i]`` is a name (letters, no common English word: "flashattention", "qwen") and
+    the next word a version number of one or two digits."""
+    if i + 1 >= len(parsed):
+        return False
+    parts, nxt = parsed[i][1], parsed[i + 1][0]
+    return (
+        len(parts) == 1
+        and parts[0].isalpha()
+        and len(parts[0]) >= 3
+        and not english_word(parts[0])
+        and _VERSION_RE.fullmatch(nxt.strip("?,.!")) is not None
+    )
 
 
 def _long_form_at(

@@ -154,6 +154,30 @@ def test_version_spellings_find_the_note(notes, spelling):
     assert "DeepSeek Sparse Attention" in a.answer
 
 
+@pytest.fixture(scope="module")
+def versioned(tmp_path_factory, models_cache):
+    root = tmp_path_factory.mktemp("versioned-notes")
+    (root / "flashkern-4.md").write_text(
+        "# [FlashKern-4: Attention Kernels for Asymmetric GPUs](https://arxiv.org/abs/2604.00001)\n\n"
+        "FlashKern-4 pipelines softmax and matmul on Blackwell GPUs. It reaches a 3x speedup over cuDNN and\n"
+        "keeps 2 warps per tile busy.\n",
+        encoding="utf-8",
+    )
+    return notes_of(root, tmp_path_factory.mktemp("versioned-index"), models_cache)
+
+
+@pytest.mark.parametrize("question", ["flashkern 3 speedup?", "what does flashkern 2 pipeline", "flashkern 3 paper?"])
+def test_a_version_the_notes_lack_is_refused(versioned, question):
+    """ "flashkern 3" is FlashKern-3, as "deepseek v3.2" is DeepSeek-V3.2: a version the notes do not have,
+    not FlashKern and any "3" ("a 3x speedup")."""
+    assert versioned.ask(question, use_llm=False).refused
+
+
+def test_the_version_the_notes_have_is_answered(versioned):
+    a = versioned.ask("flashkern 4 speedup over cudnn?", use_llm=False)
+    assert not a.refused and "3x speedup" in a.answer, a.answer
+
+
 def test_nfd_note_found_by_nfc_question(notes):
     a = ask(notes, "What does Café Router do?")
     assert not a.refused

@@ -126,6 +126,9 @@ def test_what_the_named_papers_notes_lack_is_refused(notes, question):
         ("4.Reconstruction Target", False),  # a numbered heading
         ("GPT4 is the judge", False),  # a digit inside a name
         ("Published in 2019.", False),  # a year alone
+        ("Recovery takes a few seconds per GPU", True),  # a span of time without a number
+        ("tens of milliseconds of added latency", True),
+        ("a few papers discuss it", False),
     ],
 )
 def test_a_sentence_states_an_amount(sentence, amount):
