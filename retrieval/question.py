@@ -193,7 +193,12 @@ def question_focus(text: str, asked: Sequence[Key]) -> list[Key]:
     if not m:
         return []
     phrase = tokens(m.group(1), compounds=False)
-    return [k for k in asked if (w := tokens(normalize(k.word), compounds=False)) and set(w) <= set(phrase)]
+    # a key read on past the phrase's end ("how many *lines* of code": the key "lines of code") is its noun
+    return [
+        k
+        for k in asked
+        if (w := tokens(normalize(k.word), compounds=False)) and (set(w) <= set(phrase) or w[0] == phrase[-1])
+    ]
 
 
 def _versioned_name(word: str) -> bool:

@@ -583,6 +583,25 @@ def test_real_corpus_held_split_of_the_calibration_set(real_index):
 
 
 @pytest.mark.realcorpus
+@pytest.mark.parametrize(
+    ("question", "quoted"),
+    [
+        ("wormhole simulator how many lines of code", None),  # its notes give speedups, not its size
+        ("hived how many lines of code", "7,700+ lines"),
+        ("how many lines of code is spotserve", "5.6K LoC"),
+    ],
+)
+def test_real_corpus_the_noun_an_amount_is_asked_of_must_be_in_the_evidence(real_index, question, quoted):
+    """ "how many *lines of code*": the noun the question counts (its focus, read on past "of") must be
+    in the passage that answers; a paper's other amounts do not answer it."""
+    from papernotes.retrieval.service import Notes
+
+    a = Notes(real_index).ask(question, use_llm=False)
+    assert a.refused is (quoted is None), a.answer
+    assert quoted is None or quoted in a.answer, a.answer
+
+
+@pytest.mark.realcorpus
 def test_real_corpus_held_split_of_the_group_framings(real_index, monkeypatch):
     """Whether a question naming a person or group asks for their papers is decided by a threshold fitted
     on the fit split of eval/group_framings.jsonl (eval/calibrate.py); this gates on its held split:
