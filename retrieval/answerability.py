@@ -27,6 +27,8 @@ Question features (:func:`question_features`):
 ``oov``            idf-weighted share of the question's name-like terms (not common English words) that
                    occur nowhere in the notes (a versioned name such as "GPT-2" by its joined form)
 ``named``          1 when the question names a paper of the catalog
+``compared``       1 when it compares two or more named papers ("spanner vs dynamo consistency model": what
+                   is asked is judged across both papers' notes, each of which holds part of it)
 ``quantity_support`` the best share of what is asked that one candidate sentence stating a new amount
                    (not a number of the question) covers, relative to the best share any candidate
                    sentence covers (0 when none covers any), weighed by how much the question asks for
@@ -71,6 +73,7 @@ QUESTION_FEATURES = (
     "focus_cov",
     "oov",
     "named",
+    "compared",
     "quantity_support",
     "venue_missing",
     "best_sentence",
@@ -477,6 +480,7 @@ def question_features(
         "focus_cov": focus_cov,
         "oov": oov,
         "named": 1.0 if (q and q.papers) else 0.0,
+        "compared": 1.0 if (q and q.is_comparison) else 0.0,
         # an amount asked for is answered by a sentence stating one: the asked words' best coverage by
         # such a sentence relative to their best coverage, as far as an amount is asked for
         "quantity_support": amount * (with_number / best_asked if best_asked else 0.0) + (1.0 - amount),
