@@ -72,7 +72,7 @@ _BARE_URL_RE = re.compile(r"https?://[^\s)>\]]+")
 #: The same labels as Chinese notes write them: 论文标题/原文标题/原标题/英文标题/论文题目 "(original,
 #: English) paper title", 论文链接/论文地址/原文链接 "paper link", 原文/论文 "the paper", 作者 "authors",
 #: 单位/机构 "affiliation", 会议/发表于 "venue/published in", 链接 "link".
-_CJK_LABELS = {
+CJK_LABELS = {
     "论文标题": "title",
     "论文名称": "title",
     "论文名": "title",
@@ -320,7 +320,7 @@ def _lines(markdown: str) -> list[tuple[Inline, bool, str | None]]:
 #: Where a line of fields starts its next field: after a bar or a middle dot ("**Authors:** … |
 #: **Year:** 2014 | [arXiv](…)"), or, for a Chinese label, after a space ("论文链接: … 作者: … 发表于: …").
 _FIELD_BREAK_RE = re.compile(
-    r"\s*[|·•]\s*|\s+(?=(?:" + "|".join(sorted(_CJK_LABELS, key=len, reverse=True)) + r")\s*[:：])"
+    r"\s*[|·•]\s*|\s+(?=(?:" + "|".join(sorted(CJK_LABELS, key=len, reverse=True)) + r")\s*[:：])"
     # a sentence's stop before the next field's label: "Venue: SIGCOMM 2001. Authors: Ion Stoica, …"
     r"|(?<=\.)\s+(?=(?i:authors?|venue|conference|year|published(?:\s+(?:at|in))?|paper|pdf|arxiv|doi|link|url)\s*:)"
 )
@@ -504,7 +504,7 @@ def read_opening(markdown: str) -> Opening:
                 op.bare_placeholder = op.bare_placeholder or empty[0]
             continue
         label = m.group(1).lower()
-        kind = _CJK_LABELS.get(m.group(1), "title" if label.endswith("title") else re.split(r"\s+", label)[0])
+        kind = CJK_LABELS.get(m.group(1), "title" if label.endswith("title") else re.split(r"\s+", label)[0])
         rest = inline.text[m.end() :].strip()
         if kind in ("venue", "conference", "published"):
             op.venues.append(rest)

@@ -53,6 +53,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from papernotes.corpus.models import PaperRecord
+from papernotes.corpus.note_opening import CJK_LABELS
 from papernotes.corpus.papers import is_todo
 from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.evidence import Sentence
@@ -247,6 +248,15 @@ LOOKUP_FIELDS: dict[str, tuple[str, ...]] = {
     "arxiv": ("url",),
     "doi": ("url",),
 }
+# the same fields as Chinese notes label them ("作者", "发表", "会议", "链接"; one list for notes and
+# questions: :data:`~papernotes.corpus.note_opening.CJK_LABELS`)
+LOOKUP_FIELDS.update(
+    {
+        word: LOOKUP_FIELDS[{"authors": "author", "affiliations": "affiliation", "link": "link"}.get(kind, kind)]
+        for word, kind in CJK_LABELS.items()
+        if kind in ("authors", "affiliations", "venue", "published", "link") and len(lexical_terms(word)) == 1
+    }
+)
 _FIELD_TERMS = {t: fields for word, fields in LOOKUP_FIELDS.items() for t in lexical_terms(word)}
 
 

@@ -190,6 +190,17 @@ def test_cjk_question_naming_a_system(notes):
     assert cited_titles(a)[0].startswith("DistServe")
 
 
+@pytest.mark.parametrize(
+    "question", ["DistServe 发表在哪个会议？", "DistServe 发表在哪", "DistServe 的链接", "DistServe 作者单位"]
+)
+def test_a_lookup_asked_in_chinese_field_words(notes, question):
+    """作者 / 单位 / 发表 / 会议 / 链接 are the record's fields as Chinese notes label them (the notes' label
+    list): a lookup, answered from the record (its link, its affiliations), not refused for words no
+    English note uses."""
+    a = ask(notes, question)
+    assert not a.refused and "zhong-yinmin" in a.answer and "PKU & UCSD" in a.answer, a.answer
+
+
 def test_chinese_question_on_a_chinese_note(notes):
     a = ask(notes, "哪个系统将预填充和解码分离?")
     assert not a.refused
