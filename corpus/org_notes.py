@@ -14,7 +14,7 @@ What is rewritten (Org syntax, https://orgmode.org/manual/ and https://orgmode.o
   deeper when the file has a ``#+TITLE:`` (the document's title, as Org export sets it: its ``*``
   headings are sections of the note, not titles of pages); a heading with nothing under it (a
   journal's "** 16:00 lab meeting moved", a reading list's "* TODO Mamba") is an outline's entry:
-  a list item;
+  a list item, unchecked ("- [ ] Mamba") when it is a task not done;
 * planning lines (``SCHEDULED:``, ``DEADLINE:``, ``CLOSED:``), ``:LOGBOOK:`` drawers (clock and state
   changes) and footnote marks (``[fn:1]``) dropped; a footnote's definition kept as its text;
 * links ``[[url][label]]`` → ``[label](url)``, ``[[url]]`` → ``<url>``, internal links
@@ -199,8 +199,13 @@ def org_to_markdown(text: str) -> str:
             seen_heading = True
             title = _PRIORITY_RE.sub("", _TODO_RE.sub("", h.group(2)))
             title = _HEADING_TAGS_RE.sub("", title)
-            if i - 1 in items:  # an entry of the outline, not a section: a list item
-                out.append(f"- {_inline(title)}")
+            if i - 1 in items:  # an entry of the outline, not a section: a list item; a task not done is
+                # an unchecked one, as Markdown notes write a to-do ("* TODO Mamba" → "- [ ] Mamba")
+                todo = _TODO_RE.match(_PRIORITY_RE.sub("", h.group(2)))
+                box = (
+                    "[ ] " if todo and not todo.group(0).strip().upper().startswith(("DONE", "CANCEL", "READ ")) else ""
+                )
+                out.append(f"- {box}{_inline(title)}")
                 continue
             out += ["", f"{'#' * min(len(h.group(1)) + titled, 6)} {_inline(title)}", ""]
             continue

@@ -410,6 +410,9 @@ def test_no_org_planning_logbook_or_footnote_syntax_is_left_in_the_text():
         assert raw in source and raw not in text, raw
     journal = next(p for p in pages if p.title == "2024-03-05")
     assert "- 16:00 lab meeting moved to next Tuesday" in journal.markdown
+    # a reading list's tasks not done are unchecked to-dos, no evidence of what the paper says
+    reading = next(p for p in pages if p.title == "Reading list 2024")
+    assert "- [ ] Mamba: Linear-Time Sequence Modeling" in reading.markdown and "- FlashAttention" in reading.markdown
     assert "| Chinchilla | 70B    | 1.4T   | 67.5% |\n\nSame compute budget" in text
 
 
