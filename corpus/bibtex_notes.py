@@ -5,14 +5,17 @@ accents and braces decoded); a note whose blocks hold several entries (its refer
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 import bibtexparser
 from bibtexparser.middlewares import LatexDecodingMiddleware
+from bibtexparser.model import DuplicateBlockKeyBlock
 
 from papernotes.corpus.markdown import parse_tokens
+from papernotes.corpus.note_fields import fm_value
 from papernotes.corpus.paper_links import arxiv_url, doi_url
 from papernotes.corpus.venue_names import journal_abbreviated
 from papernotes.corpus.venues import find_venues, is_preprint
@@ -75,22 +78,38 @@ def note_bibtex(markdown: str) -> BibEntry | None:
     return _entry(entries[0])
 
 
-def bibliography(text: str) -> dict[str, BibEntry]:
+def bibliography(text: str) -> tuple[dict[str, BibEntry], list[str]]:
     """The entries of a BibTeX file (a reference manager's export beside the notes: Zotero/Better
-    BibTeX, org-ref, citar, JabRef) by citation key; entries without a title are left out.
+    BibTeX, org-ref, citar, JabRef) by citation key, entries without a title left out, and the problems
+    met (entries that could not be parsed, a key given twice: its first entry is kept).
 
     Raises
     ------
     ValueError
         when the text holds no entry at all (not a BibTeX file, or one that cannot be parsed).
     """
+    quiet = logging.getLogger("bibtexparser")
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)  # its warnings are reported here, once per file
     try:
         library = bibtexparser.parse_string(text, append_middleware=[LatexDecodingMiddleware()])
     except Exception as e:  # noqa: BLE001 - bibtexparser raises several kinds on malformed input
         raise ValueError(f"not a BibTeX file ({type(e).__name__})") from None
+    finally:
+        quiet.setLevel(level)
     if not library.entries:
         raise ValueError("no BibTeX entry in it")
-    return {e.key: b for e in library.entries if (b := _entry(e)) is not None}
+    problems: list[str] = []
+    failed = library.failed_blocks
+    twice = [b for b in failed if isinstance(b, DuplicateBlockKeyBlock)]
+    if len(failed) > len(twice):
+        lines = ", ".join(str((b.start_line or 0) + 1) for b in failed if b not in twice)
+        n = len(failed) - len(twice)
+        problems.append(f"{n} {'entry' if n == 1 else 'entries'} cannot be parsed (line {lines}); not used")
+    if twice:
+        keys = ", ".join(sorted({b.key for b in twice}))
+        problems.append(f"key given twice ({keys}): the first entry is used")
+    return {e.key: b for e in library.entries if (b := _entry(e)) is not None}, problems
 
 
 def _entry(entry: bibtexparser.model.Entry) -> BibEntry | None:
@@ -131,22 +150,8 @@ def _entry(entry: bibtexparser.model.Entry) -> BibEntry | None:
 CITEKEY_KEYS = ("citekey", "citationkey", "citation_key", "citation-key", "bibkey")
 
 
-def cite_from_bibliography(meta: dict[str, Any], entries: dict[str, BibEntry]) -> bool:
-    """Fill front matter ``meta`` (mutated) with what the bibliography ``entries`` say of the paper its
-    citation key names — its link (``url``), venue, year and authors — where the note itself says
-    nothing of them (the note wins). True when the key was found."""
-    low = {str(k).lower(): k for k in meta}
-    key = next((str(meta[low[k]]).strip() for k in CITEKEY_KEYS if k in low and meta[low[k]]), "")
-    entry = entries.get(key.removeprefix("@"))
-    if entry is None:
-        return False
-    said = set(low)
-    if entry.link and not said & {"url", "link", "paper", "doi", "arxiv", "pdf"}:
-        meta["url"] = entry.link
-    if entry.venue and not said & {"venue", "conference", "booktitle", "journal", "publication"}:
-        meta["venue"] = entry.venue
-    if entry.year and "year" not in said:
-        meta["year"] = entry.year
-    if entry.authors and not said & {"authors", "author", "creators"}:
-        meta["authors"] = entry.authors
-    return True
+def citation_key(meta: dict[str, Any]) -> str:
+    """The citation key front matter ``meta`` names (:data:`CITEKEY_KEYS`, a leading ``@`` dropped), or
+    ``""``."""
+    v = fm_value(meta, CITEKEY_KEYS)
+    return str(v).strip().removeprefix("@") if isinstance(v, (str, int)) else ""

@@ -43,6 +43,8 @@ class Page:
     order : position of the page in its source (SUMMARY.md order or file order).
     committed : for a git source, when the page's file last changed (commit time, seconds since the
         epoch); None otherwise.
+    cited : the entry, in a BibTeX file beside the notes, of the citation key the page's front matter
+        names (a :class:`~papernotes.corpus.bibtex_notes.BibEntry`); None otherwise.
     """
 
     title: str
@@ -55,6 +57,7 @@ class Page:
     publications: list[Publication] = field(default_factory=list)
     order: int = 0
     committed: int | None = None
+    cited: Any = None
 
 
 @dataclass

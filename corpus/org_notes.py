@@ -34,6 +34,8 @@ from typing import Any
 _SETTING_RE = re.compile(r"^\s*#\+([A-Za-z_]+):\s*(.*?)\s*$")
 _DRAWER_LINE_RE = re.compile(r"^\s*:([A-Za-z_][\w-]*):\s*(.*?)\s*$")
 _HEADING_RE = re.compile(r"^(\*+)\s+(.*?)\s*$")
+#: The keywords of a task that is over (done, dropped, or a paper read).
+_DONE_KEYWORDS = frozenset({"DONE", "CANCELLED", "CANCELED", "READ"})
 _TODO_RE = re.compile(r"^(?:TODO|DONE|NEXT|WAITING|HOLD|CANCELL?ED|READ|READING|LATER|NOW)\s+")
 _PRIORITY_RE = re.compile(r"^\[#[A-Z0-9]\]\s+")
 _HEADING_TAGS_RE = re.compile(r"\s+(:[\w@#%:]+:)\s*$")
@@ -202,9 +204,7 @@ def org_to_markdown(text: str) -> str:
             if i - 1 in items:  # an entry of the outline, not a section: a list item; a task not done is
                 # an unchecked one, as Markdown notes write a to-do ("* TODO Mamba" → "- [ ] Mamba")
                 todo = _TODO_RE.match(_PRIORITY_RE.sub("", h.group(2)))
-                box = (
-                    "[ ] " if todo and not todo.group(0).strip().upper().startswith(("DONE", "CANCEL", "READ ")) else ""
-                )
+                box = "[ ] " if todo and todo.group(0).split()[0] not in _DONE_KEYWORDS else ""
                 out.append(f"- {box}{_inline(title)}")
                 continue
             out += ["", f"{'#' * min(len(h.group(1)) + titled, 6)} {_inline(title)}", ""]

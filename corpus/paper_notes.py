@@ -192,7 +192,8 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         # the year in its own key (`year: 2023`): a series, dated like a bare tag
         bare_series = named_series
 
-    bib = note_bibtex(page.markdown) if "@" in page.markdown else None
+    # the note's own BibTeX entry, else the entry of its citation key in a .bib beside the notes
+    bib = (note_bibtex(page.markdown) if "@" in page.markdown else None) or page.cited
     if bib and op.title is None and title_key(bib.title) != title_key(frame_stripped(page.title)[0]):
         op.title = bib.title  # the entry's title is the paper's full title, as a "Title:" line's is
     fm_venue = fm_venue or (bib.venue if bib else None)

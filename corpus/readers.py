@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
-from papernotes.corpus.bibtex_notes import BibEntry, bibliography, cite_from_bibliography
+from papernotes.corpus.bibtex_notes import BibEntry, bibliography, citation_key
 from papernotes.corpus.errors import BadSourceError
 from papernotes.corpus.files import NOTE_SUFFIXES, NoteFiles, decode_note, note_files
 from papernotes.corpus.front_matter import split_front_matter
@@ -440,27 +440,44 @@ def read_path(
 
 
 def _cite_from_bibliographies(path: Path, result: ReadResult) -> None:
-    """Fill the front matter of ``result``'s pages that name a citation key (``citekey``, org-roam's
-    ``ROAM_REFS: cite:key``) from the BibTeX files under ``path`` (a reference manager's export beside
-    the notes; hidden folders skipped), where the note says nothing of the link, venue, year or
-    authors (:func:`~papernotes.corpus.bibtex_notes.cite_from_bibliography`). A .bib file that cannot
-    be parsed is reported and not used."""
+    """Give each of ``result``'s pages whose front matter names a citation key (``citekey``, org-roam's
+    ``ROAM_REFS: cite:key``) the entry of that key in the BibTeX files under ``path`` (a reference
+    manager's export beside the notes; hidden folders skipped) as :attr:`Page.cited`, read as a BibTeX
+    entry pasted in the note is (:func:`~papernotes.corpus.paper_notes.paper_note_entry`: full title,
+    venue, year, link, authors where the note says nothing of them). A .bib that cannot be read, entries
+    that cannot be parsed, a key given twice, and a key that no .bib holds are reported."""
     entries: dict[str, BibEntry] = {}
+    found_any = False
     for bib in sorted(path.rglob("*.bib")):
-        rel = f"{path.name}/{bib.relative_to(path).as_posix()}"
-        if any(part.startswith(".") for part in bib.relative_to(path).parts) or not bib.is_file():
+        inner = bib.relative_to(path)
+        rel = f"{path.name}/{inner.as_posix()}"
+        if any(part.startswith(".") for part in inner.parts):
+            continue
+        found_any = True
+        if not bib.is_file():
+            result.warnings.append(Warning_(rel, "not a file; no bibliography read from it"))
             continue
         try:
-            found = bibliography(bib.read_text(encoding="utf-8", errors="replace"))
+            text, _ = decode_note(bib.read_bytes(), rel)
+            found, problems = bibliography(text)
         except (OSError, ValueError) as e:
             result.warnings.append(Warning_(rel, f"{e}; its entries are not used for the notes citing them"))
             continue
+        result.warnings += [Warning_(rel, p) for p in problems]
         for key, entry in found.items():
-            entries.setdefault(key, entry)
+            first = entries.setdefault(key, entry)
+            if first is not entry and first.title != entry.title:
+                result.warnings.append(
+                    Warning_(rel, f"key {key} is also in an earlier .bib file: the first entry is used")
+                )
     for n, page in enumerate(result.pages):
-        meta = dict(page.front_matter)  # the parsed page may be cached: filled in a copy
-        if entries and cite_from_bibliography(meta, entries):
-            result.pages[n] = replace(page, front_matter=meta)
+        key = citation_key(page.front_matter)
+        if not key or not found_any:
+            continue
+        if key in entries:
+            result.pages[n] = replace(page, cited=entries[key])
+        else:
+            result.warnings.append(Warning_(page.source, f"cites {key}, which no .bib file under the notes holds"))
 
 
 def _embed_titles(path: Path, files: list[Path]) -> EmbedTitle:

@@ -26,7 +26,9 @@ def _analysis_key(page: Page, sig: str) -> str:
         page.site_path,
         page.markdown,
         json.dumps(page.tags),
+        repr(sorted(((str(k), v) for k, v in page.front_matter.items()), key=lambda kv: kv[0])),
         repr(page.publications),
+        repr(page.cited),
     ):
         h.update(part.encode("utf-8", "surrogatepass"))
         h.update(b"\x1f")

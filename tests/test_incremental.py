@@ -142,3 +142,33 @@ def test_records_grouped_by_origin_are_regrouped_without_re_embedding(indexed):
     rep = ingest(settings, [str(notes)])
     assert rep.added >= 1
     assert len(groups_of_keys(settings, rm.list_keys(after=before))) == 1
+
+
+def test_a_front_matter_or_bibliography_edit_reaches_the_catalog(tmp_path, models_cache):
+    """A re-ingest after an edit of a note's front matter only, or of the .bib entry its citation key
+    names, gives the catalog the new venue (the page's analysis is keyed by both, not by its text alone)."""
+    from conftest import make_settings, seed_models
+
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    note = notes / "orca.md"
+    note.write_text("---\ntitle: Orca\ncitekey: yu2022orca\n---\n\nIteration-level scheduling for serving.\n")
+    bib = notes / "refs.bib"
+    bib.write_text(
+        "@inproceedings{yu2022orca, title={Orca: A Distributed Serving System for Transformer-Based Generative"
+        " Models}, author={Yu, Gyeong-In}, booktitle={OSDI}, year={2022}}\n"
+    )
+    settings = make_settings(tmp_path / "data")
+    seed_models(models_cache, settings.data_dir)
+
+    def venue() -> str | None:
+        ingest(settings, [str(notes)])
+        (record,) = load_catalog(settings.catalog_path)
+        assert record.title.startswith("Orca: A Distributed Serving System")  # the entry's full title
+        return record.venue
+
+    assert venue() == "OSDI 2022"
+    bib.write_text(bib.read_text().replace("{OSDI}", "{SOSP}").replace("year={2022}", "year={2023}"))
+    assert venue() == "SOSP 2023"
+    note.write_text(note.read_text().replace("citekey: yu2022orca", "citekey: yu2022orca\nvenue: NSDI 2024"))
+    assert venue() == "NSDI 2024"  # the note's own front matter wins over the .bib

@@ -15,6 +15,7 @@ from papernotes.corpus.note_opening import frame_stripped, is_collection_title
 from papernotes.corpus.note_titles import venue_decoration
 from papernotes.corpus.org_notes import org_to_markdown
 from papernotes.corpus.paper_links import is_paper_link, unwrap_redirect, written_urls
+from papernotes.corpus.readers import read_path
 
 
 @pytest.mark.parametrize(
@@ -260,5 +261,19 @@ def test_a_citation_key_takes_the_papers_fields_from_a_bib_file_beside_the_notes
     (adam,) = records
     assert adam.url == "https://arxiv.org/abs/1412.6980" and adam.venue == "ICLR 2015"
     assert adam.authors == ["Diederik P. Kingma", "Jimmy Ba"]
+    assert adam.title == "Adam: A Method for Stochastic Optimization"  # the entry's full title, as a pasted one's
     warnings = [str(w) for w in read_path(tmp_path).warnings]
     assert any("broken.bib" in w for w in warnings), warnings
+
+
+def test_a_bibliography_that_cannot_be_used_in_full_is_reported(tmp_path):
+    """Entries that cannot be parsed, a key given twice, a folder named like a .bib, and a note citing a
+    key no .bib holds: each one line naming the file; the rest is still read."""
+    (tmp_path / "a.md").write_text("---\ntitle: Adam\ncitekey: kingma2015adam\n---\n\nMomentum plus RMSProp.\n")
+    (tmp_path / "b.md").write_text("---\ntitle: Gone\ncitekey: nobody2020\n---\n\nA note on a lost paper.\n")
+    (tmp_path / "lib.bib").write_text(BIB + "@article{half,\n title = {Unbalanced {brace,\n year = 2020\n}\n\n" + BIB)
+    (tmp_path / "old.bib").mkdir()
+    result = read_path(tmp_path)
+    said = "\n".join(str(w) for w in result.warnings)
+    assert "cannot be parsed" in said and "kingma2015adam" in said and "old.bib" in said and "nobody2020" in said
+    assert next(p for p in result.pages if p.title == "Adam").cited.venue == "ICLR 2015"
