@@ -365,10 +365,15 @@ def _own_text(r: PaperRecord) -> str:
     )
 
 
-def _people(r: PaperRecord) -> str:
+def _people_names(r: PaperRecord) -> list[str]:
     """Who a paper is from: its authors, affiliations and the titles of the pages that list it (a
     researcher's or a lab's page)."""
-    return " ".join(r.authors + r.affiliations + [t.split(" › ", 1)[0] for t in r.topics])
+    return r.authors + r.affiliations + [t.split(" › ", 1)[0] for t in r.topics]
+
+
+def _people(r: PaperRecord) -> str:
+    """:func:`_people_names` as one text."""
+    return " ".join(_people_names(r))
 
 
 #: "papers grouped *under* the RDMA heading", "the papers the notes file *under* LLM Inference": what
@@ -508,6 +513,12 @@ def group_threshold() -> float:
 _TYPED_WORD_RE = re.compile(f"[{CJK_CHARS}]+|[^\\s{CJK_CHARS}]+")
 
 
+#: A question about a person or group themselves, not their papers: opened by an interrogative that asks
+#: for a person, place, time or reason, or "how" with an adjective ("how old", "how big"; not "how many
+#: papers …", a count) — English closed-class words.
+_ABOUT_THEM_RE = re.compile(r"^\W*(?:who|whom|whose|where|when|why)\b|^\W*how\s+(?!many\b|much\b)\w+", re.IGNORECASE)
+
+
 @lru_cache(maxsize=1)
 def _people_part_terms() -> frozenset[str]:
     """The stemmed terms of :data:`PEOPLE_LIST_PARTS`: the words that describe a person's papers."""
@@ -562,7 +573,7 @@ def topic_list(
         typed = set(lexical_terms(q.text))  # as typed: "llm" does not name the page "Large Language Model (LLM)"
 
         def named_people(r: PaperRecord) -> set[str] | None:  # an author, affiliation or listing page named in full
-            for who in [*r.authors, *r.affiliations, *(t.split(" › ", 1)[0] for t in r.topics)]:
+            for who in _people_names(r):
                 terms = set(lexical_terms(who))
                 if not terms or not terms <= typed:
                     continue
@@ -578,11 +589,7 @@ def topic_list(
         name = next((t for r in retriever.catalog if (t := named_people(r)) is not None), None)
         if name is None:
             return False
-        framed = group_framing(q.text, name)
-        # framed by no word the notes use, or only by words of the parts: "xinwei fu?", "ada quill's work"
-        beyond = [k for k in q.asked if k not in specific and not k.terms <= name]
-        judged = bool(beyond) and not set(lexical_terms(framed)) <= _people_part_terms()
-        if judged and similarity is not None and similarity(framed, PEOPLE_LIST_PARTS) < group_threshold():
+        if not _asks_for_their_papers(q, specific, name, similarity):
             return False
         # the words beside the name frame the question ("what did amazon *publish*"): no topic of the list
         q.asked = [k for k in q.asked if k.terms <= name or (k in specific and not k.covered(_people_part_terms()))]
@@ -595,5 +602,28 @@ def topic_list(
             if _at_venue(r, f) and coverage(specific, set(lexical_terms(_own_text(r))), idf) >= FULL:
                 return True
         elif year_of(r) in years and coverage(specific, set(lexical_terms(_people(r))), idf) >= FULL:
-            return True
+            # "what did xinyi wan put out in 2026", not "google's revenue in 2024": the words of the names
+            # typed in full are the name, the others frame the question
+            typed = set(lexical_terms(q.text))
+            name = {t for who in _people_names(r) if (ts := set(lexical_terms(who))) <= typed for t in ts}
+            return _asks_for_their_papers(q, specific, name | {t for k in specific for t in k.terms}, similarity)
     return False
+
+
+def _asks_for_their_papers(
+    q: Question,
+    specific: Sequence[Key],
+    name: AbstractSet[str],
+    similarity: Callable[[str, Sequence[str]], float] | None,
+) -> bool:
+    """Whether a question naming a person or group (``name``: its stemmed terms) asks for their papers:
+    not when it asks who, where, when or why, or how-adjective, of them (:data:`_ABOUT_THEM_RE`);
+    when it asks in words the notes hardly use (not ``specific``) besides words of
+    :data:`PEOPLE_LIST_PARTS`, when its framing (:func:`group_framing`) is that close to those parts
+    (:func:`group_threshold`); else yes ("xinwei fu?", "ada quill's work")."""
+    framed = " ".join(w for w in group_framing(q.text, name).split() if not is_year(w.strip("?.,!;:'’")))
+    if _ABOUT_THEM_RE.match(framed):
+        return False
+    beyond = [k for k in q.asked if k not in specific and not k.terms <= name and not is_year(k.word)]
+    judged = bool(beyond) and not set(lexical_terms(framed)) <= _people_part_terms()
+    return not (judged and similarity is not None and similarity(framed, PEOPLE_LIST_PARTS) < group_threshold())

@@ -222,6 +222,7 @@ def test_a_group_named_by_a_common_word_or_beside_words_of_research_lists_its_pa
         "can u write me a cover letter for an emu institute internship",
         "orchard revenue 2024",
         "orchard customer support number",
+        "emu institute revenue in 2032",  # a year beside it: still no paper of that year asked for
     ],
 )
 def test_a_group_named_beside_an_off_topic_request_is_no_list_and_is_refused(notes, q):
@@ -231,6 +232,15 @@ def test_a_group_named_beside_an_off_topic_request_is_no_list_and_is_refused(not
     framings.)"""
     a = notes.ask(q, use_llm=False)
     assert a.kind != "list" and a.refused, a.answer
+
+
+@pytest.mark.parametrize(
+    "q", ["where is emu institute", "how big is wombat labs", "who is ada quill", "when was orchard founded"]
+)
+def test_a_question_asked_of_a_group_itself_is_no_list_of_its_papers(notes, q):
+    """Who / where / when / how-adjective asked of a person or group asks about them, not for their
+    papers (what the notes say of them, if anything, answers it)."""
+    assert notes.ask(q, use_llm=False).kind != "list"
 
 
 @pytest.mark.parametrize("q", ["what is tasman?", "who is ada?"])
