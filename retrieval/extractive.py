@@ -52,7 +52,8 @@ class Composer:
         self.lines.append(f"{text} {self.mark(h)}")
 
 
-#: Authors a paper's lead line names before "et al." (a lookup adds an "Authors:" line with more).
+#: Authors (or affiliations) a paper's lead line names before "et al." (or "& …"; a lookup adds an
+#: "Authors:" line with more).
 LEAD_AUTHORS = 6
 
 
@@ -66,9 +67,8 @@ def paper_line(r: PaperRecord) -> str:
     names = [r.system] if r.system else [a for a in r.aliases if len(a.split()) <= SHORT_NAME_WORDS]
     system = next((n for n in names if title_key(n) and title_key(n) not in title_key(r.title)), None)
     venue = " → ".join(r.history) if r.history else r.venue
-    people = " & ".join(r.affiliations[:6]) or ", ".join(r.authors[:LEAD_AUTHORS]) + (
-        " et al." if len(r.authors) > LEAD_AUTHORS else ""
-    )
+    people = " & ".join(r.affiliations[:LEAD_AUTHORS]) + (" & …" if len(r.affiliations) > LEAD_AUTHORS else "")
+    people = people or ", ".join(r.authors[:LEAD_AUTHORS]) + (" et al." if len(r.authors) > LEAD_AUTHORS else "")
     bits = [x for x in (system, venue, people) if x]
     return r.title + (f" ({'; '.join(bits)})" if bits else "")
 

@@ -133,9 +133,13 @@ def candidates(
     retriever: HybridRetriever, result: SearchResult, topic: Sequence[Key | str], years: AbstractSet[int] = frozenset()
 ) -> list[int]:
     """Catalog positions of the papers a list answer chooses from (see the module docstring); with
-    ``years`` (:func:`asked_years`), every paper of those years, as for a venue."""
+    ``years`` (:func:`asked_years`), every paper of those years, as for a venue; for a person or group
+    (``q.group``, :func:`topic_list`), every paper they are from."""
     f = result.filters
     catalog = retriever.catalog
+    group = result.question.group if result.question is not None else frozenset()
+    if group and not (f.venue or f.series or years):  # a person's or group's papers: every one they are from
+        return [i for i, r in enumerate(catalog) if group <= set(lexical_terms(_people(r)))]
     if f.venue or f.series:
         return [i for i, r in enumerate(catalog) if _at_venue(r, f)]
     if years:

@@ -602,6 +602,27 @@ def test_real_corpus_the_noun_an_amount_is_asked_of_must_be_in_the_evidence(real
 
 
 @pytest.mark.realcorpus
+@pytest.mark.parametrize(
+    ("question", "group"), [("what has meta published", "Meta"), ("papers by xinwei fu", "Xinwei Fu")]
+)
+def test_real_corpus_a_groups_list_holds_every_paper_it_is_from(real_index, question, group):
+    """A person's or group's papers are chosen from the whole catalog by who they are from (authors,
+    affiliations, the pages listing them), not from the passages a search for the name finds."""
+    from papernotes.retrieval.service import Notes
+    from papernotes.retrieval.terms import lexical_terms
+
+    notes = Notes(real_index)
+    a = notes.ask(question, use_llm=False)
+    want = {
+        r.title
+        for r in notes.catalog
+        if set(lexical_terms(group))
+        <= set(lexical_terms(" ".join([*r.authors, *r.affiliations, *(t.split(" › ", 1)[0] for t in r.topics)])))
+    }
+    assert a.kind == "list" and {c.paper_title for c in a.citations} == want
+
+
+@pytest.mark.realcorpus
 def test_real_corpus_held_split_of_the_group_framings(real_index, monkeypatch):
     """Whether a question naming a person or group asks for their papers is decided by a threshold fitted
     on the fit split of eval/group_framings.jsonl (eval/calibrate.py); this gates on its held split:
