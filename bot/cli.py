@@ -44,7 +44,12 @@ K = Annotated[int | None, typer.Option("--k", min=1, max=50, help="Chunks to ret
 JSON = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
 VENUE = Annotated[str | None, typer.Option("--venue", help="Only this venue, e.g. 'OSDI 2026' or 'osdi26'.")]
 YEAR = Annotated[int | None, typer.Option("--year", help="Only this year.")]
-TOPIC = Annotated[str | None, typer.Option("--topic", help="Only chunks whose topic path contains this.")]
+TOPIC = Annotated[
+    str | None,
+    typer.Option(
+        "--topic", help="Only what the notes file under a topic path containing this (chunks; for papers, papers)."
+    ),
+]
 SOURCE = Annotated[str | None, typer.Option("--source", help="Only chunks whose source contains this.")]
 
 

@@ -124,7 +124,9 @@ def note_files(path: Path, follow_external: bool = False) -> NoteFiles:
             except OSError as err:
                 where = label(cur) if cur != path else path.name
                 out.warnings.append(
-                    Warning_(where, f"cannot list ({err.strerror}); what was indexed of it before is kept")
+                    Warning_(
+                        where, f"cannot list ({err.strerror}); what was indexed of it before, if anything, is kept"
+                    )
                 )
                 out.unlisted.append(where)
                 continue

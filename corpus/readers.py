@@ -393,7 +393,9 @@ def read_path(
         try:
             data = file.read_bytes()
             if not data.strip():  # emptied (a sync that truncated it, an editor's crash): kept as it was
-                result.warnings.append(Warning_(rel, "empty file; skipped (what was indexed of it before is kept)"))
+                result.warnings.append(
+                    Warning_(rel, "empty file; skipped (what was indexed of it before, if anything, is kept)")
+                )
                 result.files_skipped += 1
                 result.unreadable.append(rel)
                 continue
@@ -414,13 +416,15 @@ def read_path(
             text = strip_controls(text)  # a terminal escape in a note is no text, and must not reach a terminal
         except OSError as e:
             result.warnings.append(
-                Warning_(rel, f"cannot read ({e.strerror}); skipped (what was indexed of it before is kept)")
+                Warning_(
+                    rel, f"cannot read ({e.strerror}); skipped (what was indexed of it before, if anything, is kept)"
+                )
             )
             result.files_skipped += 1
             result.unreadable.append(rel)
             continue
         except ValueError as e:  # binary, or text in no known encoding: kept as it was, like an unreadable file
-            result.warnings.append(Warning_(rel, f"{e} (what was indexed of it before is kept)"))
+            result.warnings.append(Warning_(rel, f"{e} (what was indexed of it before, if anything, is kept)"))
             result.files_skipped += 1
             result.unreadable.append(rel)
             continue
