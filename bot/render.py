@@ -67,7 +67,7 @@ def render_search(con: Console, res) -> None:
     for h in res.hits:
         con.print(
             f"[bold]{h.rank}.[/] {h.score:.4f} (dense {h.dense:.3f}, bm25 {h.bm25:.2f}) "
-            f"[cyan]{h.get('page_title')} › {h.get('section') or ''}[/]",
+            f"[cyan]{' › '.join(str(x) for x in (h.get('page_title'), h.get('section')) if x)}[/]",
             highlight=False,
         )
         body = h.body.replace("\n", " ")

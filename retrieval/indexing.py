@@ -18,9 +18,10 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.indexing import index
 
 from papernotes.corpus.catalog import save_catalog
-from papernotes.corpus.errors import BadInputError, PapernotesError
-from papernotes.corpus.models import PaperEntry
-from papernotes.corpus.readers import ReadResult, read_source
+from papernotes.corpus.errors import BadInputError, BadSourceError, PapernotesError
+from papernotes.corpus.files import note_files
+from papernotes.corpus.models import PaperEntry, Warning_
+from papernotes.corpus.readers import ReadResult, is_git_url, read_source
 from papernotes.retrieval.catalog_parts import PartCache, merge_catalog
 from papernotes.retrieval.chunk_vectors import VECTORS_FILE
 from papernotes.retrieval.collector import full_collections_deferred
@@ -139,6 +140,22 @@ def ingest(
         raise translated from e
 
 
+def _emptied(source: str, origin: str, settings: Settings, follow_external_links: bool) -> ReadResult | None:
+    """What to read of a local folder that an earlier ingest indexed and that now holds no notes at all
+    (every note deleted; nothing skipped, unreadable or left behind a link): an empty read, so its
+    chunks and papers are removed as a deleted note's are, with a warning saying so. None otherwise (a
+    folder never indexed, a missing one, one whose notes cannot be read now: the usual error)."""
+    path = Path(source).expanduser()
+    if is_git_url(source) or not path.is_dir() or origin not in load_origins(settings, parser_version()):
+        return None
+    walk = note_files(path, follow_external_links)
+    if walk.files or walk.warnings or walk.unlisted or walk.links_skipped:
+        return None
+    out = ReadResult(origin=origin)
+    out.warnings.append(Warning_(source, "holds no notes now: what was indexed from it is removed"))
+    return out
+
+
 def _ingest_locked(
     settings: Settings,
     sources: list[str],
@@ -177,9 +194,15 @@ def _ingest_locked(
         if fp is not None and rec is not None and rec.get("fingerprint") == fp:
             reused[origin] = rec
         else:
-            results.append(
-                read_source(s, settings.repos_dir, cache=page_cache, follow_external_links=follow_external_links)
-            )
+            try:
+                results.append(
+                    read_source(s, settings.repos_dir, cache=page_cache, follow_external_links=follow_external_links)
+                )
+            except BadSourceError:
+                emptied = _emptied(s, origin, settings, follow_external_links)
+                if emptied is None:
+                    raise
+                results.append(emptied)
         if progress:
             progress("read", i + 1, len(sources))
     used = set().union(*(r.cache_used for r in results), *(rec["file_keys"] for rec in reused.values()))

@@ -172,3 +172,31 @@ def test_a_front_matter_or_bibliography_edit_reaches_the_catalog(tmp_path, model
     assert venue() == "SOSP 2023"
     note.write_text(note.read_text().replace("citekey: yu2022orca", "citekey: yu2022orca\nvenue: NSDI 2024"))
     assert venue() == "NSDI 2024"  # the note's own front matter wins over the .bib
+
+
+def test_a_folder_whose_every_note_was_deleted_is_emptied_and_the_others_still_ingested(tmp_path, models_cache):
+    """``ingest A B`` after B's last note was deleted: A's edit is indexed, B's chunks and papers go (as a
+    deleted note's do) with a warning naming B; an empty folder never indexed is still an error."""
+    import pytest
+    from conftest import make_settings, seed_models
+
+    from papernotes.corpus.errors import BadSourceError
+
+    a, b = tmp_path / "A", tmp_path / "B"
+    a.mkdir()
+    b.mkdir()
+    (a / "a.md").write_text("# Alpha\n\nAlpha caches pages.\n")
+    (b / "b.md").write_text("# [Beta: Zebra Scheduling](https://arxiv.org/abs/2401.00001)\n\nBeta schedules zebras.\n")
+    settings = make_settings(tmp_path / "data")
+    seed_models(models_cache, settings.data_dir)
+    ingest(settings, [str(a), str(b)])
+    (b / "b.md").unlink()
+    (a / "a.md").write_text("# Alpha\n\nAlpha caches pages and evicts them.\n")
+    rep = ingest(settings, [str(a), str(b)])
+    assert any("holds no notes now" in w and str(b) in w for w in rep.warnings), rep.warnings
+    texts = BM25Index.load(settings.bm25_dir).texts
+    assert any("evicts" in t for t in texts) and not any("zebras" in t for t in texts)
+    assert load_catalog(settings.catalog_path) == []
+    (tmp_path / "C").mkdir()
+    with pytest.raises(BadSourceError):
+        ingest(settings, [str(a), str(tmp_path / "C")])
