@@ -182,6 +182,10 @@ def select(
         ]
         alternatives = [alt for alt in alternatives if alt] or [topic]
 
+    if q and q.group:  # a person's or group's papers: the name chose the candidates; the rest is the topic
+        topic = [k for k in topic if not (isinstance(k, Key) and k.terms <= q.group)]
+        alternatives = [[k for k in alt if not (isinstance(k, Key) and k.terms <= q.group)] for alt in alternatives]
+        alternatives = [alt for alt in alternatives if alt] or [topic]
     if q and alternatives and all(_absent_word(retriever, q, alt) for alt in alternatives):
         return [], []  # "which osdi 2024 papers use blockchains": no note says "blockchain"
 
@@ -254,9 +258,11 @@ def select(
                     x.probability = max(x.probability, 1.0) if named else min(x.probability, 0.0)
     if topic:
         _close_groups(scored, [" ".join(_venue_topics(x.paper, f)) for x in scored], alternatives, idf)
-    if q and q.group:  # a person's or group's papers: by who they are from, not what they mention
+    if q and q.group:  # a person's or group's papers: by who they are from, not what they mention; with
+        # a topic beside the name ("what did sjtu publish on serving"), those of theirs the model keeps
         for x in scored:
-            x.probability = 1.0 if q.group <= set(lexical_terms(_people(x.paper))) else 0.0
+            theirs = q.group <= set(lexical_terms(_people(x.paper)))
+            x.probability = (x.probability if topic else 1.0) if theirs else 0.0
     members = [x for x in scored if x.probability >= 0.5]
     return members, scored
 

@@ -214,6 +214,12 @@ def test_a_group_named_by_a_common_word_or_beside_words_of_research_lists_its_pa
     assert listed(notes, q) == group_papers(group)
 
 
+def test_a_group_named_with_a_topic_lists_its_papers_on_the_topic(notes):
+    """ "what did emu institute publish on storage": of the group's papers, those on the topic."""
+    got = listed(notes, "what did emu institute publish on storage")
+    assert got and got <= group_papers("Emu Institute") and "Bilby" in got and "Potoroo" not in got, got
+
+
 @pytest.mark.parametrize(
     "q",
     [
