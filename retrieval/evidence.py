@@ -24,7 +24,7 @@ import numpy as np
 from papernotes.corpus.papers import is_todo, looks_like_affiliation, parse_title, title_key
 from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.search import Hit, SearchResult
-from papernotes.retrieval.terms import Key, as_written, coverage, lexical_terms
+from papernotes.retrieval.terms import Key, coverage, lexical_terms
 
 #: Sentences embedded per question (the best by lexical overlap, plus each named paper's first line).
 #: Embedding them is most of a warm extractive answer's time (measured over the dev questions: p50
@@ -305,10 +305,8 @@ def candidates(
     default: a line that looks like one. A short capitalized item that is not ("NVIDIA MPS" under
     "Baselines") stays an answer. ``own``: the named papers' chunks, best first (:func:`evidence_hits`)."""
     q = result.question
-    # a versioned name is matched by its joined form only, as the question features do ("deepseek v3.2"
-    # is no "DeepSeek V3.1 … Gemini 2.5")
-    terms: Sequence[Key | str] = [as_written(k) for k in q.keys] if q else lexical_terms(result.query)
-    asked: Sequence[Key | str] = [as_written(k) for k in q.asked] if q else terms
+    terms = q.keys if q else lexical_terms(result.query)
+    asked = q.asked if q else terms
     named = {f"paper:{r}" for r in q.records} if q else set()
     states_affiliations = affiliation_line or (lambda _h, sent: looks_like_affiliation(sent))
     out: list[Sentence] = []

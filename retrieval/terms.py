@@ -196,15 +196,6 @@ class Key:
 RELATIVE_MIN = 5
 
 
-def as_written(k: Key) -> Key:
-    """``k`` matched only by its joined form when it is a name with a version number (letters and
-    digits in several parts, e.g. "GPT-2" → ``gpt2``, "deepseek v3.2" → ``deepseekv32``: its parts
-    "v", "3", "2" are everywhere); other keys unchanged."""
-    if len(k.alternatives) > 1 and len(k.alternatives[0]) == 1 and re.search(r"[^\W\d_].*\d|\d.*[^\W\d_]", k.word):
-        return Key(k.word, k.alternatives[:1])
-    return k
-
-
 def has_term(term: str, have: AbstractSet[str]) -> bool:
     """True when ``term`` (stemmed) or one of its derivational :func:`relatives` is in ``have``."""
     return term in have or any(r in have for r in relatives(term))
