@@ -83,6 +83,8 @@ class NoteFiles:
     links_skipped: int = 0
     #: folders that could not be listed (no permission), labelled like sources
     unlisted: list[str] = field(default_factory=list)
+    #: BibTeX files (``*.bib``) met on the same walk, by the same rules for hidden entries and links
+    bibliographies: list[Path] = field(default_factory=list)
 
 
 def note_files(path: Path, follow_external: bool = False) -> NoteFiles:
@@ -133,6 +135,8 @@ def note_files(path: Path, follow_external: bool = False) -> NoteFiles:
             subdirs = []
             for entry in entries:
                 p = cur / entry.name
+                if p.suffix.lower() == ".bib" and not entry.name.startswith("."):
+                    out.bibliographies.append(p)
                 if entry.name.startswith("."):
                     if entry.is_dir() or p.suffix.lower() in NOTE_SUFFIXES:
                         out.hidden.append(label(p))
@@ -165,6 +169,8 @@ def note_files(path: Path, follow_external: bool = False) -> NoteFiles:
             )
             out.links_skipped += 1
             continue
+        if link.suffix.lower() == ".bib":
+            out.bibliographies.append(link)
         if target.is_dir():
             walk(link)
         elif target.is_file() and (link.suffix.lower() in NOTE_SUFFIXES or target.suffix.lower() in NOTE_SUFFIXES):

@@ -439,24 +439,21 @@ def read_path(
             result.cache_used.add(key)
         _collect(result, rel, pages, problems)
     if path.is_dir():
-        _cite_from_bibliographies(path, result)
+        _cite_from_bibliographies(path, walk.bibliographies, result)
     return result
 
 
-def _cite_from_bibliographies(path: Path, result: ReadResult) -> None:
+def _cite_from_bibliographies(path: Path, bibs: list[Path], result: ReadResult) -> None:
     """Give each of ``result``'s pages whose front matter names a citation key (``citekey``, org-roam's
-    ``ROAM_REFS: cite:key``) the entry of that key in the BibTeX files under ``path`` (a reference
-    manager's export beside the notes; hidden folders skipped) as :attr:`Page.cited`, read as a BibTeX
+    ``ROAM_REFS: cite:key``) the entry of that key in the BibTeX files ``bibs`` under ``path`` (a
+    reference manager's export beside the notes, found by :func:`note_files`) as :attr:`Page.cited`, read as a BibTeX
     entry pasted in the note is (:func:`~papernotes.corpus.paper_notes.paper_note_entry`: full title,
     venue, year, link, authors where the note says nothing of them). A .bib that cannot be read, entries
     that cannot be parsed, a key given twice, and a key that no .bib holds are reported."""
     entries: dict[str, BibEntry] = {}
     found_any = False
-    for bib in sorted(path.rglob("*.bib")):
-        inner = bib.relative_to(path)
-        rel = f"{path.name}/{inner.as_posix()}"
-        if any(part.startswith(".") for part in inner.parts):
-            continue
+    for bib in bibs:
+        rel = f"{path.name}/{bib.relative_to(path).as_posix()}"
         found_any = True
         if not bib.is_file():
             result.warnings.append(Warning_(rel, "not a file; no bibliography read from it"))
