@@ -18,7 +18,9 @@ from typing import Any
 
 from papernotes.corpus.markdown import Block, Item, parse_blocks
 from papernotes.corpus.models import Chunk, Page, PaperEntry
+from papernotes.corpus.note_opening import author_list
 from papernotes.corpus.note_sections import logged_sections
+from papernotes.corpus.paper_links import is_paper_link
 from papernotes.corpus.paper_notes import complete_entry, paper_note_entry
 from papernotes.corpus.papers import (
     deep_note_entry,
@@ -28,6 +30,7 @@ from papernotes.corpus.papers import (
     page_venue,
     pointer_name,
     publication_entry,
+    split_authors,
     title_key,
     walk_list,
     without_to_read,
@@ -412,9 +415,12 @@ def analyze_page(
             sections.append((sec, blk.heading_line, [blk]))
     seen_titles: dict[str, int] = {}
     to_read = {id(blk) for k, blk in enumerate(blocks) if is_to_read_list(blocks, k)}
+    listed: dict[str, PaperEntry] = {}  # the page's table rows and list entries so far, by their names
     for sec, line, blks in sections:
         # a reading log's section: its chunks are its paper's (its heading's line range)
         own = next((s.entry for s in logged if s.start <= line < s.end), None)
+        if own is None and not deep:  # "## FlashAttention" below a table row of it: that paper's notes
+            own = listed_section(blks, listed)
         as_note = deep or own is not None  # its bullets and tables are the paper's notes, not entries
         text_kind = "deep_note" if as_note else "page_section"
         meta = {**_entry_meta(own), "authors": own.authors} if own else dict(deep_meta) if deep else {}
@@ -438,6 +444,7 @@ def analyze_page(
                     )
                 for n, entry in rows:  # each paper row its own chunk, under the table's header row
                     out.entries.append(entry)
+                    _remember(listed, entry)
                     disc = _entry_disc(entry, seen_titles)
                     header = "| " + " | ".join(blk.header) + " |\n" if any(blk.header) else ""
                     body = header + "| " + " | ".join(blk.rows[n]) + " |"
@@ -465,6 +472,7 @@ def analyze_page(
                     assert entry is not None
                     flush()
                     out.entries.append(entry)
+                    _remember(listed, entry)
                     disc = _entry_disc(entry, seen_titles)
                     b.add_entry(SEP.join(path), _render_entry(item), _entry_meta(entry), disc=disc)
         flush()
@@ -475,6 +483,63 @@ def analyze_page(
     for e in out.entries:
         e.committed = page.committed
     out.chunks = b.chunks
+    return out
+
+
+def _remember(listed: dict[str, PaperEntry], entry: PaperEntry) -> None:
+    """Keep ``entry`` (a page's table row or list entry) under each of its names' keys, the first entry
+    of a name kept."""
+    for name in (entry.title, entry.system, *entry.aliases):
+        if name and len(title_key(name)) >= 3:
+            listed.setdefault(title_key(name), entry)
+
+
+def listed_section(blks: list[Block], listed: dict[str, PaperEntry]) -> PaperEntry | None:
+    """The paper whose notes a section of a page holds when one of its headings (the deepest that does)
+    is the name of a paper the page listed before it — a lab wiki's table of papers, then a
+    "## FlashAttention" section per paper — and the section lists no paper itself (no table, no paper
+    link: a section of links is a listing, not one paper's notes); else None. A byline opening the
+    section ("Tri Dao, Daniel Y. Fu, … (Stanford University)") gives the paper's authors and
+    affiliations when its entry names none."""
+    if not listed or not blks or any(b.kind == "table" for b in blks):
+        return None
+    if any(is_paper_link(href) for b in blks for _, href in _block_links(b)):
+        return None
+    entry = next((e for h in reversed(blks[0].headings) if (e := _listed_as(h, listed)) is not None), None)
+    if entry is not None and not entry.authors:
+        first = blks[0].text.split("\n", 1)[0] if blks[0].kind == "text" else ""
+        if author_list(first):
+            entry.authors, found = split_authors(first)
+            entry.affiliations = entry.affiliations or found
+    return entry
+
+
+def _listed_as(heading: str, listed: dict[str, PaperEntry]) -> PaperEntry | None:
+    """The listed paper a heading names: by one of its names — the heading, its part after a label
+    ("Deep dive: QLoRA"), without or within its brackets ("Multi-Query Attention (MQA)") — or as the
+    opening words (two or more) of exactly one listed title ("Ring Attention" for "Ring Attention with
+    Blockwise Transformers …"); None when it names none."""
+    bare = re.sub(r"\s*\([^()]*\)", "", heading).strip()
+    names = [heading, bare, *re.findall(r"\(([^()]*)\)", heading)]
+    names += [n.split(":", 1)[1] for n in (heading, bare) if ":" in n]
+    for n in names:
+        if (k := title_key(n)) in listed:
+            return listed[k]
+    if len(bare.split()) >= 2 and (k := title_key(bare)):
+        opened = {id(e): e for e in listed.values() if title_key(e.title).startswith(k)}
+        if len(opened) == 1:
+            return next(iter(opened.values()))
+    return None
+
+
+def _block_links(b: Block) -> list[tuple[str, str]]:
+    """The (label, href) links of a text block, or of a list's items at any depth."""
+    out = list(b.links)
+    todo = list(b.items)
+    while todo:
+        it = todo.pop()
+        out += it.inline.links
+        todo += it.children
     return out
 
 

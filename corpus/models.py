@@ -120,6 +120,11 @@ class Paper:
                 return self.links[k]
         return next((v for k, v in self.links.items() if v and k not in NOT_THE_PAPER), None)
 
+    @property
+    def code(self) -> str | None:
+        """The link to the paper's code (its ``code`` link), or None."""
+        return self.links.get("code") or None
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict with every field (``papers --json`` record shape for a catalog record); its
         lists and dicts are the record's own (not copies: read them, do not change them), which makes it

@@ -36,13 +36,15 @@ from papernotes.corpus.venues import find_venues
 OPENING_LINES = 20
 #: Labels of a line that names the note's own paper, most telling first: the link of the first kind
 #: present wins when the kinds disagree (a paper's arXiv abstract and its publisher's PDF).
+#: Labels of a line giving the paper's code ("Code: [github](…)", "Repo: …").
+CODE_LABELS = ("code", "github", "repo", "repository", "代码")
 IDENTITY_LABELS = ("paper", "arxiv", "doi", "pdf", "link", "url", "source")
 #: Of those, labels that say the line is the paper itself, so any web link on it counts; "Link:",
 #: "URL:" and "Source:" count only with a link to a paper (:func:`~papernotes.corpus.paper_links.is_paper_link`).
 _STRONG_LABELS = ("paper", "arxiv", "doi", "pdf")
 _LABEL_RE = re.compile(
     r"^\W{0,3}(paper(?:\s+link)?|pdf|arxiv(?:\s+id)?|doi|link|url|source|venue|conference|published(?:\s+(?:at|in))?"
-    r"|(?:(?:full|paper|original|complete|official|preprint|arxiv|earlier|former|previous|old)\s+)?title|authors?|affiliations?|institutions?|year|tags|keywords"
+    r"|(?:(?:full|paper|original|complete|official|preprint|arxiv|earlier|former|previous|old)\s+)?title|authors?|affiliations?|institutions?|year|tags|keywords|code|github|repo|repository|代码"
     r"|论文标题|论文名称|论文名|原文标题|原标题|英文标题|英文题目|论文题目|文章标题|文章题目|文章名称|标题|题目"
     r"|论文链接|论文地址|原文链接|原文地址|文章链接|文章地址|论文下载|链接|地址|原文|论文|作者|单位|机构|发表会议|发表期刊|会议名称|会议|期刊|会议/期刊|出处|录用于?|发表于?|收录于?)"
     r"(?:\s*[(（]([^()（）]{1,24})[)）])?"  # a qualifier: "Title (arXiv version):", "论文标题（FAST 版）："
@@ -147,10 +149,11 @@ class Opening:
     text (:func:`_named_titles`); ``bare_placeholder``: the text of an unlabelled line of the opening proper that is one link with
     an empty address (``[Scaling Laws for Neural Language Models]()``); ``year``: a ``Year:`` line's
     year (with a ``Venue:`` line naming only the series, the two make the venue); ``tags``: a ``Tags:`` or
-    ``Keywords:`` line's items.
+    ``Keywords:`` line's items; ``code``: the link of a ``Code:`` (``GitHub:``, ``Repo:``) line.
     """
 
     link: str | None = None
+    code: str | None = None
     title: str | None = None
     ambiguous: bool = False
     placeholder: bool = False
@@ -534,6 +537,10 @@ def read_opening(markdown: str) -> Opening:
             ]
             continue
         links = [(label, href.strip()) for label, href in inline.links]
+        if kind in CODE_LABELS:  # "Code: [github](…)": the code's link, never the paper's
+            web = [href for _, href in links if re.match(r"^https?://", href, re.I)] or written_urls(rest)
+            op.code = op.code or (web[0] if web else None)
+            continue
         for label, href in links:
             if href in ("", "#") and kind == "paper" and _title_like(label):
                 titles.append(label)

@@ -392,6 +392,8 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     for k, url in fm_links.items():
         if url not in links.values():
             links.setdefault(k, url)
+    if op.code and op.code not in links.values():
+        links.setdefault("code", op.code)
     for k in ("code", "github", "repo", "repository", "project", "slides", "video"):
         value = fm_value(meta, (k,))
         if isinstance(value, str) and value.startswith("http"):

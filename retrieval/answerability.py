@@ -247,6 +247,12 @@ LOOKUP_FIELDS: dict[str, tuple[str, ...]] = {
     "pdf": ("url",),
     "arxiv": ("url",),
     "doi": ("url",),
+    "title": ("title",),
+    # the record's code link (``links["code"]``), as people ask for it
+    "code": ("code",),
+    "github": ("code",),
+    "repo": ("code",),
+    "repository": ("code",),
 }
 # the same fields as Chinese notes label them ("作者", "发表", "会议", "链接"; one list for notes and
 # questions: :data:`~papernotes.corpus.note_opening.CJK_LABELS`)
@@ -321,19 +327,26 @@ def is_lookup(
     best cosine of the framing (:func:`framing`) to :data:`LOOKUP_PARTS`, reaches the calibrated
     threshold ("who built X", "X's main idea", "where was X published"; not "what baselines does X
     compare against"), or words that each name a field the named ``records`` have
-    (:func:`field_asked`: "what conference was X at", "url for X"). A comparison of named papers is answered for each paper, so it is a lookup on
+    (:func:`field_asked`: "what conference was X at", "url for X"; any other word then frames the field
+    when the papers' own notes do not use it: "which venue did X end up at"). A comparison of named papers is answered for each paper, so it is a lookup on
     the same terms. A question asking for an amount ("how much faster is X than Y") is no lookup."""
-    if not asks_no_more(q, bm25, identity, own, records):
+    if not q.papers:
         return False
     if q.asks_quantity and q.asked:
         return False  # an amount ("how much faster is X than Y"): no part of the lookup answer gives one
     if any(named_fields(k) and not field_asked(k, records) for k in q.asked if not k.covered(identity)):
         return False  # a field the lookup answer lacks ("the authors of X" when its notes name none)
+    fields = [k for k in q.asked if field_asked(k, records)]
+    told = identity | _part_terms()
+    if fields and not any(k not in fields and k.covered(own) and not k.covered(told) for k in q.asked):
+        # fields of the record ("what conference was X at", "link to the X paper", "X's github"): any other
+        # word their own notes do not use frames the field ("which venue did X *end up* at"); one they use
+        # is asked too ("X venue + *award*?"), answered from their sentences below
+        return True
+    if not asks_no_more(q, bm25, identity, own, records):
+        return False
     if not q.asked or q.is_comparison or all(k.covered(_part_terms()) for k in q.asked):
         return True  # "what is X", "X vs Y", "who wrote X", "tl;dr X": nothing asked but a lookup part
-    fields = [k for k in q.asked if field_asked(k, records)]
-    if fields and all(k in fields or k.covered(identity) for k in q.asked):
-        return True  # fields of the record: "what conference was X at", "link to the X paper"
     return similarity(framing(q, identity)) >= lookup_threshold()
 
 

