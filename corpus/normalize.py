@@ -7,8 +7,9 @@ clitic of an English contraction dropped ("Mooncake's" → "mooncake", "where'd"
 "didn": a clitic is no part of the word it leans on), the plural ``s`` of an acronym dropped ("GPUs",
 "LLMs", "SLOs" → gpu, llm, slo; typed in lower case, only where the rest has no vowel: "llms", "vms" —
 "gpus" could be "bus", so the index terms decide it against an English lexicon, see
-:func:`papernotes.retrieval.terms.lexical_terms`; the stemmer leaves all of these alone), case folded, and accents folded on Latin, Greek and Cyrillic letters
-("Café" → "cafe"; other scripts keep their marks).
+:func:`papernotes.retrieval.terms.lexical_terms`; the stemmer leaves all of these alone), case folded, accents folded on Latin, Greek and Cyrillic letters
+("Café" → "cafe"; other scripts keep their marks), and a Greek letter written as its name, as people type
+it, joined to the word it is part of ("β2" → "beta-2", "λ" → "lambda-", "ΔW" → "delta-w").
 
 :func:`tokens` splits normalized text into matching units: word parts split at punctuation and at
 letter/digit boundaries ("LLaMA3" → ``llama 3``, "Llama-3-8B" → ``llama 3 8 b``), plus the joined form of
@@ -115,7 +116,32 @@ def normalize(text: str) -> str:
     """
     t = _ACRONYM_PLURAL_RE.sub(r"\1", unify_punctuation(text))
     t = _LOWER_ACRONYM_PLURAL_RE.sub(r"\1", _CLITIC_RE.sub("", t.casefold()))
-    return _fold_accents(t)
+    t = _fold_accents(t)
+    return t if t.isascii() else _GREEK_RE.sub(lambda m: _greek_name(m.group()), t)
+
+
+#: Unicode's names that differ from the usual English spelling of the letter (the standard keeps the
+#: ISO 8859-7 name "LAMDA").
+_GREEK_SPELLING = {"lamda": "lambda"}
+
+
+#: Greek letters (after case and accent folding): in notes a symbol, typed by its name ("β2" is "beta2").
+_GREEK_RE = re.compile(r"[\u0370-\u03ff]")
+
+
+@lru_cache(maxsize=256)
+def _greek_name(ch: str) -> str:
+    """The name of a Greek letter as people type it (Unicode's character name: "GREEK SMALL LETTER
+    BETA" → ``beta``, "GREEK LUNATE EPSILON SYMBOL" → ``epsilon``); other characters of the block as
+    they are."""
+    words = unicodedata.name(ch, "").lower().split()
+    if not words or words[0] != "greek" or ("letter" not in words and "symbol" not in words):
+        return ch
+    rest = [w for w in words[1:] if w not in ("small", "capital", "letter", "symbol", "final", "lunate", "with")]
+    if len(rest) != 1:
+        return ch
+    # joined to what follows as the parts of one word: "ΔW" gives ``delta``, ``w`` and ``deltaw``
+    return _GREEK_SPELLING.get(rest[0], rest[0]) + "-"
 
 
 def word_parts(word: str) -> list[str]:

@@ -149,10 +149,12 @@ class Opening:
     text (:func:`_named_titles`); ``bare_placeholder``: the text of an unlabelled line of the opening proper that is one link with
     an empty address (``[Scaling Laws for Neural Language Models]()``); ``year``: a ``Year:`` line's
     year (with a ``Venue:`` line naming only the series, the two make the venue); ``tags``: a ``Tags:`` or
-    ``Keywords:`` line's items; ``code``: the link of a ``Code:`` (``GitHub:``, ``Repo:``) line.
+    ``Keywords:`` line's items; ``code``: the link of a ``Code:`` (``GitHub:``, ``Repo:``) line; ``labelled``: the first link of each
+    identifying label (``{"paper": …, "arxiv": …}``).
     """
 
     link: str | None = None
+    labelled: dict[str, str] = field(default_factory=dict)
     code: str | None = None
     title: str | None = None
     ambiguous: bool = False
@@ -587,6 +589,7 @@ def read_opening(markdown: str) -> Opening:
     if op.bare_placeholder and not found and not titles:
         titles.append(op.bare_placeholder)
     op.link = next((found[k][0] for k in IDENTITY_LABELS if found.get(k)), None)
+    op.labelled = {k: found[k][0] for k in IDENTITY_LABELS if found.get(k)}
     distinct_titles = list(dict.fromkeys(titles))
     op.title = distinct_titles[0] if len(distinct_titles) == 1 else None
     return op

@@ -392,6 +392,10 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     for k, url in fm_links.items():
         if url not in links.values():
             links.setdefault(k, url)
+    for kind in ("arxiv", "pdf", "doi"):  # "Paper: [USENIX](…)" and "arXiv: […](…)": both links kept
+        stated = op.labelled.get(kind)
+        if stated and stated not in links.values():
+            links.setdefault(kind, stated)
     if op.code and op.code not in links.values():
         links.setdefault("code", op.code)
     for k in ("code", "github", "repo", "repository", "project", "slides", "video"):

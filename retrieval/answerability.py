@@ -237,6 +237,12 @@ LOOKUP_PARTS = (
 LOOKUP_FIELDS: dict[str, tuple[str, ...]] = {
     "author": ("authors", "affiliations"),
     "affiliation": ("affiliations", "authors"),
+    # the kinds of place an affiliation is, as people ask for it ("which uni", "what lab")
+    "institution": ("affiliations", "authors"),
+    "university": ("affiliations", "authors"),
+    "uni": ("affiliations", "authors"),
+    "lab": ("affiliations", "authors"),
+    "company": ("affiliations", "authors"),
     "venue": ("venue",),
     "conference": ("venue",),
     "published": ("venue", "year"),
@@ -327,9 +333,9 @@ def is_lookup(
     best cosine of the framing (:func:`framing`) to :data:`LOOKUP_PARTS`, reaches the calibrated
     threshold ("who built X", "X's main idea", "where was X published"; not "what baselines does X
     compare against"), or words that each name a field the named ``records`` have
-    (:func:`field_asked`: "what conference was X at", "url for X"; any other word then frames the field
-    when the papers' own notes do not use it: "which venue did X end up at"). A comparison of named papers is answered for each paper, so it is a lookup on
-    the same terms. A question asking for an amount ("how much faster is X than Y") is no lookup."""
+    (:func:`field_asked`: "what conference was X at", "url for X"; when the question's focus, if it
+    has one, is a field: "which venue did X end up at", not "what GPUs did the X authors use"). A
+    comparison of named papers is answered for each paper, so it is a lookup on the same terms. A question asking for an amount ("how much faster is X than Y") is no lookup."""
     if not q.papers:
         return False
     if q.asks_quantity and q.asked:
@@ -337,11 +343,11 @@ def is_lookup(
     if any(named_fields(k) and not field_asked(k, records) for k in q.asked if not k.covered(identity)):
         return False  # a field the lookup answer lacks ("the authors of X" when its notes name none)
     fields = [k for k in q.asked if field_asked(k, records)]
-    told = identity | _part_terms()
-    if fields and not any(k not in fields and k.covered(own) and not k.covered(told) for k in q.asked):
-        # fields of the record ("what conference was X at", "link to the X paper", "X's github"): any other
-        # word their own notes do not use frames the field ("which venue did X *end up* at"); one they use
-        # is asked too ("X venue + *award*?"), answered from their sentences below
+    if fields and (not q.focus or any(k in fields for k in q.focus)):
+        # fields of the record ("what conference was X at", "link to the X paper", "X's github"), unless
+        # the question's focus is something else ("what *GPUs* did the X authors use"): any other word
+        # frames the field ("which venue did X *end up* at") or, when their own notes use it, is asked
+        # beside it ("X venue + *award*?": :func:`lookup_asked` quotes their sentences holding it)
         return True
     if not asks_no_more(q, bm25, identity, own, records):
         return False
@@ -415,14 +421,22 @@ def asks_no_more(
     return q.is_comparison or not any(k.covered(own) and not k.covered(told) for k in rest)
 
 
-def lookup_asked(q: Question, records: Sequence[PaperRecord]) -> list[Key]:
+def lookup_asked(q: Question, records: Sequence[PaperRecord], own: AbstractSet[str] = frozenset()) -> list[Key]:
     """What a lookup is asked beyond the parts its answer gives: the asked words of the named ``records``'
     own descriptions (:func:`identity_terms`) that are no lookup part's words and name no field of the
-    records ("blitzscale *multicast*, which link does it *prefer* *first*"); the answer quotes the
-    paper's sentences holding them rather than its opening lines. Empty for "what is X", "who built X",
-    "X's main idea", "url for X"."""
+    records ("blitzscale *multicast*, which link does it *prefer* *first*"), and, beside a field asked,
+    the words their own notes use (``own``: "X venue + *award*?"); the answer quotes the paper's
+    sentences holding them rather than its opening lines. Empty for "what is X", "who built X", "X's
+    main idea", "url for X"."""
     identity = identity_terms(records)
-    return [k for k in q.asked if k.covered(identity) and not k.covered(_part_terms()) and not field_asked(k, records)]
+    fields = any(field_asked(k, records) for k in q.asked)
+    return [
+        k
+        for k in q.asked
+        if (k.covered(identity) or (fields and k.covered(own)))
+        and not k.covered(_part_terms())
+        and not field_asked(k, records)
+    ]
 
 
 @lru_cache(maxsize=1)

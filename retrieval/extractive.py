@@ -15,6 +15,7 @@ marker of the chunk it comes from.
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from papernotes.corpus.models import PaperRecord
@@ -115,7 +116,8 @@ def compose(
         one_name = q is not None and len(q.papers) == 1
         for rec in named[:3]:
             own = [s for s in ranked if s.hit.record == rec]
-            _paper_answer(c, records[rec], paper_hits.get(rec, []), own, asked, link=one_name)
+            labels = {k.word for k in q.asked} if q else set()
+            _paper_answer(c, records[rec], paper_hits.get(rec, []), own, asked, link=one_name, labels=labels)
         if c.lines:
             return "\n".join(c.lines), c.cited
     if not ranked:
@@ -133,7 +135,13 @@ def compose(
 
 
 def _paper_answer(
-    c: Composer, r: PaperRecord, hits: list[Hit], own: list[Sentence], asked: list[Key], link: bool = False
+    c: Composer,
+    r: PaperRecord,
+    hits: list[Hit],
+    own: list[Sentence],
+    asked: list[Key],
+    link: bool = False,
+    labels: AbstractSet[str] = frozenset(),
 ) -> None:
     chunk = _best_chunk(hits, r)
     if chunk is None:
@@ -143,7 +151,7 @@ def _paper_answer(
     if useful:
         _add_sentences(c, useful)
         if link:  # "doi for the jit checkpointing paper": its sentences on checkpointing, and its link
-            _link_lines(c, r, chunk)
+            _link_lines(c, r, chunk, labels)
         return
     # the paper's own chunks, best first: the description from the first that gives one (a note may open
     # with its title and links only), a byline the catalog lacks (it may open the note while its
@@ -167,15 +175,24 @@ def _paper_answer(
         if place:
             c.add("From: " + place.strip().rstrip(".。"), chunk)
     if link:
-        _link_lines(c, r, chunk)
+        _link_lines(c, r, chunk, labels)
 
 
-def _link_lines(c: Composer, r: PaperRecord, chunk: Hit) -> None:
-    """The record's paper link and code link (when it has one apart), cited to ``chunk``."""
+def _link_lines(c: Composer, r: PaperRecord, chunk: Hit, labels: AbstractSet[str] = frozenset()) -> None:
+    """The record's paper link, its code link (when it has one apart) and each other link whose label
+    the question names (``labels``: its asked words; "powerinfer arxiv?" beside a USENIX paper link),
+    cited to ``chunk``."""
     if r.url:
         c.add(f"Link: {r.url}", chunk)
     if r.code and r.code != r.url:
         c.add(f"Code: {r.code}", chunk)
+    for label, url in r.links.items():
+        if label in labels and url not in (r.url, r.code):
+            c.add(f"{LINK_NAMES.get(label, label.capitalize())}: {url}", chunk)
+
+
+#: How a link label is written in an answer when its capitalized form is not the usual one.
+LINK_NAMES = {"arxiv": "arXiv", "pdf": "PDF", "doi": "DOI", "openreview": "OpenReview"}
 
 
 #: A link's label left at the end of a line once its address is taken out ("… — SIGIR 2020 DOI:").

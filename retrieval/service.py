@@ -75,6 +75,8 @@ class Analysis:
     venue_part_missing: bool = False
     members: list[lists.ListItem] = field(default_factory=list)
     list_candidates: list[lists.ListItem] = field(default_factory=list)
+    #: stemmed terms of the named papers' own chunks
+    own: set[str] = field(default_factory=set)
 
 
 class Notes:
@@ -258,7 +260,7 @@ class Notes:
         elif q.is_comparison:
             asked = [k for k in q.asked if not has_number(k.word)]
         else:
-            asked = lookup_asked(q, [self.catalog[r] for r in q.records])
+            asked = lookup_asked(q, [self.catalog[r] for r in q.records], an.own)
         text, cited = compose(result, an.sentences, self.catalog, an.paper_hits, asked)
         kind = "lookup" if an.lookup and not q.is_comparison else q.kind
         return extractive_answer(question, text, cited, result, note, answerability=p, kind=kind)
@@ -295,7 +297,7 @@ class Notes:
         an.paper_hits = self._paper_hits(q, result)
         named_chunks = [h for rec in q.records for h in an.paper_hits.get(rec, [])]
         identity = identity_terms(self.catalog[r] for r in q.records)
-        own = {t for h in named_chunks for t in lexical_terms(h.text)}
+        own = an.own = {t for h in named_chunks for t in lexical_terms(h.text)}
         if own:  # shorthand the notes never write, read against the named papers' own words ("tput")
             q.keys = read_against(q.keys, own, self.retriever.bm25.has)
             q.asked = read_against(q.asked, own, self.retriever.bm25.has)

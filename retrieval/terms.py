@@ -16,7 +16,7 @@ from papernotes.corpus.normalize import CJK_CHARS, normalize, tokens
 
 #: Version of the term rules stored with the BM25 index; bump it whenever :func:`lexical_terms` changes
 #: its output, so that an index built by the old rules is detected and rebuilt.
-TERMS_VERSION = 6
+TERMS_VERSION = 7
 
 #: The courtesy words and shorthand of the chat register ("pls", "btw", "w/o"); they carry no topic.
 CHAT_TEXT = "hey hi hello please pls plz thanks thx btw iirc afaik imo tbh ok okay so w/o"

@@ -51,6 +51,29 @@ def test_normalization_unifies_spellings():
 
 
 @pytest.mark.parametrize(
+    ("written", "typed"),
+    [
+        ("β2 = 0.999", "beta2"),
+        ("Adam (β₁, β₂)", "beta 1"),
+        ("weight decay λ=0.1", "lambda"),
+        ("ϵ-greedy exploration", "epsilon greedy"),
+        ("ΔW = BA", "delta w"),
+        ("π_θ over π_ref", "pi theta"),
+        ("Ω(N²) memory", "omega"),
+    ],
+)
+def test_a_greek_letter_matches_its_name_as_typed(written, typed):
+    """Notes write the symbol, people type its name: every token of the typed form is one of the
+    written form's (case folded, subscripts as digits)."""
+    assert set(tokens(typed)) <= set(tokens(written)), (tokens(written), tokens(typed))
+
+
+def test_greek_letters_are_named_and_nothing_else_changes():
+    assert normalize("a;b") == "a;b" and normalize("Café β") == "cafe beta-"
+    assert normalize("α") == normalize("Α") == "alpha-"  # small and capital alike
+
+
+@pytest.mark.parametrize(
     "text, words",
     [
         ("where'd it appear", ["where", "it", "appear"]),

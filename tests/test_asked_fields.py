@@ -40,6 +40,16 @@ Wombatcache keeps cold KV blocks on SSD and prefetches them one layer ahead.
 """
 
 
+ROO = """# Kangaroute: Hop-Aware Routing for Marsupial Clusters
+
+- **Paper:** [USENIX](https://www.usenix.org/conference/nsdi31/presentation/roo)
+- **arXiv:** [3101.00001](https://arxiv.org/abs/3101.00001)
+- **Venue:** NSDI 2031
+
+Kangaroute routes each request along the fewest hops between racks.
+"""
+
+
 @pytest.fixture(scope="module")
 def notes(tmp_path_factory, models_cache):
     root = tmp_path_factory.mktemp("fields")
@@ -47,6 +57,7 @@ def notes(tmp_path_factory, models_cache):
     folder.mkdir()
     (folder / "quillserve.md").write_text(QUILL, encoding="utf-8")
     (folder / "wombatcache.md").write_text(PLAIN, encoding="utf-8")
+    (folder / "kangaroute.md").write_text(ROO, encoding="utf-8")
     return notes_of(folder, root / "data", models_cache)
 
 
@@ -72,14 +83,47 @@ def test_the_code_link_is_a_field_of_the_lookup(notes, question):
     assert not a.refused and "https://github.com/quill-lab/quillserve" in a.answer, a.answer
 
 
+def test_labelled_lines_keep_each_link_and_the_asked_one_is_given(notes):
+    """A note's "Paper:", "arXiv:" and "Code:" lines each keep their link in the record; a question
+    naming the arXiv link gets it beside the paper link."""
+    roo = next(r for r in notes.catalog if r.system == "Kangaroute")
+    assert roo.links == {
+        "paper": "https://www.usenix.org/conference/nsdi31/presentation/roo",
+        "arxiv": "https://arxiv.org/abs/3101.00001",
+    }
+    quill = next(r for r in notes.catalog if r.system == "Quillserve")
+    assert quill.code == "https://github.com/quill-lab/quillserve"
+    for question in ("kangaroute arxiv?", "arxiv link for kangaroute"):
+        a = notes.ask(question, use_llm=False)
+        assert "https://arxiv.org/abs/3101.00001" in a.answer, a.answer
+    assert "arxiv.org" not in notes.ask("kangaroute paper?", use_llm=False).answer  # not asked: the paper link
+
+
 def test_a_paper_without_a_code_link_is_not_given_one(notes):
     a = notes.ask("wombatcache github?", use_llm=False)
     assert "github.com" not in a.answer, a.answer
 
 
+@pytest.mark.parametrize("question", ["quillserve authors from which uni", "which lab built quillserve"])
+def test_the_kinds_of_affiliation_ask_for_the_people(notes, question):
+    a = notes.ask(question, use_llm=False)
+    assert not a.refused and a.kind == "lookup" and "Ana Lind" in a.answer, a.answer
+
+
 def test_the_full_title_is_a_field(notes):
     a = notes.ask("quillserve paper? what's the full title", use_llm=False)
     assert "Iteration-Level Scheduling for Marsupial Model Serving" in a.answer, a.answer
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["what gpus did the quillserve authors run their evaluation on", "which dataset did the quillserve authors use"],
+)
+def test_a_field_word_beside_another_focus_asks_that_focus(notes, question):
+    """ "authors" qualifies what is asked; the question's focus (the GPUs, a dataset) is no field of the
+    record, and the notes do not give it."""
+    a = notes.ask(question, use_llm=False)
+    assert a.kind != "lookup" and a.refused, a.answer
 
 
 def test_a_word_the_notes_use_beside_the_field_is_answered_from_them(notes):
