@@ -180,7 +180,8 @@ _AUX = "is|are|was|were|do|does|did|has|have|had|can|could|will|would|should|may
 #: auxiliary, a preposition, a conjunction or slash joining another ("what batch size / lr") or the question's end: the question's focus, the thing its answer names
 #: (the "question focus" of open-domain QA, Moldovan et al., ACL 2000). English closed-class words only.
 FOCUS_RE = re.compile(
-    rf"\b(?:what|which|whose|how\s+(?:many|much))\s+(?!(?:{_AUX}|the|a|an|it|its|they|this|that|of|about)\b)"
+    rf"\b(?:what|which|whose|how\s+(?:many|much))\s+(?:(?<=what\s)(?:the|a|an)\s+)?"  # "what's the license": "what the …"
+    rf"(?!(?:{_AUX}|the|a|an|it|its|they|this|that|of|about)\b)"
     r"((?:[^\W_][\w'.+-]*\s+){0,3}?[^\W_][\w'.+-]*?)"
     rf"(?=\s+(?:{_AUX}|of|in|for|on|at|to|by|with|from|than|per|when|across|and|or)\b|\s*[?.!,;:/&]|\s*$)",
     re.IGNORECASE,

@@ -117,13 +117,21 @@ def test_the_full_title_is_a_field(notes):
 
 @pytest.mark.parametrize(
     "question",
-    ["what gpus did the quillserve authors run their evaluation on", "which dataset did the quillserve authors use"],
+    [
+        "what gpus did the quillserve authors run their evaluation on",
+        "which dataset did the quillserve authors use",
+    ],
 )
 def test_a_field_word_beside_another_focus_asks_that_focus(notes, question):
     """ "authors" qualifies what is asked; the question's focus (the GPUs, a dataset) is no field of the
     record, and the notes do not give it."""
     a = notes.ask(question, use_llm=False)
     assert a.kind != "lookup" and a.refused, a.answer
+
+
+def test_a_contracted_what_with_another_focus_is_no_lookup_of_the_field(notes):
+    """ "what's the *license* of X's code": the license is asked, not the code link."""
+    assert notes.ask("what's the license of quillserve's code", use_llm=False).kind != "lookup"
 
 
 def test_a_word_the_notes_use_beside_the_field_is_answered_from_them(notes):
@@ -179,6 +187,18 @@ def test_a_lookup_with_a_misspelt_interrogative_is_answered(notes):
 def test_the_focus_ends_at_a_slash_or_conjunction(question):
     q = understand(question)
     assert [k.word for k in q.focus] == ["batch", "size"], q.focus
+
+
+@pytest.mark.parametrize(
+    ("question", "focus"),
+    [
+        ("what's the license of quillserve", ["license"]),
+        ("what's a good batch size for lora", ["good", "batch", "size"]),
+    ],
+)
+def test_what_is_contracted_keeps_its_focus(question, focus):
+    """ "what's the X" is "what the X" once the clitic is dropped: the article does not hide the focus."""
+    assert [k.word for k in understand(question).focus] == focus
 
 
 WIKI = """Attention kernels we read.
