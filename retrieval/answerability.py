@@ -338,8 +338,8 @@ def is_lookup(
     comparison of named papers is answered for each paper, so it is a lookup on the same terms. A question asking for an amount ("how much faster is X than Y") is no lookup."""
     if not q.papers:
         return False
-    if q.asks_quantity and q.asked:
-        return False  # an amount ("how much faster is X than Y"): no part of the lookup answer gives one
+    if q.asks_quantity:
+        return False  # an amount ("how much faster is X than Y", "X speedup?"): no part of the lookup answer gives one
     if any(named_fields(k) and not field_asked(k, records) for k in q.asked if not k.covered(identity)):
         return False  # a field the lookup answer lacks ("the authors of X" when its notes name none)
     fields = [k for k in q.asked if field_asked(k, records)]
@@ -508,6 +508,8 @@ def question_features(
     cos = [s.cos for s in of_subject if s.cos is not None]
     best_asked = max((s.asked for s in of_subject), default=0.0)
     with_number = max((s.asked for s in of_subject if s.number), default=0.0)
+    if q and q.papers and not q.asked and not q.is_comparison:  # "X speedup?": only the amount of one paper
+        best_asked, with_number = 1.0, float(any(s.number for s in of_subject))
     return {
         "top_dense": max((h.dense for h in top), default=0.0),
         "best_cos": max(cos, default=max((h.dense for h in top), default=0.0)),

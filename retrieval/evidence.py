@@ -142,10 +142,18 @@ def split_sentences(text: str, tables: bool = True) -> list[str]:
     return out
 
 
+#: Addresses and identifiers whose digits are no amount: URLs, DOIs (``10.1145/…``) and arXiv ids
+#: (``2312.12456``, ``arXiv:2312.12456v2``; the scheme since 2007: YYMM.NNNNN).
+_IDENTIFIER_RE = re.compile(
+    r"https?://\S+|\b10\.\d{4,9}/\S+|\b(?:arxiv:?\s*)?(?:0[7-9]|[1-9]\d)(?:0[1-9]|1[0-2])\.\d{4,5}(?:v\d+)?\b", re.I
+)
+
+
 def has_number(sentence: str, known: AbstractSet[str] = frozenset()) -> bool:
     """True when the sentence states an amount: a number that is not just a year and not one of the
-    ``known`` numbers (those the question itself states)."""
-    for m in _NUMBER_RE.finditer(sentence):
+    ``known`` numbers (those the question itself states); the digits of an address or identifier (a URL,
+    a DOI, an arXiv id: "https://arxiv.org/abs/2312.12456", "arXiv 2312.12456") state none."""
+    for m in _NUMBER_RE.finditer(_IDENTIFIER_RE.sub(" ", sentence)):
         num = re.match(r"\d+(?:\.\d+)?", m.group(0).replace(",", ""))
         if _YEAR_ONLY_RE.match(m.group(0).strip().rstrip(".,")) or (num and num.group(0) in known):
             continue

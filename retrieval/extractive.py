@@ -102,7 +102,8 @@ def compose(
     q = result.question
     c = Composer()
     ranked = sorted((s for s in sentences if not s.is_title), key=lambda s: -s.score)
-    if q and q.asks_quantity and any(s.number for s in ranked):
+    amounts = bool(q and q.asks_quantity and any(s.number for s in ranked))
+    if amounts:
         # an amount is answered by a sentence stating one (a new number, not one the question states)
         ranked = [s for s in ranked if s.number]
     named = list(q.records) if q else []
@@ -117,7 +118,9 @@ def compose(
         for rec in named[:3]:
             own = [s for s in ranked if s.hit.record == rec]
             labels = {k.word for k in q.asked} if q else set()
-            _paper_answer(c, records[rec], paper_hits.get(rec, []), own, asked, link=one_name, labels=labels)
+            _paper_answer(
+                c, records[rec], paper_hits.get(rec, []), own, asked, link=one_name, labels=labels, amounts=amounts
+            )
         if c.lines:
             return "\n".join(c.lines), c.cited
     if not ranked:
@@ -142,12 +145,15 @@ def _paper_answer(
     asked: list[Key],
     link: bool = False,
     labels: AbstractSet[str] = frozenset(),
+    amounts: bool = False,
 ) -> None:
     chunk = _best_chunk(hits, r)
     if chunk is None:
         return
     c.add(paper_line(r), chunk)
-    useful = [s for s in own if s.asked > 0] if asked else []
+    # what is asked, or an amount asked of the paper alone ("orca speedup?": ``own`` holds its sentences
+    # stating one)
+    useful = [s for s in own if s.asked > 0] if asked else own if amounts else []
     if useful:
         _add_sentences(c, useful)
         if link:  # "doi for the jit checkpointing paper": its sentences on checkpointing, and its link

@@ -337,7 +337,7 @@ class Question:
             return "list"
         if self.is_comparison:
             return "comparison"
-        if self.papers and not self.asked:
+        if self.papers and not self.asked and not self.asks_quantity:  # "X speedup?" asks an amount
             return "lookup"
         return "fact"
 
@@ -575,7 +575,10 @@ def foreign_language(text: str) -> bool:
 
 
 _HOW_AMOUNT_RE = re.compile(
-    r"\b(how)\s+(?:many|much|big|large|long|fast|small|often|far|high|low|old|wide|deep)\b", re.IGNORECASE
+    r"\b(how)\s+(?:many|much|big|large|long|fast|small|often|far|high|low|old|wide|deep)\b"
+    # a speedup is the factor the answer states ("36.9x throughput"), a word the notes need not write
+    r"|\bspeed-?ups?\b",
+    re.IGNORECASE,
 )
 
 
@@ -617,8 +620,8 @@ def _as_typed(text: str, words: list[str]) -> list[str]:
 
 
 def _framing_masked(text: str, venues: Sequence[VenueMention]) -> str:
-    """``text`` with each venue mention and each amount interrogative ("how long") replaced by a comma,
-    so no key is formed from them or across them."""
+    """``text`` with each venue mention and each amount interrogative ("how long", "speedup") replaced by
+    a comma, so no key is formed from them or across them."""
     spans = [m.span for m in venues] + [mm.span() for mm in _HOW_AMOUNT_RE.finditer(text)]
     for start, end in sorted(spans, reverse=True):
         text = text[:start] + " , " + text[end:]

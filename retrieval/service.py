@@ -228,12 +228,21 @@ class Notes:
         # a name the notes lack is the subject of a question that names no paper of the notes: passages
         # about other papers cannot answer it ("What is Moonfake's KV cache design?")
         unknown_name = bool(q.unknown_names) and not q.papers
+        # an amount asked of a paper alone ("X speedup?") is answered by a sentence of it stating one:
+        # without such a sentence no extractive answer can hold the amount
+        no_amount = (
+            q.asks_quantity
+            and not q.asked
+            and bool(q.records)
+            and not any(s.number for s in an.sentences if s.named and not s.is_title)
+        )
         if (
             not result.hits
             or p is None
             or unanswerable_venue
             or nothing_asked
             or unknown_name
+            or no_amount
             or (p < ANSWERABLE_AT and not an.lookup)
         ):
             a = refusal_answer(question, mode, result, note)

@@ -265,3 +265,15 @@ def test_a_section_of_paper_links_named_for_a_listed_paper_stays_a_listing(tmp_p
     assert follow and not any(
         c.metadata.get("paper_title") == "Fastkernel: Fast and Exact Attention with IO-Awareness" for c in follow
     )
+
+
+@pytest.mark.parametrize("question", ["quillserve speedup?", "what's the speedup of quillserve", "quillserve speed-up"])
+def test_a_speedup_is_the_factor_the_notes_state(notes, question):
+    """The notes write a speedup as a factor ("drops by 3.1x"), not as the word: the sentence stating it
+    answers, never the paper's description alone."""
+    a = notes.ask(question, use_llm=False)
+    assert not a.refused and "3.1x" in a.answer, a.answer
+
+
+def test_a_speedup_of_a_paper_whose_notes_state_no_amount_is_refused(notes):
+    assert notes.ask("wombatcache speedup?", use_llm=False).refused
