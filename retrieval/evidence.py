@@ -69,6 +69,33 @@ _YEAR_ONLY_RE = re.compile(r"^(?:19|20)\d\d$")
 _FENCED_RE = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]*\1[^\n]*$|\Z)", re.MULTILINE | re.DOTALL)
 
 
+#: A fence line: its fence and its info string (CommonMark: only an opening fence may carry one).
+_FENCE_LINE_RE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*([^\n]*)$", re.MULTILINE)
+#: Characters of code rather than prose (operators, brackets, underscores).
+_CODE_CHARS_RE = re.compile(r"[=(){}\[\];_<>+*/\\|^]")
+
+
+def _opened_inside_code(text: str) -> str:
+    """``text`` with the code it opens inside removed: a chunk cut from a note inside a code block starts
+    with code and then its closing fence ("θ_t = θ_{t-1} - α · m̂_t …" then "```" then prose), which read
+    as an opening fence would hide all the prose after it. With an odd number of fence lines, the first
+    one closes a block when it carries no info string (a closing fence never does) and what precedes it
+    is more code-like (operators, brackets, underscores per character) than what follows the last fence;
+    then the text up to it (after the chunk's heading line) is dropped."""
+    fences = list(_FENCE_LINE_RE.finditer(text))
+    if len(fences) % 2 == 0 or fences[0].group(2).strip():
+        return text
+    head_end = text.find("\n") + 1 if "\n" in text else 0
+    before, after = text[head_end : fences[0].start()], text[fences[-1].end() :]
+
+    def density(t: str) -> float:
+        return len(_CODE_CHARS_RE.findall(t)) / max(1, len(t.strip()))
+
+    if not before.strip() or density(before) <= density(after):
+        return text
+    return text[:head_end] + text[fences[0].end() :]
+
+
 #: A body that starts with a list item (``- x``, ``* x``, ``1. x``, ``1) x``): its first line is a whole
 #: item, even in lower case, not the tail of a sentence the chunk split cut (CommonMark list markers).
 _LIST_ITEM_RE = re.compile(r"^\s*(?:[-*+•]|\d{1,9}[.)])\s+")
@@ -123,7 +150,7 @@ def split_sentences(text: str, tables: bool = True) -> list[str]:
     out: list[str] = []
     glue = False
     lead = 0  # items still to join to a short lead-in ("Three tricks:")
-    text = _FENCED_RE.sub("\n", text)
+    text = _FENCED_RE.sub("\n", _opened_inside_code(text))
     for s in _SENT_SPLIT_RE.split(table_rows(text) if tables else text):
         s = (s or "").strip()
         if not s:

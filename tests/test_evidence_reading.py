@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import assert_answered, notes_of
 
+from papernotes.retrieval.evidence import split_sentences
 from papernotes.retrieval.spelling import read_against, shorthand_of
 from papernotes.retrieval.terms import Key, lexical_terms, relatives
 
@@ -135,3 +136,29 @@ def test_a_sentence_states_an_amount(sentence, amount):
     from papernotes.retrieval.evidence import has_number
 
     assert has_number(sentence) is amount
+
+
+@pytest.mark.parametrize(
+    ("chunk", "kept", "dropped"),
+    [
+        (  # cut inside a code block: its code, then the closing fence, then prose
+            "Adam\nθ_t = θ_{t-1} - α · m̂_t / (√v̂_t + ε)\n```\nDefault hyper-parameters: β2 = 0.999.\n- Bias correction.",
+            ["Default hyper-parameters: β2 = 0.999.", "Bias correction."],
+            ["θ_t"],
+        ),
+        (  # cut inside a code block at its end: prose, then an opening fence and code
+            "Adam\nThe update keeps two moving averages.\n```\nm_t = b1 * m_{t-1} + (1 - b1) * g_t",
+            ["The update keeps two moving averages."],
+            ["m_t"],
+        ),
+        (  # a whole block between prose
+            "Adam\nBefore the code.\n```python\nx = f(y)\n```\nAfter the code.",
+            ["Before the code.", "After the code."],
+            ["x = f(y)"],
+        ),
+    ],
+)
+def test_code_is_no_sentence_wherever_the_chunk_cut_its_block(chunk, kept, dropped):
+    out = split_sentences(chunk)
+    assert all(k in out for k in kept), out
+    assert not any(d in s for s in out for d in dropped), out
