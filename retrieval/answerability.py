@@ -287,6 +287,24 @@ def named_fields(k: Key) -> tuple[str, ...]:
     return ()
 
 
+#: Record fields the catalog reads from every place the notes mention a paper (its venue from any
+#: listing, heading or labelled line, its links from any of them): a record without one means the
+#: notes state none. Authors are not among them: a byline in prose may name people the catalog missed.
+CATALOG_READ_FIELDS = frozenset({"venue", "year", "url", "code"})
+
+
+def field_missing(q: Question, records: Sequence[PaperRecord]) -> bool:
+    """True when the question's focus is a field of :data:`CATALOG_READ_FIELDS` (all of it: "what
+    *venue* was X in", not "what *arxiv category* is X under") that none of the named ``records`` has:
+    no passage of the notes can answer it."""
+    fields = [named_fields(k) for k in q.focus]
+    return (
+        bool(records and fields)
+        and all(f and set(f) <= CATALOG_READ_FIELDS for f in fields)
+        and not any(field_asked(k, records) for k in q.focus)
+    )
+
+
 def field_asked(k: Key, records: Sequence[PaperRecord]) -> bool:
     """True when the asked word ``k`` names a field of the lookup answer (:func:`named_fields`) that
     every one of ``records`` has."""

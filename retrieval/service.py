@@ -25,6 +25,7 @@ from papernotes.retrieval.answerability import (
     VENUE_LOOKUP_PARTS,
     answerability,
     asks_venue_parts,
+    field_missing,
     identity_terms,
     is_lookup,
     is_venue_lookup,
@@ -236,6 +237,8 @@ class Notes:
             and bool(q.records)
             and not any(s.number for s in an.sentences if s.named and not s.is_title)
         )
+        # a venue or link asked of a paper whose record has none: the notes state none
+        no_field = field_missing(q, [self.catalog[r] for r in q.records])
         if (
             not result.hits
             or p is None
@@ -243,6 +246,7 @@ class Notes:
             or nothing_asked
             or unknown_name
             or no_amount
+            or no_field
             or (p < ANSWERABLE_AT and not an.lookup)
         ):
             a = refusal_answer(question, mode, result, note)

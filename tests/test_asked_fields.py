@@ -277,3 +277,11 @@ def test_a_speedup_is_the_factor_the_notes_state(notes, question):
 
 def test_a_speedup_of_a_paper_whose_notes_state_no_amount_is_refused(notes):
     assert notes.ask("wombatcache speedup?", use_llm=False).refused
+
+
+def test_a_venue_asked_of_a_paper_whose_notes_name_none_is_refused(notes):
+    """The catalog reads a venue from every place the notes mention the paper: none there, none to quote
+    (the paper's description is no answer)."""
+    assert notes.ask("what venue was the wombatcache paper in", use_llm=False).refused
+    a = notes.ask("what venue was the quillserve paper in", use_llm=False)
+    assert not a.refused and "OSDI 2031" in a.answer, a.answer
