@@ -508,10 +508,17 @@ def test_the_question_focus_is_the_noun_phrase_of_the_interrogative(notes, quest
 
 
 @pytest.mark.parametrize(
-    "question", ["what is loom", "who built hexa?", "loom vs hexa", "whats the main idea of quill"]
+    "question", ["what is loom", "who built hexa?", "loom vs hexa", "what is the main idea of quill"]
 )
 def test_a_question_without_an_interrogative_noun_has_no_focus(notes, question):
     assert notes.analyze(question).question.focus == []
+
+
+def test_a_contracted_what_is_keeps_its_noun_as_focus_and_stays_a_lookup(notes):
+    """ "whats the main idea of quill" reads "what the main idea …": the noun is its focus, and the
+    question still asks for a part of the lookup answer."""
+    an = notes.analyze("whats the main idea of quill")
+    assert [k.word for k in an.question.focus] == ["main", "idea"] and an.lookup
 
 
 def test_the_focus_must_be_found_where_the_paper_is_described(notes):
