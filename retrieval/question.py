@@ -592,22 +592,41 @@ def _unknown_names(
     English word) and of which no term occurs in the notes; words inside a venue mention's span skipped.
     A common word cased as a name, with a capital after a lower-case letter ("ZeRO"), is a name too:
     unknown when the notes never write it so cased (``writes``, case-sensitive: they may write
-    "Zero Bubble")."""
+    "Zero Bubble"). So are two or more capitalized common words in a row that the notes never use, in
+    any casing ("the Moon Landing conference").
+    """
     out = []
+    run: list[str] = []  # capitalized common words in a row that the notes never use ("Moon Landing")
+
+    def end_run() -> None:
+        if len(run) >= 2:
+            out.append(" ".join(run))
+        run.clear()
+
     for m in list(re.finditer(r"\S+", text))[1:]:
         if any(a <= m.start() < b for a, b in spans):
+            end_run()
             continue
         w = m.group().strip(_PUNCTUATION)
         parts = word_parts(normalize(w))
         if not re.search(r"[A-Z]", w) or not parts:
+            end_run()
             continue
         if all(english_word(p) for p in parts if p.isalpha()):
             if writes is not None and re.search(r"[a-z][A-Z]", w) and not writes(w):
                 out.append(w)
+            elif w[:1].isupper() and w[1:].islower() and not any(map(in_notes, lexical_terms(w))):
+                run.append(w)
+                if m.group() != w:  # punctuation ends the name
+                    end_run()
+                continue
+            end_run()
             continue
+        end_run()
         terms = lexical_terms(w)
         if terms and not any(in_notes(t) for t in terms) and not in_notes(stem_term("".join(parts))):
             out.append(w)
+    end_run()
     return out
 
 

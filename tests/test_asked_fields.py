@@ -285,3 +285,18 @@ def test_a_venue_asked_of_a_paper_whose_notes_name_none_is_refused(notes):
     assert notes.ask("what venue was the wombatcache paper in", use_llm=False).refused
     a = notes.ask("what venue was the quillserve paper in", use_llm=False)
     assert not a.refused and "OSDI 2031" in a.answer, a.answer
+
+
+@pytest.mark.parametrize(
+    ("question", "unknown"),
+    [
+        ("What is the acceptance rate of the Moon Landing conference?", ["Moon Landing"]),
+        ("papers from the Deep Ocean Workshop on kv caches", ["Deep Ocean Workshop"]),
+        ("which Reinforcement Learning papers do i have", []),  # words the notes use, in any casing
+        ("what did the Moon team publish", []),  # one capitalized word: no name by itself
+    ],
+)
+def test_capitalized_common_words_the_notes_never_use_name_something_they_lack(question, unknown):
+    notes_words = {"reinforc", "learn", "paper", "kv", "cach", "accept", "rate", "confer", "publish", "team"}
+    q = understand(question, in_notes=lambda t: t in notes_words, writes=lambda w: False)
+    assert q.unknown_names == unknown
