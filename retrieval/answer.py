@@ -99,7 +99,7 @@ def check_question(question: str) -> str:
     if not re.search(r"\w", q):
         raise BadInputError('the question has no words: ask something, e.g. "Which papers study KV caches?"')
     if len(q) > 2000:
-        raise BadInputError(f"the question is too long ({len(q)} characters; at most 2,000)")
+        raise BadInputError(f"the question is too long ({len(q):,} characters; at most 2,000)")
     return q
 
 
