@@ -18,9 +18,9 @@ from typing import Any
 
 from papernotes.corpus.markdown import Block, Item, parse_blocks
 from papernotes.corpus.models import Chunk, Page, PaperEntry
+from papernotes.corpus.note_links import page_paper_links
 from papernotes.corpus.note_opening import author_list
 from papernotes.corpus.note_sections import logged_sections
-from papernotes.corpus.paper_links import is_paper_link
 from papernotes.corpus.paper_notes import complete_entry, paper_note_entry
 from papernotes.corpus.papers import (
     deep_note_entry,
@@ -421,6 +421,8 @@ def analyze_page(
         own = next((s.entry for s in logged if s.start <= line < s.end), None)
         if own is None and not deep:  # "## FlashAttention" below a table row of it: that paper's notes
             own = listed_section(blks, listed)
+            if own is not None:
+                _byline_authors(own, blks)
         as_note = deep or own is not None  # its bullets and tables are the paper's notes, not entries
         text_kind = "deep_note" if as_note else "page_section"
         meta = {**_entry_meta(own), "authors": own.authors} if own else dict(deep_meta) if deep else {}
@@ -498,20 +500,19 @@ def listed_section(blks: list[Block], listed: dict[str, PaperEntry]) -> PaperEnt
     """The paper whose notes a section of a page holds when one of its headings (the deepest that does)
     is the name of a paper the page listed before it — a lab wiki's table of papers, then a
     "## FlashAttention" section per paper — and the section lists no paper itself (no table, no paper
-    link: a section of links is a listing, not one paper's notes); else None. A byline opening the
-    section ("Tri Dao, Daniel Y. Fu, … (Stanford University)") gives the paper's authors and
-    affiliations when its entry names none."""
-    if not listed or not blks or any(b.kind == "table" for b in blks):
+    link: a section of links is a listing, not one paper's notes); else None."""
+    if not listed or not blks or any(b.kind == "table" for b in blks) or page_paper_links(blks):
         return None
-    if any(is_paper_link(href) for b in blks for _, href in _block_links(b)):
-        return None
-    entry = next((e for h in reversed(blks[0].headings) if (e := _listed_as(h, listed)) is not None), None)
-    if entry is not None and not entry.authors:
-        first = blks[0].text.split("\n", 1)[0] if blks[0].kind == "text" else ""
-        if author_list(first):
-            entry.authors, found = split_authors(first)
-            entry.affiliations = entry.affiliations or found
-    return entry
+    return next((e for h in reversed(blks[0].headings) if (e := _listed_as(h, listed)) is not None), None)
+
+
+def _byline_authors(entry: PaperEntry, blks: list[Block]) -> None:
+    """Give ``entry`` the authors and affiliations of a byline opening its section ("Tri Dao, Daniel Y.
+    Fu, … (Stanford University)") when it names none."""
+    first = blks[0].text.split("\n", 1)[0] if blks and blks[0].kind == "text" else ""
+    if not entry.authors and author_list(first):
+        entry.authors, found = split_authors(first)
+        entry.affiliations = entry.affiliations or found
 
 
 def _listed_as(heading: str, listed: dict[str, PaperEntry]) -> PaperEntry | None:
@@ -530,17 +531,6 @@ def _listed_as(heading: str, listed: dict[str, PaperEntry]) -> PaperEntry | None
         if len(opened) == 1:
             return next(iter(opened.values()))
     return None
-
-
-def _block_links(b: Block) -> list[tuple[str, str]]:
-    """The (label, href) links of a text block, or of a list's items at any depth."""
-    out = list(b.links)
-    todo = list(b.items)
-    while todo:
-        it = todo.pop()
-        out += it.inline.links
-        todo += it.children
-    return out
 
 
 def _entry_disc(entry: PaperEntry, seen: dict[str, int]) -> str:

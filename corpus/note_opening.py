@@ -34,10 +34,10 @@ from papernotes.corpus.venues import find_venues
 
 #: How many of a note's first lines (outside code, headings not counted) are read for labelled lines.
 OPENING_LINES = 20
-#: Labels of a line that names the note's own paper, most telling first: the link of the first kind
-#: present wins when the kinds disagree (a paper's arXiv abstract and its publisher's PDF).
 #: Labels of a line giving the paper's code ("Code: [github](…)", "Repo: …").
 CODE_LABELS = ("code", "github", "repo", "repository", "代码")
+#: Labels of a line that names the note's own paper, most telling first: the link of the first kind
+#: present wins when the kinds disagree (a paper's arXiv abstract and its publisher's PDF).
 IDENTITY_LABELS = ("paper", "arxiv", "doi", "pdf", "link", "url", "source")
 #: Of those, labels that say the line is the paper itself, so any web link on it counts; "Link:",
 #: "URL:" and "Source:" count only with a link to a paper (:func:`~papernotes.corpus.paper_links.is_paper_link`).
@@ -588,8 +588,8 @@ def read_opening(markdown: str) -> Opening:
             )
     if op.bare_placeholder and not found and not titles:
         titles.append(op.bare_placeholder)
-    op.link = next((found[k][0] for k in IDENTITY_LABELS if found.get(k)), None)
     op.labelled = {k: found[k][0] for k in IDENTITY_LABELS if found.get(k)}
+    op.link = next(iter(op.labelled.values()), None)
     distinct_titles = list(dict.fromkeys(titles))
     op.title = distinct_titles[0] if len(distinct_titles) == 1 else None
     return op

@@ -55,7 +55,14 @@ from papernotes.corpus.note_links import (
     primary_label,
     title_like_label,
 )
-from papernotes.corpus.note_opening import Opening, author_list, frame_stripped, heading_label, read_opening
+from papernotes.corpus.note_opening import (
+    CODE_LABELS,
+    Opening,
+    author_list,
+    frame_stripped,
+    heading_label,
+    read_opening,
+)
 from papernotes.corpus.note_titles import SHORT_NAME_WORDS, note_title, venue_decoration
 from papernotes.corpus.paper_links import (
     ID_MARK_RE,
@@ -398,10 +405,10 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
             links.setdefault(kind, stated)
     if op.code and op.code not in links.values():
         links.setdefault("code", op.code)
-    for k in ("code", "github", "repo", "repository", "project", "slides", "video"):
+    for k in (*CODE_LABELS, "project", "slides", "video"):
         value = fm_value(meta, (k,))
         if isinstance(value, str) and value.startswith("http"):
-            links.setdefault("code" if k in ("github", "repo", "repository") else k, value)
+            links.setdefault("code" if k in CODE_LABELS else k, value)
 
     authors, affs = note_people(meta, blocks, op)
     affs = [a for a in affs if not normalize_venue(a)]  # "— Stanford — SIGIR 2020": the venue is no place

@@ -115,9 +115,9 @@ def compose(
         # one name asked about (however many records share it: a preprint and its renamed conference
         # version) gets each record's authors and link; a comparison of names stays compact
         one_name = q is not None and len(q.papers) == 1
+        labels = {k.word for k in q.asked} if q else set()
         for rec in named[:3]:
             own = [s for s in ranked if s.hit.record == rec]
-            labels = {k.word for k in q.asked} if q else set()
             _paper_answer(
                 c, records[rec], paper_hits.get(rec, []), own, asked, link=one_name, labels=labels, amounts=amounts
             )
@@ -184,6 +184,10 @@ def _paper_answer(
         _link_lines(c, r, chunk, labels)
 
 
+#: How a link label is written in an answer when its capitalized form is not the usual one.
+LINK_NAMES = {"arxiv": "arXiv", "pdf": "PDF", "doi": "DOI", "openreview": "OpenReview"}
+
+
 def _link_lines(c: Composer, r: PaperRecord, chunk: Hit, labels: AbstractSet[str] = frozenset()) -> None:
     """The record's paper link, its code link (when it has one apart) and each other link whose label
     the question names (``labels``: its asked words; "powerinfer arxiv?" beside a USENIX paper link),
@@ -195,10 +199,6 @@ def _link_lines(c: Composer, r: PaperRecord, chunk: Hit, labels: AbstractSet[str
     for label, url in r.links.items():
         if label in labels and url not in (r.url, r.code):
             c.add(f"{LINK_NAMES.get(label, label.capitalize())}: {url}", chunk)
-
-
-#: How a link label is written in an answer when its capitalized form is not the usual one.
-LINK_NAMES = {"arxiv": "arXiv", "pdf": "PDF", "doi": "DOI", "openreview": "OpenReview"}
 
 
 #: A link's label left at the end of a line once its address is taken out ("… — SIGIR 2020 DOI:").

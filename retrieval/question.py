@@ -177,8 +177,9 @@ def refers_and_compares(text: str) -> bool:
 #: Interrogatives that ask for an amount (English closed-class words): the answer needs a number.
 _AUX = "is|are|was|were|do|does|did|has|have|had|can|could|will|would|should|may|might"
 #: An interrogative determiner and the noun phrase it asks for, up to four words ending before an
-#: auxiliary, a preposition, a conjunction or slash joining another ("what batch size / lr") or the question's end: the question's focus, the thing its answer names
-#: (the "question focus" of open-domain QA, Moldovan et al., ACL 2000). English closed-class words only.
+#: auxiliary, a preposition, a conjunction or slash joining another ("what batch size / lr") or the
+#: question's end: the question's focus, the thing its answer names (the "question focus" of
+#: open-domain QA, Moldovan et al., ACL 2000). English closed-class words only.
 FOCUS_RE = re.compile(
     rf"\b(?:what|which|whose|how\s+(?:many|much))\s+(?:(?<=what\s)(?:the|a|an)\s+)?"  # "what's the license": "what the …"
     rf"(?!(?:{_AUX}|the|a|an|it|its|they|this|that|of|about)\b)"
@@ -236,10 +237,12 @@ def names_a_paper(text: str, writes: Callable[[str], bool]) -> bool:
     return any((w := m.group(1)) not in filler and not writes(w) for m in _BEFORE_PAPER_RE.finditer(normalize(text)))
 
 
+#: A speedup: the factor the answer states ("36.9x throughput"), a word the notes need not write.
+_SPEEDUP = r"\bspeed-?ups?\b"
 _QUANTITY_RE = re.compile(
     r"\bhow (?:many|much|big|large|long|fast|small|often|far|high|low)\b|"
     r"\bwhat (?:share|fraction|percentage|percent|proportion|ratio|size|number)\b|\bby how much\b|"
-    r"\bspeed-?ups?\b|\bacceptance rate\b",
+    rf"{_SPEEDUP}|\bacceptance rate\b",
     re.IGNORECASE,
 )
 
@@ -575,9 +578,7 @@ def foreign_language(text: str) -> bool:
 
 
 _HOW_AMOUNT_RE = re.compile(
-    r"\b(how)\s+(?:many|much|big|large|long|fast|small|often|far|high|low|old|wide|deep)\b"
-    # a speedup is the factor the answer states ("36.9x throughput"), a word the notes need not write
-    r"|\bspeed-?ups?\b",
+    rf"\b(how)\s+(?:many|much|big|large|long|fast|small|often|far|high|low|old|wide|deep)\b|{_SPEEDUP}",
     re.IGNORECASE,
 )
 
