@@ -305,6 +305,12 @@ def field_missing(q: Question, records: Sequence[PaperRecord]) -> bool:
     )
 
 
+def names_a_field(word: str) -> bool:
+    """True when ``word`` names a field of the lookup answer (:data:`LOOKUP_FIELDS`, by any of its
+    terms: "github", "venue", "authors")."""
+    return any(t in _FIELD_TERMS for t in lexical_terms(word))
+
+
 def field_asked(k: Key, records: Sequence[PaperRecord]) -> bool:
     """True when the asked word ``k`` names a field of the lookup answer (:func:`named_fields`) that
     every one of ``records`` has."""
@@ -528,6 +534,8 @@ def question_features(
     with_number = max((s.asked for s in of_subject if s.number), default=0.0)
     if q and q.papers and not q.asked and not q.is_comparison:  # "X speedup?": only the amount of one paper
         best_asked, with_number = 1.0, float(any(s.number for s in of_subject))
+    elif q and q.is_comparison and not q.asked:  # "X speedup vs Y?": X's amount stated against Y
+        best_asked, with_number = 1.0, float(any(s.number for s in of_subject if _names_another(q, s)))
     return {
         "top_dense": max((h.dense for h in top), default=0.0),
         "best_cos": max(cos, default=max((h.dense for h in top), default=0.0)),
@@ -544,6 +552,15 @@ def question_features(
         "venue_missing": 1.0 if result.missing_venue else 0.0,
         "best_sentence": max((s.score for s in of_subject), default=0.0),
     }
+
+
+def _names_another(q: Question, s: Sentence) -> bool:
+    """True when the sentence ``s`` names a paper of the question other than the one it is about
+    ("Up to 17x speedup over PyTorch baselines" in KernelEvolve's notes, for "kernelevolve vs pytorch")."""
+    terms = set(lexical_terms(s.text))
+    return any(
+        s.hit.record not in m.records and (words := set(lexical_terms(m.name))) and words <= terms for m in q.papers
+    )
 
 
 def _asked_coverage(q: Question, bm25: BM25Index, have: AbstractSet[str]) -> float:

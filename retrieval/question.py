@@ -22,6 +22,7 @@ from papernotes.corpus.venues import VenueMention
 from papernotes.retrieval.abbreviations import Abbreviations
 from papernotes.retrieval.entities import PaperIndex, PaperMention
 from papernotes.retrieval.filters import Filters, detect_filters, venue_mentions
+from papernotes.retrieval.guesses import Guess, typed_guess
 from papernotes.retrieval.terms import (
     CHAT_WORDS,
     Key,
@@ -57,7 +58,8 @@ def asks_for_list(
     text: str, venues: Sequence[VenueMention] = (), variant: Callable[[str], str | None] | None = None
 ) -> bool:
     """True when the question asks for several papers (see :data:`LIST_NOUNS`), also right before or
-    after a named venue ("sosp24 papers on …", "OSDI papers", "the megascale papers at eurosys 26"):
+    after a named venue ("sosp24 papers on …", "OSDI papers", "the megascale papers at eurosys 26") or
+    opening the noun phrase it heads ("nsdi 2026 fault tolerance papers for llm training"):
     "file systems" in "the paper on LLM-generated
     file systems" does not. "paper(s)" is the plural; ``variant(word)`` reads a
     misspelt word as the notes' word ("pappers", :meth:`~papernotes.retrieval.spelling.Vocabulary.variant`)."""
@@ -82,7 +84,14 @@ def asks_for_list(
             continue  # "how many papers did X accept?" asks for a count
         # a named venue right before or after: "sosp24 papers on …", "the megascale papers at eurosys 26"
         beside = set(words[max(0, i - 2) : i]) | set(words[i + 1 : i + 3])
-        if w in LIST_NOUNS and (at_end or heads or before & QUANTIFIERS or beside & venue_words):
+        # … or opening the noun phrase the list noun heads: "nsdi 2026 fault tolerance papers for …"
+        last = max((j for j in range(max(0, i - 5), i) if words[j] in venue_words), default=None)
+        headed = (
+            last is not None
+            and not any(x in INTERROGATIVES for x in words[:i])
+            and not any(x in filler for x in words[last + 1 : i])
+        )
+        if w in LIST_NOUNS and (at_end or heads or headed or before & QUANTIFIERS or beside & venue_words):
             return True
     return False
 
@@ -301,6 +310,9 @@ class Question:
     #: rate* did …", "which *CXL memory vendor*", "how many *experts*"), the thing an answer must name
     #: (:data:`FOCUS_RE`); empty when the interrogative has none ("what is X", "who built X")
     focus: list[Key] = field(default_factory=list)
+    #: the values the question offers as its answer after asking ("which gpus? h100 or a100?",
+    #: :mod:`~papernotes.retrieval.guesses`), when it names a paper before them; None otherwise
+    guess: Guess | None = None
 
     @property
     def dangling(self) -> bool:
@@ -577,8 +589,13 @@ def foreign_language(text: str) -> bool:
     return n_foreign >= 2 and n_foreign > sum(1 for w in words if w in english)
 
 
+#: The adjectives of measure an amount interrogative asks with ("how fast", "how big").
+_MEASURES = ("big", "large", "long", "fast", "small", "often", "far", "high", "low", "old", "wide", "deep")
+#: Their comparatives, and those of "much", "good" and "bad": "how much *faster*" asks a factor, which
+#: the notes state as "4x to 15x higher throughput", not with the word. English closed-class words.
+_COMPARATIVES = "bigger|larger|longer|faster|smaller|higher|lower|older|wider|deeper|more|less|better|worse"
 _HOW_AMOUNT_RE = re.compile(
-    rf"\b(how)\s+(?:many|much|big|large|long|fast|small|often|far|high|low|old|wide|deep)\b|{_SPEEDUP}",
+    rf"\b(how)\s+(?:many|much(?:\s+(?:{_COMPARATIVES})\b)?|{'|'.join(_MEASURES)})\b|{_SPEEDUP}",
     re.IGNORECASE,
 )
 
@@ -745,6 +762,12 @@ def understand(
             mentions = sorted([*mentions, *weak], key=lambda m: m.words)
         if not mentions:
             mentions = title_mentions(papers, text, found)
+    # a guess after the question ("flashps - which diffusion models? sdxl or flux?") offers values of
+    # what is asked about the papers named before it: its names are no papers the question is about
+    guess = typed_guess(text) if not listing else None
+    if guess is not None:
+        before = [m for m in mentions if not guess.covers(m.words)]
+        mentions, guess = (before, guess) if before else (mentions, None)
     names: set[str] = set()
     if papers is not None:
         for pm in mentions:
@@ -805,6 +828,7 @@ def understand(
     )
     return Question(
         focus=question_focus(text, asked),
+        guess=guess,
         rare_word=rare_word,
         unknown_names=unknown,
         unread=unread,

@@ -30,6 +30,7 @@ from papernotes.retrieval.answerability import (
     is_lookup,
     is_venue_lookup,
     lookup_asked,
+    names_a_field,
     question_features,
     score_sentences,
 )
@@ -37,6 +38,7 @@ from papernotes.retrieval.errors import ModelUnavailableError
 from papernotes.retrieval.evidence import Sentence, amount_asked, candidates, embed_best, has_number
 from papernotes.retrieval.extractive import compose, paper_line, paper_lookup, states_affiliations
 from papernotes.retrieval.filters import Filters
+from papernotes.retrieval.guesses import states_another, unconfirmed
 from papernotes.retrieval.prompts import CLARIFY, UNGROUNDED_NOTE
 from papernotes.retrieval.question import REFERRING, Question, refers_and_compares
 from papernotes.retrieval.search import Hit, HybridRetriever, SearchResult
@@ -239,6 +241,21 @@ class Notes:
         )
         # a venue or link asked of a paper whose record has none: the notes state none
         no_field = field_missing(q, [self.catalog[r] for r in q.records])
+        # values the asker guesses that the named papers' notes never write ("sdchunter - which gpus?
+        # h100 or a100?"): none of their passages confirms one or says which it is (an amount guessed
+        # for an amount asked is read as the answer's unit: the notes may state another amount)
+        # (a guess of model numbers, "a100?", that they answer with another, "on H100 GPUs", is answered)
+        guess, unconfirmed_guess = q.guess, False
+        if (
+            guess is not None
+            and not an.lookup
+            and not (guess.amounts and q.asks_quantity)
+            and unconfirmed(guess, an.own, names_a_field)
+        ):
+            subject = self.catalog[q.records[0]].system or self.catalog[q.records[0]].title
+            note = _join(note, f"the notes on {subject} never mention {' or '.join(guess.alternatives)}")
+            own = [s.text for s in an.sentences if s.named and not s.is_title]
+            unconfirmed_guess = not states_another(guess, own)
         if (
             not result.hits
             or p is None
@@ -247,6 +264,7 @@ class Notes:
             or unknown_name
             or no_amount
             or no_field
+            or unconfirmed_guess
             or (p < ANSWERABLE_AT and not an.lookup)
         ):
             a = refusal_answer(question, mode, result, note)

@@ -737,3 +737,27 @@ def test_an_embedded_which_under_another_interrogative_is_no_list(notes, q):
 @pytest.mark.parametrize("q", ["which sosp 2024 papers are there?", "tell me which papers fast 2026 has"])
 def test_an_opening_which_still_asks_for_a_list(notes, q):
     assert notes.retriever.understand(q).is_list
+
+
+@pytest.mark.parametrize(
+    "q",
+    [
+        "nsdi 2026 fault tolerance papers for llm training",
+        "osdi 2024 llm serving works that use disaggregation",
+        "sosp 2024 kv cache systems",
+    ],
+)
+def test_a_venue_opening_the_noun_phrase_a_list_noun_heads_asks_for_a_list(notes, q):
+    """ "VENUE topic papers for …": the venue and the topic words modify the list noun."""
+    assert notes.retriever.understand(q).is_list
+
+
+@pytest.mark.parametrize(
+    "q",
+    [
+        "what did the osdi 2024 keynote say about papers on serving",
+        "how does the osdi 2024 committee pick papers to accept",
+    ],
+)
+def test_a_venue_in_another_phrase_than_the_list_noun_asks_for_no_list(notes, q):
+    assert not notes.retriever.understand(q).is_list

@@ -1,0 +1,79 @@
+"""An amount asked of one paper against another ("X speedup vs Y?", "X vs Y how much faster", "how
+much better is X than Y"): the notes state it as a factor in X's sentence that names Y ("2.4x the
+throughput of Koalaserve"), not with the comparative; a pair whose notes state no amount of one
+against the other is refused."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import notes_of
+
+from papernotes.retrieval.question import understand
+
+WOMBAT = """# Wombatserve: Pouch-Aware Batching for Marsupial Model Serving
+
+- **Paper:** [arXiv](https://arxiv.org/abs/3107.01111)
+- **Venue:** OSDI 2031
+
+Wombatserve batches requests by the length of their prompts.
+It reaches 2.4x the throughput of Koalaserve at the same tail latency.
+"""
+
+KOALA = """# Koalaserve: Eucalyptus-Tiered KV Storage for Model Serving
+
+- **Paper:** [arXiv](https://arxiv.org/abs/3107.02222)
+- **Venue:** NSDI 2031
+
+Koalaserve keeps cold KV blocks on SSD and prefetches them one layer ahead of the attention kernel.
+"""
+
+DINGO = """# Dingoflow: Pack Scheduling for Diffusion Serving
+
+- **Paper:** [arXiv](https://arxiv.org/abs/3107.03333)
+- **Venue:** ATC 2031
+
+Dingoflow groups image-generation requests that share a prompt prefix into one denoising batch.
+It cuts the cost per image by 31%.
+"""
+
+
+@pytest.fixture(scope="module")
+def notes(tmp_path_factory, models_cache):
+    root = tmp_path_factory.mktemp("compared-amounts")
+    folder = root / "notes"
+    folder.mkdir()
+    for name, text in (("wombatserve.md", WOMBAT), ("koalaserve.md", KOALA), ("dingoflow.md", DINGO)):
+        (folder / name).write_text(text, encoding="utf-8")
+    return notes_of(folder, root / "data", models_cache)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "wombatserve speedup vs koalaserve?",
+        "wombatserve vs koalaserve how much faster",
+        "how much better is wombatserve than koalaserve",
+        "koalaserve vs wombatserve speedup??",
+    ],
+)
+def test_an_amount_of_one_paper_against_another_is_its_sentence_naming_the_other(notes, question):
+    a = notes.ask(question, use_llm=False)
+    assert not a.refused and "2.4x" in a.answer, a.answer
+
+
+def test_a_pair_whose_notes_state_no_amount_of_one_against_the_other_is_refused(notes):
+    """Dingoflow's notes state an amount (31%), but not against Koalaserve."""
+    assert notes.ask("dingoflow vs koalaserve speedup?", use_llm=False).refused
+
+
+@pytest.mark.parametrize(
+    "question", ["how much faster is x than y", "how much longer does x take", "how much better is x"]
+)
+def test_the_comparative_of_an_amount_interrogative_is_no_asked_word(question):
+    q = understand(question)
+    assert q.asks_quantity and not any(k.word in {"faster", "longer", "better"} for k in q.keys), q.keys
+
+
+def test_a_noun_after_how_much_stays_asked():
+    q = understand("how much memory does x use")
+    assert any(k.word == "memory" for k in q.keys)
