@@ -72,6 +72,10 @@ _TODO_RE = re.compile(
     r"|(?:read|skim)\s+later\b)[\s:–—-]*",
     re.IGNORECASE,
 )
+#: The keywords, in capitals, that open a task not started in Logseq ("LATER", "TODO", "WAITING";
+#: https://docs.logseq.com/#/page/tasks) and Org mode ("TODO", "NEXT", "HOLD"; the Org manual's
+#: TODO keywords): a block "LATER Paxos Made Simple" is a paper to read, not a note on it.
+_TASK_MARKER_RE = re.compile(r"^(?:TODO|LATER|WAITING|WAIT|NEXT|HOLD)\s+")
 _UNCHECKED_LEAD_RE = re.compile(r"^(?:read|skim)\b[\s:–—-]*", re.IGNORECASE)
 _LABELS_TAIL_RE = re.compile(r"(\s*\[(?:[^\[\]]{1,40})\])+\s*$")
 _AFFIL_WORD_OK = {"of", "and", "the", "de", "at", "for", "in", "la", "und", "du", "des", "di", "e"}
@@ -138,7 +142,8 @@ def todo_stripped(text: str) -> tuple[str, bool]:
     box = _TASK_BOX_RE.match(text)
     rest = text[box.end() :] if box else text
     if not box and not re.match(r"to-?do\b", rest, re.IGNORECASE):
-        return rest, False
+        marker = _TASK_MARKER_RE.match(rest)  # "LATER Paxos Made Simple": a task not started
+        return (rest[marker.end() :], True) if marker and marker.end() < len(rest) else (rest, False)
     lead = _TODO_RE.match(rest) or (_UNCHECKED_LEAD_RE.match(rest) if box and "[ ]" in box.group(0) else None)
     return (rest[lead.end() :], True) if lead and lead.end() < len(rest) else (rest, False)
 

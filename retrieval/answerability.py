@@ -243,6 +243,8 @@ LOOKUP_FIELDS: dict[str, tuple[str, ...]] = {
     "uni": ("affiliations", "authors"),
     "lab": ("affiliations", "authors"),
     "company": ("affiliations", "authors"),
+    "organization": ("affiliations", "authors"),
+    "org": ("affiliations", "authors"),  # "which orgs"
     "venue": ("venue",),
     "conference": ("venue",),
     "published": ("venue", "year"),

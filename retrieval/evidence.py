@@ -34,6 +34,8 @@ EMBEDDED_SENTENCES = 6
 #: Shorter lines are labels ("Demo"), not sentences; two-word lines stay ("Best Paper Award" answers
 #: which paper won).
 MIN_WORDS = 2
+#: What joins a list item to the label it is quoted with ("Baselines — NVIDIA MPS").
+LABEL_JOIN = " — "
 #: Chunks beyond the top k that answers may draw sentences from (more chunks of the leading papers).
 EXTRA_CHUNKS = 8
 
@@ -162,8 +164,8 @@ def split_sentences(text: str, tables: bool = True) -> list[str]:
             out[-1] = f"{out[-1]} {item}" if out[-1].endswith((":", "：")) else f"{out[-1]}; {item}"
             lead -= 1
             continue
-        elif len(s.lstrip("-*• ").strip()) >= 3:
-            out.append(s.lstrip("-*• ").strip())
+        elif len(item := s.lstrip("-*• ").strip()) >= 3 or (item != s and len(item) == 2 and item.isalnum()):
+            out.append(item)  # a list item may be a two-character name ("- C4", "- T5")
         glue = bool(_ABBREV_RE.search(s))
         lead = LEAD_IN_ITEMS if out and out[-1].endswith((":", "：")) and len(out[-1].split()) <= LEAD_IN_WORDS else 0
     return out
@@ -349,17 +351,24 @@ def candidates(
     for h in evidence_hits(result, own=own):
         heading = _context_terms(h)
         labels = item_labels(h.body)
+        parents = {label[:40] for label in labels.values()}
         title_keys = {title_key(str(h.get("paper_title") or "")), title_key(str(h.get("page_title") or ""))}
         for j, sent in enumerate(split_sentences(h.body)):
             if j == 0 and sent[:1].islower() and not re.match(r"^\S+:", sent) and not _LIST_ITEM_RE.match(h.body):
                 sent = _complete(sent, siblings(h)) or ""
             key = re.sub(r"\W+", "", sent.lower())
             # a one-word or very short line is a label, unless it is what the question asks for ("spotlight
-            # or oral?": a bullet "**Oral**" under the paper)
-            short = (len(key) < 6 or len(sent.split()) < MIN_WORDS) and not any(
-                k.covered(set(lexical_terms(sent))) for k in asked if isinstance(k, Key)
+            # or oral?": a bullet "**Oral**" under the paper) or an item listed under a label and holding
+            # none ("REEF" under "Baselines")
+            listed = sent[:40] in labels and sent[:40] not in parents
+            brief = len(key) < 6 or len(sent.split()) < MIN_WORDS
+            short = (
+                brief
+                and not listed
+                and not any(k.covered(set(lexical_terms(sent))) for k in asked if isinstance(k, Key))
             )
-            if not key or key in seen or short or is_todo(sent):
+            # a brief label over items ("Baselines") says nothing its items do not: they are quoted with it
+            if not key or key in seen or short or (brief and sent[:40] in parents) or is_todo(sent):
                 continue
             seen.add(key)
             st = set(lexical_terms(sent))
@@ -373,7 +382,7 @@ def candidates(
                 about = [k for k in q.asked if not k.covered(ident)]
             asked_here = coverage(about, st | under, idf) if about else 0.0
             if label and about and asked_here > coverage(about, st | heading, idf):
-                sent = f"{label.rstrip(':：')} — {sent}"  # quoted with the label its match is owed to
+                sent = f"{label.rstrip(':：')}{LABEL_JOIN}{sent}"  # quoted with the label its match is owed to
             out.append(
                 Sentence(
                     text=sent,
@@ -412,14 +421,20 @@ def embed_best(
     query_vector: list[float] | None,
     embed: Callable[[list[str]], list[list[float]]],
     n: int = EMBEDDED_SENTENCES,
+    amount: float = 0.0,
 ) -> None:
     """Set ``cos`` on the ``n`` best candidates by lexical overlap, titles and affiliation lines last
     (and on each named paper's first sentence): cosine similarity of the sentence, read under its chunk's heading line ("SpotServe ›
-    Implementation: 5.6K LoC …"), to the question vector (both unit-norm, so the dot product)."""
+    Implementation: 5.6K LoC …"), to the question vector (both unit-norm, so the dot product). ``amount``:
+    how much the question asks for an amount (0–1, :func:`amount_asked`); sentences stating one count
+    that much more in the choice (an amount is answered by one)."""
     if not sentences or query_vector is None:
         return
     # a title or affiliations line repeats the paper's lead line: no evidence worth an embedding
-    order = sorted(sentences, key=lambda s: (s.is_title, -(s.asked + s.lexical), s.hit.rank or 99, s.index))
+    order = sorted(
+        sentences,
+        key=lambda s: (s.is_title, -(s.asked + s.lexical + amount * s.number), s.hit.rank or 99, s.index),
+    )
     chosen = order[:n]
     for s in sentences:
         if s.named and s.index == 0 and s not in chosen:

@@ -23,7 +23,7 @@ from papernotes.corpus.normalize import normalize
 from papernotes.corpus.note_opening import is_labelled_line
 from papernotes.corpus.papers import GENERIC_LINK_LABELS, PAPER_LINK_LABELS, looks_like_affiliation, title_key
 from papernotes.corpus.short_names import SHORT_NAME_WORDS
-from papernotes.retrieval.evidence import Sentence, split_sentences
+from papernotes.retrieval.evidence import LABEL_JOIN, Sentence, split_sentences
 from papernotes.retrieval.search import Hit, SearchResult
 from papernotes.retrieval.terms import Key, stop_words
 
@@ -31,6 +31,8 @@ _URL_RE = re.compile(r"<?https?://\S+?>?(?=[\s)\]]|$)")
 #: Sentences quoted per paper at most, and the share of the best sentence's score a further sentence
 #: needs (weaker ones would read as part of the answer without answering).
 MAX_SENTENCES = 3
+#: Most sentences of an answer that quotes the items of a list under one label (:func:`_add_sentences`).
+MAX_LISTED_ITEMS = 8
 KEEP_SHARE = 0.6
 #: A named paper yields to another paper's sentence only when that one covers this much more of what
 #: is asked ("Which paper improves the Chinese ability of Llama 3?" names Llama 3 but asks for another).
@@ -224,13 +226,34 @@ def paper_lookup(r: PaperRecord, hits: list[Hit]) -> tuple[str, list[Hit]]:
 
 
 def _add_sentences(c: Composer, ranked: list[Sentence]) -> None:
+    """The best :data:`MAX_SENTENCES` sentences scoring at least :data:`KEEP_SHARE` of the best, then the
+    other candidate items under a label one of them is quoted with ("Baselines — REEF" after "Baselines — NVIDIA
+    MPS"), up to :data:`MAX_LISTED_ITEMS` in all: a list the notes give is quoted whole."""
     if not ranked:
         return
     best = ranked[0].score
-    for s in ranked[:MAX_SENTENCES]:
-        if s.score < KEEP_SHARE * best:
-            break
-        c.add(s.text, s.hit)
+    kept = [s for s in ranked if s.score >= KEEP_SHARE * best]
+    chosen = kept[:MAX_SENTENCES]
+    labels = {s.text.split(LABEL_JOIN, 1)[0] for s in chosen if LABEL_JOIN in s.text}
+    # (whatever their scores: the label they share with a quoted item is what they answer by)
+    siblings = [
+        s for s in ranked if s not in chosen and LABEL_JOIN in s.text and s.text.split(LABEL_JOIN, 1)[0] in labels
+    ]
+    final = [*chosen, *siblings][:MAX_LISTED_ITEMS]
+
+    def label_of(s: Sentence) -> str | None:
+        head = s.text.split(LABEL_JOIN, 1)[0] if LABEL_JOIN in s.text else None
+        return head if head in labels else None
+
+    done: set[str] = set()
+    for s in final:  # the items of a label together, in the notes' order, where the first of them ranks
+        label = label_of(s)
+        if label is None:
+            c.add(s.text, s.hit)
+        elif label not in done:
+            done.add(label)
+            for item in sorted((x for x in final if label_of(x) == label), key=lambda x: x.index):
+                c.add(item.text, item.hit)
 
 
 def description_sentences(chunk: Hit, r: PaperRecord) -> list[str]:

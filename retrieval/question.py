@@ -43,7 +43,21 @@ from papernotes.retrieval.title_words import title_mentions
 #: ending the question ("meta's osdi 24 papers?"); closed-class English words.
 LIST_VERBS = frozenset({"list", "enumerate"})
 LIST_NOUNS = frozenset(
-    {"papers", "works", "work", "systems", "ones", "talks", "studies", "publications", "pubs", "entries", "projects"}
+    {
+        "papers",
+        "works",
+        "work",
+        "systems",
+        "ones",
+        "talks",
+        "studies",
+        "publications",
+        "pubs",
+        "entries",
+        "projects",
+        "winners",  # "osdi'24 best paper winners"
+        "finalists",
+    }
 )
 QUANTIFIERS = frozenset({"which", "what", "any", "all", "every", "some", "other", "list", "many"})
 #: The English interrogatives: "which"/"what" quantify the question's list noun only when the question
@@ -251,7 +265,9 @@ _SPEEDUP = r"\bspeed-?ups?\b"
 _QUANTITY_RE = re.compile(
     r"\bhow (?:many|much|big|large|long|fast|small|often|far|high|low)\b|"
     r"\bwhat (?:share|fraction|percentage|percent|proportion|ratio|size|number)\b|\bby how much\b|"
-    rf"{_SPEEDUP}|\bacceptance rate\b",
+    rf"{_SPEEDUP}|\bacceptance rate\b|"
+    # the same in Chinese, closed-class: "how many/much", "how big/long/fast/high/far", "how many (of)"
+    r"多少|多[大长久快高远]|几(?!乎)",
     re.IGNORECASE,
 )
 
@@ -324,7 +340,14 @@ class Question:
         words = set(tokens(normalize(self.text), compounds=False))
         own_words = len(self.keys) <= (0 if self.is_list else 2)
         leans = bool(words & REFERRING) or bool(CONTINUING_RE.match(self.text))
-        return leans and not self.papers and not self.venues and own_words and not self.rare_word
+        return (
+            leans
+            and not self.papers
+            and not self.venues
+            and own_words
+            and not self.rare_word
+            and not self.unknown_names
+        )
 
     @property
     def records(self) -> list[int]:
@@ -608,12 +631,13 @@ def _unknown_names(
 ) -> list[str]:
     """Words of ``text`` past its first that are written as names (a capital letter, not a common
     English word) and of which no term occurs in the notes; words inside a venue mention's span skipped.
-    A common word cased as a name, with a capital after a lower-case letter ("ZeRO"), is a name too:
-    unknown when the notes never write it so cased (``writes``, case-sensitive: they may write
+    A common word cased as a name, with a capital after a lower-case letter ("ZeRO") or in capitals in a
+    question otherwise in lower case ("EAGLE"), is a name too: unknown when the notes never write it so cased (``writes``, case-sensitive: they may write
     "Zero Bubble"). So are two or more capitalized common words in a row that the notes never use, in
     any casing ("the Moon Landing conference").
     """
     out = []
+    stop = stop_words() | INTERROGATIVES
     run: list[str] = []  # capitalized common words in a row that the notes never use ("Moon Landing")
 
     def end_run() -> None:
@@ -621,7 +645,10 @@ def _unknown_names(
             out.append(" ".join(run))
         run.clear()
 
-    for m in list(re.finditer(r"\S+", text))[1:]:
+    words = list(re.finditer(r"\S+", text))
+    # the first word is capitalized as the sentence's start, no name; in capitals it is one ("EAGLE …")
+    first = words[:1] if words and words[0].group().strip(_PUNCTUATION).isupper() and re.search(r"[a-z]", text) else []
+    for m in first + words[1:]:
         if any(a <= m.start() < b for a, b in spans):
             end_run()
             continue
@@ -631,7 +658,10 @@ def _unknown_names(
             end_run()
             continue
         if all(english_word(p) for p in parts if p.isalpha()):
-            if writes is not None and re.search(r"[a-z][A-Z]", w) and not writes(w):
+            # cased as a name: a capital after a lower-case letter ("ZeRO"), or all capitals ("EAGLE") in a
+            # question typed in lower case otherwise
+            cased = re.search(r"[a-z][A-Z]", w) or (len(w) >= 3 and w.isupper() and re.search(r"[a-z]", text))
+            if writes is not None and cased and w.lower() not in stop and not writes(w):
                 out.append(w)
             elif w[:1].isupper() and w[1:].islower() and not any(map(in_notes, lexical_terms(w))):
                 run.append(w)

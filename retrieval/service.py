@@ -46,7 +46,7 @@ from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.spelling import read_against
 from papernotes.retrieval.summarize.results import plural
 from papernotes.retrieval.summarize.venue_facts import VenueFacts, venue_facts
-from papernotes.retrieval.terms import Key, lexical_terms
+from papernotes.retrieval.terms import Key, english_word, lexical_terms
 
 log = logging.getLogger(__name__)
 
@@ -231,6 +231,17 @@ class Notes:
         # a name the notes lack is the subject of a question that names no paper of the notes: passages
         # about other papers cannot answer it ("What is Moonfake's KV cache design?")
         unknown_name = bool(q.unknown_names) and not q.papers
+        # a question in another language that names no paper or venue, of whose words the notes hold only
+        # ordinary ones (common English words, or words they write in lower case), as many as they lack
+        # ("Wie setze ich meinen Router zurück?": only "Router" was read): what it asks is in the words no
+        # note uses
+        unread_question = (
+            bool(q.unread)
+            and not q.papers
+            and not q.venues
+            and len(q.unread) >= len(q.keys)
+            and all(english_word(k.word) or self.retriever.bm25.writes(k.word.lower()) for k in q.keys)
+        )
         # an amount asked of a paper alone ("X speedup?") is answered by a sentence of it stating one:
         # without such a sentence no extractive answer can hold the amount
         no_amount = (
@@ -262,6 +273,7 @@ class Notes:
             or unanswerable_venue
             or nothing_asked
             or unknown_name
+            or unread_question
             or no_amount
             or no_field
             or unconfirmed_guess
@@ -335,8 +347,8 @@ class Notes:
         an.sentences = candidates(
             result, idf, self.retriever.section_siblings, self._identity, self._affiliation_line, named_chunks
         )
-        embed_best(an.sentences, result.query_vector, self.retriever.embeddings.embed_documents)
         an.amount = amount_asked(q.asks_quantity, q.asked, self.retriever.bm25)
+        embed_best(an.sentences, result.query_vector, self.retriever.embeddings.embed_documents, amount=an.amount)
         score_sentences(an.sentences, an.amount)
         an.features = question_features(result, an.sentences, self.retriever.bm25, own, an.amount)
         an.answerability = answerability(an.features)

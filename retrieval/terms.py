@@ -19,7 +19,9 @@ from papernotes.corpus.normalize import CJK_CHARS, normalize, tokens
 TERMS_VERSION = 7
 
 #: The courtesy words and shorthand of the chat register ("pls", "btw", "w/o"); they carry no topic.
-CHAT_TEXT = "hey hi hello please pls plz thanks thx btw iirc afaik imo tbh ok okay so w/o"
+CHAT_TEXT = (
+    "hey hi hello please pls plz thanks thx ty tysm btw iirc afaik imo tbh idk fyi ngl lol lmao haha ok okay so w/o"
+)
 #: Words that frame a question about notes ("which paper in the notes …") beyond the stop words, and the
 #: chat words (:data:`CHAT_TEXT`); they carry no topic.
 QUESTION_TEXT = (

@@ -50,6 +50,11 @@ def test_a_chunk_starting_with_a_lower_case_bullet_keeps_that_bullet(notes, ques
         ("[x] Loom", False),
         ("time to first token reduced by up to 87%", False),
         ("Today we read Loom", False),
+        ("LATER Paxos Made Simple", True),  # Logseq's task keywords, in capitals
+        ("WAITING Bigtable", True),
+        ("NEXT The Google File System", True),
+        ("DONE Raft", False),
+        ("Later we read Loom", False),
     ],
 )
 def test_to_dos_are_told_apart(text, todo):
@@ -636,3 +641,35 @@ def test_a_title_typed_with_the_notes_abbreviation_names_its_paper(tmp_path_fact
         assert [m.name for m in n.analyze(q).question.papers], q
         assert "Emu Institute" in n.ask(q, use_llm=False).answer, q
     assert not n.analyze("who wrote the elastic batching for gnns paper").question.papers
+
+
+ROUTER_NOTES = {
+    "moerouter.md": "# Stoatroute: Balanced Routers for Mixture-of-Experts Serving\n\n"
+    "[Paper](https://arxiv.org/abs/3105.01234)\n\n## TL;DR\n\n"
+    "The router sends each token to two experts and rebalances the experts every 100 steps.\n"
+    "A router that drops tokens loses 2% accuracy.\n",
+}
+
+
+@pytest.mark.parametrize(
+    "q",
+    ["Wie setze ich meinen Router zurück?", "¿Cómo reinicio mi router?", "Comment je redémarre mon router ?"],
+)
+def test_a_question_in_another_language_read_only_in_an_ordinary_word_is_refused(tmp_path, models_cache, q):
+    """Only "router" of "Wie setze ich meinen Router zurück?" is a word of the notes (an ordinary one: they
+    write it in lower case); what the question asks is in the words no note uses, so no passage answers
+    it, and the note names them."""
+    from papernotes.retrieval.prompts import REFUSAL
+
+    notes = _notes_from(tmp_path, models_cache, ROUTER_NOTES)
+    a = notes.ask(q, use_llm=False)
+    assert a.answer == REFUSAL and "no note uses" in (a.note or ""), (a.answer, a.note)
+
+
+@pytest.mark.parametrize(
+    "q", ["Wie funktioniert der Router von Stoatroute?", "¿Cómo funciona el router de Stoatroute?"]
+)
+def test_a_question_in_another_language_naming_a_paper_is_still_answered(tmp_path, models_cache, q):
+    notes = _notes_from(tmp_path, models_cache, ROUTER_NOTES)
+    a = notes.ask(q, use_llm=False)
+    assert not a.refused and "two experts" in a.answer, a.answer

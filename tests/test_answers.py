@@ -15,6 +15,7 @@ from conftest import make_settings, notes_of, seed_models
 from papernotes.corpus.normalize import compact, normalize, tokens
 from papernotes.retrieval.filters import detect_filters, normalize_filters
 from papernotes.retrieval.prompts import REFUSAL
+from papernotes.retrieval.question import understand
 from papernotes.retrieval.terms import lexical_terms
 
 ANSWERS = Path(__file__).resolve().parent / "fixtures" / "answers"
@@ -761,3 +762,23 @@ def test_a_venue_opening_the_noun_phrase_a_list_noun_heads_asks_for_a_list(notes
 )
 def test_a_venue_in_another_phrase_than_the_list_noun_asks_for_no_list(notes, q):
     assert not notes.retriever.understand(q).is_list
+
+
+@pytest.mark.parametrize(
+    ("q", "amount"),
+    [
+        ("AEGIS 一共检测到多少次 SDC 事件？", True),
+        ("Splitwise 比基线快多少?", True),
+        ("SDCHunter 表征了几块有缺陷的 GPU?", True),
+        ("训练要多久?", True),
+        ("Splitwise 是谁做的?", False),
+        ("这几乎是 AEGIS 的全部设计吗?", False),  # 几乎 ("almost") asks no amount
+    ],
+)
+def test_a_chinese_amount_interrogative_asks_an_amount(q, amount):
+    assert understand(q).asks_quantity is amount
+
+
+@pytest.mark.parametrize("q", ["osdi 2024 best paper winners in here?", "which sosp 2024 finalists are in the notes"])
+def test_award_winners_are_papers_asked_for(notes, q):
+    assert notes.retriever.understand(q).is_list

@@ -104,7 +104,15 @@ def test_a_paper_without_a_code_link_is_not_given_one(notes):
     assert "github.com" not in a.answer, a.answer
 
 
-@pytest.mark.parametrize("question", ["quillserve authors from which uni", "which lab built quillserve"])
+@pytest.mark.parametrize(
+    "question",
+    [
+        "quillserve authors from which uni",
+        "which lab built quillserve",
+        "quillserve's authors - which orgs?",
+        "which organization built quillserve",
+    ],
+)
 def test_the_kinds_of_affiliation_ask_for_the_people(notes, question):
     a = notes.ask(question, use_llm=False)
     assert not a.refused and a.kind == "lookup" and "Ana Lind" in a.answer, a.answer
@@ -300,3 +308,36 @@ def test_capitalized_common_words_the_notes_never_use_name_something_they_lack(q
     notes_words = {"reinforc", "learn", "paper", "kv", "cach", "accept", "rate", "confer", "publish", "team"}
     q = understand(question, in_notes=lambda t: t in notes_words, writes=lambda w: False)
     assert q.unknown_names == unknown
+
+
+@pytest.mark.parametrize(
+    ("question", "unknown"),
+    [
+        ("EAGLE speculative decoding how does it work", ["EAGLE"]),  # the first word too, in capitals
+        ("how does SPIN fine-tune the model", ["SPIN"]),
+        ("what is the MARS optimizer", ["MARS"]),
+        ("WHAT is the kv cache", []),  # an interrogative in capitals for emphasis
+        ("HOW DOES EAGLE WORK", []),  # a question in capitals: no word stands out as a name
+        ("what does the KV cache hold", []),  # the notes write "KV" so
+    ],
+)
+def test_a_common_word_in_capitals_is_a_name_the_notes_may_lack(question, unknown):
+    written = {"KV"}
+    q = understand(question, in_notes=lambda t: True, writes=lambda w: w in written)
+    assert q.unknown_names == unknown
+
+
+def test_a_question_naming_something_the_notes_lack_asks_no_clarification(notes):
+    """ "EAGLE … how does it work": "it" is EAGLE, named (in capitals) and absent from the notes, so the
+    answer is the refusal, not a request to name the paper."""
+    a = notes.ask("EAGLE speculative decoding how does it work", use_llm=False)
+    assert a.refused and not a.clarify, a.answer
+
+
+@pytest.mark.parametrize(
+    "question", ["quillserve speedup? lol", "what is quillserve lol", "idk what quillserve does, fyi"]
+)
+def test_chat_fillers_ask_nothing(notes, question):
+    q = notes.retriever.understand(question)
+    assert not {"lol", "idk", "fyi"} & {k.word for k in q.asked}, [k.word for k in q.asked]
+    assert not notes.ask(question, use_llm=False).refused
