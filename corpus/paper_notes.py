@@ -79,7 +79,7 @@ from papernotes.corpus.papers import (
     title_key,
 )
 from papernotes.corpus.reference_lines import reference_of
-from papernotes.corpus.short_names import opening_names, short_name_of
+from papernotes.corpus.short_names import opening_names, paper_sentence_names, short_name_of
 from papernotes.corpus.venue_names import JOURNAL_SERIES, journal_abbreviated
 from papernotes.corpus.venues import (
     SERIES,
@@ -419,6 +419,9 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     # (a block of field lines, "Status: Read", "Rating: ⭐⭐⭐", is no byline: the lines after it are)
     byline = [line for line in op.byline if not FIELD_LINE_RE.match(line)][:6]
     said = opening_names(byline + ([head[1].text] if head else []), title)
+    # "The vLLM paper." opening the note's first paragraphs (a TL;DR under its heading)
+    paragraphs = [b.text for b in blocks[:12] if b.kind == "text"][:3]
+    said += [n for t in paragraphs for n in paper_sentence_names(t) if n not in said]
     names = [*as_list(fm_value(meta, ("aliases", "alias"))), *([alias] if alias else []), *op.aliases, *said]
     aliases = [a for a in dict.fromkeys(names) if a.casefold() != title.casefold()]
     strong = [s for s in defining_strong(opening) if not heading_label(s)]  # not "**Authors:**"

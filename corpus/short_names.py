@@ -46,6 +46,12 @@ _ACRONYM_RE = re.compile(r"\(([A-Z][A-Za-z0-9]{0,2}[A-Z0-9][A-Za-z0-9-]{0,8})\)"
 _THE_NAME_PAPER_RE = re.compile(
     r"(?:^|(?<=[.!?])\s+)(?:[\w,' ]{0,40}\s)?(?i:the)\s+((?:[A-Z0-9]|[a-z]+[A-Z])[\w.+-]*(?:\s[A-Z0-9][\w.+-]*)?)\s+paper\s*[.!]?(?=\s|$)"
 )
+#: The same said alone, a sentence of its own in the note's first paragraphs: "The vLLM paper.", "This
+#: is the GPT-3 paper." (not "This extends the Orca paper.": another paper it builds on).
+_IS_THE_PAPER_RE = re.compile(
+    r"(?:^|(?<=[.!?])\s+)(?:(?i:this\s+is|it\s+is|it's)\s+)?(?i:the)\s+((?:[A-Z0-9]|[a-z]+[A-Z])[\w.+-]*(?:\s[A-Z0-9][\w.+-]*)?)"
+    r"\s+paper\s*[.!](?=\s|$)"
+)
 _DASH_RE = re.compile(r"\s+[—–]\s+|\s+-\s+")
 #: A line that opens by defining a name: "MigrRDMA: a software-based …", "**LingXi**, a system for …",
 #: "HiveD is a …" — one word with a capital or digit after its first letter (a gloss in brackets may
@@ -186,3 +192,9 @@ def short_name_of(title: str) -> str | None:
     t = _ID_RE.sub(" ", _NUMBER_RE.sub("", title.strip())).strip(" —–-:：")  # "2401.10774 Medusa", "GPTQ (2210.17323)"
     head = _SPLIT_RE.split(t, maxsplit=1)[0].strip()
     return head if _name_like(head) and re.match(r"[A-Za-z0-9]", head) else None
+
+
+def paper_sentence_names(text: str) -> list[str]:
+    """Names a paragraph gives its paper in a sentence of their own ("The vLLM paper. LLM serving …" →
+    ``["vLLM"]``): read in a note's first paragraphs, past its opening lines."""
+    return [m.group(1) for m in _IS_THE_PAPER_RE.finditer(text.replace("**", "").strip()) if _name_like(m.group(1))]

@@ -631,9 +631,10 @@ def _unknown_names(
 ) -> list[str]:
     """Words of ``text`` past its first that are written as names (a capital letter, not a common
     English word) and of which no term occurs in the notes; words inside a venue mention's span skipped.
-    A common word cased as a name, with a capital after a lower-case letter ("ZeRO") or in capitals in a
-    question otherwise in lower case ("EAGLE"), is a name too: unknown when the notes never write it so cased (``writes``, case-sensitive: they may write
-    "Zero Bubble"). So are two or more capitalized common words in a row that the notes never use, in
+    A common word cased as a name, with a capital after a lower-case letter ("ZeRO"), is a name too:
+    unknown when the notes never write it so cased (``writes``, case-sensitive: they may write "Zero
+    Bubble"); so is one in capitals, in a question otherwise in lower case, that the notes never use
+    ("EAGLE"). So are two or more capitalized common words in a row that the notes never use, in
     any casing ("the Moon Landing conference").
     """
     out = []
@@ -647,7 +648,8 @@ def _unknown_names(
 
     words = list(re.finditer(r"\S+", text))
     # the first word is capitalized as the sentence's start, no name; in capitals it is one ("EAGLE …")
-    first = words[:1] if words and words[0].group().strip(_PUNCTUATION).isupper() and re.search(r"[a-z]", text) else []
+    head = words[0].group().strip(_PUNCTUATION) if words else ""
+    first = words[:1] if head.isalpha() and head.isupper() and re.search(r"[a-z]", text) else []
     for m in first + words[1:]:
         if any(a <= m.start() < b for a, b in spans):
             end_run()
@@ -659,8 +661,10 @@ def _unknown_names(
             continue
         if all(english_word(p) for p in parts if p.isalpha()):
             # cased as a name: a capital after a lower-case letter ("ZeRO"), or all capitals ("EAGLE") in a
-            # question typed in lower case otherwise
-            cased = re.search(r"[a-z][A-Z]", w) or (len(w) >= 3 and w.isupper() and re.search(r"[a-z]", text))
+            # question typed in lower case otherwise, for a word the notes never use (in capitals, a word
+            # they use is emphasis: "the BEST paper")
+            capitals = len(w) >= 3 and w.isalpha() and w.isupper() and re.search(r"[a-z]", text) is not None
+            cased = re.search(r"[a-z][A-Z]", w) or (capitals and not any(map(in_notes, lexical_terms(w))))
             if writes is not None and cased and w.lower() not in stop and not writes(w):
                 out.append(w)
             elif w[:1].isupper() and w[1:].islower() and not any(map(in_notes, lexical_terms(w))):

@@ -494,3 +494,24 @@ def test_a_github_paper_notes_repository_gives_one_record_per_paper_it_lists():
         if e["venue"] not in ("ACM SIGACT News 2001", "Findings of EMNLP 2023"):
             assert (r.venue or "") == e["venue"], (r.title, r.venue)
     assert len(records) == len(expected)  # a paper in two index tables is one record
+
+
+@pytest.mark.parametrize(
+    ("paragraph", "name"),
+    [
+        ("The Wallaby paper. Serving throughput is limited by memory.", "Wallaby"),
+        ("This is the WB-2 paper. It pages the cache.", "WB-2"),
+        ("It's the wallabyKV paper!", "wallabyKV"),
+    ],
+)
+def test_a_note_saying_which_paper_it_is_in_its_first_paragraph_names_it(tmp_path, paragraph, name):
+    """ "The vLLM paper." opening a TL;DR under its heading names the note's paper (its title holds no
+    such name); "This extends the Orca paper." names another paper, not this one."""
+    note = (
+        "# Efficient Memory Paging for Marsupial Model Serving\n\n"
+        "**Authors:** Ana Lind | **Year:** 2031 | [arXiv](https://arxiv.org/abs/3109.01234)\n\n"
+        f"## TL;DR\n\n{paragraph}\n\nThis extends the Orca paper.\n"
+    )
+    (tmp_path / "paging.md").write_text(note, encoding="utf-8")
+    (record,) = catalog_of(tmp_path)[0]
+    assert name in record.aliases and "Orca" not in record.aliases, record.aliases
