@@ -272,9 +272,33 @@ def _titled_notes(
 
 def finish_catalog(records: list[PaperRecord]) -> None:
     """The catalog-wide passes over the merged records, in catalog order (mutated): one spelling per
-    venue, system names that are shared labels cleared."""
+    venue, system names that are shared labels cleared, system names that end a title."""
     _one_spelling_per_venue(records)
     _drop_shared_labels(records)
+    _tail_names(records)
+
+
+#: A title that ends by naming what it presents: "Accelerating Distributed MoE Training and Inference
+#: with Lina", "Efficiently Programming Large Language Models using SGLang", "… via Faro".
+_TAIL_NAME_RE = re.compile(r"\s(?:with|using|via)\s+([A-Z][\w+-]*[\w+])\s*$")
+
+
+def _tail_names(records: list[PaperRecord]) -> None:
+    """Give a record without a system name the one word its title ends with after "with", "using" or
+    "via", capitalized, when no other title holds that word, in the singular or plural ("with RDMA",
+    "with NPUs" name a technology several titles share, not a system)."""
+
+    def words(text: str) -> set[str]:
+        return {w[:-1] if len(w) > 3 and w.endswith("s") else w for w in re.findall(r"[a-z0-9]+", text.lower())}
+
+    titles: dict[str, int] = {}
+    for r in records:
+        for w in words(r.title):
+            titles[w] = titles.get(w, 0) + 1
+    for r in records:
+        m = _TAIL_NAME_RE.search(r.title)
+        if not r.system and m and all(titles.get(w, 0) <= 1 for w in words(m.group(1))):
+            r.system = m.group(1)
 
 
 def link_keys(e: PaperEntry) -> set[str]:

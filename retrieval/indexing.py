@@ -425,10 +425,11 @@ def _ingest_locked(
     if not catalog_ok and not rebuild and old_entries:
         report.repaired.append("paper catalog rebuilt (it was missing or unreadable)")
     # the catalog is merged from every origin's entries when they changed (only the parts whose entries
-    # changed, catalog_parts.py); its warnings (papers sharing a link) are kept in index.json, so every
-    # ingest reports them
+    # changed, catalog_parts.py) or the code that merges them did (the same entries make another
+    # catalog); its warnings (papers sharing a link) are kept in index.json, so every ingest reports them
     t = time.perf_counter()
-    if entries != old_entries or not catalog_ok or not isinstance(cached, dict):
+    merged_by = parser_version()
+    if entries != old_entries or not catalog_ok or not isinstance(cached, dict) or cached.get("parser") != merged_by:
         catalog_warnings: list[str] = []
         with collector_paused():  # tens of thousands of live objects made at once (json_load.py)
             listed = [
@@ -441,7 +442,12 @@ def _ingest_locked(
             )
             save_json(_entries_path(settings), entries)
             save_catalog(records, settings.catalog_path)
-        cached = {"papers": len(records), "warnings": catalog_warnings, "sha1": file_sha1(settings.catalog_path)}
+        cached = {
+            "papers": len(records),
+            "warnings": catalog_warnings,
+            "sha1": file_sha1(settings.catalog_path),
+            "parser": merged_by,
+        }
         stages["catalog"] = time.perf_counter() - t
     report.warnings += [f"catalog: {w}" for w in cached["warnings"]]
     report.papers = int(cached["papers"])

@@ -92,6 +92,15 @@ def notes_of(folder: Path, data_dir: Path, models_cache: Path):
     return Notes(s)
 
 
+def notes_from_texts(root: Path, files: dict[str, str], models_cache: Path):
+    """:func:`notes_of` over ``files`` (relative path → text) written under ``root/notes``, ingested into
+    ``root/data``."""
+    for rel, text in files.items():
+        (root / "notes" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / "notes" / rel).write_text(text, encoding="utf-8")
+    return notes_of(root / "notes", root / "data", models_cache)
+
+
 def _cached(source: Path, models_cache: Path) -> CachedIndex:
     """The cross-run cache entry of ``source``'s index, with the settings every test gets (no model,
     server or source settings from the environment: see ``_isolated_env``)."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import make_settings, notes_of, seed_models
+from conftest import make_settings, notes_from_texts, notes_of, seed_models
 
 from papernotes.corpus.papers import is_todo
 from papernotes.retrieval.evaluate import aggregate, is_answerable, score_one
@@ -392,10 +392,7 @@ def test_a_lookup_in_a_log_of_several_papers_quotes_only_that_papers_lines(tmp_p
 
 def _notes_from(tmp_path: Path, models_cache: Path, files: dict[str, str]):
     """Notes over ``files`` (relative path → text) written under ``tmp_path/notes``, ingested."""
-    for rel, text in files.items():
-        (tmp_path / "notes" / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / "notes" / rel).write_text(text, encoding="utf-8")
-    return notes_of(tmp_path / "notes", tmp_path / "data", models_cache)
+    return notes_from_texts(tmp_path, files, models_cache)
 
 
 @pytest.mark.parametrize("q", ["what is qlora", "did i read qlora?", "mamba paper?", "QLoRA's main idea"])

@@ -392,3 +392,28 @@ def test_a_venue_flag_reads_the_venue_as_questions_do(typed):
     from papernotes.retrieval.filters import normalize_filters
 
     assert normalize_filters(venue=typed).venue == "OSDI 2024"
+
+
+@pytest.mark.parametrize(
+    ("title", "system"),
+    [
+        ("Accelerating Distributed MoE Training and Inference with Lina", "Lina"),
+        ("Large-scale cluster management at Google with Borg", "Borg"),
+        ("Fast State Restoration in LLM Serving with HCache", "HCache"),
+        ("Efficient Inference Clusters via Faro", "Faro"),
+        ("Programming Language Models using Quokka-LM", "Quokka-LM"),
+        ("Empowering Azure Storage with RDMA", None),  # a technology another title names too
+        ("Fast On-device LLM Inference with NPUs", None),  # "NPU" in another title
+        ("Serving Models with the Best Latency", None),  # no capitalized name ends it
+    ],
+)
+def test_a_title_ending_with_a_name_after_with_using_or_via_gives_the_system(title, system):
+    from papernotes.corpus.models import PaperEntry
+
+    others = ["Revisiting Network Support for RDMA", "Scaling Test-Time Compute with a Mobile NPU"]
+    entries = [
+        PaperEntry(title=t, kind="paper_entry", source=f"{i}.md", page_title="p")
+        for i, t in enumerate([title, *others])
+    ]
+    record = next(r for r in build_catalog(entries) if r.title == title)
+    assert record.system == system

@@ -6,7 +6,7 @@ against the other is refused."""
 from __future__ import annotations
 
 import pytest
-from conftest import notes_of
+from conftest import notes_from_texts
 
 from papernotes.retrieval.question import understand
 
@@ -39,12 +39,11 @@ It cuts the cost per image by 31%.
 
 @pytest.fixture(scope="module")
 def notes(tmp_path_factory, models_cache):
-    root = tmp_path_factory.mktemp("compared-amounts")
-    folder = root / "notes"
-    folder.mkdir()
-    for name, text in (("wombatserve.md", WOMBAT), ("koalaserve.md", KOALA), ("dingoflow.md", DINGO)):
-        (folder / name).write_text(text, encoding="utf-8")
-    return notes_of(folder, root / "data", models_cache)
+    return notes_from_texts(
+        tmp_path_factory.mktemp("compared-amounts"),
+        {"wombatserve.md": WOMBAT, "koalaserve.md": KOALA, "dingoflow.md": DINGO},
+        models_cache,
+    )
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import notes_of
+from conftest import notes_from_texts
 
 from papernotes.retrieval.answer import REFUSAL
 from papernotes.retrieval.guesses import typed_guess
@@ -46,12 +46,11 @@ Dingoflow groups image-generation requests that share a prompt prefix into one d
 
 @pytest.fixture(scope="module")
 def notes(tmp_path_factory, models_cache):
-    root = tmp_path_factory.mktemp("guesses")
-    folder = root / "notes"
-    folder.mkdir()
-    for name, text in (("wombatserve.md", WOMBAT), ("koalacache.md", KOALA), ("dingoflow.md", DINGO)):
-        (folder / name).write_text(text, encoding="utf-8")
-    return notes_of(folder, root / "data", models_cache)
+    return notes_from_texts(
+        tmp_path_factory.mktemp("guesses"),
+        {"wombatserve.md": WOMBAT, "koalacache.md": KOALA, "dingoflow.md": DINGO},
+        models_cache,
+    )
 
 
 @pytest.mark.parametrize(

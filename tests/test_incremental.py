@@ -200,3 +200,18 @@ def test_a_folder_whose_every_note_was_deleted_is_emptied_and_the_others_still_i
     (tmp_path / "C").mkdir()
     with pytest.raises(BadSourceError):
         ingest(settings, [str(a), str(tmp_path / "C")])
+
+
+def test_new_catalog_code_merges_the_catalog_again_without_re_embedding(indexed, monkeypatch):
+    """The same entries make another catalog when the code that merges them changed (a new release): a
+    re-ingest by new code merges the catalog again though no note changed, and embeds nothing; the next
+    re-ingest by that code is a no-op again."""
+    import papernotes.retrieval.indexing as indexing
+
+    settings, notes = indexed
+    again = ingest(settings, [str(notes)])
+    assert "catalog" not in again.stages and again.added == 0  # same code, same notes: nothing merged
+    monkeypatch.setattr(indexing, "parser_version", lambda: "a-newer-release")
+    rep = ingest(settings, [str(notes)])
+    assert "catalog" in rep.stages and rep.added == 0
+    assert "catalog" not in ingest(settings, [str(notes)]).stages

@@ -7,7 +7,7 @@ label."""
 from __future__ import annotations
 
 import pytest
-from conftest import notes_of
+from conftest import notes_from_texts
 
 WOMBAT = """# Wombatshare: Burrow-Aware GPU Sharing for Marsupial Training Jobs
 
@@ -33,11 +33,7 @@ WOMBAT = """# Wombatshare: Burrow-Aware GPU Sharing for Marsupial Training Jobs
 
 @pytest.fixture(scope="module")
 def notes(tmp_path_factory, models_cache):
-    root = tmp_path_factory.mktemp("listed-items")
-    folder = root / "notes"
-    folder.mkdir()
-    (folder / "wombatshare.md").write_text(WOMBAT, encoding="utf-8")
-    return notes_of(folder, root / "data", models_cache)
+    return notes_from_texts(tmp_path_factory.mktemp("listed-items"), {"wombatshare.md": WOMBAT}, models_cache)
 
 
 @pytest.mark.parametrize(
