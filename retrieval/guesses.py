@@ -32,6 +32,8 @@ _ASKING = frozenset(
 )
 #: An amount as a value ("7b", "2x", "40%", "1.5"): a guess of one is read only when the question asks
 #: no amount (the notes may state another amount: "splitwise throughput gain? 2x?").
+#: The English interrogatives: a comma tail is a guess only after a question asked with one.
+INTERROGATIVE_WORDS = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "why", "how"})
 _AMOUNT_RE = re.compile(r"\d[\d.,]*[^\W\d_]{0,2}%?|\d[\d.,]*%")
 #: A model or part number: letters then digits ("a100", "H100", "MI350", "gpt-4", "u280", "t5").
 _MODEL_NUMBER_RE = re.compile(r"[^\W\d_]{1,5}-?\d{1,4}[^\W\d_]?")
@@ -93,8 +95,10 @@ def _alternatives(fragment: str) -> list[str] | None:
 
 
 def typed_guess(text: str) -> Guess | None:
-    """The guess ``text`` ends with (fragments after its first question mark, each ending in one), or
-    one in brackets ("what switch chip (tomahawk?) and port speed"); None when there is none."""
+    """The guess ``text`` ends with (fragments after its first question mark, each ending in one; else
+    a few words after the last comma of a question asked with an interrogative: "which models did they
+    test, llama?"), or one in brackets ("what switch chip (tomahawk?) and port speed"); None when there
+    is none."""
     spans: list[tuple[int, int]] = []
     alts: list[str] = []
     # word positions as the paper resolver counts them: whitespace-separated words with letters or digits
@@ -119,6 +123,14 @@ def typed_guess(text: str) -> Guess | None:
         if m.start() > 0 and all(f is not None for f in parts):
             alts += [a for f in parts for a in f or ()]
             spans.append(word_range(m.start(), m.end()))
+    # … or after a comma ending the question: "agentix - which models did they test, llama?"
+    if not alts and marks and marks[-1] == len(text.rstrip()) - 1:
+        last = text[(marks[-2] + 1 if len(marks) > 1 else 0) : marks[-1]]
+        head, comma, tail = last.rpartition(",")
+        found = _alternatives(tail) if comma else None
+        if found is not None and any(w.lower() in INTERROGATIVE_WORDS for w in re.findall(r"[A-Za-z]+", head)):
+            start = (marks[-2] + 1 if len(marks) > 1 else 0) + len(head) + 1
+            alts, spans = found, [word_range(start, marks[-1] + 1)]
     # at least one value among them: "and overall?", "aws?" or "seconds?" guess nothing that only the
     # paper's notes could hold
     if not any(_value(w) for a in alts for w in a.split()):

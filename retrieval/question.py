@@ -600,16 +600,30 @@ def _keep(keys: list[Key], wanted: Callable[[str], bool]) -> list[Key]:
 OTHER_SCRIPTS = "\u0400-\u04ff\u0590-\u05ff\u0600-\u06ff\u0900-\u097f\u0e00-\u0e7f"
 
 
-def foreign_language(text: str) -> bool:
-    """True for a question in CJK script, or with two or more stop words of another language and more
-    of those than English stop words ("Combien de soumissions NeurIPS a-t-il reçues ?")."""
+def foreign_language(text: str, in_notes: Callable[[str], bool] | None = None) -> bool:
+    """True for a question in CJK script, or with more stop words of another language than English stop
+    words: two or more ("Combien de soumissions NeurIPS a-t-il reçues ?"), or, with ``in_notes`` (whether
+    the notes use a term), one beside a word typed in lower case that is no English word and that the
+    notes never use ("Wer hat Splitwise *gebaut*?", "¿Quién *creó* DistServe?")."""
     if re.search(f"[{CJK_CHARS}{OTHER_SCRIPTS}]", text):
         return True
     foreign, _ = foreign_stop_words()
     english = stop_words()
     words = re.findall(r"[^\W\d_]+", normalize(text))
     n_foreign = sum(1 for w in words if w in foreign and w not in english)
-    return n_foreign >= 2 and n_foreign > sum(1 for w in words if w in english)
+    if n_foreign <= sum(1 for w in words if w in english):
+        return False
+    if n_foreign >= 2:
+        return True
+    typed = [w for w in re.findall(r"[^\W\d_]+", text) if w.islower()]
+    return (
+        n_foreign == 1
+        and in_notes is not None
+        and any(
+            not english_word(w) and normalize(w) not in foreign and not any(map(in_notes, lexical_terms(w)))
+            for w in typed
+        )
+    )
 
 
 #: The adjectives of measure an amount interrogative asks with ("how fast", "how big").
@@ -775,7 +789,7 @@ def understand(
     terms += [
         t for t in dict.fromkeys(alt[0] for k in keys for alt in k.alternatives if len(alt) == 1) if t not in terms
     ]
-    if in_notes is not None and foreign_language(text):
+    if in_notes is not None and foreign_language(text, in_notes):
         capitalized = {t for w in re.findall(r"\S*[A-Z0-9]\S*", text) for t in lexical_terms(w)}
         terms = [t for t in terms if in_notes(t) or t in capitalized]
         readable = _keep(keys, lambda t: in_notes(t) or t in capitalized)
@@ -827,6 +841,10 @@ def understand(
     # naming a venue and no paper, "anything"/"any" asks for its papers ("hpca 2026 - anything on reasoning?")
     anything = bool(found) and not mentions and anything_words
     wants_list = (asks_for_list(text, found, meant) or about_notes or anything) and len(mentions) < 2
+    # "kernelevolve baselines list?", "list the datasets splitwise uses": a list of what the named paper
+    # has, not of papers (a list noun asks for papers: "list papers like splitwise")
+    if wants_list and mentions and not about_notes and not (set(tokens(normalize(text), compounds=False)) & LIST_NOUNS):
+        wants_list = False
     if wants_list:  # "number of papers from nsdi 2026": the count is the question's form, not its topic
         counting = {
             t
@@ -836,7 +854,9 @@ def understand(
         }
         asked = [k for k in asked if not (counting and k.terms <= counting)]
     unknown = (
-        _unknown_names(text, spans, in_notes, writes) if in_notes is not None and not foreign_language(text) else []
+        _unknown_names(text, spans, in_notes, writes)
+        if in_notes is not None and not foreign_language(text, in_notes)
+        else []
     )
     # only a question that leans on an earlier turn is read for it (:attr:`Question.dangling`): the notes'
     # casing of a word is looked up in their chunks

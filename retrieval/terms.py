@@ -42,6 +42,16 @@ def _stop_and_stem():
     return frozenset(STOPWORDS_EN_PLUS), Stemmer.Stemmer("english")
 
 
+#: The interrogatives of those languages that bm25s's stop-word lists lack ("wer", "quién", "comment",
+#: "qu'est-ce"), closed-class words; those that are also English words ("come", "dove") left out.
+FOREIGN_INTERROGATIVES = (
+    "wer wen wem wessen wann warum wieso weshalb woher wohin "
+    "quoi quel quelle quels quelles comment où pourquoi quand combien qu'est-ce "
+    "quién quiénes cómo cuál cuáles dónde cuándo cuánto cuántos cuánta cuántas "
+    "perché quale quali quanto quanti quem onde qual quais quantos"
+)
+
+
 @lru_cache(maxsize=1)
 def foreign_stop_words() -> tuple[frozenset[str], tuple[str, ...]]:
     """Stop words of the other languages questions are asked in (bm25s's lists): Spanish, French,
@@ -56,6 +66,7 @@ def foreign_stop_words() -> tuple[frozenset[str], tuple[str, ...]]:
         sw.STOPWORDS_ITALIAN,
         sw.STOPWORDS_RUSSIAN,
         sw.STOPWORDS_KOREAN,
+        FOREIGN_INTERROGATIVES.split(),
     )
     return frozenset(normalize(w) for w in words), tuple(sorted(sw.STOPWORDS_CHINESE, key=len, reverse=True))
 

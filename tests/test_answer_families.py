@@ -664,9 +664,17 @@ def test_a_question_in_another_language_read_only_in_an_ordinary_word_is_refused
 
 
 @pytest.mark.parametrize(
-    "q", ["Wie funktioniert der Router von Stoatroute?", "¿Cómo funciona el router de Stoatroute?"]
+    "q",
+    [
+        "Wie funktioniert der Router von Stoatroute?",
+        "¿Cómo funciona el router de Stoatroute?",
+        "Wer hat Stoatroute gebaut?",  # one stop word of another language beside a word no note uses
+        "¿Quién creó Stoatroute?",
+        "Qu'est-ce que Stoatroute ?",  # interrogatives that bm25s's stop-word lists lack
+        "Wann wurde Stoatroute veröffentlicht?",
+    ],
 )
 def test_a_question_in_another_language_naming_a_paper_is_still_answered(tmp_path, models_cache, q):
     notes = _notes_from(tmp_path, models_cache, ROUTER_NOTES)
     a = notes.ask(q, use_llm=False)
-    assert not a.refused and "two experts" in a.answer, a.answer
+    assert not a.refused and "Stoatroute" in a.answer, a.answer

@@ -63,6 +63,7 @@ def notes(tmp_path_factory, models_cache):
         ("what gpu model were the defective ones (h100? a100?)", ("h100", "a100")),
         ("DFVG - which fpga board? alveo u280?", ("alveo u280",)),
         ("vasa-1 - what dataset is it trained on? voxceleb?", ("voxceleb",)),
+        ("agentix - which models did they test, llama?", ("llama",)),  # after a comma ending the question
     ],
 )
 def test_a_guess_is_read_after_the_question(question, alternatives):
@@ -81,6 +82,7 @@ def test_a_guess_is_read_after_the_question(question, alternatives):
         "Qui a construit Llumnix ? et c'est publié où ?",
         "Splitwise 是哪篇论文?是谁做的?",
         "what is flashps?",
+        "compare splitwise, distserve?",  # a comma with no interrogative before it
     ],
 )
 def test_asking_or_common_words_are_no_guess(question):
@@ -94,6 +96,7 @@ def test_asking_or_common_words_are_no_guess(question):
         "koalacache, what eviction policy (lru? arc?)",
         "dingoflow - which diffusion models? sdxl or flux?",
         "wombatserve - which framework is it built on? deepspeed-mii?",
+        "koalacache - which ssd did they use, pm9a3?",
     ],
 )
 def test_a_guess_the_notes_never_write_is_refused_with_a_note(notes, question):

@@ -45,6 +45,7 @@ def notes(tmp_path_factory, models_cache):
         ),
         ("which baselines does wombatshare use?", ["Temporal sharing", "NVIDIA MPS", "CUDA Streams", "REEF"]),
         ("wombatshare datasets?", ["C4", "Pile", "RedPajama"]),
+        ("wombatshare baselines list?", ["Temporal sharing", "NVIDIA MPS", "CUDA Streams", "REEF"]),  # not papers
     ],
 )
 def test_a_list_under_a_label_is_quoted_whole_in_the_notes_order(notes, question, items):

@@ -68,6 +68,22 @@ Homepage: https://2030.eurosys.example.org/
 """
 
 
+OSDI_2031 = """# OSDI 2031
+
+## Meta Info
+
+Homepage: https://osdi2031.example.org/
+
+Acceptance rate: 21.3% (= 40 / 188)
+
+## Papers
+
+* Weir: Batching Small Writes for Log Stores \\[[Paper](https://doi.org/10.1145/1111.5555)]
+  * ETH
+  * Groups small appends into one flash page write.
+"""
+
+
 @pytest.fixture(scope="module")
 def notes(tmp_path_factory, models_cache):
     folder = tmp_path_factory.mktemp("venue-notes")
@@ -76,6 +92,7 @@ def notes(tmp_path_factory, models_cache):
     (folder / "conference" / "older.md").write_text(CALENDAR_MD, encoding="utf-8")
     (folder / "conference" / "sosp-2031.md").write_text(SOSP_2031, encoding="utf-8")
     (folder / "conference" / "eurosys-2030.md").write_text(EUROSYS_2030, encoding="utf-8")
+    (folder / "conference" / "osdi-2031.md").write_text(OSDI_2031, encoding="utf-8")
     return notes_of(folder, tmp_path_factory.mktemp("venue-index"), models_cache)
 
 
@@ -155,3 +172,10 @@ def test_a_venue_question_asking_for_stated_and_unstated_parts_gives_the_stated_
     """EuroSys 2030's place is in the calendar, its acceptance rate nowhere: the venue's facts answer."""
     a = ask(notes, "eurosys 2030 location and acceptance rate")
     assert "Ghent, Belgium" in a.answer and a.kind == "lookup", a.answer
+
+
+@pytest.mark.parametrize("q", ["osdi 2031 acceptance rate", "whats the osdi'31 accept rate"])
+def test_an_acceptance_rate_on_a_labelled_line_of_the_venue_page_is_its_rate(notes, q):
+    """ "Acceptance rate: 21.3% (= 40 / 188)" under "Meta Info", not a section of its own."""
+    a = ask(notes, q)
+    assert not a.refused and "21.3% (= 40 / 188)" in a.answer, a.answer

@@ -43,6 +43,10 @@ def _cells(line: str) -> list[str]:
     return [c.strip() for c in line.strip().strip("|").split("|")]
 
 
+#: A labelled acceptance-rate line of a venue page: "Acceptance rate: 14.7% (= 71 / 484)".
+_RATE_LINE_RE = re.compile(r"^\s*(?:[-*]\s*)?acceptance rate\s*[:：]\s*(\S.*)$", re.IGNORECASE | re.MULTILINE)
+
+
 def venue_facts(texts: list[str], metadatas: list[dict[str, Any]], venue: str) -> VenueFacts:
     """Header facts about ``venue`` (canonical, "MLSys 2026") from indexed chunks (``texts[i]`` with
     ``metadatas[i]``, in index order).
@@ -50,7 +54,8 @@ def venue_facts(texts: list[str], metadatas: list[dict[str, Any]], venue: str) -
     ``when``/``where`` come from the notes' conference calendar: a table (a chunk's pipe-table lines,
     whether written in Markdown or HTML) whose header row has "When" and "Where" columns and a row
     whose first cell names the venue.
-    ``acceptance_rate`` is the first line of the venue page's "Acceptance Rate" section and ``homepage``
+    ``acceptance_rate`` is the first line of the venue page's "Acceptance Rate" section (or a labelled
+    "Acceptance rate: …" line of the page) and ``homepage``
     the "Homepage:" link of its "Meta Info" section. When several sources have the fact, the one from
     the same source file as the venue's page wins.
     """
@@ -87,6 +92,11 @@ def venue_facts(texts: list[str], metadatas: list[dict[str, Any]], venue: str) -
             if hm:
                 facts.homepage = hm.group(1)
                 facts.sources["homepage"] = i
+        # … or a labelled line of the page ("Acceptance rate: 14.7% (= 71 / 484)" under "Meta Info")
+        labelled = _RATE_LINE_RE.search(_body(t, pt)) if m.get("kind") != "paper_entry" else None
+        if labelled and facts.acceptance_rate is None:
+            facts.acceptance_rate = labelled.group(1).strip()
+            facts.sources["acceptance_rate"] = i
     if rows:
         rows.sort(key=lambda r: not r[0])  # stable: same-file rows first, then index order
         facts.when, facts.where = rows[0][2] or None, rows[0][3] or None
