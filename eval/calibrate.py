@@ -90,11 +90,15 @@ def split_of(qid: str) -> str:
 def other_collections(manifest: Path, work_dir: Path) -> list[tuple[str, Notes, list[dict]]]:
     """``(name, loaded notes, question rows with their split)`` of each collection of ``manifest`` (a
     JSON list of ``{"name", "notes", "questions"}``, paths relative to the repository root), each
-    ingested (incrementally) into ``work_dir/name``."""
+    ingested (incrementally) into ``work_dir/<name>-<8 hex digits of the SHA-1 of the notes' absolute
+    path>``: an index keeps the notes of every path ingested into it, so a checkout elsewhere gets an
+    index of its own instead of adding a second copy of the notes to another checkout's."""
     out = []
     for c in json.loads(manifest.read_text(encoding="utf-8")):
-        settings = Settings(data_dir=work_dir / c["name"], _env_file=None)
-        ingest(settings, [str(ROOT / c["notes"])])
+        notes = (ROOT / c["notes"]).resolve()
+        digest = hashlib.sha1(str(notes).encode("utf-8")).hexdigest()[:8]
+        settings = Settings(data_dir=work_dir / f"{c['name']}-{digest}", _env_file=None)
+        ingest(settings, [str(notes)])
         rows = load_questions(ROOT / c["questions"])
         for r in rows:
             r["split"], r["collection"] = split_of(f"{c['name']}/{r['id']}"), c["name"]

@@ -256,6 +256,14 @@ def _add_sentences(c: Composer, ranked: list[Sentence]) -> None:
                 c.add(item.text, item.hit)
 
 
+def _who_and_where(s: str, r: PaperRecord) -> bool:
+    """True for a byline, alone or in parts with the paper's venue ("SOSP 2021 · Xinwei Fu, Wook-Hee Kim,
+    …", a publication page's line): who wrote it and where, which the lead line gives."""
+    venues = {title_key(v) for v in [r.venue or "", *r.history] if v}
+    parts = [p.strip() for p in re.split(r"\s+[·|•]\s+", _URL_RE.sub(" ", s)) if p.strip()]
+    return bool(parts) and all(is_byline(p) or title_key(p) in venues for p in parts) and any(map(is_byline, parts))
+
+
 def description_sentences(chunk: Hit, r: PaperRecord) -> list[str]:
     """The sentences of ``chunk`` that describe the paper: not its title, its venue, a table row, a field
     line ("Paper: …", "Reader: …"), nor the line stating its affiliations (those of the catalog record;
@@ -280,7 +288,7 @@ def description_sentences(chunk: Hit, r: PaperRecord) -> list[str]:
             continue  # the title, the bare system name ("**Sarathi-Serve**"), the affiliations line
         if _names_only(s, r):
             continue  # a line of the paper's own names ("vLLM, PagedAttention"): the lead line gives them
-        if is_byline(_URL_RE.sub(" ", s)) or (not r.affiliations and _affiliation_like(s)):
+        if _who_and_where(s, r) or (not r.affiliations and _affiliation_like(s)):
             continue  # who wrote it is not what it is (a lookup gives it as "Authors: …", "From: …")
         if title_key(s) in {title_key(v) for v in [r.venue or "", *r.history] if v}:
             continue  # a line that only states the venue ("arXiv 2023"): the lead line gives it

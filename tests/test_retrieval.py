@@ -658,3 +658,16 @@ def test_collapse_keeps_the_better_of_near_copies_and_short_chunks_unless_the_sa
     assert [h.id for h in pool] == ["a", "b", "s", "s-other"]
     assert pool[0].also == ["a-copy.md"] and pool[2].also == ["s-same.md"]
     assert [h.id for h in kept] == [h.id for h in pool]
+
+
+@pytest.mark.parametrize("question", ["What is Witcher?", "what is durinn", "witcher sosp21?"])
+def test_a_publication_page_line_of_venue_and_authors_is_no_description(real_index, question):
+    """A researcher's publication page gives each paper a line "SOSP 2021 · Xinwei Fu, Wook-Hee Kim, …":
+    who wrote it and where, which the lead line gives, so it is not quoted again as what the paper is."""
+    from papernotes.retrieval.service import Notes
+
+    a = Notes(real_index).ask(question, use_llm=False)
+    assert not a.refused, a.answer
+    assert not any(line.split(" · ")[0].strip() in {"SOSP 2021", "OSDI 2022"} for line in a.answer.splitlines()[1:]), (
+        a.answer
+    )
