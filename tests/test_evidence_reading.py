@@ -101,14 +101,7 @@ def test_questions_typed_with_shorthand_or_other_word_forms_are_answered(notes, 
     "question",
     [
         "how many tpus did ferry use",
-        pytest.param(
-            "wisp license?",
-            marks=pytest.mark.xfail(
-                reason="in a collection of five notes every English word is rare, so an absent one is taken to "
-                "frame the question (as 'gist' does) rather than ask it; larger notes tell the two apart",
-                strict=False,
-            ),
-        ),
+        "wisp license?",
         "kite 2.5 pro context window size",  # a name two papers share, asked what neither note says
         "tally training cost in dollars",
     ],
