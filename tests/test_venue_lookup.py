@@ -84,6 +84,26 @@ Acceptance rate: 21.3% (= 40 / 188)
 """
 
 
+ATC_2032 = """# ATC 2032
+
+## Meta Info
+
+Homepage: https://atc2032.example.org/
+
+### Acceptance Rate
+
+* Total: 17.4% (= 80 / 460)
+* Spring: 15.0% (= 30 / 200)
+* Fall: 19.2% (= 50 / 260)
+
+## Papers
+
+* Sluice: Admission Control for Log Stores \\[[Paper](https://doi.org/10.1145/1111.6666)]
+  * EPFL
+  * Throttles writers before the log's flash fills.
+"""
+
+
 @pytest.fixture(scope="module")
 def notes(tmp_path_factory, models_cache):
     folder = tmp_path_factory.mktemp("venue-notes")
@@ -93,6 +113,7 @@ def notes(tmp_path_factory, models_cache):
     (folder / "conference" / "sosp-2031.md").write_text(SOSP_2031, encoding="utf-8")
     (folder / "conference" / "eurosys-2030.md").write_text(EUROSYS_2030, encoding="utf-8")
     (folder / "conference" / "osdi-2031.md").write_text(OSDI_2031, encoding="utf-8")
+    (folder / "conference" / "atc-2032.md").write_text(ATC_2032, encoding="utf-8")
     return notes_of(folder, tmp_path_factory.mktemp("venue-index"), models_cache)
 
 
@@ -179,3 +200,12 @@ def test_an_acceptance_rate_on_a_labelled_line_of_the_venue_page_is_its_rate(not
     """ "Acceptance rate: 21.3% (= 40 / 188)" under "Meta Info", not a section of its own."""
     a = ask(notes, q)
     assert not a.refused and "21.3% (= 40 / 188)" in a.answer, a.answer
+
+
+@pytest.mark.parametrize("q", ["atc32 acceptance rate", "usenix atc 2032 acceptance rate?"])
+def test_a_venue_page_titled_by_another_spelling_of_the_venue_gives_its_facts(notes, q):
+    """A page titled "ATC 2032" is the page of USENIX ATC 2032, the venue's one spelling."""
+    a = ask(notes, q)
+    assert not a.refused and "17.4% (= 80 / 460)" in a.answer, a.answer
+    # a rate per submission cycle: every line of the section
+    assert "Spring: 15.0% (= 30 / 200)" in a.answer and "Fall: 19.2% (= 50 / 260)" in a.answer, a.answer

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from papernotes.corpus.chunking import SEP
@@ -43,6 +44,8 @@ def _cells(line: str) -> list[str]:
     return [c.strip() for c in line.strip().strip("|").split("|")]
 
 
+#: Most lines of a venue page's "Acceptance Rate" section read (a rate per submission cycle and a total).
+RATE_LINES = 4
 #: A labelled acceptance-rate line of a venue page: "Acceptance rate: 14.7% (= 71 / 484)".
 _RATE_LINE_RE = re.compile(r"^\s*(?:[-*]\s*)?acceptance rate\s*[:：]\s*(\S.*)$", re.IGNORECASE | re.MULTILINE)
 
@@ -54,14 +57,20 @@ def venue_facts(texts: list[str], metadatas: list[dict[str, Any]], venue: str) -
     ``when``/``where`` come from the notes' conference calendar: a table (a chunk's pipe-table lines,
     whether written in Markdown or HTML) whose header row has "When" and "Where" columns and a row
     whose first cell names the venue.
-    ``acceptance_rate`` is the first line of the venue page's "Acceptance Rate" section (or a labelled
+    ``acceptance_rate`` is the venue page's "Acceptance Rate" section, its lines (at most
+    :data:`RATE_LINES`: one per submission cycle) joined by "; " (or a labelled
     "Acceptance rate: …" line of the page) and ``homepage``
     the "Homepage:" link of its "Meta Info" section. When several sources have the fact, the one from
     the same source file as the venue's page wins.
     """
     v = venue.lower()
+
+    @cache
+    def names_venue(page_title: str) -> bool:  # "ATC 2025" is the page of "USENIX ATC 2025"
+        return page_title.lower() == v or normalize_venue(page_title) == venue
+
     page_files = {
-        str(m.get("source", "")).split("#")[0] for m in metadatas if str(m.get("page_title", "")).lower() == v
+        str(m.get("source", "")).split("#")[0] for m in metadatas if names_venue(str(m.get("page_title", "")))
     }
     facts = VenueFacts()
     rows: list[tuple[bool, int, str, str]] = []
@@ -77,15 +86,16 @@ def venue_facts(texts: list[str], metadatas: list[dict[str, Any]], venue: str) -
                 if len(c) > max(wi, hi) and c[0] and normalize_venue(c[0]) == venue:
                     rows.append((same_file, i, c[wi], c[hi]))
             continue
-        if pt.lower() != v:
+        if not names_venue(pt):
             continue
         sec = str(m.get("section") or "")
         if m.get("kind") == "paper_entry" and m.get("paper_title"):
             facts.page_order.setdefault(title_key(str(m["paper_title"])), i)
         elif sec.lower().endswith("acceptance rate") and facts.acceptance_rate is None:
-            first = next((ln.strip(" -*") for ln in _body(t, pt).splitlines() if ln.strip()), "")
-            facts.acceptance_rate = first or None
-            if first:
+            # every line of the section: one rate, or one per cycle ("Total: …", "Fall: …", "Spring: …")
+            lines = [ln.strip(" -*") for ln in _body(t, pt).splitlines() if ln.strip(" -*")][:RATE_LINES]
+            facts.acceptance_rate = "; ".join(lines) or None
+            if lines:
                 facts.sources["acceptance_rate"] = i
         elif sec.split(SEP)[0].strip().lower() == "meta info" and facts.homepage is None:
             hm = re.search(r"homepage:\s*<?(https?://[^\s>]+)", t, re.I)
