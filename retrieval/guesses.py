@@ -18,7 +18,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from papernotes.corpus.normalize import CJK_CHARS, normalize, word_parts
-from papernotes.retrieval.terms import english_word, lexical_terms, stem_term
+from papernotes.retrieval.terms import AUXILIARIES, INTERROGATIVES, english_word, lexical_terms, stem_term
 
 #: Longest guess, in words other than the joiners (a guess is a few values, not a clause).
 GUESS_MAX_WORDS = 4
@@ -26,14 +26,9 @@ GUESS_MAX_WORDS = 4
 JOINERS = frozenset({"or", "and", "+", "/", "&", "vs", "maybe", "perhaps", "like", "eg", "e.g.", "probably"})
 #: Words that make a fragment a question or a continuation of one, not a guess ("and overall?", "is it
 #: open source?"): interrogatives, auxiliaries and the openings of a follow-up. English closed-class words.
-_ASKING = frozenset(
-    "what which who whom whose where when why how is are was were do does did has have had can could "
-    "will would should may might also but plus about any anything".split()
-)
+_ASKING = INTERROGATIVES | frozenset(AUXILIARIES) | frozenset({"also", "but", "plus", "about", "any", "anything"})
 #: An amount as a value ("7b", "2x", "40%", "1.5"): a guess of one is read only when the question asks
 #: no amount (the notes may state another amount: "splitwise throughput gain? 2x?").
-#: The English interrogatives: a comma tail is a guess only after a question asked with one.
-INTERROGATIVE_WORDS = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "why", "how"})
 _AMOUNT_RE = re.compile(r"\d[\d.,]*[^\W\d_]{0,2}%?|\d[\d.,]*%")
 #: A model or part number: letters then digits ("a100", "H100", "MI350", "gpt-4", "u280", "t5").
 _MODEL_NUMBER_RE = re.compile(r"[^\W\d_]{1,5}-?\d{1,4}[^\W\d_]?")
@@ -108,9 +103,11 @@ def typed_guess(text: str) -> Guess | None:
         inside = [i for i, s in enumerate(starts) if a <= s < b]
         return (inside[0], inside[-1] + 1) if inside else (0, 0)
 
-    bracketed = [m.span() for m in _PARENTHESIZED_RE.finditer(text)]
+    bracketed = list(_PARENTHESIZED_RE.finditer(text))
     # the question's marks; one inside brackets ends a bracketed guess, not the question
-    marks = [m.start() for m in re.finditer(r"[?？]", text) if not any(a <= m.start() < b for a, b in bracketed)]
+    marks = [
+        m.start() for m in re.finditer(r"[?？]", text) if not any(b.start() <= m.start() < b.end() for b in bracketed)
+    ]
     # fragments after the question: from the last one back, while each can be part of a guess
     for prev, end in reversed(list(zip(marks, marks[1:], strict=False))):
         found = _alternatives(text[prev + 1 : end])
@@ -118,19 +115,18 @@ def typed_guess(text: str) -> Guess | None:
             break
         alts = found + alts
         spans.insert(0, word_range(prev + 1, end + 1))
-    for m in _PARENTHESIZED_RE.finditer(text):  # "(tomahawk?)", "(h100? a100?)"
+    for m in bracketed:  # "(tomahawk?)", "(h100? a100?)"
         parts = [_alternatives(f) for f in re.split(r"[?？]", m.group(1))]
         if m.start() > 0 and all(f is not None for f in parts):
             alts += [a for f in parts for a in f or ()]
             spans.append(word_range(m.start(), m.end()))
     # … or after a comma ending the question: "agentix - which models did they test, llama?"
     if not alts and marks and marks[-1] == len(text.rstrip()) - 1:
-        last = text[(marks[-2] + 1 if len(marks) > 1 else 0) : marks[-1]]
-        head, comma, tail = last.rpartition(",")
+        begin = marks[-2] + 1 if len(marks) > 1 else 0
+        head, comma, tail = text[begin : marks[-1]].rpartition(",")
         found = _alternatives(tail) if comma else None
-        if found is not None and any(w.lower() in INTERROGATIVE_WORDS for w in re.findall(r"[A-Za-z]+", head)):
-            start = (marks[-2] + 1 if len(marks) > 1 else 0) + len(head) + 1
-            alts, spans = found, [word_range(start, marks[-1] + 1)]
+        if found is not None and any(w.lower() in INTERROGATIVES for w in re.findall(r"[A-Za-z]+", head)):
+            alts, spans = found, [word_range(begin + len(head) + 1, marks[-1] + 1)]
     # at least one value among them: "and overall?", "aws?" or "seconds?" guess nothing that only the
     # paper's notes could hold
     if not any(_value(w) for a in alts for w in a.split()):

@@ -24,7 +24,9 @@ from papernotes.retrieval.entities import PaperIndex, PaperMention
 from papernotes.retrieval.filters import Filters, detect_filters, venue_mentions
 from papernotes.retrieval.guesses import Guess, typed_guess
 from papernotes.retrieval.terms import (
+    AUXILIARIES,
     CHAT_WORDS,
+    INTERROGATIVES,
     Key,
     english_word,
     foreign_stop_words,
@@ -60,11 +62,10 @@ LIST_NOUNS = frozenset(
     }
 )
 QUANTIFIERS = frozenset({"which", "what", "any", "all", "every", "some", "other", "list", "many"})
-#: The English interrogatives: "which"/"what" quantify the question's list noun only when the question
-#: opens with them, not inside a clause another interrogative governs ("how does X pick *which* KV
-#: entries to load" asks how, not for entries).
-INTERROGATIVES = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "why", "how"})
-#: The same closed-class words in Chinese, which has no spaces: "which (ones)", "list", "enumerate".
+# Of the English interrogatives (terms.INTERROGATIVES), "which"/"what" quantify the question's list noun
+# only when the question opens with them, not inside a clause another interrogative governs ("how does X
+# pick *which* KV entries to load" asks how, not for entries).
+#: The list words in Chinese, which has no spaces: "which (ones)", "list", "enumerate".
 LIST_PHRASES_CJK = ("哪些", "列出", "列举")
 
 
@@ -198,7 +199,7 @@ def refers_and_compares(text: str) -> bool:
 
 
 #: Interrogatives that ask for an amount (English closed-class words): the answer needs a number.
-_AUX = "is|are|was|were|do|does|did|has|have|had|can|could|will|would|should|may|might"
+_AUX = "|".join(AUXILIARIES)
 #: An interrogative determiner and the noun phrase it asks for, up to four words ending before an
 #: auxiliary, a preposition, a conjunction or slash joining another ("what batch size / lr") or the
 #: question's end: the question's focus, the thing its answer names (the "question focus" of

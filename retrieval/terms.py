@@ -42,6 +42,9 @@ def _stop_and_stem():
     return frozenset(STOPWORDS_EN_PLUS), Stemmer.Stemmer("english")
 
 
+#: The English interrogatives and auxiliary verbs (closed-class words): what makes a fragment ask.
+INTERROGATIVES = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "why", "how"})
+AUXILIARIES = tuple("is are was were do does did has have had can could will would should may might".split())
 #: The interrogatives of those languages that bm25s's stop-word lists lack ("wer", "quién", "comment",
 #: "qu'est-ce"), closed-class words; those that are also English words ("come", "dove") left out.
 FOREIGN_INTERROGATIVES = (

@@ -88,12 +88,15 @@ def venue_facts(texts: list[str], metadatas: list[dict[str, Any]], venue: str) -
             continue
         if not names_venue(pt):
             continue
+        if m.get("kind") == "paper_entry":
+            if m.get("paper_title"):
+                facts.page_order.setdefault(title_key(str(m["paper_title"])), i)
+            continue
         sec = str(m.get("section") or "")
-        if m.get("kind") == "paper_entry" and m.get("paper_title"):
-            facts.page_order.setdefault(title_key(str(m["paper_title"])), i)
-        elif sec.lower().endswith("acceptance rate") and facts.acceptance_rate is None:
+        body = _body(t, pt)
+        if sec.lower().endswith("acceptance rate") and facts.acceptance_rate is None:
             # every line of the section: one rate, or one per cycle ("Total: …", "Fall: …", "Spring: …")
-            lines = [ln.strip(" -*") for ln in _body(t, pt).splitlines() if ln.strip(" -*")][:RATE_LINES]
+            lines = [ln.strip(" -*") for ln in body.splitlines() if ln.strip(" -*")][:RATE_LINES]
             facts.acceptance_rate = "; ".join(lines) or None
             if lines:
                 facts.sources["acceptance_rate"] = i
@@ -103,8 +106,8 @@ def venue_facts(texts: list[str], metadatas: list[dict[str, Any]], venue: str) -
                 facts.homepage = hm.group(1)
                 facts.sources["homepage"] = i
         # … or a labelled line of the page ("Acceptance rate: 14.7% (= 71 / 484)" under "Meta Info")
-        labelled = _RATE_LINE_RE.search(_body(t, pt)) if m.get("kind") != "paper_entry" else None
-        if labelled and facts.acceptance_rate is None:
+        labelled = _RATE_LINE_RE.search(body) if facts.acceptance_rate is None else None
+        if labelled:
             facts.acceptance_rate = labelled.group(1).strip()
             facts.sources["acceptance_rate"] = i
     if rows:
