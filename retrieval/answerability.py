@@ -503,7 +503,7 @@ def question_features(
     idf = bm25.idf
     # a versioned name ("GPT-2", "T5") is covered by its joined form only, as for ``oov`` below: its
     # parts ("gpt", "2") are everywhere
-    terms = [_as_written(k) for k in q.keys] if q else lexical_terms(result.query)
+    terms = [as_written(k) for k in q.keys] if q else lexical_terms(result.query)
     top = result.hits[:3]
     per_chunk = [set(lexical_terms(stated(h.text))) for h in result.hits]
     cov_best = max((coverage(terms, ts, idf) for ts in per_chunk), default=0.0)
@@ -526,7 +526,7 @@ def question_features(
     # absent common English word ("wrote", "gist") says nothing
     # a versioned name ("GPT-2", "Llama-3.1") is in the notes only as itself (its joined form): its parts
     # ("gpt", "2") are everywhere
-    named_like = [_as_written(k) for k in (q.keys if q else []) if not english_word(k.word)]
+    named_like = [as_written(k) for k in (q.keys if q else []) if not english_word(k.word)]
     vocab = {t for k in named_like for t in k.terms if bm25.has(t)}
     oov = 1.0 - coverage(named_like, vocab, idf) if named_like else 0.0
     # evidence beyond the lead line: a title or affiliations line only repeats what names the paper
@@ -578,7 +578,7 @@ def _focus_coverage(q: Question, bm25: BM25Index, have: AbstractSet[str]) -> flo
     return coverage(focus, have, bm25.idf) if focus else 1.0
 
 
-def _as_written(k: Key) -> Key:
+def as_written(k: Key) -> Key:
     """``k`` matched only by its joined form when it is a name with a version number (letters and
     digits in several parts, e.g. "GPT-2" → ``gpt2``); other keys unchanged."""
     if len(k.alternatives) > 1 and len(k.alternatives[0]) == 1 and re.search(r"[^\W\d_].*\d|\d.*[^\W\d_]", k.word):

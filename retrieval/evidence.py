@@ -346,6 +346,9 @@ def candidates(
     asked = q.asked if q else terms
     named = {f"paper:{r}" for r in q.records} if q else set()
     states_affiliations = affiliation_line or (lambda _h, sent: looks_like_affiliation(sent))
+    # a named paper's entry in a chunk about several papers (:func:`~papernotes.retrieval.entries.entry_view`):
+    # the chunk's sentences inside it are that paper's
+    entries = {v.id: v.body for v in own if v.group in named}
     out: list[Sentence] = []
     seen: set[str] = set()
     for h in evidence_hits(result, own=own):
@@ -391,7 +394,7 @@ def candidates(
                     lexical=coverage(terms, st | under, idf) if terms else 0.0,
                     asked=asked_here,
                     number=has_number(sent, q.numbers if q else set()),
-                    named=h.group in named,
+                    named=h.group in named or sent in entries.get(h.id, ""),
                     is_title=title_key(parse_title(sent)[0]) in title_keys or states_affiliations(h, sent),
                 )
             )

@@ -33,7 +33,7 @@ from papernotes.corpus.models import PaperRecord
 from papernotes.corpus.normalize import CJK_CHARS, normalize, tokens
 from papernotes.corpus.venues import split_venue
 from papernotes.retrieval.abbreviations import find_abbreviations
-from papernotes.retrieval.answerability import Model, calibration, models, specific_asked
+from papernotes.retrieval.answerability import Model, as_written, calibration, models, specific_asked
 from papernotes.retrieval.filters import Filters
 from papernotes.retrieval.question import ALTERNATIVE_RE, Question, topic_alternatives
 from papernotes.retrieval.search import Hit, HybridRetriever, SearchResult
@@ -304,10 +304,13 @@ def _absent_word(retriever: HybridRetriever, q: Question, alternative: Sequence[
         and k.word not in unread
         and not english_word(k.word)
         and not _prefixed_english(k.word)
-        and not any(ch.isdigit() for ch in k.word)  # a year or version is a filter, read elsewhere ("pre-2032")
+        # a year is a filter, read elsewhere ("pre-2032"); a name with a version ("gpt-4") is in the notes
+        # only as itself, its joined form (its parts, "gpt" and "4", are everywhere)
+        and not any(is_year(run) for run in re.findall(r"\d+", k.word))
+        and any(ch.isalpha() for ch in k.word)
         and not any(
             all(retriever.bm25.has(t) or any(map(retriever.bm25.has, relatives(t))) for t in alt)
-            for alt in k.alternatives
+            for alt in as_written(k).alternatives
         )
         for k in alternative
     )

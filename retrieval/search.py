@@ -481,7 +481,8 @@ class HybridRetriever(BaseRetriever):
         notes were loaded); empty for an empty list."""
         if not ids:
             return set()
-        return set(ids) - set(self.store.get(ids=ids, include=[])["ids"])
+        unique = list(dict.fromkeys(ids))  # a chunk cited twice (a paper's entry in it, and the whole chunk)
+        return set(unique) - set(self.store.get(ids=unique, include=[])["ids"])
 
     def paper_chunks(self, record: int, where: dict[str, Any] | None = None) -> list[int]:
         """Positions (in the BM25 index) of the chunks about the catalog paper ``record``, those matching

@@ -34,6 +34,7 @@ from papernotes.retrieval.answerability import (
     question_features,
     score_sentences,
 )
+from papernotes.retrieval.entries import entry_view
 from papernotes.retrieval.errors import ModelUnavailableError
 from papernotes.retrieval.evidence import Sentence, amount_asked, candidates, embed_best, has_number
 from papernotes.retrieval.extractive import compose, paper_line, paper_lookup, states_affiliations
@@ -344,6 +345,7 @@ class Notes:
         if own:  # shorthand the notes never write, read against the named papers' own words ("tput")
             q.keys = read_against(q.keys, own, self.retriever.bm25.has)
             q.asked = read_against(q.asked, own, self.retriever.bm25.has)
+            q.focus = read_against(q.focus, own, self.retriever.bm25.has)
         an.sentences = candidates(
             result, idf, self.retriever.section_siblings, self._identity, self._affiliation_line, named_chunks
         )
@@ -497,6 +499,10 @@ class Notes:
             seen = {h.id for h in ranked}
             rest = [h for h in self.retriever.chunk_hits(self.retriever.paper_chunks(rec, where)) if h.id not in seen]
             out[rec] = ranked + rest
+            if not out[rec]:  # an item of a page listing several papers: its entry in the retrieved chunks
+                title = self.catalog[rec].title
+                views = (entry_view(h, rec, title) for h in result.pool)
+                out[rec] = [v for v in views if v is not None]
         return out
 
     def _list_answer(self, question: str, an: Analysis, mode: str, note: str | None) -> Answer:

@@ -34,7 +34,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import DamerauLevenshtein
 
 from papernotes.corpus.normalize import tokens
-from papernotes.retrieval.terms import Key
+from papernotes.retrieval.terms import Key, english_word
 
 #: Shortest word read as a misspelling or an abbreviation.
 MIN_LETTERS = 4
@@ -124,6 +124,10 @@ class Vocabulary:
         return max(readings, key=lambda w: self.df[w]) if readings else None
 
 
+#: Shortest stemmed term read as the beginning of a longer word of the named paper's notes
+#: (:func:`read_against`): "acc" is ``accuraci``; two letters begin too many words.
+MIN_TRUNCATION = 3
+
 #: Longest lower-case word read as a shorthand of a word of the named paper's notes (:func:`read_against`).
 MAX_SHORTHAND = 5
 
@@ -141,12 +145,22 @@ def read_against(keys: list[Key], have: AbstractSet[str], in_notes: Callable[[st
     it is a shorthand of (:func:`shorthand_of`): "droidspeak tput gains" — "tput" is ``throughput``
     when DroidSpeak's notes say throughput. Without the passage such a word has too many readings
     ("hw": hardware, however, …), which is why :class:`Vocabulary` reads none under four letters; the
-    named paper's own notes leave few."""
+    named paper's own notes leave few.
+
+    A word that is no common English word and that the passages lack is also read as the words of
+    ``have`` it truncates, whether or not other notes use it: "params" is ``paramet`` when GPT-3's
+    notes say "175 billion parameter" (the BERT notes' table may say "Params"), "acc" is ``accuraci``. A
+    common English word is meant as typed ("lines" is no truncation of "linearizable")."""
     out = []
     for k in keys:
         w = k.word
         if 2 <= len(w) <= MAX_SHORTHAND and w.isalpha() and w.isascii() and not any(map(in_notes, k.terms)):
             found = sorted(t for t in have if t.isalpha() and shorthand_of(w, t))
+            if found:
+                k = Key(w, k.alternatives + tuple((t,) for t in found))
+        elif w.isalpha() and not english_word(w) and not k.covered(have):
+            cut = [t for t in k.terms if len(t) >= MIN_TRUNCATION]
+            found = sorted(t for t in have if any(len(t) >= len(c) + 2 and t.startswith(c) for c in cut))
             if found:
                 k = Key(w, k.alternatives + tuple((t,) for t in found))
         out.append(k)
