@@ -13,10 +13,9 @@ import re
 from dataclasses import replace
 
 from papernotes.corpus.papers import title_key
+from papernotes.retrieval.evidence import ITEM_LINE_RE
 from papernotes.retrieval.search import Hit
 
-#: A list item line: its indentation and its text (CommonMark list markers).
-_ITEM_RE = re.compile(r"^([ \t]*)(?:[-*+•]|\d{1,9}[.)])\s+\S")
 #: A Markdown heading line.
 _HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s")
 #: A line that is only a link (a list marker, a bare URL or a Markdown link), no statement.
@@ -46,7 +45,7 @@ def entry_span(body: str, title: str) -> str | None:
     start = next((i for i, ln in enumerate(lines) if key in title_key(ln)), None)
     if start is None:
         return None
-    item = _ITEM_RE.match(lines[start])
+    item = ITEM_LINE_RE.match(lines[start])
     level = _indent(lines[start])
     end, blank = start + 1, False
     while end < len(lines):
@@ -57,12 +56,12 @@ def entry_span(body: str, title: str) -> str | None:
             blank = True
             end += 1
             continue
-        if _HEADING_RE.match(ln) or (not item and _ITEM_RE.match(ln)):
+        if _HEADING_RE.match(ln) or (not item and ITEM_LINE_RE.match(ln)):
             break
         # an item ends at the next item at its level or shallower, or at a line back at its level after a
         # blank line; a line right below it that starts no item continues it, however indented (a "lazy
         # continuation line" of CommonMark, and chunk texts keep no indentation of such lines)
-        if item and _indent(ln) <= level and (_ITEM_RE.match(ln) or blank):
+        if item and _indent(ln) <= level and (ITEM_LINE_RE.match(ln) or blank):
             break
         blank = False
         end += 1

@@ -289,7 +289,7 @@ def evidence_hits(result: SearchResult, extra: int = EXTRA_CHUNKS, own: Sequence
 
 
 #: A list item line: its indentation and its text (CommonMark list markers).
-_ITEM_LINE_RE = re.compile(r"^([ \t]*)(?:[-*+•]|\d{1,9}[.)])\s+(.*\S)")
+ITEM_LINE_RE = re.compile(r"^([ \t]*)(?:[-*+•]|\d{1,9}[.)])\s+(.*\S)")
 #: Longest item (in words) whose words a nested item is read under: a label ("**Inference Server**",
 #: "Three components"), not a statement of its own.
 LABEL_WORDS = 8
@@ -303,7 +303,7 @@ def item_labels(body: str) -> dict[str, str]:
     stack: list[tuple[int, str]] = []
     out: dict[str, str] = {}
     for line in body.splitlines():
-        m = _ITEM_LINE_RE.match(line)
+        m = ITEM_LINE_RE.match(line)
         if not m:
             if line.strip() and not line[:1].isspace():
                 stack = []  # a paragraph at the margin ends the list
