@@ -22,8 +22,9 @@ Question features (:func:`question_features`):
                    asked (a lookup); the best chunk's share when no paper is named
 ``focus_cov``      share of the question's focus (:attr:`~papernotes.retrieval.question.Question.focus`: "what
                    *learning rate* …", "how many *experts*") found where ``asked_cov`` looks for a named
-                   paper: 1 when there is none, no paper is named, it names a record field (venue,
-                   authors, …) or it is a common English word the notes almost never use
+                   paper: 1 when there is none, no paper is named or it names a record field (venue,
+                   authors, …); a word of it with no noun reading ("how many *bad* gpus") counts only
+                   when present, a noun the paper's notes never write ("what *license*") counts against
 ``oov``            idf-weighted share of the question's name-like terms (not common English words) that
                    occur nowhere in the notes (a versioned name such as "GPT-2" by its joined form)
 ``named``          1 when the question names a paper of the catalog
@@ -59,7 +60,15 @@ from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.evidence import Sentence
 from papernotes.retrieval.question import Question
 from papernotes.retrieval.search import SearchResult
-from papernotes.retrieval.terms import RARE_IN_NOTES_MIN, Key, conversational, coverage, english_word, lexical_terms
+from papernotes.retrieval.terms import (
+    RARE_IN_NOTES_MIN,
+    Key,
+    conversational,
+    coverage,
+    english_word,
+    lexical_terms,
+    names_a_thing,
+)
 
 #: Probability at or above which a question is answered (fixed before fitting; the fit's class
 #: weights balance answerable and unanswerable questions, so 0.5 is the even point).
@@ -573,8 +582,10 @@ def _asked_coverage(q: Question, bm25: BM25Index, have: AbstractSet[str]) -> flo
 
 
 def _focus_coverage(q: Question, bm25: BM25Index, have: AbstractSet[str]) -> float:
-    """Share of the question's focus found in ``have`` (see ``focus_cov`` in the module docstring)."""
-    focus = [k for k in q.focus if not named_fields(k) and (not _rare_english(k, bm25) or k.covered(have))]
+    """Share of the question's focus found in ``have`` (see ``focus_cov`` in the module docstring): a
+    word that names nothing (:func:`~papernotes.retrieval.terms.names_a_thing`: "how many *bad* gpus"
+    of notes that say "defective") counts only when present; a noun counts either way."""
+    focus = [k for k in q.focus if not named_fields(k) and (k.covered(have) or all(map(names_a_thing, k.word.split())))]
     return coverage(focus, have, bm25.idf) if focus else 1.0
 
 

@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any
 
 import numpy as np
@@ -39,6 +39,7 @@ from papernotes.retrieval.terms import (
     foreign_stop_words,
     lexical_terms,
     question_words,
+    stem_term,
     stop_words,
 )
 
@@ -74,6 +75,9 @@ class PaperMention:
     records: list[int]
     name: str
     words: tuple[int, int]
+    #: for a model variant written as one word ("ViT-H/14" for ViT), how many of its parts are the name;
+    #: the rest ("h", "14") is the variant, which the question still asks about
+    name_parts: int = 0
 
 
 @dataclass
@@ -461,6 +465,13 @@ class PaperIndex:
         taken = [False] * len(words)
         found: list[PaperMention] = []
         held = self._held_terms(words)
+
+        @cache
+        def read(j: int) -> list[str]:
+            """Word ``j``'s parts, or those of the notes' word it misspells."""
+            meant = variant(normalize(words[j][0])) if variant is not None else None
+            return word_parts(normalize(meant)) if meant else words[j][1]
+
         for size in range(min(MAX_NAME_WORDS, len(words)), 0, -1):
             for i in range(len(words) - size + 1):
                 if any(taken[i : i + size]):
@@ -469,10 +480,14 @@ class PaperIndex:
                     continue
                 key = "".join(p for _, parts in words[i : i + size] for p in parts)
                 n = self._names.get(key) or self._names.get(_number_variant(key))
-                if n is None and size == 1 and variant is not None:
-                    meant = variant(normalize(words[i][0]))
-                    key = "".join(word_parts(normalize(meant))) if meant else key
-                    n = self._names.get(key) if meant else None
+                if n is None and variant is not None:
+                    meant = "".join(p for j in range(i, i + size) for p in read(j))
+                    key, n = (meant, self._names.get(meant)) if meant != key else (key, None)
+                if n is None and size == 1 and (variant_of := self._variant_of(words[i][1])) is not None:
+                    n, cut = variant_of
+                    found.append(PaperMention(sorted(n.records), n.display, (i, i + 1), cut))
+                    taken[i] = True
+                    continue
                 if n is None and size == 1 and (in_english or sum(ch.isupper() for ch in words[i][0]) >= 2):
                     context = list(dict.fromkeys(t for j, ts in enumerate(held) if j != i for t in ts))
                     by_abbreviation = self.abbreviated(words[i][0], context)
@@ -552,7 +567,29 @@ class PaperIndex:
     ) -> list[str]:
         """The question's words that belong to the mentioned names (normalized parts)."""
         words = words_of(question, skip)
-        return [p for m in mentions for _, parts in words[m.words[0] : m.words[1]] for p in parts]
+        return [
+            p
+            for m in mentions
+            for _, parts in words[m.words[0] : m.words[1]]
+            for p in (parts[: m.name_parts] if m.name_parts else parts)
+        ]
+
+    def _variant_of(self, parts: list[str]) -> tuple[_Name, int] | None:
+        """The paper a one-word model variant names, and how many of its parts are the name: a word of
+        several parts ("ViT-H/14", "BERT-Large", "ResNet-50") whose leading parts are a paper's name and
+        that the notes of that paper write whole (a variant the paper describes); ``None`` otherwise —
+        the notes never write it, or it is itself a name ("Llama-2", a paper of its own), or its name is
+        no paper's (:meth:`resolve` reads the word whole first)."""
+        if len(parts) < 2 or not self._bm25.has(whole := stem_term("".join(parts))):
+            return None
+        for cut in range(len(parts) - 1, 0, -1):
+            key = "".join(parts[:cut])
+            n = self._names.get(key)
+            if n is not None and not n.from_file_name and key not in self._common:
+                written = {pos for r in n.records for pos in self.chunks.get(r, [])}
+                if any(int(pos) in written for pos in self._bm25.postings(whole)):
+                    return n, cut
+        return None
 
 
 def _number_variant(key: str) -> str:

@@ -26,7 +26,10 @@ from papernotes.retrieval.guesses import Guess, typed_guess
 from papernotes.retrieval.terms import (
     AUXILIARIES,
     CHAT_WORDS,
+    CLASSIFIER_NOUNS,
+    GENERAL_NOUNS,
     INTERROGATIVES,
+    MEASURE_NOUNS,
     Key,
     english_word,
     foreign_stop_words,
@@ -200,32 +203,45 @@ def refers_and_compares(text: str) -> bool:
 
 #: Interrogatives that ask for an amount (English closed-class words): the answer needs a number.
 _AUX = "|".join(AUXILIARIES)
+#: English prepositions (closed class) that end a noun phrase.
+_PREPOSITIONS = (
+    "of|in|for|on|at|to|by|with|from|than|per|across|about|into|under|over|between|behind|via|during|"
+    "within|without|through|against|among"
+)
 #: An interrogative determiner and the noun phrase it asks for, up to four words ending before an
 #: auxiliary, a preposition, a conjunction or slash joining another ("what batch size / lr") or the
 #: question's end: the question's focus, the thing its answer names (the "question focus" of
 #: open-domain QA, Moldovan et al., ACL 2000). English closed-class words only.
 FOCUS_RE = re.compile(
     rf"\b(?:what|which|whose|how\s+(?:many|much))\s+(?:(?<=what\s)(?:the|a|an)\s+)?"  # "what's the license": "what the …"
+    rf"(?:(?:{'|'.join(CLASSIFIER_NOUNS)})\s+of\s+(?:an?\s+)?)?"  # "what kind of bugs": the focus is "bugs"
     rf"(?!(?:{_AUX}|the|a|an|it|its|they|this|that|of|about)\b)"
     r"((?:[^\W_][\w'.+-]*\s+){0,3}?[^\W_][\w'.+-]*?)"
-    rf"(?=\s+(?:{_AUX}|of|in|for|on|at|to|by|with|from|than|per|when|across|and|or)\b|\s*[?.!,;:/&]|\s*$)",
+    rf"(?=\s+(?:{_AUX}|{_PREPOSITIONS}|when|and|or)\b|\s*[?.!,;:/&]|\s*$)",
     re.IGNORECASE,
 )
 
 
 def question_focus(text: str, asked: Sequence[Key]) -> list[Key]:
     """The asked keys of the noun phrase :data:`FOCUS_RE` finds ("what *batch size* …" → both words:
-    a compound's head alone, "size", says little); ``[]`` when there is no such phrase or none of its
-    words is asked."""
+    a compound's head alone, "size", says little; "what kind of *bugs*"); ``[]`` when there is no such
+    phrase, when its head is a general noun (:data:`~papernotes.retrieval.terms.GENERAL_NOUNS`: "what's
+    the main *idea*", "what *tricks*" name no kind of answer) or when none of its words is asked; a
+    measure noun (:data:`~papernotes.retrieval.terms.MEASURE_NOUNS`: "what *fraction*", "batch *size*")
+    is no part of it: it asks for a number."""
     m = FOCUS_RE.search(normalize(text))
     if not m:
         return []
     phrase = tokens(m.group(1), compounds=False)
+    if not phrase or phrase[-1] in GENERAL_NOUNS:  # "what's the main *idea*": the phrase names no kind of answer
+        return []
     # a key read on past the phrase's end ("how many *lines* of code": the key "lines of code") is its noun
     return [
         k
         for k in asked
-        if (w := tokens(normalize(k.word), compounds=False)) and (set(w) <= set(phrase) or w[0] == phrase[-1])
+        if (w := tokens(normalize(k.word), compounds=False))
+        and (set(w) <= set(phrase) or w[0] == phrase[-1])
+        and not set(w) <= set(MEASURE_NOUNS)
     ]
 
 
@@ -265,7 +281,7 @@ def names_a_paper(text: str, writes: Callable[[str], bool]) -> bool:
 _SPEEDUP = r"\bspeed-?ups?\b"
 _QUANTITY_RE = re.compile(
     r"\bhow (?:many|much|big|large|long|fast|small|often|far|high|low)\b|"
-    r"\bwhat (?:share|fraction|percentage|percent|proportion|ratio|size|number)\b|\bby how much\b|"
+    rf"\bwhat (?:{'|'.join(MEASURE_NOUNS)})\b|\bby how much\b|"
     rf"{_SPEEDUP}|\bacceptance rate\b|"
     # the same in Chinese, closed-class: "how many/much", "how big/long/fast/high/far", "how many (of)"
     r"多少|多[大长久快高远]|几(?!乎)",
@@ -427,6 +443,12 @@ _PLAIN_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 _SLASH_RE = re.compile(r"(?<=[^\W\d_]{2})/(?=[^\W\d_]{2})")
 
 
+def _without_wise(parts: list[str]) -> list[str]:
+    """A word's parts without the English viewpoint suffix "-wise" ("hardware-wise", "cost-wise": with
+    regard to hardware, to cost), which says how the word is used, not what it names."""
+    return parts[:-1] if len(parts) > 1 and parts[-1] == "wise" else parts
+
+
 def match_keys(
     text: str,
     in_notes: Callable[[str], bool] | None,
@@ -442,8 +464,11 @@ def match_keys(
     "LoC"); a word the notes lack also matches the notes' word it misspells or abbreviates
     (``variant``, see :mod:`papernotes.retrieval.spelling`: "databse" / "database"); an abbreviation the
     notes define (``abbreviations``) matches its long form, and the long form its abbreviation ("LLM" /
-    "large language model"). Words joined by a slash are read one by one (:data:`_SLASH_RE`)."""
-    parsed = [(w, word_parts(normalize(w))) for raw in re.findall(r"\S+", text) for w in _SLASH_RE.split(raw)]
+    "large language model"). Words joined by a slash are read one by one (:data:`_SLASH_RE`); a word's
+    "-wise" suffix is dropped (:func:`_without_wise`: "hardware-wise" is "hardware")."""
+    parsed = [
+        (w, _without_wise(word_parts(normalize(w)))) for raw in re.findall(r"\S+", text) for w in _SLASH_RE.split(raw)
+    ]
     out: list[Key] = []
     i = 0
     while i < len(parsed):
@@ -810,7 +835,7 @@ def understand(
             weak = [m for m in papers.field_mentions(text, found) if not taken & set(range(*m.words))]
             mentions = sorted([*mentions, *weak], key=lambda m: m.words)
         if not mentions:
-            mentions = title_mentions(papers, text, found)
+            mentions = title_mentions(papers, text, found, meant)
     # a guess after the question ("flashps - which diffusion models? sdxl or flux?") offers values of
     # what is asked about the papers named before it: its names are no papers the question is about
     guess = typed_guess(text) if not listing else None

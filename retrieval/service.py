@@ -342,10 +342,11 @@ class Notes:
         named_chunks = [h for rec in q.records for h in an.paper_hits.get(rec, [])]
         identity = identity_terms(self.catalog[r] for r in q.records)
         own = an.own = {t for h in named_chunks for t in lexical_terms(h.text)}
-        if own:  # shorthand the notes never write, read against the named papers' own words ("tput")
-            q.keys = read_against(q.keys, own, self.retriever.bm25.has)
-            q.asked = read_against(q.asked, own, self.retriever.bm25.has)
-            q.focus = read_against(q.focus, own, self.retriever.bm25.has)
+        if own:  # shorthand the notes never write, read against the named papers' own words ("tput", "cfg")
+            texts = [h.text for h in named_chunks]
+            q.keys = read_against(q.keys, own, self.retriever.bm25.has, texts)
+            q.asked = read_against(q.asked, own, self.retriever.bm25.has, texts)
+            q.focus = read_against(q.focus, own, self.retriever.bm25.has, texts)
         an.sentences = candidates(
             result, idf, self.retriever.section_siblings, self._identity, self._affiliation_line, named_chunks
         )

@@ -26,7 +26,7 @@ Words of fewer than four letters are never read this way (too many words of the 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from functools import lru_cache
 
@@ -34,7 +34,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import DamerauLevenshtein
 
 from papernotes.corpus.normalize import tokens
-from papernotes.retrieval.terms import Key, english_word
+from papernotes.retrieval.terms import Key, english_word, lexical_terms
 
 #: Shortest word read as a misspelling or an abbreviation.
 MIN_LETTERS = 4
@@ -139,13 +139,42 @@ def shorthand_of(short: str, term: str) -> bool:
     return len(term) >= len(short) + 2 and _first_then_in_order(short, term)
 
 
-def read_against(keys: list[Key], have: AbstractSet[str], in_notes: Callable[[str], bool]) -> list[Key]:
+#: Fewest letters of a word read as the initials of a phrase of the named paper's notes ("cfg"); two
+#: letters have too many readings.
+MIN_INITIALS = 3
+
+
+def spelled_out(initials: str, texts: Iterable[str]) -> list[tuple[str, ...]]:
+    """The phrases of ``texts`` whose words' first letters are ``initials``, as stemmed term tuples
+    ("cfg" → ``[("classifi", "free", "guidanc")]`` where a text says "classifier-free guidance"; words
+    normalized, a hyphenated word giving its parts): the usual way an acronym is formed."""
+    n = len(initials)
+    found: set[tuple[str, ...]] = set()
+    for text in texts:
+        words = [w for w in tokens(text, compounds=False) if w.isalpha()]
+        for i in range(len(words) - n + 1):
+            run = words[i : i + n]
+            if all(w[0] == c for w, c in zip(run, initials, strict=True)) and (
+                terms := tuple(lexical_terms(" ".join(run)))
+            ):
+                found.add(terms)
+    return sorted(found)
+
+
+def read_against(
+    keys: list[Key],
+    have: AbstractSet[str],
+    in_notes: Callable[[str], bool],
+    texts: Sequence[str] = (),
+) -> list[Key]:
     """``keys`` with each lower-case word of two to :data:`MAX_SHORTHAND` letters that no chunk of the
     notes uses read also as the terms of ``have`` (the stemmed terms of the passages a question names)
     it is a shorthand of (:func:`shorthand_of`): "droidspeak tput gains" — "tput" is ``throughput``
     when DroidSpeak's notes say throughput. Without the passage such a word has too many readings
     ("hw": hardware, however, …), which is why :class:`Vocabulary` reads none under four letters; the
-    named paper's own notes leave few.
+    named paper's own notes leave few. Such a word of :data:`MIN_INITIALS` letters or more is also read
+    as a phrase of those passages (their ``texts``) it is the initials of (:func:`spelled_out`): "what
+    cfg weight" is "classifier-free guidance weight" when the notes spell it out.
 
     A word that is no common English word and that the passages lack is also read as the words of
     ``have`` it truncates, whether or not other notes use it: "params" is ``paramet`` when GPT-3's
@@ -156,8 +185,9 @@ def read_against(keys: list[Key], have: AbstractSet[str], in_notes: Callable[[st
         w = k.word
         if 2 <= len(w) <= MAX_SHORTHAND and w.isalpha() and w.isascii() and not any(map(in_notes, k.terms)):
             found = sorted(t for t in have if t.isalpha() and shorthand_of(w, t))
-            if found:
-                k = Key(w, k.alternatives + tuple((t,) for t in found))
+            spelled = spelled_out(w, texts) if len(w) >= MIN_INITIALS else []
+            if found or spelled:
+                k = Key(w, k.alternatives + tuple((t,) for t in found) + tuple(spelled))
         elif w.isalpha() and not english_word(w) and not k.covered(have):
             cut = [t for t in k.terms if len(t) >= MIN_TRUNCATION]
             found = sorted(t for t in have if any(len(t) >= len(c) + 2 and t.startswith(c) for c in cut))

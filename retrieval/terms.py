@@ -16,7 +16,7 @@ from papernotes.corpus.normalize import CJK_CHARS, normalize, tokens
 
 #: Version of the term rules stored with the BM25 index; bump it whenever :func:`lexical_terms` changes
 #: its output, so that an index built by the old rules is detected and rebuilt.
-TERMS_VERSION = 7
+TERMS_VERSION = 8
 
 #: The courtesy words and shorthand of the chat register ("pls", "btw", "w/o"); they carry no topic.
 CHAT_TEXT = (
@@ -45,6 +45,21 @@ def _stop_and_stem():
 #: The English interrogatives and auxiliary verbs (closed-class words): what makes a fragment ask.
 INTERROGATIVES = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "why", "how"})
 AUXILIARIES = tuple("is are was were do does did has have had can could will would should may might".split())
+#: General and shell nouns (closed classes): nouns whose content the passage gives, not the word itself —
+#: Halliday & Hasan's general nouns (*Cohesion in English*, 1976, §6.4: "thing", "stuff", "matter",
+#: "idea") and the commonest of Schmid's shell nouns (*English Abstract Nouns as Conceptual Shells*,
+#: 2000: "the *trick* is to…", "the *point* is that…"). As a question's focus ("what *tricks* does it
+#: use") they name no kind of answer, so notes that never write them can still answer.
+GENERAL_NOUNS = frozenset(
+    "thing things stuff matter matters business affair affairs idea ideas notion point points way ways "
+    "part parts aspect aspects fact facts reason reasons trick tricks gist deal catch move moves".split()
+)
+#: Measure nouns (closed class): "what *fraction*", "what *share*" ask for a number, which the notes
+#: state without the word ("15%", "one in five"); of a compound only the measure word ("batch *size*").
+MEASURE_NOUNS = ("share", "fraction", "percentage", "percent", "proportion", "ratio", "size", "number")
+#: Classifier nouns of "what kind of X" (closed class): the question's focus is X, not the classifier
+#: (Moldovan et al., ACL 2000).
+CLASSIFIER_NOUNS = ("kind", "kinds", "type", "types", "sort", "sorts")
 #: The interrogatives of those languages that bm25s's stop-word lists lack ("wer", "quién", "comment",
 #: "qu'est-ce"), closed-class words; those that are also English words ("come", "dove") left out.
 FOREIGN_INTERROGATIVES = (
@@ -164,6 +179,21 @@ def _english_stems() -> frozenset[str]:
 
     stemmer = _stop_and_stem()[1]
     return frozenset(stemmer.stemWords(list(wordpiece_vocabulary())))
+
+
+@lru_cache(maxsize=1)
+def _lemmas():
+    import lemminflect  # an English lexicon of lemmas by part of speech (the SPECIALIST lexicon)
+
+    return lemminflect.getAllLemmas
+
+
+def names_a_thing(word: str) -> bool:
+    """False for a common English word that has no noun reading in lemminflect's lexicon ("bad",
+    "different", "typical", "made"): it says how or what kind, it names nothing; True for a noun
+    ("batch", "license") and for a word the lexicon lacks (a name, jargon: "cfg", "vllm")."""
+    readings = _lemmas()(word.lower())
+    return not readings or "NOUN" in readings or "PROPN" in readings
 
 
 def english_word(word: str) -> bool:

@@ -25,10 +25,11 @@ A question that asks for a list is about a topic, not a paper, and is not read t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from papernotes.corpus.normalize import normalize
 from papernotes.corpus.venues import VenueMention
 from papernotes.retrieval.entities import COMMON_NAME_CHUNKS, PaperIndex, PaperMention, words_of
 from papernotes.retrieval.terms import CHAT_WORDS, lexical_terms, question_words, stop_words
@@ -41,17 +42,34 @@ MIN_WORD_LETTERS = 5
 SINGLE_WORD_ELSEWHERE = 1
 
 
-def title_mentions(index: PaperIndex, question: str, venues: Sequence[VenueMention] = ()) -> list[PaperMention]:
+def title_mentions(
+    index: PaperIndex,
+    question: str,
+    venues: Sequence[VenueMention] = (),
+    variant: Callable[[str], str | None] | None = None,
+) -> list[PaperMention]:
     """The papers ``question`` names by distinctive title words (see the module docstring), longest runs
-    first, without overlaps, in question order; ``[]`` when none.
+    first, without overlaps, in question order; ``[]`` when none. ``variant(word)`` reads a word that no
+    title holds as the notes' word it misspells (:meth:`~papernotes.retrieval.spelling.Vocabulary.variant`:
+    "segement anything" names "Segment Anything"), as :meth:`PaperIndex.resolve` reads names.
 
     >>> # "capsules loss fn has which two parts" → [PaperMention(records=[<Dynamic Routing Between
     >>> # Capsules>], name="capsules", words=(0, 1))]
     """
     words = words_of(question, [m.span for m in venues])
     skip = question_words() | stop_words() | CHAT_WORDS
-    terms = [[t for p in parts for t in lexical_terms(p) if t not in skip] for _, parts in words]
     by_term = index.title_terms
+    terms = [[t for p in parts for t in lexical_terms(p) if t not in skip] for _, parts in words]
+    read = [w for w, _ in words]  # each word as read: typed, or the title word it misspells
+    if variant is not None:
+        for j, word in enumerate(read):
+            if (
+                terms[j]
+                and not all(t in by_term for t in terms[j])
+                and (meant := variant(normalize(word)))
+                and (meant_terms := [t for t in lexical_terms(meant) if t not in skip])
+            ):
+                terms[j], read[j] = meant_terms, meant
     taken = [False] * len(words)
     found: list[PaperMention] = []
     for size in range(min(MAX_RUN_WORDS, len(words)), 0, -1):
@@ -70,11 +88,11 @@ def title_mentions(index: PaperIndex, question: str, venues: Sequence[VenueMenti
             (rec,) = holders
             if index.records[rec].system or ":" in index.records[rec].title:
                 continue  # a paper with a name is asked about by that name
-            if not _in_order(lexical_terms(" ".join(w for w, _ in words[i : i + size])), index.records[rec].title):
+            if not _in_order(lexical_terms(" ".join(read[i : i + size])), index.records[rec].title):
                 continue  # words of the title, not a phrase of it: a description ("high-throughput LLM inference")
             if _elsewhere(index, wanted, rec) > (COMMON_NAME_CHUNKS if size > 1 else SINGLE_WORD_ELSEWHERE):
                 continue
-            found.append(PaperMention([rec], " ".join(w for w, _ in words[i : i + size]), (i, i + size)))
+            found.append(PaperMention([rec], " ".join(read[i : i + size]), (i, i + size)))
             for j in range(i, i + size):
                 taken[j] = True
     return sorted(found, key=lambda m: m.words)

@@ -517,10 +517,37 @@ def test_a_question_without_an_interrogative_noun_has_no_focus(notes, question):
 
 
 def test_a_contracted_what_is_keeps_its_noun_as_focus_and_stays_a_lookup(notes):
-    """ "whats the main idea of quill" reads "what the main idea …": the noun is its focus, and the
-    question still asks for a part of the lookup answer."""
+    """ "whats the storage backend of quill" reads "what the storage backend …": the noun phrase is its
+    focus; "whats the main idea of quill" has a general noun there, so no focus, and it still asks for
+    a part of the lookup answer."""
+    assert [k.word for k in notes.analyze("whats the storage backend of quill").question.focus] == [
+        "storage",
+        "backend",
+    ]
     an = notes.analyze("whats the main idea of quill")
-    assert [k.word for k in an.question.focus] == ["main", "idea"] and an.lookup
+    assert an.question.focus == [] and an.lookup
+
+
+@pytest.mark.parametrize(
+    ("question", "focus"),
+    [
+        ("durinn what kind of bugs does it find", ["bugs"]),
+        ("which type of scheduler does quill use", ["scheduler"]),
+        ("what sort of a cache is it", ["cache"]),
+        ("what tricks does quill use", []),
+        ("what's the key trick in loom", []),
+        ("what's the big deal about tarn", []),
+        ("what batch size did quill use", ["batch"]),
+        ("what fraction of requests does quill drop", []),
+        ("what share of the cache does loom keep", []),
+        ("which scheduler does quill use", ["scheduler"]),
+    ],
+)
+def test_the_focus_is_what_the_answer_names(notes, question, focus):
+    """The focus skips a classifier ("what *kind of* X" asks for an X) and is empty when the phrase's
+    head is a general noun ("trick", "idea", "deal"): those name no kind of answer; a measure noun
+    ("fraction", "size") asks for a number, which the notes state without the word."""
+    assert [k.word for k in notes.analyze(question).question.focus] == focus
 
 
 def test_the_focus_must_be_found_where_the_paper_is_described(notes):
