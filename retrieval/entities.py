@@ -28,6 +28,7 @@ import numpy as np
 
 from papernotes.corpus.models import PaperRecord
 from papernotes.corpus.normalize import CJK_CHARS, normalize, tokens, word_parts
+from papernotes.corpus.paper_links import paper_id, written_url_spans
 from papernotes.corpus.papers import title_key
 from papernotes.corpus.short_names import SHORT_NAME_WORDS
 from papernotes.corpus.venues import VenueMention
@@ -190,6 +191,11 @@ class PaperIndex:
                 n.display = self._casing(n)
         self._field_names: dict[str, _Name] = {}
         self._common = self._common_names(bm25)
+        self._by_link: dict[str, set[int]] = {}  # a link's paper identity (arXiv id, DOI, …) → its papers
+        for i, r in enumerate(records):
+            for url in r.links.values():
+                if url:
+                    self._by_link.setdefault(paper_id(url), set()).add(i)
 
     def _used_alone(self, head: str, i: int, bm25: BM25Index) -> bool:
         """True when a chunk about no paper or another paper writes ``head`` (a compound name's first
@@ -448,12 +454,16 @@ class PaperIndex:
         question: str,
         venues: Sequence[VenueMention] = (),
         variant: Callable[[str], str | None] | None = None,
+        title_variant: Callable[[str], str | None] | None = None,
     ) -> list[PaperMention]:
         """Papers the question names, longest names first, in question order, without overlaps; the
         words of the ``venues`` mentioned are not names, and a common one-word name next to a mention
         of its paper's venue is one; a name typed in the other grammatical number ("ktransformer" for
         "KTransformers") is the name. ``variant(word)`` reads a misspelt word as the notes' word
-        (:meth:`~papernotes.retrieval.spelling.Vocabulary.variant`): "kernelevovle" names KernelEvolve.
+        (:meth:`~papernotes.retrieval.spelling.Vocabulary.variant`): "kernelevovle" names KernelEvolve;
+        in a name of several words, ``title_variant`` (by default ``variant``) does, which may read a
+        capitalized word too: the whole name checks the reading ("Proximal Policy Optimizaton
+        Algorithms").
 
         >>> # "What's Mooncake's KV cache design?" → [PaperMention(records=[…], name="Mooncake", …)]
         """
@@ -467,9 +477,11 @@ class PaperIndex:
         held = self._held_terms(words)
 
         @cache
-        def read(j: int) -> list[str]:
-            """Word ``j``'s parts, or those of the notes' word it misspells."""
-            meant = variant(normalize(words[j][0])) if variant is not None else None
+        def read(j: int, several: bool) -> list[str]:
+            """Word ``j``'s parts, or those of the notes' word it misspells (in a name of ``several`` words
+            by ``title_variant``)."""
+            reader = (title_variant or variant) if several else variant
+            meant = reader(normalize(words[j][0])) if reader is not None else None
             return word_parts(normalize(meant)) if meant else words[j][1]
 
         for size in range(min(MAX_NAME_WORDS, len(words)), 0, -1):
@@ -480,8 +492,8 @@ class PaperIndex:
                     continue
                 key = "".join(p for _, parts in words[i : i + size] for p in parts)
                 n = self._names.get(key) or self._names.get(_number_variant(key))
-                if n is None and variant is not None:
-                    meant = "".join(p for j in range(i, i + size) for p in read(j))
+                if n is None and (variant or title_variant) is not None:
+                    meant = "".join(p for j in range(i, i + size) for p in read(j, size > 1))
                     key, n = (meant, self._names.get(meant)) if meant != key else (key, None)
                 if n is None and size == 1 and (variant_of := self._variant_of(words[i][1])) is not None:
                     n, cut = variant_of
@@ -503,6 +515,27 @@ class PaperIndex:
                 for j in range(i, i + size):
                     taken[j] = True
         return sorted(found, key=lambda m: m.words)
+
+    def read_links(self, question: str) -> str:
+        """``question`` with each web address written in it read as the name of the paper whose link it
+        is (by the paper's identity, :func:`~papernotes.corpus.paper_links.paper_id`: any version or
+        page of an arXiv paper, a DOI however linked), and any other address left out: an address is
+        no words ("what does https://arxiv.org/abs/2205.14135 say about IO?" asks about FlashAttention
+        when that is its notes' link)."""
+
+        def name_of(url: str) -> str | None:
+            found = self._by_link.get(paper_id(url), set())
+            return self._name_of(next(iter(found))) if len(found) == 1 else None
+
+        return _replace_links(question, name_of)
+
+    def _name_of(self, i: int) -> str:
+        """The shortest of record ``i``'s names that names it alone (a system name before its title)."""
+        for name in _record_names(self.records[i]):
+            n = self._names.get("".join(word_parts(normalize(name))))
+            if n is not None and n.records == {i}:
+                return name
+        return self.records[i].title
 
     def field_mentions(self, question: str, venues: Sequence[VenueMention] = ()) -> list[PaperMention]:
         """Papers named by a name that is also a term of the field in these notes ("lora", "llama" in
@@ -590,6 +623,24 @@ class PaperIndex:
                 if any(int(pos) in written for pos in self._bm25.postings(whole)):
                     return n, cut
         return None
+
+
+def _replace_links(question: str, name_of: Callable[[str], str | None]) -> str:
+    """``question`` with each web address written in it (:func:`~papernotes.corpus.paper_links.written_url_spans`)
+    replaced by ``name_of(url)``, or by a space when that is None."""
+    spans = written_url_spans(question)
+    if not spans:
+        return question
+    out, last = [], 0
+    for start, end, url in spans:
+        out += [question[last:start], name_of(url) or " "]
+        last = end
+    return "".join([*out, question[last:]])
+
+
+def without_links(question: str) -> str:
+    """``question`` with the web addresses written in it left out: an address is no words."""
+    return _replace_links(question, lambda url: None)
 
 
 def _number_variant(key: str) -> str:

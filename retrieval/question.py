@@ -20,7 +20,7 @@ from rapidfuzz.distance import DamerauLevenshtein
 from papernotes.corpus.normalize import CJK_CHARS, normalize, tokens, word_parts
 from papernotes.corpus.venues import VenueMention
 from papernotes.retrieval.abbreviations import Abbreviations
-from papernotes.retrieval.entities import PaperIndex, PaperMention
+from papernotes.retrieval.entities import PaperIndex, PaperMention, without_links
 from papernotes.retrieval.filters import Filters, detect_filters, venue_mentions
 from papernotes.retrieval.guesses import Guess, typed_guess
 from papernotes.retrieval.terms import (
@@ -222,15 +222,29 @@ FOCUS_RE = re.compile(
 )
 
 
+#: The end of a clause before an interrogative that opens one of its own: "X — which venue", "who built
+#: X and what venue", "X? what venue".
+_CLAUSE_END_RE = re.compile(r"(?:[?.!,;:()\[\]/&-]|\b(?:and|or|also|then|but|so))\s*$")
+
+
+def _opens_a_question(before: str) -> bool:
+    """True when an interrogative after ``before`` (normalized text) opens a question: no interrogative
+    comes before it, or a clause ends right before it (:data:`_CLAUSE_END_RE`)."""
+    return not (set(tokens(before, compounds=False)) & INTERROGATIVES) or _CLAUSE_END_RE.search(before) is not None
+
+
 def question_focus(text: str, asked: Sequence[Key]) -> list[Key]:
     """The asked keys of the noun phrase :data:`FOCUS_RE` finds ("what *batch size* …" → both words:
     a compound's head alone, "size", says little; "what kind of *bugs*"); ``[]`` when there is no such
     phrase, when its head is a general noun (:data:`~papernotes.retrieval.terms.GENERAL_NOUNS`: "what's
     the main *idea*", "what *tricks*" name no kind of answer) or when none of its words is asked; a
     measure noun (:data:`~papernotes.retrieval.terms.MEASURE_NOUNS`: "what *fraction*", "batch *size*")
-    is no part of it: it asks for a number."""
-    m = FOCUS_RE.search(normalize(text))
-    if not m:
+    is no part of it: it asks for a number. A "which"/"what" inside a clause another interrogative
+    governs gives no focus ("how does X pick *which* KV entries to load" asks how, not for entries);
+    one opening the question, or a clause of its own after a comma, dash or "and", does."""
+    text = normalize(text)
+    m = FOCUS_RE.search(text)
+    if not m or not _opens_a_question(text[: m.start()]):
         return []
     phrase = tokens(m.group(1), compounds=False)
     if not phrase or phrase[-1] in GENERAL_NOUNS:  # "what's the main *idea*": the phrase names no kind of answer
@@ -782,6 +796,7 @@ def understand(
     of the terms the notes lack, only the names (written with a capital or a digit): its other words
     cannot be matched against the notes, so they count neither for nor against an answer.
     """
+    text = papers.read_links(text) if papers is not None else without_links(text)  # a paper's link is its name
     if in_notes is not None:
         text = opening_interrogative(text, in_notes)
     known = known_venues or []
@@ -822,7 +837,7 @@ def understand(
         unread = _as_typed(text, [k.word for k in keys if k.word not in {r.word for r in readable}])
         keys = readable
     spans = [m.span for m in found]
-    mentions = papers.resolve(text, found, meant) if papers is not None else []
+    mentions = papers.resolve(text, found, meant, variant) if papers is not None else []
     typed = set(tokens(normalize(text), compounds=False))
     anything_words = bool({"anything", "any"} & typed)
     listing = asks_for_list(text, found, meant) or MY_NOTES_RE.search(text) or (found and anything_words)

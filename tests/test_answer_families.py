@@ -541,6 +541,9 @@ def test_a_contracted_what_is_keeps_its_noun_as_focus_and_stays_a_lookup(notes):
         ("what fraction of requests does quill drop", []),
         ("what share of the cache does loom keep", []),
         ("which scheduler does quill use", ["scheduler"]),
+        ("how does quill decide which cache entries to evict", []),  # an embedded "which": it asks how
+        ("who built quill and what scheduler does it use", ["scheduler"]),
+        ("quill - which scheduler?", ["scheduler"]),
     ],
 )
 def test_the_focus_is_what_the_answer_names(notes, question, focus):

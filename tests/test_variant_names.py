@@ -11,6 +11,7 @@ import pytest
 from conftest import assert_answered, named_titles, notes_from_texts
 
 from papernotes.corpus.normalize import normalize
+from papernotes.retrieval.entities import without_links
 from papernotes.retrieval.question import match_keys
 from papernotes.retrieval.spelling import spelled_out
 from papernotes.retrieval.terms import names_a_thing
@@ -204,3 +205,33 @@ def test_other_words_ending_in_nt_are_left_alone(text):
 
 def test_a_title_with_a_contraction_is_named_without_the_apostrophe(notes):
     assert named_titles(notes, "cant be slow paper - which conf") == ["Can't Be Slow: Herding Sheep under Deadlines"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what does https://arxiv.org/abs/3110.11929 split an image into",
+        "arxiv.org/pdf/3110.11929v2 - what does it split an image into?",
+        "what does https://www.arxiv.org/abs/3110.11929v1 split images into",
+    ],
+)
+def test_a_papers_link_in_a_question_names_the_paper(notes, question):
+    """Any version or page of the paper's arXiv link is the paper's name."""
+    assert named_titles(notes, question) == ["Kangaroo: Image Recognition with Pouch Transformers"]
+    assert_answered(notes, question, "pouches")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "i saw https://news.example.com/item?id=123 - what does wombat keep its log on?",
+        "what does wombat keep its log on (via https://example.org/blog/wombat-review)",
+    ],
+)
+def test_another_address_in_a_question_is_no_words(notes, question):
+    assert named_titles(notes, question) == ["Wombat: A Burrow Store for Key-Value Data"]
+    assert_answered(notes, question, "Optane")
+
+
+def test_without_links():
+    assert without_links("see https://a.example.com/x?y=1 and www.usenix.org/conference/x.") == "see   and  ."
