@@ -189,9 +189,10 @@ def _lemmas():
 
 
 def names_a_thing(word: str) -> bool:
-    """False for a common English word that has no noun reading in lemminflect's lexicon ("bad",
-    "different", "typical", "made"): it says how or what kind, it names nothing; True for a noun
-    ("batch", "license") and for a word the lexicon lacks (a name, jargon: "cfg", "vllm")."""
+    """False for a word that lemminflect's English lexicon (built from the SPECIALIST Lexicon and AGID)
+    knows only as an adjective, adverb or verb ("bad", "different", "typical", "made"): it says how or
+    what kind, it names nothing; True for a word with a noun reading ("batch", "license") and for one
+    the lexicon lacks (a name, jargon: "cfg", "vllm")."""
     readings = _lemmas()(word.lower())
     return not readings or "NOUN" in readings or "PROPN" in readings
 
