@@ -16,6 +16,7 @@ from papernotes.retrieval.question import match_keys
 from papernotes.retrieval.spelling import spelled_out
 from papernotes.retrieval.terms import names_a_thing
 
+KANGAROO_TITLE = "Kangaroo: Image Recognition with Pouch Transformers"
 KANGAROO = """# Kangaroo: Image Recognition with Pouch Transformers
 
 - Venue: ICLR 2031
@@ -96,7 +97,7 @@ def notes(tmp_path_factory, models_cache):
     ],
 )
 def test_a_variant_the_papers_notes_write_names_that_paper(notes, question):
-    assert named_titles(notes, question) == ["Kangaroo: Image Recognition with Pouch Transformers"]
+    assert named_titles(notes, question) == [KANGAROO_TITLE]
 
 
 def test_the_variant_is_still_asked_about(notes):
@@ -217,7 +218,7 @@ def test_a_title_with_a_contraction_is_named_without_the_apostrophe(notes):
 )
 def test_a_papers_link_in_a_question_names_the_paper(notes, question):
     """Any version or page of the paper's arXiv link is the paper's name."""
-    assert named_titles(notes, question) == ["Kangaroo: Image Recognition with Pouch Transformers"]
+    assert named_titles(notes, question) == [KANGAROO_TITLE]
     assert_answered(notes, question, "pouches")
 
 
