@@ -144,6 +144,13 @@ def shorthand_of(short: str, term: str) -> bool:
 MIN_INITIALS = 3
 
 
+@lru_cache(maxsize=256)
+def _alpha_words(text: str) -> tuple[str, ...]:
+    """The normalized words of ``text`` made of letters only (a chunk's, read once for every question
+    word :func:`spelled_out` tries against it)."""
+    return tuple(w for w in tokens(text, compounds=False) if w.isalpha())
+
+
 def spelled_out(initials: str, texts: Iterable[str]) -> list[tuple[str, ...]]:
     """The phrases of ``texts`` whose words' first letters are ``initials``, as stemmed term tuples
     ("cfg" → ``[("classifi", "free", "guidanc")]`` where a text says "classifier-free guidance"; words
@@ -151,7 +158,7 @@ def spelled_out(initials: str, texts: Iterable[str]) -> list[tuple[str, ...]]:
     n = len(initials)
     found: set[tuple[str, ...]] = set()
     for text in texts:
-        words = [w for w in tokens(text, compounds=False) if w.isalpha()]
+        words = _alpha_words(text)
         for i in range(len(words) - n + 1):
             run = words[i : i + n]
             if all(w[0] == c for w, c in zip(run, initials, strict=True)) and (
