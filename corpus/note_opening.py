@@ -44,7 +44,8 @@ IDENTITY_LABELS = ("paper", "arxiv", "doi", "pdf", "link", "url", "source")
 _STRONG_LABELS = ("paper", "arxiv", "doi", "pdf")
 _LABEL_RE = re.compile(
     r"^\W{0,3}(paper(?:\s+link)?|pdf|arxiv(?:\s+id)?|doi|link|url|source|venue|conference|published(?:\s+(?:at|in))?"
-    r"|(?:(?:full|paper|original|complete|official|preprint|arxiv|earlier|former|previous|old)\s+)?title|authors?|affiliations?|institutions?|year|tags|keywords|code|github|repo|repository|代码"
+    r"|(?:(?:full|paper|original|complete|official|preprint|arxiv|earlier|former|previous|old)\s+)?title"
+    r"|(?:system|model|method|short)\s+names?|aliases?|aka|a\.k\.a\.?|also\s+known\s+as|authors?|affiliations?|institutions?|year|tags|keywords|code|github|repo|repository|代码"
     r"|论文标题|论文名称|论文名|原文标题|原标题|英文标题|英文题目|论文题目|文章标题|文章题目|文章名称|标题|题目"
     r"|论文链接|论文地址|原文链接|原文地址|文章链接|文章地址|论文下载|链接|地址|原文|论文|作者|单位|机构|发表会议|发表期刊|会议名称|会议|期刊|会议/期刊|出处|录用于?|发表于?|收录于?)"
     r"(?:\s*[(（]([^()（）]{1,24})[)）])?"  # a qualifier: "Title (arXiv version):", "论文标题（FAST 版）："
@@ -150,7 +151,8 @@ class Opening:
     an empty address (``[Scaling Laws for Neural Language Models]()``); ``year``: a ``Year:`` line's
     year (with a ``Venue:`` line naming only the series, the two make the venue); ``tags``: a ``Tags:`` or
     ``Keywords:`` line's items; ``code``: the link of a ``Code:`` (``GitHub:``, ``Repo:``) line; ``labelled``: the first link of each
-    identifying label (``{"paper": …, "arxiv": …}``).
+    identifying label (``{"paper": …, "arxiv": …}``); ``aliases``: the paper's earlier titles ("Preprint title:
+    …"); ``names``: its names that a names line gives ("System name: vLLM", "Aliases: RDD, Spark RDDs").
     """
 
     link: str | None = None
@@ -169,6 +171,7 @@ class Opening:
     tags: list[str] = field(default_factory=list)
     named: list[tuple[str, str | None]] = field(default_factory=list)
     aliases: list[str] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
 
 
 #: A title label's words or qualifier that mark the paper's earlier name: "Preprint title:", "Title
@@ -455,6 +458,10 @@ _DATE_TITLE_RE = re.compile(
 )
 
 
+#: The labels of a line giving the paper's other names ("System name: vLLM", "Aliases: RDD").
+_NAME_LABEL_RE = re.compile(r"(?:system|model|method|short)\s+names?|aliases?|aka|a\.k\.a\.?|also\s+known\s+as")
+
+
 def is_labelled_line(text: str) -> bool:
     """True for a labelled line ("Author: …", "**Venue:** …", "论文链接：…"; see the module docstring)."""
     return bool(_LABEL_RE.match(text))
@@ -511,6 +518,11 @@ def read_opening(markdown: str) -> Opening:
         label = m.group(1).lower()
         kind = CJK_LABELS.get(m.group(1), "title" if label.endswith("title") else re.split(r"\s+", label)[0])
         rest = inline.text[m.end() :].strip()
+        if _NAME_LABEL_RE.fullmatch(label):  # "System name: vLLM", "Aliases: RDD, Spark RDDs"
+            op.names += [
+                n for n in (x.strip(" *_`.") for x in re.split(r"\s*[,;/，；]\s*", rest)) if 0 < len(n.split()) <= 4
+            ]
+            continue
         if kind in ("venue", "conference", "published"):
             op.venues.append(rest)
             continue
@@ -585,6 +597,7 @@ def read_opening(markdown: str) -> Opening:
                 year=op.year,
                 named=op.named,
                 aliases=op.aliases,
+                names=op.names,
             )
     if op.bare_placeholder and not found and not titles:
         titles.append(op.bare_placeholder)

@@ -422,7 +422,8 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     # "The vLLM paper." opening the note's first paragraphs (a TL;DR under its heading)
     paragraphs = [b.text for b in blocks[:12] if b.kind == "text"][:3]
     said += [n for t in paragraphs for n in paper_sentence_names(t) if n not in said]
-    names = [*as_list(fm_value(meta, ("aliases", "alias"))), *([alias] if alias else []), *op.aliases, *said]
+    written = [*as_list(fm_value(meta, ("aliases", "alias"))), *op.names]  # the writer's own names for it
+    names = [*written, *([alias] if alias else []), *op.aliases, *said]
     aliases = [a for a in dict.fromkeys(names) if a.casefold() != title.casefold()]
     strong = [s for s in defining_strong(opening) if not heading_label(s)]  # not "**Authors:**"
     summary = note_summary(meta, blocks)[:600]
@@ -433,10 +434,10 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     acronym = title_acronym(title, " ".join([summary, *(_block_text(b) for b in blocks[:12])]))
     # a short name the front matter declares ("alias:: CoT") is the writer's own: it comes before a bold
     # word of the text ("**emergent**: …") and an acronym found in it
-    declared = next(
-        (a for a in as_list(fm_value(meta, ("aliases", "alias"))) if len(a.split()) <= SHORT_NAME_WORDS), None
-    )
-    system = system_name(title, []) or short or declared or system_name(title, strong[:3]) or acronym
+    declared = next((a for a in written if len(a.split()) <= SHORT_NAME_WORDS), None)
+    # a names line ("System name: vLLM") says it outright, before a name the title holds ("… with PagedAttention")
+    stated = next((a for a in op.names if len(a.split()) <= SHORT_NAME_WORDS), None)
+    system = stated or system_name(title, []) or short or declared or system_name(title, strong[:3]) or acronym
     if acronym and acronym != system and acronym not in aliases:
         # the note writes the acronym of the title's leading words: "DPO" for "Direct Preference
         # Optimization: Your Language Model is …", "GFS" for "The Google File System"

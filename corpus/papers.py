@@ -103,12 +103,14 @@ def page_venue(page: Page) -> str | None:
 
 def looks_like_affiliation(text: str) -> bool:
     """Heuristic for the notes' affiliation lines (``"UMacau & SIAT, CAS"``, ``"Google"``):
-    short, no sentence punctuation at the end, capitalized words or ``&``-joined names."""
+    short, no sentence punctuation at the end, no year, capitalized words or ``&``-joined names."""
     s = text.strip()
-    if s.endswith(".") and re.search(r"(?:^|\s)[A-Z][a-z]{0,4}\.$", s):
-        s = s[:-1]  # "Kangaroo Corp.", "Numbat Inc."
+    if s.endswith(".") and re.search(r"(?:^|\s)[A-Z][a-z]{0,3}\.$", s):
+        s = s[:-1]  # "Kangaroo Corp.", "Numbat Inc." (not a word: "MLSys 2024 Best Paper Award.")
     if not s or len(s) > 160 or s.endswith((".", ":", ";", "?", "!")):
         return False
+    if re.search(r"\b(?:19|20)\d\d\b", s):
+        return False  # a year dates an event ("MLSys 2024 Best Paper"), a place has none
     words = s.split()
     if len(words) > 16:
         return False

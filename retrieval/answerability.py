@@ -36,6 +36,10 @@ Question features (:func:`question_features`):
                    an amount (``a``, 0–1, :func:`~papernotes.retrieval.evidence.amount_asked`: 1 for
                    "how many …", else how often the notes state an amount with the asked words):
                    ``a · ratio + (1 − a)``
+``quantity_near``  the same, counting only sentences whose number stands in one clause with a word of
+                   what is asked (:func:`~papernotes.retrieval.evidence._number_beside`: "24 layers",
+                   "layers: 24"), so "how many layers does BERT-large have" is not supported by a
+                   sentence on BERT-large's layer norm that states a parameter count in another clause
 ``venue_missing``  1 when the question names a venue the notes lack
 ``best_sentence``  the sentence model's best score (the probability that a candidate sentence — of the
                    named papers, when the question names some; not a title or affiliations line —
@@ -85,10 +89,11 @@ QUESTION_FEATURES = (
     "named",
     "compared",
     "quantity_support",
+    "quantity_near",
     "venue_missing",
     "best_sentence",
 )
-SENTENCE_FEATURES = ("cos", "lexical", "asked", "number_asked", "named", "is_title", "first", "rank")
+SENTENCE_FEATURES = ("cos", "lexical", "asked", "number_asked", "number_near", "named", "is_title", "first", "rank")
 
 WEIGHTS_FILE = Path(__file__).with_name("calibration.json")
 
@@ -167,6 +172,7 @@ def sentence_features(s: Sentence, amount: float) -> dict[str, float]:
         "lexical": s.lexical,
         "asked": s.asked,
         "number_asked": amount if s.number else 0.0,
+        "number_near": amount if s.near else 0.0,
         "named": 1.0 if s.named else 0.0,
         "is_title": 1.0 if s.is_title else 0.0,
         "first": 1.0 if s.index == 0 else 0.0,
@@ -543,10 +549,13 @@ def question_features(
     cos = [s.cos for s in of_subject if s.cos is not None]
     best_asked = max((s.asked for s in of_subject), default=0.0)
     with_number = max((s.asked for s in of_subject if s.number), default=0.0)
+    beside = max((s.asked for s in of_subject if s.near), default=0.0)
     if q and q.papers and not q.asked and not q.is_comparison:  # "X speedup?": only the amount of one paper
         best_asked, with_number = 1.0, float(any(s.number for s in of_subject))
+        beside = with_number
     elif q and q.is_comparison and not q.asked:  # "X speedup vs Y?": X's amount stated against Y
         best_asked, with_number = 1.0, float(any(s.number for s in of_subject if _names_another(q, s)))
+        beside = with_number
     return {
         "top_dense": max((h.dense for h in top), default=0.0),
         "best_cos": max(cos, default=max((h.dense for h in top), default=0.0)),
@@ -560,6 +569,8 @@ def question_features(
         # an amount asked for is answered by a sentence stating one: the asked words' best coverage by
         # such a sentence relative to their best coverage, as far as an amount is asked for
         "quantity_support": amount * (with_number / best_asked if best_asked else 0.0) + (1.0 - amount),
+        # ... by a sentence whose number stands beside a word of what is asked ("24 layers")
+        "quantity_near": amount * (beside / best_asked if best_asked else 0.0) + (1.0 - amount),
         "venue_missing": 1.0 if result.missing_venue else 0.0,
         "best_sentence": max((s.score for s in of_subject), default=0.0),
     }

@@ -36,6 +36,7 @@ from papernotes.retrieval.abbreviations import TitleAbbreviations, coined, defin
 from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.terms import (
     CHAT_WORDS,
+    COMPARING,
     english_word,
     foreign_stop_words,
     lexical_terms,
@@ -146,6 +147,11 @@ class PaperIndex:
         # › tools") is about no paper, not the file's last one
         self._by_deep_note = {
             r.deep_note: i for i, r in enumerate(records) if r.deep_note and per_source[r.deep_note] == 1
+        }
+        # a page titled with one paper's name alone ("# SGLang", a note whose paper link sits in its text)
+        systems = Counter(title_key(r.system) for r in records if r.system)
+        self._by_page_name = {
+            title_key(r.system): i for i, r in enumerate(records) if r.system and systems[title_key(r.system)] == 1
         }
         self.chunk_record: list[int | None] = [self.record_of(m) for m in bm25.metadatas]
         self.chunks: dict[int, list[int]] = {}
@@ -275,12 +281,17 @@ class PaperIndex:
 
     def record_of(self, meta: dict[str, Any]) -> int | None:
         """Catalog position of the paper a chunk is about (by its paper title, else as the paper's deep
-        note), or None for chunks about no one paper."""
+        note, else — a chunk of no paper entry — by its page's title when that is one paper's system name,
+        title or alias: "# SGLang"), or None for chunks about no one paper."""
         title = meta.get("paper_title")
         by_title = self._by_title.get(title_key(str(title))) if title else None
         if by_title is not None:  # a reading log's section: its own paper, not the file's last one
             return by_title
-        return self._by_deep_note.get(str(meta.get("source") or ""))
+        by_note = self._by_deep_note.get(str(meta.get("source") or ""))
+        if by_note is not None or title:
+            return by_note
+        page = title_key(str(meta.get("page_title") or ""))
+        return self._by_page_name.get(page, self._by_title.get(page)) if page else None
 
     def _common_names(self, bm25: BM25Index) -> set[str]:
         """Names found in more than :data:`COMMON_NAME_CHUNKS` chunks not about the paper(s) of that name
@@ -373,7 +384,8 @@ class PaperIndex:
         several do, when the word is a term of the field (in more than :data:`FIELD_TERM_SHARE` of the
         chunks), when it is an English word ("mars", "Apple") that neither the question nor, mostly, the
         notes write as an acronym (two or more capitals), when other papers' chunks use the word and its
-        own never do (there it names something else: "Pangu"), or when the notes write it as a word of its
+        own never do (there it names something else: "Pangu"; unless it spells the title's initials
+        exactly, skipping no word: "GFS" in MapReduce's notes), or when the notes write it as a word of its
         own rather than cased as an abbreviation ("Tarn", "Raft"). ``context`` are the question's other
         content terms found in the notes: at least half of them must occur in that paper's chunks ("ddpm
         cifar10 fid?"); with none, a word the notes never write must abbreviate the title without
@@ -412,8 +424,10 @@ class PaperIndex:
         elif not acronym_cased and len(raw) < 4 and not as_acronym():
             return []  # a short word alone ("lol ok"), neither typed nor written as an abbreviation
         users = {self.chunk_record[int(pos)] for pos in holding} - {None}
-        if users and found[0] not in users:
-            return []  # other papers' notes use the word, its own never: it names something else ("Pangu")
+        if users and found[0] not in users and self._titles.abbreviated(raw, exact=True) != found:
+            # other papers' notes use the word, its own never: it names something else ("Pangu"), unless
+            # it spells the title's words' initials exactly ("GFS" in MapReduce's notes: the Google File System)
+            return []
         if len(holding) and not as_acronym():
             return []  # the notes write it as a word of its own ("Tarn", "Raft"), not as an abbreviation
         return found
@@ -501,7 +515,8 @@ class PaperIndex:
                     taken[i] = True
                     continue
                 if n is None and size == 1 and (in_english or sum(ch.isupper() for ch in words[i][0]) >= 2):
-                    context = list(dict.fromkeys(t for j, ts in enumerate(held) if j != i for t in ts))
+                    # the words of another name found are no context ("ddpm vs latent diffusion")
+                    context = list(dict.fromkeys(t for j, ts in enumerate(held) if j != i and not taken[j] for t in ts))
                     by_abbreviation = self.abbreviated(words[i][0], context)
                     n = _Name(display=words[i][0], records=set(by_abbreviation)) if by_abbreviation else None
                 if n is None:
@@ -564,8 +579,8 @@ class PaperIndex:
 
     def _held_terms(self, words: list[tuple[str, list[str]]]) -> list[list[str]]:
         """Each question word's content terms that the notes hold (no question or stop words, no chat
-        words): the context of the other words, for :meth:`abbreviated`."""
-        skip = question_words() | stop_words() | CHAT_WORDS
+        words, no comparing words: "vs", "differ"): the context of the other words, for :meth:`abbreviated`."""
+        skip = question_words() | stop_words() | CHAT_WORDS | COMPARING
         return [
             [t for p in parts if p not in skip for t in lexical_terms(p) if t not in skip and self._bm25.has(t)]
             for _, parts in words
@@ -692,9 +707,9 @@ _COMPOUND_NAME_RE = re.compile(r"([A-Za-z][A-Za-z0-9]*)-([A-Za-z0-9][\w.]*)")
 
 def _compound_heads(records: Sequence[PaperRecord]) -> dict[str, int]:
     """The first parts of one-word compound names that people type alone ("sarathi vs distserve" for
-    Sarathi-Serve), each (as written) → its paper: the head of a system name, title prefix or alias
-    "Head-Word" whose second part is
-    an English word, when the head is no English word itself, has four letters or more, and heads no
+    Sarathi-Serve, "megatron" for Megatron-LM), each (as written) → its paper: the head of a system name,
+    title prefix or alias "Head-Word" whose second part describes rather than versions it (an English
+    word, or an acronym of capital letters: "LM"), when the head is no English word itself, has four letters or more, and heads no
     other paper's name ("MegaScale" heads MegaScale-Infer and MegaScale-Data; "DeepSeek" heads
     DeepSeek-Coder and DeepSeek-V3: neither is taken). A paper named exactly so keeps the name
     (:class:`PaperIndex` adds a head only when no name holds its key)."""
@@ -707,7 +722,9 @@ def _compound_heads(records: Sequence[PaperRecord]) -> dict[str, int]:
                 continue
             head, tail = m.groups()
             written, recs, english = found.get(head.lower(), (head, set(), True))
-            english = english and tail.isalpha() and len(tail) >= 3 and english_word(tail)
+            # a descriptor, not a version: an English word ("Serve") or an acronym of letters ("LM")
+            descriptor = (len(tail) >= 3 and english_word(tail)) or (tail.isalpha() and tail.isupper())
+            english = english and tail.isalpha() and len(tail) >= 2 and descriptor
             found[head.lower()] = (written, recs | {i}, english)
     return {
         written: next(iter(recs))

@@ -7,7 +7,10 @@ source and section) or dropped. Each candidate gets its lexical overlap with the
 (idf-weighted, over the sentence, its section heading and the short list items it is nested under:
 "Deployed on a dedicated on-demand CPU instance" is read under "**Inference Server**"), the overlap with what is *asked* about the
 named papers (for a question that names none, with the words of the sentence's own paper title
-taken out: they identify the subject, the rest is what is asked about it), whether it holds a number, and — for the best few by overlap — its cosine similarity to
+taken out: they identify the subject, the rest is what is asked about it) — a word the sentence, its item's
+label or its own section heading says counts whole, one only an outer heading (the page title) says
+counts half —, whether it holds a number and whether that number stands in one clause with a word of what is
+asked (the counted noun of "how many …"), and — for the best few by overlap — its cosine similarity to
 the question under the embedder (computed at query time; sentence vectors are not stored).
 """
 
@@ -21,6 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from papernotes.corpus.chunking import SEP
 from papernotes.corpus.papers import is_todo, looks_like_affiliation, parse_title, title_key
 from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.search import Hit, SearchResult
@@ -260,14 +264,19 @@ def amount_asked(asks_quantity: bool, asked: Sequence[Key], bm25: BM25Index) -> 
 @dataclass
 class Sentence:
     """A candidate sentence: its text, the hit (chunk) it comes from, its position in the chunk and its
-    features (see the module docstring). ``cos`` is None when the sentence was not embedded."""
+    features (see the module docstring). ``asked`` counts the words of what is asked that the sentence (its
+    item's label, its section heading) says in full and those only an outer heading says by half;
+    ``says`` counts the first alone. ``near``: a number it states stands in one clause with a word of what is
+    asked ("**24** layers", "layers: **24**", "a 24-layer encoder"). ``cos`` is None when the sentence was not embedded."""
 
     text: str
     hit: Hit
     index: int
     lexical: float = 0.0
     asked: float = 0.0
+    says: float = 0.0
     number: bool = False
+    near: bool = False
     named: bool = False
     is_title: bool = False
     cos: float | None = None
@@ -317,6 +326,13 @@ def item_labels(body: str) -> dict[str, str]:
     return out
 
 
+def _section_terms(h: Hit) -> set[str]:
+    """Terms of the section a chunk's sentences stand in: the last part of its first line (``page title ›
+    … › section``), none when that line is the page title alone."""
+    head = h.text.split("\n", 1)[0]
+    return set(lexical_terms(head.rsplit(SEP, 1)[1])) if SEP in head else set()
+
+
 def _context_terms(h: Hit) -> set[str]:
     """Terms of what a sentence is said under: its chunk's first line (page title › section) and the
     paper it is about."""
@@ -353,6 +369,7 @@ def candidates(
     seen: set[str] = set()
     for h in evidence_hits(result, own=own):
         heading = _context_terms(h)
+        section = _section_terms(h)
         labels = item_labels(h.body)
         parents = {label[:40] for label in labels.values()}
         title_keys = {title_key(str(h.get("paper_title") or "")), title_key(str(h.get("page_title") or ""))}
@@ -383,8 +400,18 @@ def candidates(
                 # paper identify the subject; what is asked about it is the rest
                 ident = identity(h) if identity else set(lexical_terms(str(h.get("paper_title"))))
                 about = [k for k in q.asked if not k.covered(ident)]
-            asked_here = coverage(about, st | under, idf) if about else 0.0
-            if label and about and asked_here > coverage(about, st | heading, idf):
+            # a word the sentence, its item's label or its own section heading says counts whole, one
+            # only an outer heading says half: on a page titled "replication & consistency" every line
+            # covers "consistency", under "Implementation" a line is about the implementation
+            labelled = st | set(lexical_terms(label)) | section
+            says = coverage(about, labelled, idf) if about else 0.0
+            asked_here = (says + coverage(about, st | under, idf)) / 2 if about else 0.0
+            number = has_number(sent, q.numbers if q else set())
+            # (beside the noun a "how many" asks to count, when the question has one)
+            counted = q.focus if q and q.focus else about
+            # (with nothing asked beyond what names the paper, any amount it states is the one asked)
+            near = number and (not counted or _number_beside(f"{label} {sent}", counted, q.numbers if q else set()))
+            if label and about and says > coverage(about, st | section, idf):
                 sent = f"{label.rstrip(':：')}{LABEL_JOIN}{sent}"  # quoted with the label its match is owed to
             out.append(
                 Sentence(
@@ -393,12 +420,32 @@ def candidates(
                     index=j,
                     lexical=coverage(terms, st | under, idf) if terms else 0.0,
                     asked=asked_here,
-                    number=has_number(sent, q.numbers if q else set()),
+                    says=says,
+                    number=number,
+                    near=near,
                     named=h.group in named or sent in entries.get(h.id, ""),
                     is_title=title_key(parse_title(sent)[0]) in title_keys or states_affiliations(h, sent),
                 )
             )
     return out
+
+
+#: Where a sentence's clauses end (:func:`_number_beside`): an amount and what it measures are said in
+#: one clause ("trained on 2048 A100 GPUs", "Layers: 24"), not across a comma, a semicolon or a bracket.
+_CLAUSE_SPLIT_RE = re.compile(r"[;,()\[\]{}—–，；、（）。！？]|\s-\s|[.!?](?:\s|$)")
+
+
+def _number_beside(text: str, asked: Sequence[Key | str], known: AbstractSet[str]) -> bool:
+    """True when one clause of ``text`` (:data:`_CLAUSE_SPLIT_RE`) states a number (an amount
+    :func:`has_number` counts: ``known`` numbers, years and identifiers aside; "a few seconds" is one) and
+    holds a word that covers a key of ``asked`` (any of its readings)."""
+    want = {t for k in asked if isinstance(k, Key) for alt in k.alternatives for t in alt}
+    want |= {k for k in asked if isinstance(k, str)}
+    plain = _IDENTIFIER_RE.sub(" ", text)
+    return any(
+        has_number(clause, known) and bool(want.intersection(lexical_terms(clause)))
+        for clause in _CLAUSE_SPLIT_RE.split(plain)
+    )
 
 
 def _heading_line(h: Hit) -> str:

@@ -107,7 +107,8 @@ def compose(
     amounts = bool(q and q.asks_quantity and any(s.number for s in ranked))
     if amounts:
         # an amount is answered by a sentence stating one (a new number, not one the question states)
-        ranked = [s for s in ranked if s.number]
+        # (one whose number stands beside a word of what is asked first: "trained on 2048 A100 GPUs")
+        ranked = [s for s in ranked if s.near] + [s for s in ranked if s.number and not s.near]
     named = list(q.records) if q else []
     if named and ranked:
         best_named = max((s.asked for s in sentences if s.named), default=0.0)  # titles count here
@@ -155,7 +156,8 @@ def _paper_answer(
     c.add(paper_line(r), chunk)
     # what is asked, or an amount asked of the paper alone ("orca speedup?": ``own`` holds its sentences
     # stating one)
-    useful = [s for s in own if s.asked > 0] if asked else own if amounts else []
+    # (those saying it themselves first: under a heading that says it, every line would do)
+    useful = ([s for s in own if s.says > 0] or [s for s in own if s.asked > 0]) if asked else own if amounts else []
     if useful:
         _add_sentences(c, useful)
         if link:  # "doi for the jit checkpointing paper": its sentences on checkpointing, and its link

@@ -27,6 +27,7 @@ from papernotes.retrieval.terms import (
     AUXILIARIES,
     CHAT_WORDS,
     CLASSIFIER_NOUNS,
+    COMPARING,
     GENERAL_NOUNS,
     INTERROGATIVES,
     MEASURE_NOUNS,
@@ -65,6 +66,10 @@ LIST_NOUNS = frozenset(
     }
 )
 QUANTIFIERS = frozenset({"which", "what", "any", "all", "every", "some", "other", "list", "many"})
+#: Nouns that ask for several papers only quantified right before them ("which notes", "any notes on …",
+#: "which of my notes …"): "what do my notes say", "attention is all you need notes" ask for one.
+QUANTIFIED_LIST_NOUNS = frozenset({"notes"})
+_NOTE_QUANTIFIERS = frozenset({"which", "any", "all", "every"})
 # Of the English interrogatives (terms.INTERROGATIVES), "which"/"what" quantify the question's list noun
 # only when the question opens with them, not inside a clause another interrogative governs ("how does X
 # pick *which* KV entries to load" asks how, not for entries).
@@ -111,6 +116,11 @@ def asks_for_list(
         )
         if w in LIST_NOUNS and (at_end or heads or headed or before & QUANTIFIERS or beside & venue_words):
             return True
+        quantifier = words[i - 1] if i else ""
+        if i >= 3 and words[i - 2 : i] in (["of", "my"], ["of", "our"]):
+            quantifier = words[i - 3]  # "which of my notes"
+        if w in QUANTIFIED_LIST_NOUNS and quantifier in _NOTE_QUANTIFIERS:
+            return True
     return False
 
 
@@ -156,7 +166,8 @@ def topic_alternatives(text: str, keys: Sequence[Key]) -> list[list[Key]]:
 
 #: Questions about the collection itself ("do I have notes on X?", "what have I read about X?", "have I
 #: read anything on X?", "which OSDI papers have I written notes on?", "what sosp papers have i got",
-#: "papers I've read on X", "osdi papers we read", "… in my notes"): unless they name a paper, they ask for every paper of the
+#: "papers I've read on X", "osdi papers we read", "… in my notes", "… in my log", "which of my notes",
+#: "papers I have"): unless they name a paper, they ask for every paper of the
 #: notes on a topic, and their words frame the question, they are not its topic; closed-class English
 #: phrasings.
 MY_NOTES_RE = re.compile(
@@ -166,15 +177,9 @@ MY_NOTES_RE = re.compile(
     r"(?:\s+(?:notes?|anything|any|something)\b)?)"
     r"|\b(?:i|we)(?:'ve|’ve|\s+have)?\s+(?:read|noted|written|saved|covered)\b"
     r"(?:\s+(?:notes?\s+)?(?=on|about|from|at|in)\b|\s*[?.!]*$)"
-    r"|\b(?:in|from)\s+(?:my|our)\s+(?:notes|reading\s+list|library|collection)\b",
+    r"|\b(?:in|from|among|of)\s+(?:my|our)\s+(?:own\s+)?(?:reading\s+list|[^\W\d_]+)\b"
+    r"|\b(?:papers?|notes?)\s+(?:that\s+)?(?:i|we)\s+(?:have|keep|saved|got)\b",
     re.IGNORECASE,
-)
-
-#: Words that make a question about two named papers a comparison ("X vs Y", "how does X differ from
-#: Y"): they ask for the two papers side by side, nothing more specific; closed-class English words.
-COMPARING = frozenset(
-    {"differ", "differs", "difference", "differences", "different", "diff", "compare", "compared", "comparison"}
-    | {"vs", "vs.", "versus", "same", "contrast", "distinguish", "between"}
 )
 
 
@@ -851,6 +856,8 @@ def understand(
             mentions = sorted([*mentions, *weak], key=lambda m: m.words)
         if not mentions:
             mentions = title_mentions(papers, text, found, meant)
+        elif compared:  # the other side named by its title's words ("ddpm vs latent diffusion")
+            mentions = sorted([*mentions, *title_mentions(papers, text, found, meant, mentions)], key=lambda m: m.words)
     # a guess after the question ("flashps - which diffusion models? sdxl or flux?") offers values of
     # what is asked about the papers named before it: its names are no papers the question is about
     guess = typed_guess(text) if not listing else None
@@ -884,7 +891,12 @@ def understand(
     wants_list = (asks_for_list(text, found, meant) or about_notes or anything) and len(mentions) < 2
     # "kernelevolve baselines list?", "list the datasets splitwise uses": a list of what the named paper
     # has, not of papers (a list noun asks for papers: "list papers like splitwise")
-    if wants_list and mentions and not about_notes and not (set(tokens(normalize(text), compounds=False)) & LIST_NOUNS):
+    if (
+        wants_list
+        and mentions
+        and not about_notes
+        and not (set(tokens(normalize(text), compounds=False)) & (LIST_NOUNS | QUANTIFIED_LIST_NOUNS))
+    ):
         wants_list = False
     if wants_list:  # "number of papers from nsdi 2026": the count is the question's form, not its topic
         counting = {

@@ -60,6 +60,13 @@ MEASURE_NOUNS = ("share", "fraction", "percentage", "percent", "proportion", "ra
 #: Classifier nouns of "what kind of X" (closed class): the question's focus is X, not the classifier
 #: (Moldovan et al., ACL 2000).
 CLASSIFIER_NOUNS = ("kind", "kinds", "type", "types", "sort", "sorts")
+
+#: Words that make a question about two named papers a comparison ("X vs Y", "how does X differ from
+#: Y"): they ask for the two papers side by side, nothing more specific; closed-class English words.
+COMPARING = frozenset(
+    {"differ", "differs", "difference", "differences", "different", "diff", "compare", "compared", "comparison"}
+    | {"vs", "vs.", "versus", "same", "contrast", "distinguish", "between"}
+)
 #: The interrogatives of those languages that bm25s's stop-word lists lack ("wer", "quién", "comment",
 #: "qu'est-ce"), closed-class words; those that are also English words ("come", "dove") left out.
 FOREIGN_INTERROGATIVES = (

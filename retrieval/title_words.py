@@ -47,9 +47,11 @@ def title_mentions(
     question: str,
     venues: Sequence[VenueMention] = (),
     variant: Callable[[str], str | None] | None = None,
+    named: Sequence[PaperMention] = (),
 ) -> list[PaperMention]:
     """The papers ``question`` names by distinctive title words (see the module docstring), longest runs
-    first, without overlaps, in question order; ``[]`` when none. ``variant(word)`` reads a word that no
+    first, without overlaps, in question order; ``[]`` when none. The words of the papers already
+    ``named`` (another side of a comparison: "ddpm vs latent diffusion") are no title words. ``variant(word)`` reads a word that no
     title holds as the notes' word it misspells (:meth:`~papernotes.retrieval.spelling.Vocabulary.variant`:
     "segement anything" names "Segment Anything"), as :meth:`PaperIndex.resolve` reads names.
 
@@ -70,7 +72,7 @@ def title_mentions(
                 and (meant_terms := [t for t in lexical_terms(meant) if t not in skip])
             ):
                 terms[j], read[j] = meant_terms, meant
-    taken = [False] * len(words)
+    taken = [any(m.words[0] <= j < m.words[1] for m in named) for j in range(len(words))]
     found: list[PaperMention] = []
     for size in range(min(MAX_RUN_WORDS, len(words)), 0, -1):
         for i in range(len(words) - size + 1):
