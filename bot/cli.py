@@ -18,6 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 from papernotes.bot.exports import PaperFormat, choices
 from papernotes.corpus.errors import BadInputError, BadSourceError, PapernotesError
 from papernotes.retrieval.settings import Settings
+from papernotes.retrieval.summarize.results import plural
 
 app = typer.Typer(
     add_completion=False,
@@ -217,9 +218,9 @@ def _ingest_once(sources: list[str] | None, rebuild: bool, follow_external_links
     resumed = f"; completed the ingest started {rep.resumed}" if rep.resumed else ""
     repaired = f"; repaired: {'; '.join(rep.repaired)}" if rep.repaired else ""
     out.print(
-        f"{rep.files} files, {rep.pages} pages, {rep.chunks} chunks: {rep.added} added (embedded), "
-        f"{rep.skipped} unchanged, {rep.deleted} deleted; {rep.papers} papers; "
-        f"{len(rep.warnings)} warnings{hidden}{resumed}{repaired}; {rep.seconds:.1f} s",
+        f"{plural(rep.files, 'file')}, {plural(rep.pages, 'page')}, {plural(rep.chunks, 'chunk')}: "
+        f"{rep.added} added (embedded), {rep.skipped} unchanged, {rep.deleted} deleted; {plural(rep.papers, 'paper')}; "
+        f"{plural(len(rep.warnings), 'warning')}{hidden}{resumed}{repaired}; {rep.seconds:.1f} s",
         markup=False,
     )
 

@@ -78,9 +78,14 @@ class Answer:
 #: Terminal escape sequences (ECMA-48 CSI, e.g. a colour code "\x1b[31m") and other C0/C1 control characters.
 
 
-def check_question(question: str) -> str:
+#: What an empty or wordless question's message suggests asking.
+_ASK_EXAMPLE = 'ask something, e.g. "Which papers study KV caches?"'
+
+
+def check_question(question: str, noun: str = "question") -> str:
     """Strip and validate a question (terminal escape sequences and control characters removed, markup
-    rendered to its text: :func:`markup_stripped`).
+    rendered to its text: :func:`markup_stripped`); ``noun`` names it in the messages ("query" for a
+    search).
 
     Raises
     ------
@@ -91,15 +96,16 @@ def check_question(question: str) -> str:
     typed = strip_controls(question or "", " ").strip()  # a pasted terminal colour code is no part of it
     q = markup_stripped(typed)
     if re.search("[\ud800-\udfff]", q):
-        raise BadInputError("the question is not valid UTF-8 text: retype it, or check the terminal's encoding")
+        raise BadInputError(f"the {noun} is not valid UTF-8 text: retype it, or check the terminal's encoding")
+    example = 'search for something, e.g. "KV cache offloading"' if noun == "query" else _ASK_EXAMPLE
     if not q and typed:  # "<img src=x onerror=…>": markup only, nothing a reader would see
-        raise BadInputError('the question is only markup, no text: ask something, e.g. "Which papers study KV caches?"')
+        raise BadInputError(f"the {noun} is only markup, no text: {example}")
     if not q:
-        raise BadInputError('the question is empty: ask something, e.g. "Which papers study KV caches?"')
+        raise BadInputError(f"the {noun} is empty: {example}")
     if not re.search(r"\w", q):
-        raise BadInputError('the question has no words: ask something, e.g. "Which papers study KV caches?"')
+        raise BadInputError(f"the {noun} has no words: {example}")
     if len(q) > 2000:
-        raise BadInputError(f"the question is too long ({len(q):,} characters; at most 2,000)")
+        raise BadInputError(f"the {noun} is too long ({len(q):,} characters; at most 2,000)")
     return q
 
 

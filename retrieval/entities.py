@@ -388,7 +388,8 @@ class PaperIndex:
         exactly, skipping no word: "GFS" in MapReduce's notes), or when the notes write it as a word of its
         own rather than cased as an abbreviation ("Tarn", "Raft"). ``context`` are the question's other
         content terms found in the notes: at least half of them must occur in that paper's chunks ("ddpm
-        cifar10 fid?"); with none, a word the notes never write must abbreviate the title without
+        cifar10 fid?"), unless the word spells the title's initials exactly ("gfs vs rdd fault
+        tolerance": what is asked may be the other side's); with none, a word the notes never write must abbreviate the title without
         skipping a word ("dlfm" for "Denoising Latent Flow Models"; "ELMo" is no e|l|mo of "Enabling
         Tensor Language Model …"), and a word of three letters must be typed or written in the notes as
         an abbreviation ("lol ok" names nothing)."""
@@ -417,14 +418,15 @@ class PaperIndex:
         if len(found) != 1:
             return []
         own = self.chunks.get(found[0], [])
-        if context:  # the question's other words must point at that paper too
+        exact = self._titles.abbreviated(raw, exact=True) == found  # the title's initials, no word skipped
+        if context and not exact:  # the question's other words must point at that paper too
             told = sum(1 for t in context if np.intersect1d(self._bm25.postings(t), own).size)
             if 2 * told < len(context):
                 return []
         elif not acronym_cased and len(raw) < 4 and not as_acronym():
             return []  # a short word alone ("lol ok"), neither typed nor written as an abbreviation
         users = {self.chunk_record[int(pos)] for pos in holding} - {None}
-        if users and found[0] not in users and self._titles.abbreviated(raw, exact=True) != found:
+        if users and found[0] not in users and not exact:
             # other papers' notes use the word, its own never: it names something else ("Pangu"), unless
             # it spells the title's words' initials exactly ("GFS" in MapReduce's notes: the Google File System)
             return []

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from papernotes.corpus.chunking import SEP
+from papernotes.corpus.normalize import CJK_CHARS
 from papernotes.corpus.papers import is_todo, looks_like_affiliation, parse_title, title_key
 from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.search import Hit, SearchResult
@@ -328,9 +329,16 @@ def item_labels(body: str) -> dict[str, str]:
 
 def _section_terms(h: Hit) -> set[str]:
     """Terms of the section a chunk's sentences stand in: the last part of its first line (``page title ›
-    … › section``), none when that line is the page title alone."""
+    … › section``); none when that line is the page title alone or the section is headed by the paper's
+    title (a reading log's "## Resilient Distributed Datasets: A Fault-Tolerant Abstraction …": every line
+    under it would cover "fault tolerance")."""
     head = h.text.split("\n", 1)[0]
-    return set(lexical_terms(head.rsplit(SEP, 1)[1])) if SEP in head else set()
+    if SEP not in head:
+        return set()
+    section = head.rsplit(SEP, 1)[1]
+    if title_key(parse_title(section)[0]) in {title_key(str(h.get(k) or "")) for k in ("paper_title", "page_title")}:
+        return set()
+    return set(lexical_terms(section))
 
 
 def _context_terms(h: Hit) -> set[str]:
@@ -430,21 +438,37 @@ def candidates(
     return out
 
 
-#: Where a sentence's clauses end (:func:`_number_beside`): an amount and what it measures are said in
-#: one clause ("trained on 2048 A100 GPUs", "Layers: 24"), not across a comma, a semicolon or a bracket.
-_CLAUSE_SPLIT_RE = re.compile(r"[;,()\[\]{}—–，；、（）。！？]|\s-\s|[.!?](?:\s|$)")
+#: Where a sentence's clauses end (:func:`_number_beside`), outside brackets: an amount and what it
+#: measures are said in one clause ("trained on 2048 A100 GPUs", "Layers: 24", "timeouts are randomized
+#: (e.g., 150–300 ms)"), not across a comma (one between digits is a number's: "1,024"), a semicolon or a
+#: dash.
+_CLAUSE_END_RE = re.compile(r"[;—–，；、。！？]|(?<!\d),|,(?!\d)|\s-\s|[.!?](?:\s|$)")
+_OPENING, _CLOSING = "([{（【", ")]}）】"
+
+
+def _clauses(text: str) -> list[str]:
+    """``text`` split into clauses at :data:`_CLAUSE_END_RE`, except inside brackets."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += (ch in _OPENING) - (ch in _CLOSING and depth > 0)
+        if depth == 0 and _CLAUSE_END_RE.match(text, i):
+            out.append(text[start:i])
+            start = i + 1
+    return [*out, text[start:]]
 
 
 def _number_beside(text: str, asked: Sequence[Key | str], known: AbstractSet[str]) -> bool:
-    """True when one clause of ``text`` (:data:`_CLAUSE_SPLIT_RE`) states a number (an amount
-    :func:`has_number` counts: ``known`` numbers, years and identifiers aside; "a few seconds" is one) and
-    holds a word that covers a key of ``asked`` (any of its readings)."""
+    """True when one clause of ``text`` (:func:`_clauses`) states a number (an amount :func:`has_number`
+    counts: ``known`` numbers, years and identifiers aside; "a few seconds" is one) and holds a word that
+    covers a key of ``asked`` (any of its readings). A sentence in a script the asked words are not
+    written in (a Chinese note, an English question) cannot hold them: any number it states counts."""
     want = {t for k in asked if isinstance(k, Key) for alt in k.alternatives for t in alt}
     want |= {k for k in asked if isinstance(k, str)}
     plain = _IDENTIFIER_RE.sub(" ", text)
+    if re.search(f"[{CJK_CHARS}]", plain) and not any(re.search(f"[{CJK_CHARS}]", t) for t in want):
+        return has_number(plain, known)
     return any(
-        has_number(clause, known) and bool(want.intersection(lexical_terms(clause)))
-        for clause in _CLAUSE_SPLIT_RE.split(plain)
+        has_number(clause, known) and bool(want.intersection(lexical_terms(clause))) for clause in _clauses(plain)
     )
 
 

@@ -133,7 +133,7 @@ class Notes:
 
     def search(self, query: str, k: int | None = None, filters: Filters | None = None) -> SearchResult:
         """Hybrid retrieval only (ranked chunks with scores and metadata)."""
-        return self.retriever.search(check_question(query), k, self._known_venue(filters))
+        return self.retriever.search(check_question(query, "query"), k, self._known_venue(filters))
 
     def ask(
         self,

@@ -511,6 +511,25 @@ def test_papers_flags_that_ask_nothing_or_two_things_are_one_line_errors(fixture
     assert CliRunner().invoke(app, ["papers", "--json"]).exit_code == 0  # the same flags, one format
 
 
+@pytest.mark.parametrize(("query", "message"), [("", "the query is empty"), ("???", "the query has no words")])
+def test_an_empty_search_query_is_called_a_query(fixture_index, monkeypatch, query, message):
+    from typer.testing import CliRunner
+
+    from papernotes.bot.cli import app
+    from papernotes.corpus.errors import BadInputError
+
+    monkeypatch.setenv("PAPERNOTES_DATA_DIR", str(fixture_index.data_dir))
+    res = CliRunner().invoke(app, ["search", query])
+    assert isinstance(res.exception, BadInputError) and str(res.exception).startswith(message), res.output
+    assert "search for something" in str(res.exception)
+
+
+def test_counts_in_the_ingest_line_are_singular_for_one():
+    from papernotes.retrieval.summarize.results import plural
+
+    assert [plural(n, "warning") for n in (0, 1, 2)] == ["0 warnings", "1 warning", "2 warnings"]
+
+
 def test_eval_skips_questions_marked_needs_review(tmp_path, models_cache):
     """`feedback --export` writes a 👎 as a question marked needs_review, with no gold yet: eval skips
     it with a notice instead of scoring it as a refusal mistake; a file of only such rows is an error."""

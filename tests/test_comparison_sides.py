@@ -142,6 +142,10 @@ def test_a_count_is_answered_by_the_number_beside_the_counted_noun(notes):
         ("They rearranged the layer normalization, which made the 3.9B model train stably.", False),
         ("Layer norm placement matters; the largest run used 512 GPUs for a week.", False),
         ("see arXiv 2312.07104 for the layer details", False),
+        ("the encoder stacks 1,024 layers", True),
+        ("Layers are randomized (e.g., 12 or 24) per run.", True),
+        ("The deep stack of layers, which made the 3.9B model train stably (2 weeks).", False),
+        ("论文里 BERT-Large 有 24 层。", True),
     ],
 )
 def test_a_number_in_one_clause_with_the_counted_noun(text, near):
