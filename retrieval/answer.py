@@ -137,7 +137,7 @@ def retrieved_rows(hits: list[Hit]) -> list[dict[str, Any]]:
             "dense": round(h.dense, 4),
             "bm25": round(h.bm25, 4),
             "page_title": h.get("page_title"),
-            "paper_title": h.get("paper_title"),
+            "paper_title": h.get("paper_title") or h.paper,
             "venue": h.get("venue"),
             "section": h.get("section"),
             "source": h.get("source"),

@@ -624,6 +624,30 @@ class PaperIndex:
             for p in (parts[: m.name_parts] if m.name_parts else parts)
         ]
 
+    def along_title(
+        self, mentions: Sequence[PaperMention], question: str, skip: Iterable[tuple[int, int]] = ()
+    ) -> list[PaperMention]:
+        """``mentions`` with each one-paper mention's span extended over the question words right after it
+        that go on with its paper's title in order ("rethinking checkpoint frequency - who wrote it":
+        "Rethinking" names *Rethinking Checkpoint Frequency for Spot Training*, and the two words after it
+        are the title's, not what is asked); stop words of the title may be left out."""
+        words = words_of(question, skip)
+        taken = {j for m in mentions for j in range(*m.words)}
+        out = []
+        for m in mentions:
+            end = m.words[1]
+            if len(m.records) == 1 and not m.name_parts:
+                title = lexical_terms(self.records[m.records[0]].title)
+                said = [t for _, parts in words[m.words[0] : end] for p in parts for t in lexical_terms(p)]
+                at = next((i + len(said) for i in range(len(title)) if title[i : i + len(said)] == said), None)
+                while at is not None and end < len(words) and end not in taken:
+                    terms = [t for p in words[end][1] for t in lexical_terms(p)]
+                    if not terms or title[at : at + len(terms)] != terms:
+                        break
+                    at, end = at + len(terms), end + 1
+            out.append(PaperMention(m.records, m.name, (m.words[0], end), m.name_parts))
+        return out
+
     def _variant_of(self, parts: list[str]) -> tuple[_Name, int] | None:
         """The paper a one-word model variant names, and how many of its parts are the name: a word of
         several parts ("ViT-H/14", "BERT-Large", "ResNet-50") whose leading parts are a paper's name and

@@ -60,7 +60,8 @@ class Hit:
     """One retrieved chunk: text, metadata, fused score, its dense similarity (cosine, 0–1) and BM25
     score (0 when absent from a side), its rank (1-based), the catalog position of the paper it is
     about (None if none) and its collapse ``group`` (that paper, else its page); ``also`` lists the
-    sources of near-copies collapsed into it."""
+    sources of near-copies collapsed into it; ``paper``: that paper's title (a chunk of a note titled by
+    the paper's name alone, "# SGLang", has no ``paper_title`` of its own)."""
 
     id: str
     text: str
@@ -72,6 +73,7 @@ class Hit:
     record: int | None = None
     group: str = ""
     also: list[str] = field(default_factory=list)
+    paper: str | None = None
 
     def get(self, key: str) -> Any:
         return self.metadata.get(key)
@@ -328,7 +330,8 @@ class HybridRetriever(BaseRetriever):
         meta = dict(meta)
         if rec is not None and self.catalog[rec].venue and meta.get("paper_title"):
             meta["venue"] = self.catalog[rec].venue  # the paper's venue over all its places, not this bullet's
-        return Hit(self.bm25.ids[pos], self.bm25.texts[pos], meta, 0.0, record=rec, group=group)
+        paper = self.catalog[rec].title if rec is not None else None
+        return Hit(self.bm25.ids[pos], self.bm25.texts[pos], meta, 0.0, record=rec, group=group, paper=paper)
 
     def venue_mentions(self, venue: str, terms: list[str], where: dict[str, Any] | None, n: int) -> list[int]:
         """Positions of up to :data:`VENUE_MENTION_CHUNKS` chunks outside ``where`` whose body names
