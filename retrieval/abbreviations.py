@@ -197,6 +197,49 @@ def abbreviates(short: str, title: str) -> bool:
     return any(_abbreviates_forms(key, forms) for key in abbreviation_keys(short))
 
 
+#: Fewest letters of a typed start of one title word read as that word ("spec" for "Speculative").
+MIN_START_LETTERS = 3
+
+
+@lru_cache(maxsize=8192)
+def _title_words(title: str) -> tuple[tuple[str, ...], frozenset[str]]:
+    """The title's words (normalized, split at hyphens) and its stemmed terms."""
+    text = normalize(title)
+    return tuple(_TITLE_WORD_RE.findall(text)), frozenset(lexical_terms(text))
+
+
+def shortens(word: str, title: str) -> bool:
+    """True when the typed word ``word`` (one normalized word part) stands for words of ``title``
+    anywhere in it, as people shorten a title when they describe its paper ("dfvg spec decoding",
+    "mixnet moe training", "hotline recsys training"): a word of the title (stemmed: "clusters",
+    "speculative" for "speculation"), a start of one of at least :data:`MIN_START_LETTERS` letters
+    ("spec", "async"), or starts of consecutive title words run together as :func:`abbreviates` reads
+    them, skipping no word but function words ("moe" for "Mixture-of-Experts", "recsys" for
+    "Recommendation System", "ml" for "Machine Learning"). A stop word stands only for itself.
+
+    >>> shortens("spec", "DFVG: A Heterogeneous Architecture for Speculative Decoding")
+    True
+    >>> shortens("recsys", "Heterogeneous Acceleration Pipeline for Recommendation System Training")
+    True
+    >>> shortens("drafts", "ParvaGPU: Efficient Spatial GPU Sharing")
+    False
+    """
+    key = "".join(_TITLE_WORD_RE.findall(normalize(word)))
+    if not key:
+        return False
+    words, terms = _title_words(title)
+    stems = set(lexical_terms(key))
+    if key in words or (stems and stems <= terms):
+        return True
+    if not stems:  # a stop word stands only for itself ("to" is no t|o of "Training on …")
+        return False
+    if len(key) >= MIN_START_LETTERS and any(len(w) > len(key) and w.startswith(key) for w in words):
+        return True
+    return len(key) >= 2 and any(
+        w[0] == key[0] and _pieces(key, words, i, 0, 0, exact=True) for i, w in enumerate(words)
+    )
+
+
 def _abbreviates_forms(key: str, forms: tuple[tuple[str, ...], ...], exact: bool = False) -> bool:
     """:func:`abbreviates` for a read ``key`` (:func:`abbreviation_key`) and a title's long forms."""
     if any(key in words for words in forms):

@@ -32,7 +32,7 @@ from papernotes.corpus.paper_links import paper_id, written_url_spans
 from papernotes.corpus.papers import title_key
 from papernotes.corpus.short_names import SHORT_NAME_WORDS
 from papernotes.corpus.venues import VenueMention
-from papernotes.retrieval.abbreviations import TitleAbbreviations, coined, definitions
+from papernotes.retrieval.abbreviations import TitleAbbreviations, coined, definitions, shortens
 from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.terms import (
     CHAT_WORDS,
@@ -102,6 +102,30 @@ def words_of(text: str, skip: Iterable[tuple[int, int]] = ()) -> list[tuple[str,
         if parts or inside:
             out.append((_bare(raw), parts))
     return out
+
+
+def clause_starts(text: str, skip: Iterable[tuple[int, int]] = ()) -> set[int]:
+    """Positions, in :func:`words_of` numbering, of the words of ``text`` that begin a new clause: those
+    after a dash, colon, comma, semicolon, question or exclamation mark, standing apart or ending the word
+    before ("dfvg spec decoding - drafts on what hw": "drafts")."""
+    spans = list(skip)
+    out: set[int] = set()
+    n, pending = 0, False
+    for m in re.finditer(r"\S+", text):
+        raw = m.group(0)
+        inside = any(a < m.end() and m.start() < b for a, b in spans)
+        if inside or word_parts(normalize(raw)):
+            if pending or raw[0] in _CLAUSE_MARKS:
+                out.add(n)
+            n += 1
+            pending = raw.rstrip(")]}\"'”’")[-1:] in _CLAUSE_MARKS
+        else:
+            pending = pending or any(ch in _CLAUSE_MARKS + "-" for ch in raw)
+    return out
+
+
+#: Marks that end a clause of a question when they end a word or stand apart (with "-" standing apart).
+_CLAUSE_MARKS = ":,;?!—–|"
 
 
 def _bare(raw: str) -> str:
@@ -630,8 +654,11 @@ class PaperIndex:
         """``mentions`` with each one-paper mention's span extended over the question words right after it
         that go on with its paper's title in order ("rethinking checkpoint frequency - who wrote it":
         "Rethinking" names *Rethinking Checkpoint Frequency for Spot Training*, and the two words after it
-        are the title's, not what is asked); stop words of the title may be left out."""
+        are the title's, not what is asked); stop words of the title may be left out. The words after that
+        which describe the paper by its title, in any order and shortened, go with the name too
+        (:meth:`_described`)."""
         words = words_of(question, skip)
+        starts = clause_starts(question, skip)
         taken = {j for m in mentions for j in range(*m.words)}
         out = []
         for m in mentions:
@@ -645,8 +672,32 @@ class PaperIndex:
                     if not terms or title[at : at + len(terms)] != terms:
                         break
                     at, end = at + len(terms), end + 1
+                end = self._described(m.records[0], words, end, taken, starts)
             out.append(PaperMention(m.records, m.name, (m.words[0], end), m.name_parts))
         return out
+
+    def _described(
+        self, record: int, words: list[tuple[str, list[str]]], end: int, taken: set[int], starts: set[int]
+    ) -> int:
+        """Where a paper's name, ending at word ``end``, ends with the words typed right after it that
+        describe the paper by its title in any order and however shortened (:func:`shortens`: "dfvg spec
+        decoding - drafts on what hw", "mixnet moe training - uses what switching tech", "hotline (isca24)
+        recsys training - what is it?"): those words name the paper, they are not what is asked. The
+        description stops at a clause mark (``starts``), a question word or a word of no title; it must
+        leave words after it (in "orca throughput?", what is asked is "throughput", title word or not)
+        and be two words or more or end at a clause mark (one title word may be the question's own:
+        "hlat trained with what learning rate", "sdchunter gpus were h100s?")."""
+        title = self.records[record].title
+        asking = question_words()
+        j, described = end, 0
+        while j < len(words) and j not in taken and (j == end or j not in starts):
+            parts = words[j][1]
+            if parts and not all(shortens(p, title) and not set(lexical_terms(p)) & asking for p in parts):
+                break
+            j, described = j + 1, described + len(parts)
+        if j == len(words) or not (described >= 2 or j in starts):
+            return end
+        return j
 
     def _variant_of(self, parts: list[str]) -> tuple[_Name, int] | None:
         """The paper a one-word model variant names, and how many of its parts are the name: a word of

@@ -50,9 +50,10 @@ _ABBREV_RE = re.compile(
     r"(?:\b(?:Dr|Prof|Mr|Ms|Mrs|St|vs|etc|Fig|Figs|Eq|Sec|No|al|e\.g|i\.e|cf|approx|Inc|Corp|Ltd)\.|\b[A-Z]\.)$"
 )
 #: English cardinal number words (an amount written out: "nine low-level metrics", "two orders of
-#: magnitude"); "one" is left out, it is mostly a pronoun.
+#: magnitude"); "one" only before a word it counts ("rolls the job back by one minibatch"), not as a
+#: pronoun ("one of", "the one that", "one can").
 _NUMBER_WORDS = (
-    r"(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+    r"(?:one(?=\s+(?!(?:of|another|that|which|who|is|was|can|could|may|might|would|should|must|will|has|had)\b)[a-z])|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
     r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundreds?|"
     r"thousands?|millions?|billions?|trillions?|dozens?)"
 )
