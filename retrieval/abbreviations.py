@@ -8,13 +8,16 @@ for identifying abbreviation definitions in biomedical text", PSB 2003), as impl
 before it. Only what a collection itself defines is used: no list of abbreviations is built in.
 
 Abbreviations of paper titles (:func:`abbreviates`) — "DDPM" for "Denoising Diffusion Probabilistic
-Models", which no note need define — follow the same idea, more strictly (see that function).
+Models", which no note need define, "batchnorm" for "Batch Normalization" — follow the same idea, more
+strictly (see that function). A word typed to describe a paper by its title, shortened ("spec decoding",
+"moe training"), is read by :func:`shortens`.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
@@ -61,13 +64,20 @@ def find_abbreviations(texts: Iterable[str]) -> Abbreviations:
     most frequent long form (the package's ``most_common_definition``). A definition is kept when the
     short form is one index term, the long form two to :data:`MAX_LONG_FORM_TERMS` terms without it,
     and no other short form claims the same long form. Only lines holding " (" are read (the algorithm
-    looks at nothing else), which keeps this to a fraction of a second on a few thousand chunks."""
+    looks at nothing else), which keeps this to a fraction of a second on a few thousand chunks.
+    Abbreviations the notes use without defining them are added from :func:`written_both_ways`."""
+    texts = list(texts)
     lines = [ln for t in texts if " (" in t for ln in t.split("\n") if " (" in ln]
-    if not lines:
+    pairs: dict[str, str] = {}
+    if lines:
+        found = _schwartz_hearst().extract_abbreviation_definition_pairs(
+            doc_text="\n".join(lines), most_common_definition=True
+        )
+        pairs = {str(k): str(v) for k, v in found.items()}
+    for short, long in written_both_ways(texts).items():
+        pairs.setdefault(short, long)
+    if not pairs:
         return Abbreviations()
-    pairs = _schwartz_hearst().extract_abbreviation_definition_pairs(
-        doc_text="\n".join(lines), most_common_definition=True
-    )
     long_of: dict[str, tuple[str, ...]] = {}
     claimed: dict[tuple[str, ...], set[str]] = {}
     for short, long in pairs.items():
@@ -78,6 +88,46 @@ def find_abbreviations(texts: Iterable[str]) -> Abbreviations:
         claimed.setdefault(long_of[s[0]], set()).add(s[0])
     short_of = {lf: next(iter(s)) for lf, s in claimed.items() if len(s) == 1}
     return Abbreviations(long_of, short_of)
+
+
+#: A hyphenated compound of two to four words ("key-value", "mixture-of-experts").
+_COMPOUND_RE = re.compile(r"\b[A-Za-z]+(?:-[A-Za-z]+){1,3}\b")
+#: A word of two to six letters and digits written with two capitals or more ("KV", "MoE", "TTFT").
+_CAPITALS_RE = re.compile(r"\b[A-Za-z][A-Za-z0-9]{1,5}\b")
+#: Chunks that must write a compound and the acronym of its initials together for the acronym to be
+#: read as the compound: two (one chunk may pair them by chance).
+BOTH_WAYS_MIN_CHUNKS = 2
+
+
+def written_both_ways(texts: Iterable[str]) -> dict[str, str]:
+    """Abbreviations the notes use without defining them: an acronym ("KV", "MoE", "JIT") → the
+    hyphenated compound whose initials it spells ("key-value", "mixture-of-experts", function words'
+    initials optional: "just-in-time"), when at least :data:`BOTH_WAYS_MIN_CHUNKS` chunks of ``texts``
+    write both. Two-letter acronyms stand for many compounds in a collection ("UC" Berkeley beside
+    "user-controlled"), so writing them together, not the initials alone, is the evidence; the compound
+    most often written with its acronym wins. Returns acronym as written → compound (lower case)."""
+    together: Counter[tuple[str, str]] = Counter()
+    written: dict[str, str] = {}
+    for text in texts:
+        compounds = {m.group(0).lower() for m in _COMPOUND_RE.finditer(text)}
+        if not compounds:
+            continue
+        capitals = {}
+        for m in _CAPITALS_RE.finditer(text):
+            w = m.group(0)
+            if sum(ch.isupper() for ch in w) >= 2:
+                capitals.setdefault(w.lower(), w)
+        for c in compounds:
+            parts = c.split("-")
+            for initials in {"".join(p[0] for p in parts), "".join(p[0] for p in parts if p not in _FUNCTION_WORDS)}:
+                if len(initials) >= 2 and initials in capitals:
+                    together[(initials, c)] += 1
+                    written.setdefault(initials, capitals[initials])
+    best: dict[str, tuple[int, str]] = {}
+    for (initials, c), n in together.items():
+        if n >= BOTH_WAYS_MIN_CHUNKS and n > best.get(initials, (0, ""))[0]:
+            best[initials] = (n, c)
+    return {written[i]: c for i, (_, c) in best.items()}
 
 
 def definitions(text: str) -> dict[str, str]:
@@ -180,7 +230,9 @@ def abbreviates(short: str, title: str) -> bool:
     "simclr" sim|c|l|r); the first piece starts the title (or its part before a colon); there are at
     least two pieces; and the title words skipped between pieces are at most half as many as the pieces
     (function words not counted): "Apple" is no abbreviation of "Ansor: Generating High-Performance
-    Tensor Programs for Deep Learning" (a|p|p|le skips four words for four pieces).
+    Tensor Programs for Deep Learning" (a|p|p|le skips four words for four pieces). A long form of two
+    or three words may also be run together whole, a start of every word however long
+    (:func:`_contracts`: "batchnorm" for "Batch Normalization").
 
     ``short`` is one word as typed ("ddpm", "MoCo", "SimCLR"); it is normalized, must be
     :data:`MIN_LENGTH`–:data:`MAX_LENGTH` letters and digits with at least two letters, and must not be a
@@ -244,7 +296,27 @@ def _abbreviates_forms(key: str, forms: tuple[tuple[str, ...], ...], exact: bool
     """:func:`abbreviates` for a read ``key`` (:func:`abbreviation_key`) and a title's long forms."""
     if any(key in words for words in forms):
         return False
-    return any(_pieces(key, words, 0, 0, 0, exact) for words in forms)
+    return any(_pieces(key, words, 0, 0, 0, exact) or _contracts(key, words) for words in forms)
+
+
+#: Most words of a long form read as contracted into one word (:func:`_contracts`).
+MAX_CONTRACTED_WORDS = 3
+
+
+def _contracts(key: str, words: tuple[str, ...]) -> bool:
+    """True when ``key`` runs together a start of every word of a short long form, in order ("batchnorm"
+    for "Batch Normalization", "layernorm" for "Layer Normalization"): the pieces may be longer than
+    :data:`MAX_PIECE` letters because no word is left out."""
+    if not 2 <= len(words) <= MAX_CONTRACTED_WORDS or "".join(words) == key:
+        return False
+
+    def rest(k: str, i: int) -> bool:
+        if i == len(words):
+            return not k
+        w = words[i]
+        return any(k.startswith(w[:n]) and rest(k[n:], i + 1) for n in range(min(len(w), len(k)), 0, -1))
+
+    return rest(key, 0)
 
 
 def _in_order(key: str, text: str) -> bool:

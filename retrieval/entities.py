@@ -189,6 +189,7 @@ class PaperIndex:
             if r.deep_note:
                 per_note[r.deep_note] = per_note.get(r.deep_note, 0) + 1
         title_terms = {t for r in records for t in lexical_terms(r.title)}
+        in_titles = Counter(t for r in records for t in set(lexical_terms(r.title)))
         self._coined: set[str] = set()  # names a paper's summary coins (:meth:`_defined_name`)
         self._own_name_records: dict[str, set[int]] = {}  # a system name or title prefix → its papers
         for i, r in enumerate(records):
@@ -204,6 +205,9 @@ class PaperIndex:
                 key = "".join(word_parts(normalize(name)))
                 if len(key) < 2 or key.isdigit() or key in skip:
                     continue
+                if name in _title_word_names(r) and sum(ch.isupper() for ch in name) < 2:
+                    if any(in_titles[t] > 1 for t in lexical_terms(name)):
+                        continue  # a word of other titles too ("Bayesian …" beside "… Bayesian Optimization")
                 n = self._names.setdefault(key, _Name(display=name))
                 n.records.add(i)
                 n.single = n.single or len(name.split()) == 1
@@ -758,12 +762,7 @@ def _record_names(r: PaperRecord) -> list[str]:
     m = _TITLE_NAME_RE.search(r.title)
     if m:
         names.append(m.group(1))
-    words = r.title.split()
-    if ":" not in r.title and len(words) >= 2:  # a title that opens or ends with its name, colon left out
-        # ("Graphicionado A High Performance …", "ZeRO Memory Optimizations …", "… Using Megatron-LM",
-        # "Swin Transformer")
-        end = re.search(r"\b(?:with|via|using)\s+(\S+?)\W*$", r.title, re.IGNORECASE)
-        names += [w for w in (words[0], end.group(1) if end else "") if w and _name_like(w)]
+    names += _title_word_names(r)
     if r.system:
         names.append(r.system.strip())
     if ":" in r.title:
@@ -776,6 +775,19 @@ def _record_names(r: PaperRecord) -> list[str]:
         prefix = a.split(":", 1)[0].strip() if ":" in a else ""
         names += [x for x in (prefix, a.strip()) if x and len(x.split()) <= MAX_NAME_WORDS]
     return list(dict.fromkeys(n for n in names if n))
+
+
+def _title_word_names(r: PaperRecord) -> list[str]:
+    """The name-like first or last word of a title without a colon (:func:`_name_like`): a title that
+    opens or ends with its name, the colon left out ("Graphicionado A High Performance …", "ZeRO Memory
+    Optimizations …", "… Using Megatron-LM", "Swin Transformer"). Such a word with one capital names
+    the paper only when no other title holds it (:class:`PaperIndex`: "Bayesian Code Diffusion for …"
+    is not named by the "Bayesian" of "… Multi-Objective Bayesian Optimization")."""
+    words = r.title.split()
+    if ":" in r.title or len(words) < 2:
+        return []
+    end = re.search(r"\b(?:with|via|using)\s+(\S+?)\W*$", r.title, re.IGNORECASE)
+    return [w for w in (words[0], end.group(1) if end else "") if w and _name_like(w)]
 
 
 #: A one-word name of two hyphenated parts: "Sarathi-Serve", "MegaScale-Infer", "DeepSeek-V3".

@@ -24,8 +24,9 @@ from papernotes.corpus.note_opening import is_labelled_line
 from papernotes.corpus.papers import GENERIC_LINK_LABELS, PAPER_LINK_LABELS, looks_like_affiliation, title_key
 from papernotes.corpus.short_names import SHORT_NAME_WORDS
 from papernotes.retrieval.evidence import LABEL_JOIN, Sentence, split_sentences
+from papernotes.retrieval.question import Question
 from papernotes.retrieval.search import Hit, SearchResult
-from papernotes.retrieval.terms import Key, stop_words
+from papernotes.retrieval.terms import Key, lexical_terms, stop_words
 
 _URL_RE = re.compile(r"<?https?://\S+?>?(?=[\s)\]]|$)")
 #: Sentences quoted per paper at most, and the share of the best sentence's score a further sentence
@@ -110,10 +111,15 @@ def compose(
         # (one whose number stands beside a word of what is asked first: "trained on 2048 A100 GPUs")
         ranked = [s for s in ranked if s.near] + [s for s in ranked if s.number and not s.near]
     named = list(q.records) if q else []
-    if named and ranked:
+    if named and ranked and asked and q and not q.is_comparison:
         best_named = max((s.asked for s in sentences if s.named), default=0.0)  # titles count here
-        if asked and q and not q.is_comparison and ranked[0].asked >= best_named + SUBJECT_SWITCH_MARGIN:
+        # the best sentence if another paper's; else the best of another paper that writes the name
+        # itself ("Presents Llama-3-SynE, … for improving Chinese ability … on Llama-3-8B" below the
+        # named model's "Llama 3 8B: <link>")
+        rival = next((s for s in ranked if not s.named and (s is ranked[0] or _says_a_name(s.text, q))), None)
+        if rival is not None and rival.asked >= best_named + SUBJECT_SWITCH_MARGIN:
             named = []  # the name is context, the answer is another paper
+            ranked = [rival, *(s for s in ranked if s is not rival)]
     if named:
         # one name asked about (however many records share it: a preprint and its renamed conference
         # version) gets each record's authors and link; a comparison of names stays compact
@@ -138,6 +144,12 @@ def compose(
         c.add(paper_line(records[subject_rec]), chunk)
     _add_sentences(c, own)
     return "\n".join(c.lines), c.cited
+
+
+def _says_a_name(text: str, q: Question) -> bool:
+    """True when ``text`` writes the name of a paper ``q`` names (every term of it)."""
+    have = set(lexical_terms(text))
+    return any((terms := set(lexical_terms(m.name))) and terms <= have for m in q.papers)
 
 
 def _paper_answer(

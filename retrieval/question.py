@@ -523,7 +523,7 @@ def match_keys(
             read = _as_read(parts, in_notes, variant) + _as_read(parsed[i + 1][1], in_notes, variant)
             pair = _joined_pair(typed, in_notes) or _joined_pair(read, in_notes)
             if pair:
-                out.append(Key(_bare(f"{w} {parsed[i + 1][0]}"), pair))
+                out.append(Key(_bare(f"{w} {parsed[i + 1][0]}"), _with_long_forms(pair, abbreviations)))
                 i += 2
                 continue
         alts: list[tuple[str, ...]] = []
@@ -564,6 +564,22 @@ def _version_after_name(parsed: list[tuple[str, list[str]]], i: int) -> bool:
         and not english_word(parts[0])
         and _VERSION_RE.fullmatch(nxt.strip("?,.!")) is not None
     )
+
+
+def _with_long_forms(
+    alternatives: tuple[tuple[str, ...], ...], abbreviations: Abbreviations | None
+) -> tuple[tuple[str, ...], ...]:
+    """``alternatives`` (of a key of several words) and, for each of several terms holding an
+    abbreviation the notes define or use (``abbreviations``), the same with its long form ("kv cache" is
+    also "key-value cache")."""
+    if abbreviations is None or not abbreviations.long_of:
+        return alternatives
+    longer = [
+        tuple(t for term in alt for t in abbreviations.long_of.get(term, (term,)))
+        for alt in alternatives
+        if len(alt) > 1 and any(term in abbreviations.long_of for term in alt)
+    ]
+    return tuple(dict.fromkeys([*alternatives, *longer]))
 
 
 def _long_form_at(

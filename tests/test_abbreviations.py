@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from conftest import make_settings, seed_models
 
-from papernotes.retrieval.abbreviations import find_abbreviations
+from papernotes.retrieval.abbreviations import find_abbreviations, written_both_ways
 from papernotes.retrieval.question import match_keys
 from papernotes.retrieval.terms import lexical_terms
 
@@ -101,6 +101,70 @@ def test_a_list_question_finds_papers_by_either_form(tmp_path, models_cache):
         titles = " ".join(c.paper_title or "" for c in a.citations)
         assert a.kind == "list" and "Quokka" in titles and "Numbat" in titles, (q, titles)
         assert "Dingo" not in titles, q
+
+
+#: Chunks that use abbreviations without defining them: "KV" beside "key-value" in two chunks, "JIT"
+#: beside "just-in-time" in two (the function word's initial optional), "UC" beside "user-controlled"
+#: in one only (UC Berkeley), "PD" in two chunks but "prefill-decode" in one of them.
+UNDEFINED = [
+    "The KV cache grows with the context; key-value pairs of old tokens are evicted first.",
+    "KV cache blocks are paged, so key-value memory is not fragmented.",
+    "JIT compilation: kernels are built just-in-time for each shape.",
+    "A just-in-time checkpoint is taken when a JIT handler sees the failure.",
+    "UC Berkeley; the quota is user-controlled.",
+    "PD disaggregation splits the phases; prefill-decode interference disappears.",
+    "PD ratio is tuned per model.",
+]
+
+
+def test_abbreviations_written_beside_their_long_form_are_read_without_a_definition():
+    assert written_both_ways(UNDEFINED) == {"KV": "key-value", "JIT": "just-in-time"}
+    abbr = find_abbreviations(UNDEFINED)
+    assert abbr.long_of["kv"][:2] == tuple(lexical_terms("key value"))
+    assert "uc" not in abbr.long_of and "pd" not in abbr.long_of
+
+
+@pytest.mark.parametrize("question", ["papers on kv cache", "kv cache eviction?", "who evicts kv pairs"])
+def test_a_short_form_the_notes_only_use_matches_its_long_form(question):
+    vocab = {t for text in UNDEFINED for t in lexical_terms(text)}
+    keys = match_keys(question, vocab.__contains__, frozenset(), None, find_abbreviations(UNDEFINED))
+    # a chunk that writes only "key-value" covers the key the question types as "kv"
+    have = set(lexical_terms("key-value cache pairs"))
+    kv = next(k for k in keys if "kv" in k.word)
+    assert kv.covered(have), kv
+
+
+def test_a_list_question_typed_with_an_undefined_short_form_finds_the_long_form(tmp_path, models_cache):
+    """Two notes write "KV cache" beside "key-value"; one paper of a venue writes only "key-value
+    cache": "papers on kv cache" at that venue lists it, and not the venue's other papers (one of them
+    about another cache)."""
+    from papernotes.retrieval.indexing import ingest
+    from papernotes.retrieval.service import Notes
+
+    notes_dir = tmp_path / "notes"
+    notes_dir.mkdir()
+    for name, text in {
+        "paging.md": "# Paging the cache\n\nThe KV cache is paged; key-value blocks are 16 tokens each.\n",
+        "eviction.md": "# Eviction\n\nKV cache eviction drops key-value pairs of the least attended tokens.\n",
+        "hotos-2031.md": "# HotOS 2031\n\n## Papers\n\n"
+        "* Wombat: Elastic Long-Context Serving \\[[Paper](https://example.org/wombat)]\n"
+        "  * Uni A\n  * Migrates key-value cache blocks between instances as sequences grow.\n"
+        "* Dingo: Crash-Consistent Logging for Persistent Memory \\[[Paper](https://example.org/dingo)]\n"
+        "  * Uni C\n  * Logs persistent memory writes so a crash loses no committed update.\n"
+        "* Possum: A Page Cache for Disaggregated Storage \\[[Paper](https://example.org/possum)]\n"
+        "  * Uni D\n  * Keeps hot file pages in a remote memory cache shared by the compute nodes.\n",
+    }.items():
+        (notes_dir / name).write_text(text, encoding="utf-8")
+    data = tmp_path / "data"
+    seed_models(models_cache, data)
+    s = make_settings(data)
+    ingest(s, [str(notes_dir)])
+    notes = Notes(s)
+    for q in ("hotos 2031 papers on kv cache", "which hotos31 papers deal with the KV cache"):
+        a = notes.ask(q, use_llm=False)
+        titles = " ".join(c.paper_title or "" for c in a.citations)
+        assert a.kind == "list" and "Wombat" in titles, (q, a.answer)
+        assert "Dingo" not in titles and "Possum" not in titles, (q, a.answer)
 
 
 def test_an_abbreviation_does_not_run_across_a_titles_colon():

@@ -34,6 +34,10 @@ def named(notes, question: str) -> list[str]:
         ("cot", "Chain-of-Thought Prompting Elicits Reasoning in Large Language Models"),
         ("dpo", "Direct Preference Optimization: Your Language Model is Secretly a Reward Model"),
         ("byol", "Bootstrap Your Own Latent: A New Approach to Self-Supervised Learning"),
+        # every word of a short name run together, however much of each
+        ("batchnorm", "Batch Normalization: Accelerating Deep Network Training by Reducing Internal Covariate Shift"),
+        ("LayerNorm", "Layer Normalization"),
+        ("groupnorm", "Group Normalization"),
     ],
 )
 def test_an_abbreviation_of_a_title(short, title):
@@ -50,6 +54,9 @@ def test_an_abbreviation_of_a_title(short, title):
         ("raft", "Resilient Distributed Datasets: A Fault-Tolerant Abstraction for In-Memory Cluster Computing"),
         ("gu", "Generating Unit tests"),  # too short
         ("nics", "The NIC should be part of the OS"),  # a whole word is no piece: nic|s
+        ("normbatch", "Batch Normalization: Accelerating Deep Network Training"),  # out of order
+        ("batchtrain", "Batch Normalization: Accelerating Deep Network Training"),  # words left out
+        ("layernormalization", "Layer Normalization"),  # the words themselves, not a contraction
     ],
 )
 def test_not_an_abbreviation(short, title):
@@ -71,6 +78,8 @@ TITLES = [
     "Transformers",
     "Distributed Data Parallel Models",
     "Denoising Diffusion Implicit Models",
+    "Batch Normalization: Accelerating Deep Network Training by Reducing Internal Covariate Shift",
+    "Layer Normalization",
     "",
 ]
 
@@ -94,6 +103,8 @@ TITLES = [
         "xyz",
         "a",
         "dd",
+        "batchnorm",
+        "layernorm",
     ],
 )
 def test_titles_read_once_give_what_each_title_gives(short):
