@@ -112,7 +112,7 @@ def written_both_ways(texts: Iterable[str]) -> dict[str, str]:
         compounds = {m.group(0).lower() for m in _COMPOUND_RE.finditer(text)}
         if not compounds:
             continue
-        capitals = {}
+        capitals: dict[str, str] = {}
         for m in _CAPITALS_RE.finditer(text):
             w = m.group(0)
             if sum(ch.isupper() for ch in w) >= 2:

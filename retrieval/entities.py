@@ -205,9 +205,12 @@ class PaperIndex:
                 key = "".join(word_parts(normalize(name)))
                 if len(key) < 2 or key.isdigit() or key in skip:
                     continue
-                if name in _title_word_names(r) and sum(ch.isupper() for ch in name) < 2:
-                    if any(in_titles[t] > 1 for t in lexical_terms(name)):
-                        continue  # a word of other titles too ("Bayesian …" beside "… Bayesian Optimization")
+                if (
+                    name in _title_word_names(r)
+                    and sum(ch.isupper() for ch in name) < 2
+                    and any(in_titles[t] > 1 for t in lexical_terms(name))
+                ):
+                    continue  # a word of other titles too ("Bayesian …" beside "… Bayesian Optimization")
                 n = self._names.setdefault(key, _Name(display=name))
                 n.records.add(i)
                 n.single = n.single or len(name.split()) == 1
