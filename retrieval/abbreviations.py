@@ -178,9 +178,12 @@ def _long_forms(title: str) -> tuple[tuple[str, ...], ...]:
     before it, the name a title so written gives its paper (the subtitle after it is no name, and an
     abbreviation does not run across the colon: "BERT" is no b|e|r|t of "ByteDance Jakiro: Enabling
     RDMA and TCP over VPC"); words are normalized and split at hyphens ("Chain-of-Thought" → chain, of,
-    thought)."""
-    text = normalize(title)
-    sides = [text.split(":", 1)[0]] if ":" in text else [text]
+    thought), and once more where a lower-case letter meets a capital ("FlashAttention-4" → flash,
+    attention, 4: "fa4")."""
+    camel = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", title)
+    sides = []
+    for text in dict.fromkeys((normalize(title), normalize(camel))):
+        sides.append(text.split(":", 1)[0] if ":" in text else text)
     forms = []
     for side in sides:
         words = tuple(_TITLE_WORD_RE.findall(side))

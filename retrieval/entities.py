@@ -425,6 +425,10 @@ class PaperIndex:
         Tensor Language Model …"), and a word of three letters must be typed or written in the notes as
         an abbreviation ("lol ok" names nothing)."""
         terms = lexical_terms(raw)
+        parts = word_parts(normalize(raw))
+        versioned = len(parts) == 2 and parts[0].isalpha() and parts[1].isdigit()
+        if versioned:
+            terms = [stem_term("".join(parts))]  # letters and a version, one word ("FA4": f|a|4 of "FlashAttention-4")
         if len(terms) != 1 or terms[0] in question_words() | stop_words():
             return []
         if normalize(raw) in foreign_stop_words()[0] | CHAT_WORDS:
@@ -454,7 +458,7 @@ class PaperIndex:
             told = sum(1 for t in context if np.intersect1d(self._bm25.postings(t), own).size)
             if 2 * told < len(context):
                 return []
-        elif not acronym_cased and len(raw) < 4 and not as_acronym():
+        elif not acronym_cased and len(raw) < 4 and not versioned and not as_acronym():
             return []  # a short word alone ("lol ok"), neither typed nor written as an abbreviation
         users = {self.chunk_record[int(pos)] for pos in holding} - {None}
         if users and found[0] not in users and not exact:

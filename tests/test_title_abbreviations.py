@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import assert_answered, notes_of
+from conftest import assert_answered, notes_from_texts, notes_of
 
 from papernotes.retrieval.abbreviations import TitleAbbreviations, abbreviates
 from papernotes.retrieval.extractive import is_byline
@@ -38,6 +38,9 @@ def named(notes, question: str) -> list[str]:
         ("batchnorm", "Batch Normalization: Accelerating Deep Network Training by Reducing Internal Covariate Shift"),
         ("LayerNorm", "Layer Normalization"),
         ("groupnorm", "Group Normalization"),
+        # the parts of a name written in camel case, and its version ("FlashAttention-4")
+        ("fa4", "FlashAttention-4: Algorithm and Kernel Pipelining Co-Design for Asymmetric Hardware Scaling"),
+        ("pak", "PagedAttention Kernels: A Study"),
     ],
 )
 def test_an_abbreviation_of_a_title(short, title):
@@ -223,3 +226,29 @@ def test_a_pronoun_with_nothing_named_asks_which_paper(notes, question):
 @pytest.mark.parametrize("question", ["the dlfm paper, who's it from", "moqt - how fast is it"])
 def test_a_pronoun_beside_a_name_refers_to_that_name(notes, question):
     assert not notes.ask(question, use_llm=False).clarify
+
+
+VERSIONED = {
+    "gridattention-4.md": "# [GridAttention-4: Tile Scheduling for Asymmetric Accelerators]"
+    "(https://arxiv.org/abs/2605.01234)\n\n- MLSys 2026\n- Lumen Labs\n\n"
+    "GridAttention-4 schedules attention tiles so tensor cores never wait on memory.\n",
+    "gridattention-3.md": "# [GridAttention-3: Warp-Specialized Attention](https://arxiv.org/abs/2504.04321)\n\n"
+    "- NeurIPS 2025\n- Lumen Labs\n\nGridAttention-3 overlaps softmax with matrix multiplies.\n",
+}
+
+
+@pytest.fixture(scope="module")
+def versioned(tmp_path_factory, models_cache):
+    return notes_from_texts(tmp_path_factory.mktemp("versioned-abbreviations"), VERSIONED, models_cache)
+
+
+@pytest.mark.parametrize(
+    ("question", "title"),
+    [
+        ("GA4 paper - venue + who", "GridAttention-4: Tile Scheduling for Asymmetric Accelerators"),
+        ("what is ga4", "GridAttention-4: Tile Scheduling for Asymmetric Accelerators"),
+        ("ga3 - what does it overlap", "GridAttention-3: Warp-Specialized Attention"),
+    ],
+)
+def test_a_camel_cased_name_and_its_version_are_abbreviated(versioned, question, title):
+    assert named(versioned, question) == [title]
