@@ -168,6 +168,8 @@ _FUNCTION_WORDS = frozenset(
     "a an the of for in on at to from with by via and or is are as your you all its into over under "
     "towards toward".split()
 )
+#: Words that join a title's words rather than carry its meaning (public name of the same set).
+FUNCTION_WORDS = _FUNCTION_WORDS
 _ARTICLES = frozenset({"a", "an", "the"})
 _TITLE_WORD_RE = re.compile(r"[^\W_]+")
 

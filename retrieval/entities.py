@@ -32,7 +32,7 @@ from papernotes.corpus.paper_links import paper_id, written_url_spans
 from papernotes.corpus.papers import title_key
 from papernotes.corpus.short_names import SHORT_NAME_WORDS
 from papernotes.corpus.venues import VenueMention
-from papernotes.retrieval.abbreviations import TitleAbbreviations, coined, definitions, shortens
+from papernotes.retrieval.abbreviations import FUNCTION_WORDS, TitleAbbreviations, coined, definitions, shortens
 from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.terms import (
     CHAT_WORDS,
@@ -667,7 +667,8 @@ class PaperIndex:
         "Rethinking" names *Rethinking Checkpoint Frequency for Spot Training*, and the two words after it
         are the title's, not what is asked); stop words of the title may be left out. The words after that
         which describe the paper by its title, in any order and shortened, go with the name too
-        (:meth:`_described`)."""
+        (:meth:`_described`); a name several papers share names only those it describes that far ("vtc
+        for fair llm serving" is *Fairness in Serving Large Language Models*, not the VTC compiler)."""
         words = words_of(question, skip)
         starts = clause_starts(question, skip)
         taken = {j for m in mentions for j in range(*m.words)}
@@ -684,11 +685,25 @@ class PaperIndex:
                         break
                     at, end = at + len(terms), end + 1
                 end = self._described(m.records[0], words, end, taken, starts)
-            out.append(PaperMention(m.records, m.name, (m.words[0], end), m.name_parts))
+            records = m.records
+            if len(m.records) > 1 and not m.name_parts:
+                # a name several papers share, described as one of them ("vtc for fair llm serving")
+                ends = {r: self._described(r, words, end, taken, starts, telling_apart=True) for r in m.records}
+                furthest = max(ends.values())
+                if furthest > end and (narrowed := [r for r in m.records if ends[r] == furthest]) != m.records:
+                    records = narrowed
+                    end = self._described(narrowed[0], words, end, taken, starts)
+            out.append(PaperMention(records, m.name, (m.words[0], end), m.name_parts))
         return out
 
     def _described(
-        self, record: int, words: list[tuple[str, list[str]]], end: int, taken: set[int], starts: set[int]
+        self,
+        record: int,
+        words: list[tuple[str, list[str]]],
+        end: int,
+        taken: set[int],
+        starts: set[int],
+        telling_apart: bool = False,
     ) -> int:
         """Where a paper's name, ending at word ``end``, ends with the words typed right after it that
         describe the paper by its title in any order and however shortened (:func:`shortens`: "dfvg spec
@@ -697,15 +712,22 @@ class PaperIndex:
         description stops at a clause mark (``starts``), a question word or a word of no title; it must
         leave words after it (in "orca throughput?", what is asked is "throughput", title word or not)
         and be two words or more or end at a clause mark (one title word may be the question's own:
-        "hlat trained with what learning rate", "sdchunter gpus were h100s?")."""
+        "hlat trained with what learning rate", "sdchunter gpus were h100s?"); ``telling_apart`` papers
+        that share the name, any description counts, also one word or one ending the question ("vtc
+        fairness paper", "what's VTC for fair llm serving")."""
         title = self.records[record].title
         asking = question_words()
         j, described = end, 0
         while j < len(words) and j not in taken and (j == end or j not in starts):
             parts = words[j][1]
+            if parts and all(p in FUNCTION_WORDS for p in parts):
+                j += 1  # "vtc for fair llm serving": a joining word, whether the title has it or not
+                continue
             if parts and not all(shortens(p, title) and not set(lexical_terms(p)) & asking for p in parts):
                 break
             j, described = j + 1, described + len(parts)
+        if telling_apart:
+            return j if described else end
         if j == len(words) or not (described >= 2 or j in starts):
             return end
         return j

@@ -103,3 +103,21 @@ def test_a_described_paper_is_answered_from_its_notes(notes, question, figure):
 )
 def test_one_before_what_it_counts_is_a_number(text, expected):
     assert has_number(text, frozenset()) is expected
+
+
+SERVING = "Pike: Fair Scheduling for LLM Serving"
+COMPILER = "Pike: Loop Fusion for Tensor Compilers"
+
+
+@pytest.mark.parametrize(
+    ("question", "titles"),
+    [
+        ("whats the idea behind pike for fair llm serving", [SERVING]),
+        ("pike fairness paper", [SERVING]),
+        ("pike loop fusion - who", [COMPILER]),
+        ("pike loop fusion: what does it fuse", [COMPILER]),
+        ("pike?", sorted([SERVING, COMPILER])),  # nothing tells them apart
+    ],
+)
+def test_a_description_tells_apart_papers_that_share_a_name(notes, question, titles):
+    assert sorted(notes.catalog[r].title for r in notes.retriever.understand(question).records) == titles
