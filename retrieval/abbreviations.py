@@ -183,17 +183,19 @@ def _long_forms(title: str) -> tuple[tuple[str, ...], ...]:
     thought), and once more where a lower-case letter meets a capital ("FlashAttention-4" → flash,
     attention, 4: "fa4")."""
     camel = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", title)
-    sides = []
-    for text in dict.fromkeys((normalize(title), normalize(camel))):
-        sides.append(text.split(":", 1)[0] if ":" in text else text)
-    forms = []
-    for side in sides:
-        words = tuple(_TITLE_WORD_RE.findall(side))
-        while words and words[0] in _ARTICLES:  # "A Simple Framework …" starts at "simple"
-            words = words[1:]
-        if len(words) >= 2:
-            forms.append(words)
-    return tuple(dict.fromkeys(forms))
+    return tuple(dict.fromkeys([*_plain_forms(title), *_plain_forms(camel)]))
+
+
+@lru_cache(maxsize=8192)
+def _plain_forms(title: str) -> tuple[tuple[str, ...], ...]:
+    """:func:`_long_forms` without the camel-case split: the words as the title separates them, the
+    only ones a contraction runs together (:func:`_contracts`: "gpipe" is no g|pipe of "GraphPipe: …")."""
+    text = normalize(title)
+    side = text.split(":", 1)[0] if ":" in text else text
+    words = tuple(_TITLE_WORD_RE.findall(side))
+    while words and words[0] in _ARTICLES:  # "A Simple Framework …" starts at "simple"
+        words = words[1:]
+    return (words,) if len(words) >= 2 else ()
 
 
 def _pieces(short: str, words: tuple[str, ...], start: int, pieces: int, skipped: int, exact: bool = False) -> bool:
@@ -250,8 +252,8 @@ def abbreviates(short: str, title: str) -> bool:
     >>> abbreviates("mask", "Masked Autoencoders Are Scalable Vision Learners")
     False
     """
-    forms = _long_forms(title)
-    return any(_abbreviates_forms(key, forms) for key in abbreviation_keys(short))
+    forms, plain = _long_forms(title), _plain_forms(title)
+    return any(_abbreviates_forms(key, forms, plain=plain) for key in abbreviation_keys(short))
 
 
 #: Fewest letters of a typed start of one title word read as that word ("spec" for "Speculative").
@@ -297,11 +299,14 @@ def shortens(word: str, title: str) -> bool:
     )
 
 
-def _abbreviates_forms(key: str, forms: tuple[tuple[str, ...], ...], exact: bool = False) -> bool:
-    """:func:`abbreviates` for a read ``key`` (:func:`abbreviation_key`) and a title's long forms."""
+def _abbreviates_forms(
+    key: str, forms: tuple[tuple[str, ...], ...], exact: bool = False, plain: tuple[tuple[str, ...], ...] = ()
+) -> bool:
+    """:func:`abbreviates` for a read ``key`` (:func:`abbreviation_key`) and a title's long forms
+    (``plain``: those of them a contraction may run together, :func:`_plain_forms`)."""
     if any(key in words for words in forms):
         return False
-    return any(_pieces(key, words, 0, 0, 0, exact) or _contracts(key, words) for words in forms)
+    return any(_pieces(key, words, 0, 0, 0, exact) for words in forms) or any(_contracts(key, w) for w in plain)
 
 
 #: Most words of a long form read as contracted into one word (:func:`_contracts`).
@@ -368,7 +373,9 @@ class TitleAbbreviations:
     """
 
     def __init__(self, titles: Iterable[str]):
+        titles = list(titles)
         self._forms = [_long_forms(t) for t in titles]
+        self._plain = [_plain_forms(t) for t in titles]
         # the whole title's words (the first form) hold the part before its colon (the second)
         self._letters = ["".join(forms[0]) if forms else "" for forms in self._forms]
         self._letter_sets = [frozenset(text) for text in self._letters]
@@ -388,6 +395,6 @@ class TitleAbbreviations:
                 for i in self._by_initial.get(key[0], ())
                 if chars <= self._letter_sets[i]
                 and _in_order(key, self._letters[i])
-                and _abbreviates_forms(key, self._forms[i], exact)
+                and _abbreviates_forms(key, self._forms[i], exact, self._plain[i])
             )
         return sorted(found)

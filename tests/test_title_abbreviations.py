@@ -60,6 +60,8 @@ def test_an_abbreviation_of_a_title(short, title):
         ("normbatch", "Batch Normalization: Accelerating Deep Network Training"),  # out of order
         ("batchtrain", "Batch Normalization: Accelerating Deep Network Training"),  # words left out
         ("layernormalization", "Layer Normalization"),  # the words themselves, not a contraction
+        ("gpipe", "GraphPipe: Improving Performance and Scalability of DNN Training"),  # one word, two capitals
+        ("faas", "FaaScale: Unlocking Fast LLM Scaling for Serverless Inference"),
     ],
 )
 def test_not_an_abbreviation(short, title):
@@ -83,6 +85,8 @@ TITLES = [
     "Denoising Diffusion Implicit Models",
     "Batch Normalization: Accelerating Deep Network Training by Reducing Internal Covariate Shift",
     "Layer Normalization",
+    "GraphPipe: Improving Performance and Scalability of DNN Training",
+    "FlashAttention-4: Algorithm and Kernel Pipelining Co-Design",
     "",
 ]
 
@@ -108,6 +112,9 @@ TITLES = [
         "dd",
         "batchnorm",
         "layernorm",
+        "gpipe",
+        "fa4",
+        "gp",
     ],
 )
 def test_titles_read_once_give_what_each_title_gives(short):
