@@ -5,7 +5,7 @@ list answers)."""
 from __future__ import annotations
 
 import pytest
-from conftest import make_settings, seed_models
+from conftest import make_settings, notes_from_texts, seed_models
 
 from papernotes.retrieval.abbreviations import find_abbreviations, written_both_ways
 from papernotes.retrieval.question import match_keys
@@ -138,12 +138,7 @@ def test_a_list_question_typed_with_an_undefined_short_form_finds_the_long_form(
     """Two notes write "KV cache" beside "key-value"; one paper of a venue writes only "key-value
     cache": "papers on kv cache" at that venue lists it, and not the venue's other papers (one of them
     about another cache)."""
-    from papernotes.retrieval.indexing import ingest
-    from papernotes.retrieval.service import Notes
-
-    notes_dir = tmp_path / "notes"
-    notes_dir.mkdir()
-    for name, text in {
+    files = {
         "paging.md": "# Paging the cache\n\nThe KV cache is paged; key-value blocks are 16 tokens each.\n",
         "eviction.md": "# Eviction\n\nKV cache eviction drops key-value pairs of the least attended tokens.\n",
         "hotos-2031.md": "# HotOS 2031\n\n## Papers\n\n"
@@ -153,13 +148,8 @@ def test_a_list_question_typed_with_an_undefined_short_form_finds_the_long_form(
         "  * Uni C\n  * Logs persistent memory writes so a crash loses no committed update.\n"
         "* Possum: A Page Cache for Disaggregated Storage \\[[Paper](https://example.org/possum)]\n"
         "  * Uni D\n  * Keeps hot file pages in a remote memory cache shared by the compute nodes.\n",
-    }.items():
-        (notes_dir / name).write_text(text, encoding="utf-8")
-    data = tmp_path / "data"
-    seed_models(models_cache, data)
-    s = make_settings(data)
-    ingest(s, [str(notes_dir)])
-    notes = Notes(s)
+    }
+    notes = notes_from_texts(tmp_path, files, models_cache)
     for q in ("hotos 2031 papers on kv cache", "which hotos31 papers deal with the KV cache"):
         a = notes.ask(q, use_llm=False)
         titles = " ".join(c.paper_title or "" for c in a.citations)
