@@ -119,7 +119,7 @@ def written_both_ways(texts: Iterable[str]) -> dict[str, str]:
                 capitals.setdefault(w.lower(), w)
         for c in compounds:
             parts = c.split("-")
-            for initials in {"".join(p[0] for p in parts), "".join(p[0] for p in parts if p not in _FUNCTION_WORDS)}:
+            for initials in {"".join(p[0] for p in parts), "".join(p[0] for p in parts if p not in FUNCTION_WORDS)}:
                 if len(initials) >= 2 and initials in capitals:
                     together[(initials, c)] += 1
                     written.setdefault(initials, capitals[initials])
@@ -151,7 +151,7 @@ _SHORT_FIRST_RE = re.compile(r"(?<![\w-])([A-Za-z][\w-]{1,11}) \(((?:[^()\s]+\s+
 def coined(long_form: str) -> bool:
     """True for a long form written as a name, its words capitalized but for function words
     ("Embeddings from Language Models"), not as a term of the field ("deep Q-network")."""
-    words = [w for w in _TITLE_WORD_RE.findall(long_form) if w.lower() not in _FUNCTION_WORDS]
+    words = [w for w in _TITLE_WORD_RE.findall(long_form) if w.lower() not in FUNCTION_WORDS]
     return len(words) >= 2 and all(w[0].isupper() for w in words)
 
 
@@ -164,12 +164,10 @@ MAX_LENGTH = 10
 MAX_PIECE = 3
 #: Function words a title may skip between an abbreviation's pieces without counting as skipped
 #: (the "of" of "Chain of Thought" may also give a piece: CoT).
-_FUNCTION_WORDS = frozenset(
+FUNCTION_WORDS = frozenset(
     "a an the of for in on at to from with by via and or is are as your you all its into over under "
     "towards toward".split()
 )
-#: Words that join a title's words rather than carry its meaning (public name of the same set).
-FUNCTION_WORDS = _FUNCTION_WORDS
 _ARTICLES = frozenset({"a", "an", "the"})
 _TITLE_WORD_RE = re.compile(r"[^\W_]+")
 
@@ -218,7 +216,7 @@ def _pieces(short: str, words: tuple[str, ...], start: int, pieces: int, skipped
         for n in range(min(longest, MAX_PIECE), 0, -1):  # the longest start first: "sim" before "s"
             if _pieces(short[n:], words, i + 1, pieces + 1, skipped, exact):
                 return True
-        if word not in _FUNCTION_WORDS:
+        if word not in FUNCTION_WORDS:
             skipped += 1
             if skipped > pieces + len(short):  # more skips than pieces could ever make up for
                 return False
