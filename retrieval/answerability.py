@@ -348,6 +348,7 @@ def framing(q: Question, identity: AbstractSet[str] = frozenset()) -> str:
     text = q.text
     for m in sorted(q.venues, key=lambda m: m.span, reverse=True):
         text = text[: m.span[0]] + " " + text[m.span[1] :]
+    text = re.sub(r"[(\[]\s*[)\]]", " ", text)  # the brackets a venue stood in: "GREEN (nsdi25) - from?"
     # "paper" names what every lookup part is about: it says nothing of which part is asked ("was X a
     # best *paper*?" is no more a lookup than "was X a best?")
     known = q.name_terms | identity | _PAPER_TERMS

@@ -344,3 +344,23 @@ def test_chat_fillers_ask_nothing(notes, question):
     q = notes.retriever.understand(question)
     assert not {"lol", "idk", "fyi"} & {k.word for k in q.asked}, [k.word for k in q.asked]
     assert not notes.ask(question, use_llm=False).refused
+
+
+@pytest.mark.parametrize(
+    ("with_venue", "without"),
+    [
+        ("quillserve (osdi31) - who made it?", "quillserve - who made it?"),
+        ("quillserve [OSDI '31] who built it", "quillserve who built it"),
+        ("kangaroute (nsdi'31) - from which school?", "kangaroute - from which school?"),
+    ],
+)
+def test_a_venue_in_brackets_leaves_the_framing_as_without_it(notes, with_venue, without):
+    """The framing a lookup is judged by (its cosine to the lookup parts) is the question without its
+    names and venue, and without the brackets the venue stood in."""
+    from papernotes.retrieval.answerability import framing
+
+    def framed(question: str) -> str:
+        return " ".join(framing(notes.retriever.understand(question)).split())
+
+    assert framed(with_venue) == framed(without)
+    assert notes.ask(with_venue, use_llm=False).kind == notes.ask(without, use_llm=False).kind
