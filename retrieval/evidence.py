@@ -50,10 +50,9 @@ _ABBREV_RE = re.compile(
     r"(?:\b(?:Dr|Prof|Mr|Ms|Mrs|St|vs|etc|Fig|Figs|Eq|Sec|No|al|e\.g|i\.e|cf|approx|Inc|Corp|Ltd)\.|\b[A-Z]\.)$"
 )
 #: English cardinal number words (an amount written out: "nine low-level metrics", "two orders of
-#: magnitude"); "one" only before a word it counts ("rolls the job back by one minibatch"), not as a
-#: pronoun ("one of", "the one that", "one can").
+#: magnitude"); "one" is left out, it is mostly a pronoun (:data:`_ONE_COUNTING_RE`).
 _NUMBER_WORDS = (
-    r"(?:one(?=\s+(?!(?:of|another|that|which|who|is|was|can|could|may|might|would|should|must|will|has|had)\b)[a-z])|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+    r"(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
     r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundreds?|"
     r"thousands?|millions?|billions?|trillions?|dozens?)"
 )
@@ -71,6 +70,13 @@ _NUMBER_RE = re.compile(
     re.IGNORECASE,
 )
 _YEAR_ONLY_RE = re.compile(r"^(?:19|20)\d\d$")
+#: "One" before a word it counts ("rolls the job back by one minibatch"), not as a pronoun ("one of",
+#: "the one that", "one can"): an amount only in the clause of what is asked (:func:`_number_beside`),
+#: since "prefetches one layer ahead" states no speedup.
+_ONE_COUNTING_RE = re.compile(
+    r"\bone\s+(?!(?:of|another|that|which|who|is|was|can|could|may|might|would|should|must|will|has|had)\b)[a-z]",
+    re.IGNORECASE,
+)
 
 
 #: A fenced code block (CommonMark: ``` or ~~~ fences, the closing fence as long as the opening one).
@@ -460,7 +466,8 @@ def _clauses(text: str) -> list[str]:
 
 def _number_beside(text: str, asked: Sequence[Key | str], known: AbstractSet[str]) -> bool:
     """True when one clause of ``text`` (:func:`_clauses`) states a number (an amount :func:`has_number`
-    counts: ``known`` numbers, years and identifiers aside; "a few seconds" is one) and holds a word that
+    counts: ``known`` numbers, years and identifiers aside; "a few seconds" is one; or "one" counting a
+    noun: "back by one minibatch") and holds a word that
     covers a key of ``asked`` (any of its readings). A sentence in a script the asked words are not
     written in (a Chinese note, an English question) cannot hold them: any number it states counts."""
     want = {t for k in asked if isinstance(k, Key) for alt in k.alternatives for t in alt}
@@ -469,7 +476,9 @@ def _number_beside(text: str, asked: Sequence[Key | str], known: AbstractSet[str
     if re.search(f"[{CJK_CHARS}]", plain) and not any(re.search(f"[{CJK_CHARS}]", t) for t in want):
         return has_number(plain, known)
     return any(
-        has_number(clause, known) and bool(want.intersection(lexical_terms(clause))) for clause in _clauses(plain)
+        (has_number(clause, known) or _ONE_COUNTING_RE.search(clause) is not None)
+        and bool(want.intersection(lexical_terms(clause)))
+        for clause in _clauses(plain)
     )
 
 
