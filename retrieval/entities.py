@@ -188,8 +188,7 @@ class PaperIndex:
         for r in records:
             if r.deep_note:
                 per_note[r.deep_note] = per_note.get(r.deep_note, 0) + 1
-        title_terms = {t for r in records for t in lexical_terms(r.title)}
-        in_titles = Counter(t for r in records for t in set(lexical_terms(r.title)))
+        in_titles = Counter(t for r in records for t in set(lexical_terms(r.title)))  # term → titles holding it
         self._coined: set[str] = set()  # names a paper's summary coins (:meth:`_defined_name`)
         self._own_name_records: dict[str, set[int]] = {}  # a system name or title prefix → its papers
         for i, r in enumerate(records):
@@ -198,7 +197,7 @@ class PaperIndex:
         for i, r in enumerate(records):
             named = _record_names(r)
             own_file = bool(r.deep_note) and per_note[r.deep_note or ""] == 1  # not a log of many papers
-            prose = self._prose_name(i, r, named, title_terms, bm25) if own_file else None
+            prose = self._prose_name(i, r, named, in_titles.keys(), bm25) if own_file else None
             if prose:
                 named.append(prose)
             for name in [*named, *(_file_name_words(r, named) if own_file else [])]:
