@@ -345,6 +345,12 @@ def test_eval_metrics_match_hand_computation(tmp_path):
         ("uses a 64K context", "4K", False),  # inside a longer number
         ("the Metadata AI", "Meta AI", False),  # inside a longer word
         ("a cafébar", "café", False),
+        # × and ÷ are signs among the Latin-1 letters: a number beside one ends there
+        ("3.6 acceptance length, 2.6× decoding speedup", "2.6", True),
+        ("512×512 videos at 40 FPS", "512", True),
+        ("a 6÷2 split", "6", True),
+        ("up to 12.6× faster", "2.6", False),  # still inside a longer number
+        ("Ørsted and Åland", "rsted", False),  # Latin-1 letters still continue a word
     ],
 )
 def test_answer_contains_at_word_boundaries_of_each_script(answer, needle, found):
