@@ -173,6 +173,26 @@ class VenueMention:
 _VENUE_NOUNS = r"papers?|talks?|proceedings|track|submissions?|accepted|program(?:me)?|articles?|pubs?"
 
 
+@lru_cache(maxsize=1)
+def _lemmas():
+    import lemminflect  # an English lexicon of lemmas by part of speech (the SPECIALIST lexicon)
+
+    return lemminflect.getAllLemmas
+
+
+def counted_noun(word: str) -> bool:
+    """``word`` reads as a plural noun that a number before it counts ("25 nodes", "24 gpus"): it ends
+    in a single "s" and the English lexicon (lemminflect's) knows it as a noun, or knows neither it nor
+    its form without the "s" (jargon: "gpus", "vms"). A verb ("23 predicts", "24 lets") or a
+    contraction typed without its apostrophe ("25 whats": the lexicon knows "what") counts nothing, so
+    the number before it stays a year ("sosp 25 whats it about")."""
+    w = word.lower()
+    if not re.fullmatch(r"\w*[^s\W]s", w):
+        return False
+    readings = _lemmas()(w)
+    return "NOUN" in readings if readings else not _lemmas()(w[:-1])
+
+
 def _venue_position(text: str, start: int, end: int) -> bool:
     """A series word in a venue position: after "at"/"@", before a paper noun or a possessive, or after
     "in"/"from"/"of" at the end of a clause ("papers in fast?")."""
@@ -241,7 +261,7 @@ def find_venue_mentions(
             between = text[m.end("series") : m.start("year")]
             spaced = between.strip() == "" and between != ""
             nxt = re.match(r"\s*(\w+)", text[m.end() :])
-            plural = nxt is not None and re.fullmatch(r"\w*[^s\W]s", nxt.group(1), re.IGNORECASE) is not None
+            plural = nxt is not None and counted_noun(nxt.group(1))
             if spaced and plural and not re.match(rf"\s*(?:{_VENUE_NOUNS})\b", text[m.end() :], re.IGNORECASE):
                 raw_year = None  # "SC 25 nodes": a number before a plural noun is a count, not a year
         if raw_year:

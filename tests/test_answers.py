@@ -137,7 +137,25 @@ def test_venues_written_casually_become_filters(text, venue, series):
 
 def test_a_number_before_a_plural_noun_is_a_count_not_a_year():
     assert detect_filters("we ran SC 25 nodes", ["SC 2025"]).venue is None
+    assert detect_filters("we ran SC 24 gpus", ["SC 2024"]).venue is None  # jargon plural
+    assert detect_filters("SC 24 hours of traces", ["SC 2024"]).venue is None
     assert detect_filters("osdi 24 papers on storage", ["OSDI 2024"]).venue == "OSDI 2024"
+
+
+@pytest.mark.parametrize(
+    "text, venue",
+    [
+        # a verb or a contraction typed without its apostrophe after the number: it counts nothing
+        ("dandelion sosp 25 whats it about", "SOSP 2025"),
+        ("golgi socc 23 predicts function perf with what model", "SoCC 2023"),
+        ("nsdi 26 lets see, any papers on rdma?", "NSDI 2026"),
+        ("the osdi 24 one gets what speedup", "OSDI 2024"),
+        ("mlsys 25 thats the one on sharding", "MLSys 2025"),
+    ],
+)
+def test_a_number_before_a_verb_or_contraction_stays_a_year(text, venue):
+    f = detect_filters(text, ["SOSP 2025", "SoCC 2023", "NSDI 2026", "OSDI 2024", "MLSys 2025"])
+    assert f.venue == venue
 
 
 def test_ordinary_word_fast_is_not_a_venue():
