@@ -31,7 +31,8 @@ from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.search import Hit, SearchResult
 from papernotes.retrieval.terms import Key, coverage, lexical_terms
 
-#: Sentences embedded per question (the best by lexical overlap, plus each named paper's first line).
+#: Sentences embedded per question (the named papers' first, then the best by lexical overlap, plus each
+#: named paper's first line).
 #: Embedding them is most of a warm extractive answer's time (measured over the dev questions: p50
 #: 518 ms with 16, 267 ms with 8, 163 ms with 4 on the loaded 2 cores), and the fitted sentence model
 #: weighs lexical coverage far above the cosine, so 6 keep the answer within its 200 ms budget.
@@ -487,6 +488,17 @@ def _heading_line(h: Hit) -> str:
     return h.text.split("\n", 1)[0].strip()
 
 
+def _read_under(s: Sentence, names: dict[int, str]) -> str:
+    """The line a sentence is read under when embedded: its chunk's heading line, followed by the name
+    of the named paper it is about (``names``: record → name) when the heading line lacks that name's
+    words."""
+    line = _heading_line(s.hit)
+    name = names.get(s.hit.record) if s.named and s.hit.record is not None else None
+    if name and not set(lexical_terms(name)) <= set(lexical_terms(line)):
+        return f"{line} › {name}"
+    return line
+
+
 def _complete(fragment: str, texts: list[str]) -> str | None:
     """The whole sentence (from sibling chunk texts) that ends with ``fragment``, if any."""
     probe = fragment[:60]
@@ -506,24 +518,32 @@ def embed_best(
     embed: Callable[[list[str]], list[list[float]]],
     n: int = EMBEDDED_SENTENCES,
     amount: float = 0.0,
+    names: dict[int, str] | None = None,
 ) -> None:
     """Set ``cos`` on the ``n`` best candidates by lexical overlap, titles and affiliation lines last
-    (and on each named paper's first sentence): cosine similarity of the sentence, read under its chunk's heading line ("SpotServe ›
+    and, when the question names papers, the named papers' sentences first (and on each named paper's
+    first sentence): cosine similarity of the sentence, read under its chunk's heading line ("SpotServe ›
     Implementation: 5.6K LoC …"), to the question vector (both unit-norm, so the dot product). ``amount``:
     how much the question asks for an amount (0–1, :func:`amount_asked`); sentences stating one count
-    that much more in the choice (an amount is answered by one)."""
+    that much more in the choice (an amount is answered by one). ``names``: catalog record → the name
+    the question gives it, for the named papers; a named paper's sentence in a chunk whose heading line
+    does not name it (an entry of a listing: "SOSP 2025 › Papers › GPU OS") is read under that name too,
+    as the question reads it ("LithOS › Built in Rust.")."""
     if not sentences or query_vector is None:
         return
-    # a title or affiliations line repeats the paper's lead line: no evidence worth an embedding
+    # a title or affiliations line repeats the paper's lead line: no evidence worth an embedding; a
+    # question naming a paper is answered from its own sentences, and the embedder is what finds the one
+    # that shares no word with the question ("lithos impl language?" → "Built in Rust."), so they are
+    # embedded before other papers' sentences however many words those share
     order = sorted(
         sentences,
-        key=lambda s: (s.is_title, -(s.asked + s.lexical + amount * s.number), s.hit.rank or 99, s.index),
+        key=lambda s: (s.is_title, not s.named, -(s.asked + s.lexical + amount * s.number), s.hit.rank or 99, s.index),
     )
     chosen = order[:n]
     for s in sentences:
         if s.named and s.index == 0 and s not in chosen:
             chosen.append(s)
-    vecs = np.asarray(embed([f"{_heading_line(s.hit)}: {s.text}" for s in chosen]), dtype=np.float32)
+    vecs = np.asarray(embed([f"{_read_under(s, names or {})}: {s.text}" for s in chosen]), dtype=np.float32)
     q = np.asarray(query_vector, dtype=np.float32)
     for s, v in zip(chosen, vecs @ q, strict=True):
         s.cos = float(v)

@@ -351,7 +351,9 @@ class Notes:
             result, idf, self.retriever.section_siblings, self._identity, self._affiliation_line, named_chunks
         )
         an.amount = amount_asked(q.asks_quantity, q.asked, self.retriever.bm25)
-        embed_best(an.sentences, result.query_vector, self.retriever.embeddings.embed_documents, amount=an.amount)
+        names = {r: m.name for m in q.papers for r in m.records}
+        embed = self.retriever.embeddings.embed_documents
+        embed_best(an.sentences, result.query_vector, embed, amount=an.amount, names=names)
         score_sentences(an.sentences, an.amount)
         an.features = question_features(result, an.sentences, self.retriever.bm25, own, an.amount)
         an.answerability = answerability(an.features)
