@@ -26,8 +26,9 @@ _PHRASE_BREAK_RE = re.compile(r"[()\[\]{},;:?!.\"“”]|\s[-–—/]\s")
 #: ("built *on the* …", "won *a* best paper …") ends the run.
 JOINING = frozenset({"for", "of", "in", "with", "via"})
 #: Terms a passage may hold between (or around) a phrase's words and still state the phrase ("serving
-#: *large language* models" for "llm serving", "Bayesian *online* optimization").
-PHRASE_GAP = 3
+#: *large language* models" for "llm serving", "Bayesian *online* optimization"); a hyphenated word
+#: counts its joined form too ("large-scale" → ``larg scale largescal``).
+PHRASE_GAP = 5
 
 
 def _as_key(k: Key | str) -> Key:
