@@ -38,7 +38,6 @@ from papernotes.retrieval.filters import Filters
 from papernotes.retrieval.question import ALTERNATIVE_RE, Question, topic_alternatives
 from papernotes.retrieval.search import Hit, HybridRetriever, SearchResult
 from papernotes.retrieval.terms import Key, coverage, english_word, is_year, lexical_terms, relatives
-from papernotes.retrieval.topic_phrases import phrases, read_compounds
 
 MEMBERSHIP_FEATURES = ("cov_own", "cov", "head", "dense", "cov_rel", "dense_rel", "selective")
 #: Used until eval/calibrate.py has fitted the membership model (hand-set starting values).
@@ -233,8 +232,6 @@ def select(
         x.features["dense_rel"] = x.features["dense"] / best_dense
         x.features["selective"] = selective if x.features["cov"] >= best_cov - 1e-9 else 0.0
         x.probability = 1.0 if not topic and (f.venue or f.series or years) else m.probability(x.features)
-    if topic and q:  # a member is about the whole topic: each phrase said as such, or meant in other words
-        require_whole_topic(retriever, scored, phrased(q.text, alternatives), vec, idf, f)
     # where the notes' own headings name the whole topic for some papers, the notes' grouping decides, as
     # it does for summaries: the papers listed under such a heading, or whose own title or one-liner
     # names the topic; else where the topic is a person or group that some papers' authors,
@@ -268,128 +265,6 @@ def select(
             x.probability = (x.probability if topic else 1.0) if theirs else 0.0
     members = [x for x in scored if x.probability >= 0.5]
     return members, scored
-
-
-def phrased(text: str, alternatives: list[Sequence[Key | str]]) -> list[list[list[Key | str]]]:
-    """Each of the topic's ``alternatives`` as the phrases ``text`` writes it in
-    (:func:`~papernotes.retrieval.topic_phrases.phrases`); empty alternatives left out."""
-    return [phrases(text, alt) for alt in alternatives if alt]
-
-
-def _passages(
-    retriever: HybridRetriever, r: PaperRecord, positions: Sequence[int], heads: Sequence[str]
-) -> list[list[str]]:
-    """The stemmed terms of each text a paper's phrases are looked for in: its title, system name,
-    one-liner and tags, each heading path it is listed under, and each of its chunks."""
-    texts = [r.title, r.system or "", r.summary, " ".join(r.tags), *heads]
-    return [lexical_terms(t) for t in texts if t] + [lexical_terms(retriever.bm25.texts[p]) for p in positions]
-
-
-def _as_key(k: Key | str) -> Key:
-    return k if isinstance(k, Key) else Key(k, ((k,),))
-
-
-@dataclass
-class TopicReading:
-    """How a candidate's text reads against the compounds of the topic's alternative it states best:
-    the part of each compound it states (``parts``, by compound; :func:`read_compounds`), the keys of
-    the compounds it states only in part (``unsaid``), whether it states a single word of such a
-    compound and writes a missing one only elsewhere (``apart``: "Bayesian" statistics and "near-optimal"
-    search for "bayesian optimization"), the idf weight of the keys it states (``stated``) and the best
-    cosine of its chunks to the alternative's words (``similarity``, −1–1)."""
-
-    parts: dict[tuple[int, int], frozenset[Key]]
-    unsaid: list[Key]
-    apart: bool
-    stated: float
-    similarity: float
-
-    @property
-    def whole(self) -> bool:
-        """It states every compound of the alternative whole (and the alternative has one)."""
-        return bool(self.parts) and not self.unsaid and all(self.parts.values())
-
-
-def _read_topic(
-    passages: list[list[str]],
-    alternatives: list[list[list[Key | str]]],
-    idf: Callable[[str], float],
-    sim: Callable[[str], float],
-) -> TopicReading:
-    """The :class:`TopicReading` of a paper's ``passages`` (stemmed terms of each of its texts) for the
-    alternative it states no compound of only in part, else the one it states the most of (idf weight)."""
-    vocab = {t for terms in passages for t in terms}
-    best: TopicReading | None = None
-    for a, alt in enumerate(alternatives):
-        read = read_compounds(alt, passages, idf)
-        parts = {(a, i): part for i, part in enumerate(read) if part is not None}
-        unsaid = [_as_key(k) for i, part in enumerate(read) if part for k in alt[i] if _as_key(k) not in part]
-        flat = [_as_key(k) for phrase in alt for k in phrase]
-        weight = sum(_weight(k, idf) for k in flat if k not in unsaid and k.covered(vocab))
-        # an alternative it leaves no compound of in part (one of single words) is the one it is read by
-        if best is None or (not unsaid, weight) > (not best.unsaid, best.stated):
-            lone = any(len(p) == 1 for i, p in enumerate(read) if p and len(p) < len(alt[i]))
-            apart = lone and any(k.covered(vocab) for k in unsaid)
-            best = TopicReading(parts, unsaid, apart, weight, sim(" ".join(k.word for k in flat)))
-    assert best is not None
-    return best
-
-
-def _weight(k: Key, idf: Callable[[str], float]) -> float:
-    return max((idf(t) for t in k.terms), default=0.0)
-
-
-def require_whole_topic(
-    retriever: HybridRetriever,
-    scored: list[ListItem],
-    alternatives: list[list[list[Key | str]]],
-    vec: dict[str, np.ndarray],
-    idf: Callable[[str], float],
-    f: Filters,
-) -> None:
-    """Keep as members (probability 0.5 or more) only the candidates about the whole of each compound
-    of the topic (:func:`phrased`: "bayesian optimization", "llm serving", "RL for scheduling"), not
-    about one of its words. A candidate whose text states a compound only in part stays when, under the
-    embedder, it is as close to the topic as the least close candidate that states every compound whole
-    (the words differ, the meaning does not: "serverless inference" for "llm serving") — as close as the
-    closest one when it writes the missing word only elsewhere (:attr:`TopicReading.apart`) — or when the
-    notes list it under the same heading as a member that states them whole. The others drop to
-    :data:`UNSAID_CAP`. When no candidate states the compounds whole, the notes have no such term among
-    them and the membership model decides alone (its words may be the question's framing: "award
-    according to the notes"). ``vec``: the chunks' unit vectors by id."""
-    embedded: dict[str, np.ndarray] = {}
-
-    def embed(text: str) -> np.ndarray:
-        if text not in embedded:
-            embedded[text] = np.asarray(retriever.embeddings.embed_documents([text])[0], dtype=np.float32)
-        return embedded[text]
-
-    readings: dict[int, TopicReading] = {}
-    heads: dict[int, str] = {}
-    for x in scored:
-        positions = retriever.papers.chunks.get(x.record, [])
-        ids = [retriever.bm25.ids[p] for p in positions if retriever.bm25.ids[p] in vec]
-
-        def sim(text: str, ids: list[str] = ids) -> float:
-            return max((float(vec[i] @ embed(text)) for i in ids), default=0.0)
-
-        paths = _venue_topics(x.paper, f)
-        heads[x.record] = " ".join(paths)
-        readings[x.record] = _read_topic(_passages(retriever, x.paper, positions, paths), alternatives, idf, sim)
-    whole = [r.similarity for r in readings.values() if r.whole]
-    whole_heads = {heads[x.record] for x in scored if x.probability >= 0.5 and readings[x.record].whole}
-    for x in scored:
-        r = readings[x.record]
-        if x.probability < 0.5 or not r.unsaid or not whole:  # no candidate says it: the notes lack the term
-            continue
-        meant = r.similarity >= (max(whole) if r.apart else min(whole))
-        if not meant and not (heads[x.record] and heads[x.record] in whole_heads):
-            x.probability = min(x.probability, UNSAID_CAP)
-
-
-#: The membership probability a candidate keeps at most when it is not about the whole topic
-#: (:func:`require_whole_topic`): just under one half, so that the notes' grouping can still admit it.
-UNSAID_CAP = 0.49
 
 
 #: A heading's papers are all members when at least this share of them (and :data:`GROUP_MIN` or more)

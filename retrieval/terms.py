@@ -204,12 +204,6 @@ def names_a_thing(word: str) -> bool:
     return not readings or "NOUN" in readings or "PROPN" in readings
 
 
-def only_a_verb(word: str) -> bool:
-    """True for a word lemminflect's English lexicon knows only as a verb ("rely", "built", "got"), not a
-    noun or adjective too ("build", "training", "optical"); False for one it lacks (a name, jargon)."""
-    return set(_lemmas()(word.lower())) == {"VERB"}
-
-
 def english_word(word: str) -> bool:
     """True for a common English word: its Snowball stem is the stem of a whole word of the embedder's
     WordPiece vocabulary ("differ" shares ``differ`` with "different"), a general English lexicon that
