@@ -98,6 +98,14 @@ def test_a_papers_key_idea_or_technique_is_a_lookup(notes, question):
     assert ask(notes, question).kind == "lookup"
 
 
+@pytest.mark.parametrize("question", ["hexa main trick?", "how does hexa work", "loom in a nutshell?", "quill's trick"])
+def test_the_gist_asked_in_an_idiom_is_a_lookup(notes, question):
+    """ "main trick", "how does X work", "in a nutshell" ask for the gist in words no summary uses: the
+    lookup part's description names these ways of asking, since the embedder reads an idiom only as close
+    as its words."""
+    assert ask(notes, question).kind == "lookup"
+
+
 @pytest.mark.parametrize("question", ["who are the authors of hexa", "hexa authors?"])
 def test_a_field_the_record_lacks_is_not_a_lookup(notes, question):
     """Hexa's note names no authors: the lookup answer does not hold them, so it is not the answer."""
