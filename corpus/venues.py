@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from papernotes.corpus.errors import BadInputError
+from papernotes.corpus.lexicon import readings
 from papernotes.corpus.normalize import unify_punctuation
 from papernotes.corpus.venue_names import journal_abbreviated
 
@@ -173,13 +174,6 @@ class VenueMention:
 _VENUE_NOUNS = r"papers?|talks?|proceedings|track|submissions?|accepted|program(?:me)?|articles?|pubs?"
 
 
-@lru_cache(maxsize=1)
-def _lemmas():
-    import lemminflect  # an English lexicon of lemmas by part of speech (the SPECIALIST lexicon)
-
-    return lemminflect.getAllLemmas
-
-
 def counted_noun(word: str) -> bool:
     """``word`` reads as a plural noun that a number before it counts ("25 nodes", "24 gpus"): it ends
     in a single "s" and the English lexicon (lemminflect's) knows it as a noun, or knows neither it nor
@@ -189,8 +183,8 @@ def counted_noun(word: str) -> bool:
     w = word.lower()
     if not re.fullmatch(r"\w*[^s\W]s", w):
         return False
-    readings = _lemmas()(w)
-    return "NOUN" in readings if readings else not _lemmas()(w[:-1])
+    known = readings(w)
+    return "NOUN" in known if known else not readings(w[:-1])
 
 
 def _venue_position(text: str, start: int, end: int) -> bool:

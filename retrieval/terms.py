@@ -12,6 +12,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import lru_cache
 
+from papernotes.corpus.lexicon import readings
 from papernotes.corpus.normalize import CJK_CHARS, normalize, tokens
 
 #: Version of the term rules stored with the BM25 index; bump it whenever :func:`lexical_terms` changes
@@ -188,20 +189,13 @@ def _english_stems() -> frozenset[str]:
     return frozenset(stemmer.stemWords(list(wordpiece_vocabulary())))
 
 
-@lru_cache(maxsize=1)
-def _lemmas():
-    import lemminflect  # an English lexicon of lemmas by part of speech (the SPECIALIST lexicon)
-
-    return lemminflect.getAllLemmas
-
-
 def names_a_thing(word: str) -> bool:
     """False for a word that lemminflect's English lexicon (built from the SPECIALIST Lexicon and AGID)
     knows only as an adjective, adverb or verb ("bad", "different", "typical", "made"): it says how or
     what kind, it names nothing; True for a word with a noun reading ("batch", "license") and for one
     the lexicon lacks (a name, jargon: "cfg", "vllm")."""
-    readings = _lemmas()(word.lower())
-    return not readings or "NOUN" in readings or "PROPN" in readings
+    known = readings(word)
+    return not known or "NOUN" in known or "PROPN" in known
 
 
 def english_word(word: str) -> bool:

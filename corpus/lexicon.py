@@ -1,0 +1,20 @@
+"""The English lexicon of lemmas by part of speech that reading words relies on: lemminflect's, built
+from the SPECIALIST Lexicon and AGID. It tells a noun from a verb ("nodes" from "predicts") and a known
+word from jargon ("gpus")."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+
+@lru_cache(maxsize=1)
+def _lemmas():
+    import lemminflect  # imported on first use: loading its tables takes a moment
+
+    return lemminflect.getAllLemmas
+
+
+def readings(word: str) -> dict[str, tuple[str, ...]]:
+    """The parts of speech the lexicon knows ``word`` as (lower-cased), each with its lemmas:
+    ``{"NOUN": ("node",)}`` for "nodes", ``{}`` for a word it lacks (a name, jargon: "gpus", "vllm")."""
+    return dict(_lemmas()(word.lower()))
