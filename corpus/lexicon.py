@@ -6,6 +6,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+#: The words an English "'s" ("is", "has", "us") contracts onto that people type without the apostrophe
+#: ("whats", "hows", "wheres", "thats", "lets"): the wh-words, the demonstratives and "let", a closed
+#: class. The lexicon reads some as plural nouns ("the hows and wheres"), which typed so they never are.
+CLITIC_HOSTS = frozenset({"what", "how", "where", "when", "who", "why", "that", "there", "here", "it", "let"})
+
 
 @lru_cache(maxsize=1)
 def _lemmas():

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from papernotes.corpus.errors import BadInputError
-from papernotes.corpus.lexicon import readings
+from papernotes.corpus.lexicon import CLITIC_HOSTS, readings
 from papernotes.corpus.normalize import unify_punctuation
 from papernotes.corpus.venue_names import journal_abbreviated
 
@@ -171,17 +171,19 @@ class VenueMention:
 
 
 #: Nouns after a series name that make it a venue ("fast papers", "sosp talks").
-_VENUE_NOUNS = r"papers?|talks?|proceedings|track|submissions?|accepted|program(?:me)?|articles?|pubs?"
+_VENUE_NOUNS = (
+    r"papers?|talks?|proceedings|tracks?|workshops?|tutorials?|submissions?|accepted|program(?:me)?|articles?|pubs?"
+)
 
 
 def counted_noun(word: str) -> bool:
     """``word`` reads as a plural noun that a number before it counts ("25 nodes", "24 gpus"): it ends
     in a single "s" and the English lexicon (lemminflect's) knows it as a noun, or knows neither it nor
     its form without the "s" (jargon: "gpus", "vms"). A verb ("23 predicts", "24 lets") or a
-    contraction typed without its apostrophe ("25 whats": the lexicon knows "what") counts nothing, so
-    the number before it stays a year ("sosp 25 whats it about")."""
+    contraction typed without its apostrophe ("25 whats", "25 hows": :data:`CLITIC_HOSTS`) counts
+    nothing, so the number before it stays a year ("sosp 25 whats it about")."""
     w = word.lower()
-    if not re.fullmatch(r"\w*[^s\W]s", w):
+    if not re.fullmatch(r"\w*[^s\W]s", w) or w[:-1] in CLITIC_HOSTS:
         return False
     known = readings(w)
     return "NOUN" in known if known else not readings(w[:-1])

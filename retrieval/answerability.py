@@ -245,7 +245,7 @@ LOOKUP_PARTS = (
     # (the ways people ask for the gist beyond the words of a summary: its "trick", "how it works", "in a
     # nutshell"; the embedder reads an idiom only as close as its words)
     "what the paper is about: its main or key idea, trick, insight, technique or contribution, how it works, the gist"
-    " or TLDR in a nutshell",
+    " or TLDR in one line, in a nutshell",
 )
 #: The catalog record's fields that the lookup answer gives, by the nouns that name them: a question
 #: naming a paper that asks for one of these ("what conference was X at", "url for X", "pdf of X",

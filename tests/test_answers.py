@@ -151,6 +151,12 @@ def test_a_number_before_a_plural_noun_is_a_count_not_a_year():
         ("nsdi 26 lets see, any papers on rdma?", "NSDI 2026"),
         ("the osdi 24 one gets what speedup", "OSDI 2024"),
         ("mlsys 25 thats the one on sharding", "MLSys 2025"),
+        # the lexicon reads "hows", "wheres" as plural nouns; typed so, they are "how's", "where's"
+        ("lithos sosp 25 hows it work", "SOSP 2025"),
+        ("sosp 25 wheres lithos from", "SOSP 2025"),
+        # a part of the venue is no count of it
+        ("mlsys 25 workshops", "MLSys 2025"),
+        ("nsdi 26 tutorials?", "NSDI 2026"),
     ],
 )
 def test_a_number_before_a_verb_or_contraction_stays_a_year(text, venue):
