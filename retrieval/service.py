@@ -227,8 +227,13 @@ class Notes:
         # passages of other venues cannot answer it; a named paper with a misremembered venue still can
         unanswerable_venue = bool(result.missing_venue) and not q.papers
         # a question of framing and chat words only ("hi", "thanks!", "ok") asks about nothing in the notes
-        # (a question of numbers only, "42", "3.14?", names nothing either: a number alone is in many notes)
-        nothing_asked = not q.papers and not q.venues and all(_NUMBER_RE.fullmatch(k.word) for k in q.keys)
+        # (a question of numbers only, "42", "3.14?", names nothing either: a number alone is in many notes;
+        # nor does a lone letter, "k", "x?": it is in many notes as a variable or a unit)
+        nothing_asked = (
+            not q.papers
+            and not q.venues
+            and all(_NUMBER_RE.fullmatch(k.word) or _lone_letter(k) for k in q.keys)
+        )
         # a name the notes lack is the subject of a question that names no paper of the notes: passages
         # about other papers cannot answer it ("What is Moonfake's KV cache design?")
         unknown_name = bool(q.unknown_names) and not q.papers
@@ -625,6 +630,11 @@ def carry_over(question: str, history: list[tuple[str, str]], papers: list[Paper
     if subject is None:
         return f"{prev_q} {question}"
     return f"{question} ({subject.title})"
+
+
+def _lone_letter(k: Key) -> bool:
+    """``k`` is one Latin letter, however typed ("k", "--k", "x?"): a variable or a unit, no word."""
+    return bool(k.terms) and all(len(t) == 1 and t.isascii() and t.isalpha() for t in k.terms)
 
 
 def _asks_list(text: str) -> bool:

@@ -729,10 +729,11 @@ def test_a_title_prefix_that_is_a_phrase_of_the_notes_names_no_paper_when_typed_
 
 
 @pytest.mark.parametrize(
-    "q", ["hi", "thanks!", "ok", "hello there", "thx", "pls", "42", "3.14?", "what is 42", "1e-6", "10x"]
+    "q",
+    ["hi", "thanks!", "ok", "hello there", "thx", "pls", "42", "3.14?", "what is 42", "1e-6", "10x", "k", "x?", "--k"],
 )
 def test_chat_words_alone_ask_nothing_and_are_refused(notes, q):
-    """Chat words, or numbers alone (a number is in many notes), name nothing to answer about."""
+    """Chat words, numbers or a lone letter (each is in many notes) name nothing to answer about."""
     a = ask(notes, q)
     assert a.refused and a.answer == REFUSAL and not a.citations, (q, a.answer)
 
