@@ -757,6 +757,18 @@ def _unknown_names(
     return out
 
 
+#: Where a word of a spaced script (Latin letters, digits) meets Chinese, Japanese or Korean text typed
+#: without a space ("vLLMとは何ですか", "Mooncake的KV缓存"): CJK text puts no space between words.
+_SCRIPT_CHANGE_RE = re.compile(rf"(?<=[^\W_{CJK_CHARS}])(?=[{CJK_CHARS}])|(?<=[{CJK_CHARS}])(?=[^\W_{CJK_CHARS}])")
+
+
+def _scripts_apart(text: str) -> str:
+    """``text`` with a space where a Latin word meets CJK text, so a name typed against the text of another
+    script is a word of its own ("vLLMとは何ですか" → "vLLM とは何ですか"), as the notes' tokens already
+    split them (:func:`~papernotes.corpus.normalize.tokens`)."""
+    return _SCRIPT_CHANGE_RE.sub(" ", text)
+
+
 def _as_typed(text: str, words: list[str]) -> list[str]:
     """``words`` as the question typed them: a CJK fragment (stop phrases cut CJK runs apart, "文长度")
     becomes the whole run of the question it comes from ("的上下文长度是多少"), without repeats."""
@@ -818,6 +830,7 @@ def understand(
     cannot be matched against the notes, so they count neither for nor against an answer.
     """
     text = papers.read_links(text) if papers is not None else without_links(text)  # a paper's link is its name
+    text = _scripts_apart(text)
     if in_notes is not None:
         text = opening_interrogative(text, in_notes)
     known = known_venues or []

@@ -230,9 +230,7 @@ class Notes:
         # (a question of numbers only, "42", "3.14?", names nothing either: a number alone is in many notes;
         # nor does a lone letter, "k", "x?": it is in many notes as a variable or a unit)
         nothing_asked = (
-            not q.papers
-            and not q.venues
-            and all(_NUMBER_RE.fullmatch(k.word) or _lone_letter(k) for k in q.keys)
+            not q.papers and not q.venues and all(_NUMBER_RE.fullmatch(k.word) or _lone_letter(k) for k in q.keys)
         )
         # a name the notes lack is the subject of a question that names no paper of the notes: passages
         # about other papers cannot answer it ("What is Moonfake's KV cache design?")

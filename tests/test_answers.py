@@ -232,10 +232,16 @@ def test_nfd_note_found_by_nfc_question(notes):
     assert "shortest queue" in a.answer
 
 
-def test_cjk_question_naming_a_system(notes):
-    a = ask(notes, "DistServe 是什么?")
-    assert not a.refused
+@pytest.mark.parametrize(
+    "question",
+    # typed with or without a space: CJK text puts none between words, so a name may touch the text
+    ["DistServe 是什么?", "DistServe是什么", "DistServeとは何ですか", "DistServe는 무엇인가요", "什么是DistServe？"],
+)
+def test_cjk_question_naming_a_system(notes, question):
+    a = ask(notes, question)
+    assert not a.refused, question
     assert cited_titles(a)[0].startswith("DistServe")
+    assert [m.name for m in notes.retriever.understand(question).papers] == ["DistServe"]
 
 
 @pytest.mark.parametrize(
