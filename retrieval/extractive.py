@@ -113,10 +113,12 @@ def compose(
     named = list(q.records) if q else []
     if named and ranked and asked and q and not q.is_comparison:
         best_named = max((s.asked for s in sentences if s.named), default=0.0)  # titles count here
-        # the best sentence if another paper's; else the best of another paper that writes the name
-        # itself ("Presents Llama-3-SynE, … for improving Chinese ability … on Llama-3-8B" below the
-        # named model's "Llama 3 8B: <link>")
-        rival = next((s for s in ranked if not s.named and (s is ranked[0] or _says_a_name(s.text, q))), None)
+        # the best sentence of another paper that writes the name itself ("Presents Llama-3-SynE, … for
+        # improving Chinese ability … on Llama-3-8B" below the named model's "Llama 3 8B: <link>"): the
+        # name is context only where another paper builds on it; a sentence that does not write it is no
+        # such paper ("distserve in one sentence" is not answered by another paper's "sentence
+        # classification")
+        rival = next((s for s in ranked if not s.named and _says_a_name(s.text, q)), None)
         if rival is not None and rival.asked >= best_named + SUBJECT_SWITCH_MARGIN:
             named = []  # the name is context, the answer is another paper
             ranked = [rival, *(s for s in ranked if s is not rival)]

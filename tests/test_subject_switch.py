@@ -93,3 +93,20 @@ def test_real_notes_answer_with_the_paper_that_adapts_the_named_model(real_notes
     assert not a.refused, a.answer
     assert cited(a)[0].startswith("Towards Effective and Efficient Continual Pre-training"), a.answer
     assert "Chinese ability" in a.answer
+
+
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        ("distserve in one sentence", "DistServe"),
+        ("vllm in one sentence", "vLLM"),
+        ("splitwise in a sentence", "Splitwise"),
+        ("sarathi-serve in one sentence", "Sarathi-Serve"),
+    ],
+)
+def test_another_paper_that_does_not_write_the_name_is_no_subject(real_notes, question, name):
+    """Another paper's sentence holding what is asked ("sentence classification" for "in one sentence")
+    but not the named paper's name builds nothing on it: the question stays about the named paper,
+    answered by its own notes or refused, never by the other paper."""
+    a = real_notes.ask(question, use_llm=False)
+    assert a.refused or name in cited(a)[0] or name in a.answer.split("\n")[0], a.answer
