@@ -139,8 +139,9 @@ def ingest(
     ] = None,
     as_json: JSON = False,
 ) -> None:
-    """Read, chunk and index notes (incremental: unchanged chunks are not embedded again); checks that
-    the index's parts agree and repairs them."""
+    """Read, chunk and index notes (incremental: unchanged chunks are not embedded again).
+
+    Every ingest also checks that the index's parts agree and repairs them."""
     if any(not src.strip() for src in sources or []):
         raise BadSourceError("a source is empty: give a notes folder, a file or a git URL")
     if watch is not None:
