@@ -114,18 +114,18 @@ def compose(
     if named and ranked and asked and q and not q.is_comparison:
         best_named = max((s.asked for s in sentences if s.named), default=0.0)  # titles count here
 
-        # the best sentence of another paper that writes the name — in one of its sentences ("Presents
-        # Llama-3-SynE, … for improving Chinese ability … on Llama-3-8B" below the named model's "Llama 3
-        # 8B: <link>"; "… starts from end-to-end PyTorch models" beside AutoKernel's best sentence) or in
-        # its title ("Mirage Persistent Kernel" for "mirage persistant kernel …", read as Mirage): the
-        # name is context only where another paper builds on it or shares it; a paper that writes it
-        # nowhere is no such paper ("distserve in one sentence" is not answered by another paper's
-        # "sentence classification")
-        def title(s: Sentence) -> str:
-            return records[s.hit.record].title if s.hit.record is not None else (s.hit.paper or "")
+        # the best sentence of another paper that writes the name itself ("Presents Llama-3-SynE, … for
+        # improving Chinese ability … on Llama-3-8B" below the named model's "Llama 3 8B: <link>"), or the
+        # best sentence of all when its paper's title writes it ("Mirage Persistent Kernel" for "mirage
+        # persistant kernel …", read as Mirage): the name is context only where another paper builds on it
+        # or shares it; a paper's sentence that writes it nowhere is no such paper ("distserve in one
+        # sentence" is not answered by another paper's "sentence classification", nor "DistServe 发表在哪"
+        # by another paper's "发表在 EuroSys 上" in notes that mention DistServe elsewhere)
+        def writes_a_name(s: Sentence) -> bool:
+            title = records[s.hit.record].title if s.hit.record is not None else ""
+            return _says_a_name(s.text, q) or (s is ranked[0] and _says_a_name(title, q))
 
-        writing = {s.hit.group for s in sentences if not s.named and _says_a_name(f"{title(s)}\n{s.text}", q)}
-        rival = next((s for s in ranked if not s.named and s.hit.group in writing), None)
+        rival = next((s for s in ranked if not s.named and writes_a_name(s)), None)
         if rival is not None and rival.asked >= best_named + SUBJECT_SWITCH_MARGIN:
             named = []  # the name is context, the answer is another paper
             ranked = [rival, *(s for s in ranked if s is not rival)]

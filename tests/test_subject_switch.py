@@ -118,7 +118,7 @@ def test_another_paper_that_does_not_write_the_name_is_no_subject(real_notes, qu
         # the name read (Mirage) is a word of the title of the paper that answers (Mirage Persistent Kernel)
         ("mirage persistant kernel latency reduction vs kernel-per-operator", "Mirage Persistent Kernel"),
         ("mirage persisent kernel - how much lower latency than kernel per operator", "Mirage Persistent Kernel"),
-        # the named library is written in another sentence of the paper that answers
+        # the named library is written in the sentence of the paper that answers
         (
             "Is there an autonomous GPU kernel optimizer that starts from an end-to-end PyTorch model and ranks "
             "kernels with Amdahl's law? Who built it?",
@@ -126,10 +126,9 @@ def test_another_paper_that_does_not_write_the_name_is_no_subject(real_notes, qu
         ),
     ],
 )
-def test_another_paper_that_writes_the_name_in_its_title_or_notes_takes_over(real_notes, question, paper):
-    """A paper that writes the named paper's name — in its title or in another of its sentences — can
-    take the question over when its sentence covers what is asked, though the best sentence itself does
-    not write the name."""
+def test_another_paper_that_writes_the_name_in_its_title_or_sentence_takes_over(real_notes, question, paper):
+    """A paper that writes the named paper's name — in the sentence that covers what is asked, or in its
+    title when that sentence is the best of all — takes the question over."""
     a = real_notes.ask(question, use_llm=False)
     assert not a.refused, a.answer
     assert cited(a)[0].startswith(paper), a.answer
