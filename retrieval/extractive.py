@@ -122,8 +122,9 @@ def compose(
         # sentence" is not answered by another paper's "sentence classification", nor "DistServe 发表在哪"
         # by another paper's "发表在 EuroSys 上" in notes that mention DistServe elsewhere)
         def writes_a_name(s: Sentence) -> bool:
-            title = records[s.hit.record].title if s.hit.record is not None else ""
-            return _says_a_name(s.text, q) or (s is ranked[0] and _says_a_name(title, q))
+            if _says_a_name(s.text, q):
+                return True
+            return s is ranked[0] and s.hit.record is not None and _says_a_name(records[s.hit.record].title, q)
 
         rival = next((s for s in ranked if not s.named and writes_a_name(s)), None)
         if rival is not None and rival.asked >= best_named + SUBJECT_SWITCH_MARGIN:
