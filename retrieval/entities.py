@@ -415,7 +415,8 @@ class PaperIndex:
         chunks), when it is an English word ("mars", "Apple") that neither the question nor, mostly, the
         notes write as an acronym (two or more capitals), when other papers' chunks use the word and its
         own never do (there it names something else: "Pangu"; unless it spells the title's initials
-        exactly, skipping no word: "GFS" in MapReduce's notes), or when the notes write it as a word of its
+        exactly, skipping no word, in at most :data:`COMMON_NAME_CHUNKS` chunks: "GFS" in MapReduce's
+        notes, not "SLO" in 35), or when the notes write it as a word of its
         own rather than cased as an abbreviation ("Tarn", "Raft"). ``context`` are the question's other
         content terms found in the notes: at least half of them must occur in that paper's chunks ("ddpm
         cifar10 fid?"), unless the word spells the title's initials exactly ("gfs vs rdd fault
@@ -460,9 +461,11 @@ class PaperIndex:
         elif not acronym_cased and len(raw) < 4 and not versioned and not as_acronym():
             return []  # a short word alone ("lol ok"), neither typed nor written as an abbreviation
         users = {self.chunk_record[int(pos)] for pos in holding} - {None}
-        if users and found[0] not in users and not exact:
+        if users and found[0] not in users and (not exact or len(holding) > COMMON_NAME_CHUNKS):
             # other papers' notes use the word, its own never: it names something else ("Pangu"), unless
-            # it spells the title's words' initials exactly ("GFS" in MapReduce's notes: the Google File System)
+            # it spells the title's words' initials exactly and few chunks use it ("GFS" in MapReduce's
+            # notes: the Google File System); a word many chunks use that way is their term ("SLO
+            # attainment" in 35 chunks is no "S-LoRA", "AIME" scores no "AI Metropolis")
             return []
         if len(holding) and not as_acronym():
             return []  # the notes write it as a word of its own ("Tarn", "Raft"), not as an abbreviation

@@ -259,3 +259,35 @@ def versioned(tmp_path_factory, models_cache):
 )
 def test_a_camel_cased_name_and_its_version_are_abbreviated(versioned, question, title):
     assert named(versioned, question) == [title]
+
+
+def _note(title: str, venue: str, body: str) -> str:
+    return f'---\ntitle: "{title}"\nvenue: "{venue}"\n---\n\n# {title}\n\n{body}\n'
+
+
+@pytest.mark.parametrize(
+    "term, title",
+    [
+        ("SLO attainment", "S-LoRA: Serving Thousands of Concurrent LoRA Adapters"),  # S|Lo of S-LoRA
+        ("AIME accuracy", "AI Metropolis: Scaling Multi-Agent Simulation with Out-of-order Execution"),  # AI|Me
+        ("MFU", "Megatron Framework Updates"),  # M|F|U, the initials themselves
+    ],
+)
+def test_a_term_many_notes_write_abbreviates_no_title(tmp_path, models_cache, term, title):
+    """A word that spells a title's initials but that the notes write, as a term, in more than
+    COMMON_NAME_CHUNKS chunks of other papers (never in that paper's own) names no paper."""
+    systems = ["Zephyr", "Quokka", "Basalt", "Mistletoe", "Pelican"]
+    files = {
+        f"{s.lower()}.md": _note(
+            f"{s}: Serving LLMs Faster",
+            "OSDI 2024",
+            f"{s} improves {term} by 2x over vLLM on a 16-GPU cluster. It keeps {term} above 90% under bursts.",
+        )
+        for s in systems
+    }
+    files["target.md"] = _note(title, "MLSys 2024", "A system described in its own words, on its own hardware.")
+    notes = notes_from_texts(tmp_path, files, models_cache)
+    word = term.split()[0]
+    assert title not in named(notes, f"how much does quokka improve {word.lower()}?")
+    assert named(notes, f"how much does Quokka improve {term}?") == ["Quokka: Serving LLMs Faster"]
+    assert title in named(notes, f"what is {title.split(':')[0]}")  # its own name still names it
