@@ -37,6 +37,8 @@ from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.terms import (
     CHAT_WORDS,
     COMPARING,
+    FIELD_TERM_MIN_CHUNKS,
+    FIELD_TERM_SHARE,
     english_word,
     foreign_stop_words,
     lexical_terms,
@@ -48,11 +50,6 @@ from papernotes.retrieval.terms import (
 #: A one-word name found in more than this many chunks that are not about the paper is an ordinary
 #: word of the notes; the question must then write it in the name's own casing ("FACE", "Echo").
 COMMON_NAME_CHUNKS = 3
-#: A one-word name found in more than this share of all chunks (and in more than
-#: :data:`FIELD_TERM_MIN_CHUNKS`, for small collections) is a term of the field ("LLMs", "PyTorch"), not a
-#: paper's name, whatever its casing.
-FIELD_TERM_SHARE = 0.02
-FIELD_TERM_MIN_CHUNKS = 10
 #: A name a paper's summary coins (:meth:`PaperIndex._defined_name`) is the paper's even when other notes
 #: use it often (they compare against it: "ELMo"), unless more than this share of the papers' notes use
 #: it: then it is a term of the field that the summary spells out ("Large Language Models (LLMs)").
@@ -471,6 +468,13 @@ class PaperIndex:
             return []  # the notes write it as a word of its own ("Tarn", "Raft"), not as an abbreviation
         return found
 
+    def _field_shorthand(self, raw: str) -> bool:
+        """True when the word ``raw``, typed in lower case, is short for a term of the field (a word of the
+        notes in more than :data:`~papernotes.retrieval.terms.FIELD_TERM_SHARE` of the chunks,
+        :meth:`~papernotes.retrieval.spelling.Vocabulary.shorthand`): "perf" for "performance". The reading a lower-case name has once it is
+        such a term's usual shorthand, by the rule that keeps a term of the field from naming a paper."""
+        return self._bm25.vocabulary.shorthand(raw) is not None
+
     def _written_as_acronym(self, raw: str, holding: np.ndarray) -> bool:
         """True when most of the notes' uses of ``raw`` (up to :data:`CASING_SAMPLE`) are cased as an
         abbreviation is, with two or more capitals ("DDPM", "SimCLR", "MoCo")."""
@@ -563,6 +567,8 @@ class PaperIndex:
                 raw = " ".join(w for w, _ in words[i : i + size])
                 if key in self._common and raw != n.display and not self._cited(n, words, i, size, cited):
                     continue  # an ordinary word ("flash attention"), not the paper "FLASH"
+                if size == 1 and raw != n.display and self._field_shorthand(raw) and not self._cited(n, words, i, size, cited):
+                    continue  # "tpp perf gain": short for "performance", a term of the field, not the paper "PeRF"
                 if size > 1 and n.single and raw != n.display and self._ordinary_phrase(words[i : i + size], n):
                     continue  # "serverless LLM serving" describes a field, it does not name "ServerlessLLM"
                 found.append(PaperMention(sorted(n.records), n.display, (i, i + size)))

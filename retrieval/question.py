@@ -534,9 +534,10 @@ def match_keys(
             alts.append(split)
         if abbreviations is not None and len(split) == 1 and split[0] in abbreviations.long_of:
             alts.append(abbreviations.long_of[split[0]])
-        if in_notes is not None and len(split) == 1 and not in_notes(split[0]):
-            # a compound the notes write as two words ("codesize") before a misspelling of one word
-            compound = _compound_parts(parts[0], in_notes)
+        if in_notes is not None and len(split) == 1:
+            # a compound the notes write as two words ("codesize") before a misspelling of one word; a
+            # word the notes use is read only as the term of the field it is short for ("perf")
+            compound = _compound_parts(parts[0], in_notes) if not in_notes(split[0]) else []
             meant = variant(parts[0]) if variant is not None and not compound else None
             if meant and lexical_terms(meant):
                 alts.append(tuple(lexical_terms(meant)))

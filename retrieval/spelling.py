@@ -14,6 +14,8 @@ in) gives such a word the one word of the notes it most plausibly stands for:
   one of the two usual ways: a truncation (its beginning: "univ" → "university", "impl" →
   "implementation") or a contraction (its first letter, then only consonants found in it in order:
   "attn" → "attention", "mgmt" → "management"). A short unknown name ("orca", "vidur") is neither.
+  A word the notes do use reads so only when the longer word is a term of the field (:meth:`Vocabulary.
+  shorthand`): "perf" is "performance" even in notes where a paper is called "PeRF".
 
 A word that reads both ways ("accel": one edit from "accl", or "accelerator" cut short) takes the reading
 the notes use in more chunks, the word's prior as in a noisy-channel spelling corrector.
@@ -34,7 +36,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import DamerauLevenshtein
 
 from papernotes.corpus.normalize import tokens
-from papernotes.retrieval.terms import Key, english_word, lexical_terms
+from papernotes.retrieval.terms import Key, english_word, field_term_chunks, lexical_terms
 
 #: Shortest word read as a misspelling or an abbreviation.
 MIN_LETTERS = 4
@@ -82,8 +84,11 @@ class Vocabulary:
 
     def __init__(self, texts: Iterable[str], is_english: Callable[[str], bool]) -> None:
         df: Counter[str] = Counter()
+        chunks = 0
         for text in texts:
             df.update({t for t in tokens(text, compounds=False) if t.isalpha()})
+            chunks += 1
+        self._field_chunks = field_term_chunks(chunks)
         self.df = df
         self._words = list(df)
         self._is_english = is_english
@@ -93,7 +98,8 @@ class Vocabulary:
 
     def variant(self, typed: str) -> str | None:
         """The notes' word that ``typed`` (one word as written in a question) misspells or abbreviates,
-        or None: when ``typed`` is in the notes, is not all lower-case letters, is shorter than
+        or None: when ``typed`` is in the notes (unless it is short for a term of the field,
+        :meth:`shorthand`), is not all lower-case letters, is shorter than
         :data:`MIN_LETTERS`, or nothing is close enough (see the module docstring)."""
         if not typed.isalpha() or not typed.islower() or len(typed) < MIN_LETTERS:
             return None
@@ -102,7 +108,7 @@ class Vocabulary:
     @lru_cache(maxsize=4096)  # noqa: B019 - one Vocabulary per loaded index; it lives as long as the index
     def _variant(self, word: str) -> str | None:
         if word in self.df:
-            return None
+            return self._shorthand(word)  # "perf", though a paper "PeRF" puts it in the notes
         readings: list[str] = []
         # only a non-word is read as a misspelling: a word of the general lexicon not in the notes ("turing"
         # near "tuning") is meant as typed (the non-word/real-word error distinction of spelling correction)
@@ -113,15 +119,35 @@ class Vocabulary:
             )
             if near:
                 readings.append(min(near, key=lambda m: (m[1], -self.df[m[0]], m[0]))[0])
-        if len(word) <= MAX_ABBREVIATION and not self._is_english(word):
-            longer = [
-                w for w in self._words if len(w) >= len(word) + 3 and abbreviates(word, w) and self._is_english(w)
-            ]
-            if longer:
-                readings.append(max(longer, key=lambda w: (self.df[w], w)))
+        if (longer := self._expanded(word)) is not None:
+            readings.append(longer)
         # a short word can read both ways ("accel": "accl" one edit away, or "accelerator" abbreviated):
         # the reading the notes use more often wins (the word's prior, as in a noisy-channel speller)
         return max(readings, key=lambda w: self.df[w]) if readings else None
+
+    def _expanded(self, word: str) -> str | None:
+        """The most frequent common English word of the notes at least three letters longer that
+        ``word`` (of at most :data:`MAX_ABBREVIATION` letters, no common English word itself) abbreviates,
+        or None."""
+        if len(word) > MAX_ABBREVIATION or self._is_english(word):
+            return None
+        longer = [w for w in self._words if len(w) >= len(word) + 3 and abbreviates(word, w) and self._is_english(w)]
+        return max(longer, key=lambda w: (self.df[w], w)) if longer else None
+
+    def shorthand(self, typed: str) -> str | None:
+        """The notes' word that ``typed`` (one lower-case word of :data:`MIN_LETTERS` to
+        :data:`MAX_ABBREVIATION` letters, no common English word) abbreviates when that word is a term of
+        the field (:func:`~papernotes.retrieval.terms.field_term_chunks`), whether or not the notes also
+        use ``typed``: "perf" is short for "performance" in notes where "performance" is such a term,
+        though "PeRF" names a paper there. None otherwise."""
+        if not typed.isalpha() or not typed.islower() or len(typed) < MIN_LETTERS:
+            return None
+        return self._shorthand(typed)
+
+    @lru_cache(maxsize=4096)  # noqa: B019 - one Vocabulary per loaded index; it lives as long as the index
+    def _shorthand(self, word: str) -> str | None:
+        longer = self._expanded(word)
+        return longer if longer is not None and self.df[longer] > self._field_chunks else None
 
 
 #: Shortest stemmed term read as the beginning of a longer word of the named paper's notes

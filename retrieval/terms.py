@@ -19,6 +19,19 @@ from papernotes.corpus.normalize import CJK_CHARS, normalize, tokens
 #: its output, so that an index built by the old rules is detected and rebuilt.
 TERMS_VERSION = 8
 
+#: A one-word name found in more than this share of all chunks (and in more than
+#: :data:`FIELD_TERM_MIN_CHUNKS`, for small collections) is a term of the field ("LLMs", "PyTorch"), not a
+#: paper's name, whatever its casing.
+FIELD_TERM_SHARE = 0.02
+FIELD_TERM_MIN_CHUNKS = 10
+
+
+def field_term_chunks(chunks: int) -> float:
+    """The number of chunks (of ``chunks`` in all) a word must be found in, more than, to be a term of
+    the field (:data:`FIELD_TERM_SHARE`, at least :data:`FIELD_TERM_MIN_CHUNKS`)."""
+    return max(FIELD_TERM_SHARE * chunks, FIELD_TERM_MIN_CHUNKS)
+
+
 #: The courtesy words and shorthand of the chat register ("pls", "btw", "w/o"); they carry no topic.
 CHAT_TEXT = (
     "hey hi hello please pls plz thanks thx ty tysm btw iirc afaik imo tbh idk fyi ngl lol lmao haha ok okay so w/o"

@@ -78,3 +78,19 @@ def test_an_english_word_is_not_read_as_an_abbreviation(vocab):
 def test_a_word_read_both_ways_takes_the_more_common_reading(vocab):
     # "accel" is one edit from the rare "accl" and cuts "accelerator" short: the notes' common word wins
     assert vocab.variant("accel") == "accelerator"
+
+
+def test_a_word_the_notes_use_reads_as_the_term_of_the_field_it_shortens():
+    # "perf" is in the notes as the name of a paper (PeRF), "performance" in more than the field-term share of
+    # the chunks (here every chunk but one of 12): typed in lower case, "perf" is read as "performance".
+    # A word the notes use that shortens a rarer word is left alone, as are English words and names
+    texts = [f"System {i} improves performance, gradient accuracy and temporal locality." for i in range(11)]
+    texts.append("PeRF: a preemption-enabled RDMA framework; IMPL is its implementation; grad students.")
+    vocab = Vocabulary(texts, english_word)
+    assert vocab.shorthand("perf") == "performance" and vocab.variant("perf") == "performance"
+    assert vocab.shorthand("impl") is None  # "implementation": one chunk, no term of the field
+    assert vocab.variant("impl") is None  # and the notes use "impl"
+    assert vocab.shorthand("grad") == "gradient"
+    assert vocab.shorthand("tempo") is None  # an English word, though "temporal" begins with it
+    assert vocab.shorthand("Perf") is None  # capitalized: a name
+    assert vocab.shorthand("system") is None  # no shorthand at all

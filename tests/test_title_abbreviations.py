@@ -291,3 +291,26 @@ def test_a_term_many_notes_write_abbreviates_no_title(tmp_path, models_cache, te
     assert title not in named(notes, f"how much does quokka improve {word.lower()}?")
     assert named(notes, f"how much does Quokka improve {term}?") == ["Quokka: Serving LLMs Faster"]
     assert title in named(notes, f"what is {title.split(':')[0]}")  # its own name still names it
+
+
+@pytest.mark.parametrize(
+    "typed, name, term",
+    [("perf", "PeRF", "performance"), ("impl", "IMPL", "implementation"), ("mgmt", "MGMT", "management")],
+)
+def test_a_name_typed_as_the_shorthand_of_a_field_term_is_that_term(tmp_path, models_cache, typed, name, term):
+    """A paper whose name is also the usual shorthand of a term of the field ("PeRF"/"perf") is named
+    when the name is typed as the notes write it, and not by the shorthand typed in lower case beside
+    another paper's name: "quokka perf gain?" asks for Quokka's performance gain."""
+    systems = ["Zephyr", "Quokka", "Basalt", "Mistletoe", "Pelican", "Heron", "Osprey", "Kestrel", "Falcon",
+               "Condor", "Harrier", "Merlin"]
+    files = {
+        f"{s.lower()}.md": _note(f"{s}: Serving LLMs Faster", "OSDI 2024", f"{s} raises {term} by {i + 2}x over vLLM.")
+        for i, s in enumerate(systems)
+    }
+    files["target.md"] = _note(f"{name}: A Preemption-Enabled RDMA Framework", "ATC 2024", "A framework for RDMA.")
+    notes = notes_from_texts(tmp_path, files, models_cache)
+    target = f"{name}: A Preemption-Enabled RDMA Framework"
+    assert named(notes, f"quokka {typed} gain?") == ["Quokka: Serving LLMs Faster"]
+    assert named(notes, f"what is {name}") == [target]
+    answer = notes.ask(f"quokka {typed} gain?")
+    assert "3x" in answer.answer and not answer.refused
