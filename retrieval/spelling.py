@@ -17,6 +17,13 @@ in) gives such a word the one word of the notes it most plausibly stands for:
   A word the notes do use reads so only when the longer word is a term of the field (:meth:`Vocabulary.
   shorthand`): "perf" is "performance" even in notes where a paper is called "PeRF".
 
+- a **spelling by sound**: for a non-word of :data:`MIN_SOUNDED` letters or more with no other reading,
+  the common English word of the notes that has the same Metaphone key (L. Philips, "Hanging on the
+  Metaphone", *Computer Language* 7(12), 1990; computed by jellyfish) and a key of
+  :data:`MIN_SOUND_CODES` codes or more, within a third of the longer word's letters in edits: "thruput"
+  → "throughput" (both ``0RPT``, three insertions). A key of fewer codes is shared by too many words.
+  This is the sounds-like step of spelling correctors such as GNU Aspell, after the near-miss one.
+
 A word that reads both ways ("accel": one edit from "accl", or "accelerator" cut short) takes the reading
 the notes use in more chunks, the word's prior as in a noisy-channel spelling corrector.
 
@@ -30,8 +37,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
+import jellyfish
 from rapidfuzz import process
 from rapidfuzz.distance import DamerauLevenshtein
 
@@ -42,6 +50,9 @@ from papernotes.retrieval.terms import Key, english_word, field_term_chunks, lex
 MIN_LETTERS = 4
 #: Longest word read as an abbreviation.
 MAX_ABBREVIATION = 5
+#: Shortest word read as spelt by sound, and fewest Metaphone codes its key must have.
+MIN_SOUNDED = 5
+MIN_SOUND_CODES = 4
 
 
 def max_edits(word: str) -> int:
@@ -121,9 +132,31 @@ class Vocabulary:
                 readings.append(min(near, key=lambda m: (m[1], -self.df[m[0]], m[0]))[0])
         if (longer := self._expanded(word)) is not None:
             readings.append(longer)
+        if not readings and edits and len(word) >= MIN_SOUNDED:
+            readings += self._sounded(word)
         # a short word can read both ways ("accel": "accl" one edit away, or "accelerator" abbreviated):
         # the reading the notes use more often wins (the word's prior, as in a noisy-channel speller)
         return max(readings, key=lambda w: self.df[w]) if readings else None
+
+    @cached_property
+    def _by_sound(self) -> dict[str, list[str]]:
+        """The notes' common English words by their Metaphone key (keys of :data:`MIN_SOUND_CODES` codes
+        or more), computed once, when a question first has a word to read by sound."""
+        keys: dict[str, list[str]] = {}
+        for w in self._words:
+            if len(w) >= MIN_SOUNDED - 1 and len(key := jellyfish.metaphone(w)) >= MIN_SOUND_CODES:
+                keys.setdefault(key, []).append(w)
+        return keys
+
+    def _sounded(self, word: str) -> list[str]:
+        """The closest of the notes' words that sound like ``word`` (the same Metaphone key) within a third
+        of the longer one's letters in edits, as a list of at most one word."""
+        near = [
+            (d, w)
+            for w in self._by_sound.get(jellyfish.metaphone(word), ())
+            if (d := DamerauLevenshtein.distance(word, w)) <= max(len(word), len(w)) // 3
+        ]
+        return [min(near, key=lambda m: (m[0], -self.df[m[1]], m[1]))[1]] if near else []
 
     def _expanded(self, word: str) -> str | None:
         """The most frequent common English word of the notes at least three letters longer that

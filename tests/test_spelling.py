@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import pytest
+from conftest import notes_from_texts
 
 from papernotes.retrieval.spelling import Vocabulary
 from papernotes.retrieval.terms import english_word
@@ -94,3 +95,41 @@ def test_a_word_the_notes_use_reads_as_the_term_of_the_field_it_shortens():
     assert vocab.shorthand("tempo") is None  # an English word, though "temporal" begins with it
     assert vocab.shorthand("Perf") is None  # capitalized: a name
     assert vocab.shorthand("system") is None  # no shorthand at all
+
+
+@pytest.mark.parametrize(("typed", "meant"), [("thruput", "throughput"), ("fonetic", "phonetic"), ("thruputs", "throughputs")])
+def test_a_word_spelt_as_it_sounds_reads_as_the_notes_word(typed, meant):
+    # too many edits away to be a misspelling ("thruput": three insertions), the same Metaphone key
+    texts = [*TEXTS, "Phonetic matching of throughputs and common names."]
+    assert Vocabulary(texts, english_word).variant(typed) == meant
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "gemini",  # KMN sounds like the notes' "common", but a key of three codes is shared by too many words
+        "thruptt",  # no word of the notes sounds like it
+        "thruput",  # (in notes without "throughput")
+    ],
+)
+def test_a_name_is_not_read_by_sound(typed):
+    texts = ["Common names of systems.", "Serving latency.", "Thread pools." if typed == "thruput" else "throughput"]
+    assert Vocabulary(texts, english_word).variant(typed) is None
+
+
+@pytest.mark.parametrize(
+    "question, figure",
+    [("quokka thruput gains?", "3.1x"), ("quokka perf gain", "40%"), ("quokka kernal fusion speedup", "1.7x")],
+)
+def test_a_question_typed_by_sound_or_shorthand_is_answered(tmp_path, models_cache, question, figure):
+    """Each way of typing a word the notes write otherwise — by sound ("thruput"), as the shorthand of a
+    term of the field ("perf"), one edit away ("kernal") — is answered from the sentence holding it."""
+    body = (
+        "Quokka batches requests by deadline. It raises throughput by 3.1x over vLLM. "
+        "Its fused attention kernel gives a 1.7x speedup. Overall performance improves by 40%."
+    )
+    files = {"quokka.md": f'---\ntitle: "Quokka: Deadline-Aware LLM Serving"\nvenue: "OSDI 2024"\n---\n\n{body}\n'}
+    for i in range(12):  # "performance" a term of the field: in more than 10 chunks
+        files[f"other{i}.md"] = f"# Note {i}\n\nSystem number {i} improves performance of storage.\n"
+    answer = notes_from_texts(tmp_path, files, models_cache).ask(question)
+    assert not answer.refused and figure in answer.answer
