@@ -34,6 +34,7 @@ from papernotes.corpus.short_names import SHORT_NAME_WORDS
 from papernotes.corpus.venues import VenueMention
 from papernotes.retrieval.abbreviations import FUNCTION_WORDS, TitleAbbreviations, coined, definitions, shortens
 from papernotes.retrieval.bm25 import BM25Index
+from papernotes.retrieval.filters import Filters, at_venue
 from papernotes.retrieval.terms import (
     CHAT_WORDS,
     COMPARING,
@@ -702,6 +703,22 @@ class PaperIndex:
                     records = narrowed
                     end = self._described(narrowed[0], words, end, taken, starts)
             out.append(PaperMention(records, m.name, (m.words[0], end), m.name_parts))
+        return out
+
+    def at_named_venues(self, mentions: Sequence[PaperMention], venues: Sequence[VenueMention]) -> list[PaperMention]:
+        """``mentions`` with each name several papers share narrowed to those that appeared at a venue the
+        question names (:func:`~papernotes.retrieval.filters.at_venue`; a series without a year: any of
+        its years): "jenga 在 sosp25 上…" is Jenga of SOSP 2025, not JENGA of another venue. A name stays
+        as it is when none of its papers or all of them are at those venues ("the two hawkeye papers
+        (sigcomm'25 and mlsys'26)")."""
+        filters = [Filters(venue=v.venue) if v.year else Filters(series=v.series) for v in venues]
+        out = []
+        for m in mentions:
+            if len(m.records) > 1 and filters:
+                at = [r for r in m.records if any(at_venue(self.records[r], f) for f in filters)]
+                if at and len(at) < len(m.records):
+                    m = PaperMention(at, m.name, m.words, m.name_parts)
+            out.append(m)
         return out
 
     def _described(

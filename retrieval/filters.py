@@ -12,6 +12,7 @@ from typing import Any
 from rapidfuzz.distance import DamerauLevenshtein
 
 from papernotes.corpus.errors import BadInputError
+from papernotes.corpus.models import PaperRecord
 from papernotes.corpus.normalize import unify_punctuation
 from papernotes.corpus.venues import (
     VenueMention,
@@ -40,6 +41,21 @@ class Filters:
 
     def __bool__(self) -> bool:
         return bool(self.as_dict())
+
+
+def names_venue(v: str, f: Filters) -> bool:
+    """True when ``v`` (a venue, or a topic path's page title) is the filters' venue or of its series."""
+    if f.venue and v.lower() == f.venue.lower():
+        return True
+    return bool(f.series and split_venue(v)[1] and split_venue(v)[0].lower() == f.series.lower())
+
+
+def at_venue(r: PaperRecord, f: Filters) -> bool:
+    """True when the paper appeared at the filters' venue (or series): its venue, an earlier or later
+    venue of its history ("NVMW 2022" for a MICRO 2021 paper also presented there), or a venue page
+    that lists it."""
+    venues = [*r.venues, *(t.split(" › ", 1)[0] for t in r.topics)]
+    return any(names_venue(v, f) for v in venues)
 
 
 def check_against_question(asked: Filters, given: Filters) -> None:

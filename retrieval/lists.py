@@ -34,7 +34,7 @@ from papernotes.corpus.normalize import CJK_CHARS, normalize, tokens
 from papernotes.corpus.venues import split_venue
 from papernotes.retrieval.abbreviations import find_abbreviations
 from papernotes.retrieval.answerability import Model, as_written, calibration, models, specific_asked
-from papernotes.retrieval.filters import Filters
+from papernotes.retrieval.filters import Filters, at_venue, names_venue
 from papernotes.retrieval.question import ALTERNATIVE_RE, Question, topic_alternatives
 from papernotes.retrieval.search import Hit, HybridRetriever, SearchResult
 from papernotes.retrieval.terms import Key, coverage, english_word, is_year, lexical_terms, relatives
@@ -68,28 +68,13 @@ def membership_model() -> Model:
     return models().get("membership", _DEFAULT_MEMBERSHIP)
 
 
-def _names_venue(v: str, f: Filters) -> bool:
-    """True when ``v`` (a venue, or a topic path's page title) is the filters' venue or of its series."""
-    if f.venue and v.lower() == f.venue.lower():
-        return True
-    return bool(f.series and split_venue(v)[1] and split_venue(v)[0].lower() == f.series.lower())
-
-
-def _at_venue(r: PaperRecord, f: Filters) -> bool:
-    """True when the paper appeared at the filters' venue (or series): its venue, an earlier or later
-    venue of its history ("NVMW 2022" for a MICRO 2021 paper also presented there), or a venue page
-    that lists it."""
-    venues = [*r.venues, *(t.split(" › ", 1)[0] for t in r.topics)]
-    return any(_names_venue(v, f) for v in venues)
-
-
 def _venue_topics(r: PaperRecord, f: Filters) -> list[str]:
     """The record's topic paths ("Page › heading"); for a list of a venue, those on that venue's own
     pages when it has any: the venue page's grouping is the one that decides membership, not a topic
     page's finer heading that holds only some of the venue's papers."""
     if not (f.venue or f.series):
         return list(r.topics)
-    own = [t for t in r.topics if _names_venue(t.split(" › ", 1)[0], f)]
+    own = [t for t in r.topics if names_venue(t.split(" › ", 1)[0], f)]
     return own or list(r.topics)
 
 
@@ -141,7 +126,7 @@ def candidates(
     if group and not (f.venue or f.series or years):  # a person's or group's papers: every one they are from
         return [i for i, r in enumerate(catalog) if group <= set(lexical_terms(_people(r)))]
     if f.venue or f.series:
-        return [i for i, r in enumerate(catalog) if _at_venue(r, f)]
+        return [i for i, r in enumerate(catalog) if at_venue(r, f)]
     if years:
         return [i for i, r in enumerate(catalog) if year_of(r) in years]
     out: dict[int, None] = {}
@@ -480,7 +465,7 @@ def heading_list(retriever: HybridRetriever, result: SearchResult, idf: Callable
         return False
     heads: dict[str, int] = {}
     for r in retriever.catalog:
-        if not _at_venue(r, f):
+        if not at_venue(r, f):
             continue
         for t in r.topics:
             parts = t.split(" › ")[1:]
@@ -612,7 +597,7 @@ def topic_list(
         return False
     for r in retriever.catalog:
         if f.venue or f.series:
-            if _at_venue(r, f) and coverage(specific, set(lexical_terms(_own_text(r))), idf) >= FULL:
+            if at_venue(r, f) and coverage(specific, set(lexical_terms(_own_text(r))), idf) >= FULL:
                 return True
         elif year_of(r) in years and coverage(specific, set(lexical_terms(_people(r))), idf) >= FULL:
             # "what did xinyi wan put out in 2026", not "google's revenue in 2024": the words of the names

@@ -896,7 +896,7 @@ def understand(
         mentions, guess = (before, guess) if before else (mentions, None)
     names: set[str] = set()
     if papers is not None:
-        mentions = papers.along_title(mentions, text, spans)
+        mentions = papers.along_title(papers.at_named_venues(mentions, found), text, spans)
         for pm in mentions:
             parts = papers.name_terms([pm], text, spans)
             names |= set(lexical_terms(" ".join(parts))) | set(lexical_terms("".join(parts)))
