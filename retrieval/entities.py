@@ -710,11 +710,13 @@ class PaperIndex:
         question names (:func:`~papernotes.retrieval.filters.at_venue`; a series without a year: any of
         its years): "jenga 在 sosp25 上…" is Jenga of SOSP 2025, not JENGA of another venue. A name stays
         as it is when none of its papers or all of them are at those venues ("the two hawkeye papers
-        (sigcomm'25 and mlsys'26)")."""
+        (sigcomm'25 and mlsys'26)"), and when the question types it twice, telling them apart itself
+        ("gemini sosp23 vs gemini the gpu sharing one")."""
         filters = [Filters(venue=v.venue) if v.year else Filters(series=v.series) for v in venues]
+        times = Counter(tuple(m.records) for m in mentions)
         out = []
         for m in mentions:
-            if len(m.records) > 1 and filters:
+            if len(m.records) > 1 and filters and times[tuple(m.records)] == 1:
                 at = [r for r in m.records if any(at_venue(self.records[r], f) for f in filters)]
                 if at and len(at) < len(m.records):
                     m = PaperMention(at, m.name, m.words, m.name_parts)

@@ -177,7 +177,11 @@ def select(
     def cov(have: set[str]) -> float:
         return max(coverage(alt, have, idf) for alt in alternatives) if topic else 1.0
 
+    marked = marked_papers(retriever.catalog, q.text) if q else []
     recs = candidates(retriever, result, topic, years)
+    if marked:  # "which papers does the author mark as 'our work'": the records that write the mark
+        in_scope = set(recs) if (result.filters.venue or result.filters.series or years or (q and q.group)) else None
+        recs = [i for i in marked if in_scope is None or i in in_scope]
     if not recs:
         return [], []
     pos_of = {rec: retriever.papers.chunks.get(rec, []) for rec in recs}
@@ -243,6 +247,20 @@ def select(
                     x.probability = max(x.probability, 1.0) if named else min(x.probability, 0.0)
     if topic:
         _close_groups(scored, [" ".join(_venue_topics(x.paper, f)) for x in scored], alternatives, idf)
+    if marked:  # the mark decides; of the marked papers, those the rest of the topic names when it names some
+        rest = [[k for k in alt if not _in_marks(k, q.text)] for alt in alternatives] if q else []
+        rest = [alt for alt in rest if alt]
+        named = [
+            bool(rest)
+            and max(
+                coverage(alt, set(lexical_terms(_own_text(x.paper) + " " + " ".join(_venue_topics(x.paper, f)))), idf)
+                for alt in rest
+            )
+            >= FULL
+            for x in scored
+        ]
+        for x, n in zip(scored, named, strict=True):
+            x.probability = 1.0 if n or not any(named) else 0.0
     if q and q.group:  # a person's or group's papers: by who they are from, not what they mention; with
         # a topic beside the name ("what did sjtu publish on serving"), those of theirs the model keeps
         for x in scored:
@@ -354,6 +372,44 @@ def _referring_alternatives(text: str, alternatives: list[Sequence[Key | str]]) 
 
     kept = [alt for alt in alternatives if not refers(alt)]
     return kept or alternatives
+
+
+#: A phrase typed in quotes: straight or curly, single or double, of one to :data:`MAX_MARK_WORDS` words.
+_QUOTED_RE = re.compile(r"(?<!\w)['\"‘“「『]([^'\"‘’“”「」『』]+?)['\"’”」』](?!\w)")
+MAX_MARK_WORDS = 6
+
+
+def _phrase(text: str) -> str:
+    """``text`` as normalized words joined by single spaces, padded with a space at each end (a phrase
+    is found as whole words: " our work " in " our work decomposes … ")."""
+    return f" {' '.join(tokens(normalize(text), compounds=False))} "
+
+
+def quoted_phrases(text: str) -> list[str]:
+    """The phrases a question types in quotes ("mark as 'our work'", “must read”), as :func:`_phrase`
+    forms; an apostrophe inside a word ("author's") opens no quote."""
+    return [
+        _phrase(m.group(1))
+        for m in _QUOTED_RE.finditer(text)
+        if 0 < len(tokens(normalize(m.group(1)), compounds=False)) <= MAX_MARK_WORDS
+    ]
+
+
+def marked_papers(catalog: Sequence[PaperRecord], text: str) -> list[int]:
+    """Catalog positions of the papers whose own record (:func:`_own_text`: title, one-liner, …) writes
+    a phrase the question ``text`` quotes: a mark the notes put on some papers ("**Our work!**", "must
+    read"). Empty when the question quotes nothing or no record writes what it quotes (then the quote
+    is the topic's words, read as usual)."""
+    phrases = quoted_phrases(text)
+    if not phrases:
+        return []
+    return [i for i, r in enumerate(catalog) if any(p in _phrase(_own_text(r)) for p in phrases)]
+
+
+def _in_marks(k: Key | str, text: str) -> bool:
+    """True when the topic word ``k`` is one of the words the question quotes."""
+    quoted = {t for p in quoted_phrases(text) for t in lexical_terms(p)}
+    return bool(quoted) and set(k.terms if isinstance(k, Key) else {k}) <= quoted
 
 
 def _own_text(r: PaperRecord) -> str:

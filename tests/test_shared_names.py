@@ -39,6 +39,7 @@ def named(notes, question: str) -> set[str]:
         ("jenga throughput gain?", {SOSP, ICML}),  # no venue: both papers of the name
         ("the jenga papers at sosp'25 and icml'25", {SOSP, ICML}),  # both venues named: both papers
         ("jenga osdi 2024", {SOSP, ICML}),  # a venue neither paper is at narrows nothing
+        ("jenga sosp25 vs the other jenga", {SOSP, ICML}),  # the name typed twice: the question tells them apart
     ],
 )
 def test_a_venue_beside_a_shared_name_picks_the_paper_at_that_venue(notes, question, titles):
