@@ -568,7 +568,12 @@ class PaperIndex:
                 raw = " ".join(w for w, _ in words[i : i + size])
                 if key in self._common and raw != n.display and not self._cited(n, words, i, size, cited):
                     continue  # an ordinary word ("flash attention"), not the paper "FLASH"
-                if size == 1 and raw != n.display and self._field_shorthand(raw) and not self._cited(n, words, i, size, cited):
+                if (
+                    size == 1
+                    and raw != n.display
+                    and self._field_shorthand(raw)
+                    and not self._cited(n, words, i, size, cited)
+                ):
                     continue  # "tpp perf gain": short for "performance", a term of the field, not the paper "PeRF"
                 if size > 1 and n.single and raw != n.display and self._ordinary_phrase(words[i : i + size], n):
                     continue  # "serverless LLM serving" describes a field, it does not name "ServerlessLLM"

@@ -18,8 +18,12 @@ def _note(title: str, venue: str, body: str) -> str:
 @pytest.fixture(scope="module")
 def notes(tmp_path_factory, models_cache):
     files = {
-        "jenga-sosp.md": _note(SOSP, "SOSP 2025", "Jenga is built on vLLM. It raises serving throughput by up to 4.92x."),
-        "jenga-icml.md": _note(ICML, "ICML 2025", "JENGA sparsifies context tokens. It cuts fine-tuning memory by 1.93x."),
+        "jenga-sosp.md": _note(
+            SOSP, "SOSP 2025", "Jenga is built on vLLM. It raises serving throughput by up to 4.92x."
+        ),
+        "jenga-icml.md": _note(
+            ICML, "ICML 2025", "JENGA sparsifies context tokens. It cuts fine-tuning memory by 1.93x."
+        ),
         "other.md": _note("Quokka: Deadline-Aware Serving", "OSDI 2024", "Quokka batches requests by deadline."),
     }
     return notes_from_texts(tmp_path_factory.mktemp("shared-names"), files, models_cache)

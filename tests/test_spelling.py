@@ -97,7 +97,9 @@ def test_a_word_the_notes_use_reads_as_the_term_of_the_field_it_shortens():
     assert vocab.shorthand("system") is None  # no shorthand at all
 
 
-@pytest.mark.parametrize(("typed", "meant"), [("thruput", "throughput"), ("fonetic", "phonetic"), ("thruputs", "throughputs")])
+@pytest.mark.parametrize(
+    ("typed", "meant"), [("thruput", "throughput"), ("fonetic", "phonetic"), ("thruputs", "throughputs")]
+)
 def test_a_word_spelt_as_it_sounds_reads_as_the_notes_word(typed, meant):
     # too many edits away to be a misspelling ("thruput": three insertions), the same Metaphone key
     texts = [*TEXTS, "Phonetic matching of throughputs and common names."]

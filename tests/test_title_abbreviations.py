@@ -301,8 +301,20 @@ def test_a_name_typed_as_the_shorthand_of_a_field_term_is_that_term(tmp_path, mo
     """A paper whose name is also the usual shorthand of a term of the field ("PeRF"/"perf") is named
     when the name is typed as the notes write it, and not by the shorthand typed in lower case beside
     another paper's name: "quokka perf gain?" asks for Quokka's performance gain."""
-    systems = ["Zephyr", "Quokka", "Basalt", "Mistletoe", "Pelican", "Heron", "Osprey", "Kestrel", "Falcon",
-               "Condor", "Harrier", "Merlin"]
+    systems = [
+        "Zephyr",
+        "Quokka",
+        "Basalt",
+        "Mistletoe",
+        "Pelican",
+        "Heron",
+        "Osprey",
+        "Kestrel",
+        "Falcon",
+        "Condor",
+        "Harrier",
+        "Merlin",
+    ]
     files = {
         f"{s.lower()}.md": _note(f"{s}: Serving LLMs Faster", "OSDI 2024", f"{s} raises {term} by {i + 2}x over vLLM.")
         for i, s in enumerate(systems)
