@@ -398,9 +398,12 @@ def quoted_phrases(text: str) -> list[str]:
 def marked_papers(catalog: Sequence[PaperRecord], text: str) -> list[int]:
     """Catalog positions of the papers whose own record (:func:`_own_text`: title, one-liner, …) writes
     a phrase the question ``text`` quotes: a mark the notes put on some papers ("**Our work!**", "must
-    read"). Empty when the question quotes nothing or no record writes what it quotes (then the quote
-    is the topic's words, read as usual)."""
+    read"). Empty when the question quotes nothing, only a heading's words (a group of the notes, read
+    as the topic), or what no record writes (then the quote is the topic's words, read as usual)."""
     phrases = quoted_phrases(text)
+    if phrases:  # a heading's words in quotes ("hotos25 'tiered storage' bucket") name its group, no mark
+        headings = {_phrase(t) for r in catalog for t in r.topics}
+        phrases = [p for p in phrases if not any(p in h for h in headings)]
     if not phrases:
         return []
     return [i for i, r in enumerate(catalog) if any(p in _phrase(_own_text(r)) for p in phrases)]

@@ -328,7 +328,8 @@ class Question:
     is_list : the question wants several papers.
     asks_quantity : the question asks for an amount ("how many", "what share", "speedup").
     counts : the question asks for a count (:data:`COUNT_RE`): a list answer states it first.
-    numbers : the numbers the question itself states (a sentence repeating them states no new amount).
+    numbers : the numbers the question itself states (a sentence repeating them states no new amount);
+        not those of a name ("FlashAttention-2", "Llama 3").
     unread : words of a question in another language than the notes that no note uses: they could not
         be matched, so they count neither for nor against an answer, and the answer says so.
     unknown_names : words written as names (a capital letter, past the first word; no common English
@@ -635,6 +636,10 @@ def _as_read(
             return word_parts(normalize(meant))
     return parts
 
+
+#: A number the question states: not the version or model number glued to a name ("flashattention-2",
+#: "gpt-3", "h100", "llama3"), which a sentence stating "2x" or "3 layers" does not repeat.
+_AMOUNT_RE = re.compile(r"(?<![\w.])(?<![^\W\d_][-.])\d+(?:\.\d+)?")
 
 #: Punctuation typed around a question's words.
 _PUNCTUATION = "?!.,;:()[]{}\"'“”"
@@ -981,5 +986,5 @@ def understand(
         is_list=wants_list,
         asks_quantity=_QUANTITY_RE.search(text) is not None,
         counts=counts,
-        numbers=set(re.findall(r"\d+(?:\.\d+)?", normalize(text))),
+        numbers=set(_AMOUNT_RE.findall(normalize(text))) - {t for t in names if t.isdigit()},
     )

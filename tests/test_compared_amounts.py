@@ -37,11 +37,21 @@ It cuts the cost per image by 31%.
 """
 
 
+WOMBAT2 = """# Wombatserve-2: Faster Pouch-Aware Batching
+
+- **Paper:** [arXiv](https://arxiv.org/abs/3107.04444)
+- **Venue:** SOSP 2032
+
+Wombatserve-2 splits each batch across two GPUs.
+It gives around 2x speedup over Wombatserve.
+"""
+
+
 @pytest.fixture(scope="module")
 def notes(tmp_path_factory, models_cache):
     return notes_from_texts(
         tmp_path_factory.mktemp("compared-amounts"),
-        {"wombatserve.md": WOMBAT, "koalaserve.md": KOALA, "dingoflow.md": DINGO},
+        {"wombatserve.md": WOMBAT, "koalaserve.md": KOALA, "dingoflow.md": DINGO, "wombatserve2.md": WOMBAT2},
         models_cache,
     )
 
@@ -76,3 +86,26 @@ def test_the_comparative_of_an_amount_interrogative_is_no_asked_word(question):
 def test_a_noun_after_how_much_stays_asked():
     q = understand("how much memory does x use")
     assert any(k.word == "memory" for k in q.keys)
+
+
+@pytest.mark.parametrize(
+    "question", ["wombatserve vs wombatserve-2 how much faster", "how much faster is wombatserve-2 than wombatserve"]
+)
+def test_a_version_number_of_a_name_is_no_amount_the_question_states(notes, question):
+    """ "2x" in Wombatserve-2's notes is a new amount, not the "2" of its name repeated."""
+    a = notes.ask(question, use_llm=False)
+    assert not a.refused and "2x" in a.answer, a.answer
+
+
+@pytest.mark.parametrize(
+    "question, numbers",
+    [
+        ("flashattention vs flashattention-2 how much faster", set()),
+        ("gpt-3 175b learning rate", {"175"}),
+        ("h100 vs a100 2x?", {"2"}),
+        ("qwen2.5 7b vs llama3 8b", {"7", "8"}),
+        ("is it 1-2 gpus or 10%", {"1", "2", "10"}),
+    ],
+)
+def test_the_numbers_a_question_states_leave_out_those_of_names(question, numbers):
+    assert understand(question).numbers == numbers

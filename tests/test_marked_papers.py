@@ -75,3 +75,8 @@ def test_a_quote_no_entry_writes_is_read_as_the_topic(notes):
 )
 def test_quoted_phrases(text, phrases):
     assert quoted_phrases(text) == phrases
+
+
+def test_a_headings_words_in_quotes_name_its_group_not_a_mark(notes):
+    # "LLM Serving" heads the page; Quokka's title also writes it, but the quote names the page's group
+    assert listed(notes, "which papers are under 'llm serving'?") == {"Quokka", "Pelican", "Heron", "Osprey", "Kestrel"}
