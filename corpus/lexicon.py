@@ -23,3 +23,24 @@ def readings(word: str) -> dict[str, tuple[str, ...]]:
     """The parts of speech the lexicon knows ``word`` as (lower-cased), each with its lemmas:
     ``{"NOUN": ("node",)}`` for "nodes", ``{}`` for a word it lacks (a name, jargon: "gpus", "vllm")."""
     return dict(_lemmas()(word.lower()))
+
+
+@lru_cache(maxsize=1)
+def _inflection():
+    import lemminflect
+
+    return lemminflect.getInflection
+
+
+@lru_cache(maxsize=1024)
+def is_comparative(word: str) -> bool:
+    """True when the lexicon reads ``word`` (lower-cased) as the comparative of an adjective or adverb
+    (Penn tags JJR/RBR): "slower", "cheaper", "better", "fewer", "more"; not "layer" or "paper"."""
+    w = word.lower()
+    lemmas = _lemmas()
+    inflect = _inflection()
+    return any(
+        w in inflect(lemma, tag=tag)
+        for upos, tag in (("ADJ", "JJR"), ("ADV", "RBR"))
+        for lemma in lemmas(w, upos=upos).get(upos, ())
+    )

@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from rapidfuzz.distance import DamerauLevenshtein
 
+from papernotes.corpus.lexicon import is_comparative
 from papernotes.corpus.normalize import CJK_CHARS, normalize, tokens, word_parts
 from papernotes.corpus.venues import VenueMention
 from papernotes.retrieval.abbreviations import Abbreviations
@@ -695,13 +696,25 @@ def foreign_language(text: str, in_notes: Callable[[str], bool] | None = None) -
 
 #: The adjectives of measure an amount interrogative asks with ("how fast", "how big").
 _MEASURES = ("big", "large", "long", "fast", "small", "often", "far", "high", "low", "old", "wide", "deep")
-#: Their comparatives, and those of "much", "good" and "bad": "how much *faster*" asks a factor, which
-#: the notes state as "4x to 15x higher throughput", not with the word. English closed-class words.
-_COMPARATIVES = "bigger|larger|longer|faster|smaller|higher|lower|older|wider|deeper|more|less|better|worse"
+#: An amount interrogative; "how much" with the word after it, which is part of it when a comparative:
+#: "how much *slower*" asks a factor, which the notes state as "44% longer" or "4x to 15x higher
+#: throughput", not with the word (:func:`amount_interrogatives`).
 _HOW_AMOUNT_RE = re.compile(
-    rf"\b(how)\s+(?:many|much(?:\s+(?:{_COMPARATIVES})\b)?|{'|'.join(_MEASURES)})\b|{_SPEEDUP}",
+    rf"\b(how)\s+(?:many|much(?:\s+([^\W\d_]+))?|{'|'.join(_MEASURES)})\b|{_SPEEDUP}",
     re.IGNORECASE,
 )
+
+
+def amount_interrogatives(text: str) -> list[tuple[int, int]]:
+    """Spans of ``text``'s amount interrogatives: "how many", "how much" and "how much" followed by a
+    comparative (the lexicon's, :func:`~papernotes.corpus.lexicon.is_comparative`: "how much slower",
+    "how much cheaper"; not "how much memory"), "how long" and the other adjectives of measure,
+    "speedup"."""
+    spans = []
+    for m in _HOW_AMOUNT_RE.finditer(text):
+        word = m.group(2)
+        spans.append(m.span() if not word or is_comparative(word) else (m.start(), m.start(2)))
+    return spans
 
 
 def _unknown_names(
@@ -786,7 +799,7 @@ def _as_typed(text: str, words: list[str]) -> list[str]:
 def _framing_masked(text: str, venues: Sequence[VenueMention]) -> str:
     """``text`` with each venue mention and each amount interrogative ("how long", "speedup") replaced by
     a comma, so no key is formed from them or across them."""
-    spans = [m.span for m in venues] + [mm.span() for mm in _HOW_AMOUNT_RE.finditer(text)]
+    spans = [m.span for m in venues] + amount_interrogatives(text)
     for start, end in sorted(spans, reverse=True):
         text = text[:start] + " , " + text[end:]
     return text
