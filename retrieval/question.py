@@ -330,7 +330,7 @@ class Question:
     asks_quantity : the question asks for an amount ("how many", "what share", "speedup").
     counts : the question asks for a count (:data:`COUNT_RE`): a list answer states it first.
     numbers : the numbers the question itself states (a sentence repeating them states no new amount);
-        not those of a name ("FlashAttention-2", "Llama 3").
+        not the version glued to a name ("FlashAttention-2").
     unread : words of a question in another language than the notes that no note uses: they could not
         be matched, so they count neither for nor against an answer, and the answer says so.
     unknown_names : words written as names (a capital letter, past the first word; no common English
@@ -639,7 +639,9 @@ def _as_read(
 
 
 #: A number the question states: not the version or model number glued to a name ("flashattention-2",
-#: "gpt-3", "h100", "llama3"), which a sentence stating "2x" or "3 layers" does not repeat.
+#: "gpt-3", "h100", "llama3"), which a sentence stating "2x" or "3 layers" does not repeat. (A version
+#: typed apart, "llama 3", stays: a sentence writing "Llama 3 405B" repeats it, and :func:`~papernotes.
+#: retrieval.evidence.has_number` reads no glued one as an amount either.)
 _AMOUNT_RE = re.compile(r"(?<![\w.])(?<![^\W\d_][-.])\d+(?:\.\d+)?")
 
 #: Punctuation typed around a question's words.
@@ -999,5 +1001,5 @@ def understand(
         is_list=wants_list,
         asks_quantity=_QUANTITY_RE.search(text) is not None,
         counts=counts,
-        numbers=set(_AMOUNT_RE.findall(normalize(text))) - {t for t in names if t.isdigit()},
+        numbers=set(_AMOUNT_RE.findall(normalize(text))),
     )

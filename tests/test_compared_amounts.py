@@ -113,6 +113,7 @@ def test_a_version_number_of_a_name_is_no_amount_the_question_states(notes, ques
         ("h100 vs a100 2x?", {"2"}),
         ("qwen2.5 7b vs llama3 8b", {"7", "8"}),
         ("is it 1-2 gpus or 10%", {"1", "2", "10"}),
+        ("llama 3 405b tokens?", {"3", "405"}),  # a version typed apart: "Llama 3 405B" in a note repeats it
     ],
 )
 def test_the_numbers_a_question_states_leave_out_those_of_names(question, numbers):
