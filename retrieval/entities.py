@@ -549,7 +549,11 @@ class PaperIndex:
                 if not all(parts for _, parts in words[i : i + size]):
                     continue
                 key = "".join(p for _, parts in words[i : i + size] for p in parts)
-                n = self._names.get(key) or self._names.get(_number_variant(key))
+                n = (
+                    self._names.get(key)
+                    or self._names.get(_number_variant(key))
+                    or self._names.get(_first_version(key))
+                )
                 if n is None and (variant or title_variant) is not None:
                     meant = "".join(p for j in range(i, i + size) for p in read(j, size > 1))
                     key, n = (meant, self._names.get(meant)) if meant != key else (key, None)
@@ -806,6 +810,14 @@ def _number_variant(key: str) -> str:
     if len(key) < 5 or not key[-1].isalpha():
         return ""
     return key[:-1] if key.endswith("s") else key + "s"
+
+
+def _first_version(key: str) -> str:
+    """A name key with the first version's number ("llama1", "flashattentionv1") without it: the first
+    version of a series goes by the bare name ("LLaMA", "FlashAttention"), the later ones are numbered;
+    ``""`` when ``key`` ends in no "1" after a letter."""
+    m = re.fullmatch(r"(.*?[^\W\d_])v?1", key)
+    return m.group(1) if m and len(m.group(1)) >= 2 else ""
 
 
 #: A system name inside a title: a word with an inner capital or a capitalised acronym with lower-case

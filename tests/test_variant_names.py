@@ -89,6 +89,19 @@ def notes(tmp_path_factory, models_cache):
 
 
 @pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("is kangaroo 1 published anywhere?", [KANGAROO_TITLE]),  # the first version goes by the bare name
+        ("kangaroo-1 venue", [KANGAROO_TITLE]),
+        ("kangaroo v1 vs kangaroo-2", [KANGAROO_TITLE, "Kangaroo-2: Pouch Transformers at Scale"]),
+        ("kangaroo-11 params", []),  # no first version: a version no note writes
+    ],
+)
+def test_the_first_version_typed_with_its_number_names_the_bare_name(notes, question, expected):
+    assert named_titles(notes, question) == expected
+
+
+@pytest.mark.parametrize(
     "question",
     [
         "kangaroo-h/14 imagenet acc",
