@@ -250,17 +250,14 @@ def select(
     if marked:  # the mark decides; of the marked papers, those the rest of the topic names when it names some
         rest = [[k for k in alt if not _in_marks(k, q.text)] for alt in alternatives] if q else []
         rest = [alt for alt in rest if alt]
-        named = [
-            bool(rest)
-            and max(
-                coverage(alt, set(lexical_terms(_own_text(x.paper) + " " + " ".join(_venue_topics(x.paper, f)))), idf)
-                for alt in rest
-            )
-            >= FULL
-            for x in scored
-        ]
-        for x, n in zip(scored, named, strict=True):
-            x.probability = 1.0 if n or not any(named) else 0.0
+
+        def on_topic(x: ListItem) -> bool:
+            text = _own_text(x.paper) + " " + " ".join(_venue_topics(x.paper, f))
+            return bool(rest) and max(coverage(alt, set(lexical_terms(text)), idf) for alt in rest) >= FULL
+
+        topical = [on_topic(x) for x in scored]
+        for x, t in zip(scored, topical, strict=True):
+            x.probability = 1.0 if t or not any(topical) else 0.0
     if q and q.group:  # a person's or group's papers: by who they are from, not what they mention; with
         # a topic beside the name ("what did sjtu publish on serving"), those of theirs the model keeps
         for x in scored:
