@@ -11,7 +11,7 @@ the question writes it in the name's own casing, when it stands next to the pape
 citation is written ("focus hpca26", "HPCA 2026 Focus"), or when the word occurs in few chunks besides the
 paper's own (:data:`COMMON_NAME_CHUNKS`), and so is a one-word name written as several ordinary words
 ("serverless LLM" for "ServerlessLLM"); one that is a term of the whole field ("LLMs", in more than
-:data:`FIELD_TERM_SHARE` of the chunks) never names a paper: a name has to single out a paper.
+:data:`~papernotes.retrieval.terms.FIELD_TERM_SHARE` of the chunks) never names a paper: a name has to single out a paper.
 """
 
 from __future__ import annotations
@@ -38,9 +38,8 @@ from papernotes.retrieval.filters import Filters, at_venue
 from papernotes.retrieval.terms import (
     CHAT_WORDS,
     COMPARING,
-    FIELD_TERM_MIN_CHUNKS,
-    FIELD_TERM_SHARE,
     english_word,
+    field_term_chunks,
     foreign_stop_words,
     lexical_terms,
     question_words,
@@ -257,7 +256,7 @@ class PaperIndex:
             return None
         texts = [bm25.texts[pos] for pos in own]
         have = {t for n in [*named, *r.authors, *r.affiliations] for t in lexical_terms(n)}
-        limit = max(FIELD_TERM_SHARE * len(bm25), FIELD_TERM_MIN_CHUNKS)
+        limit = field_term_chunks(len(bm25))
         own_set = set(own)
         for w in dict.fromkeys(_NAME_WORD_RE.findall(r.summary)):
             terms = lexical_terms(w)
@@ -325,7 +324,7 @@ class PaperIndex:
         """Names found in more than :data:`COMMON_NAME_CHUNKS` chunks not about the paper(s) of that name
         (chunks counted through the BM25 postings of the name's term; for a name of several words, the
         chunks writing them as a phrase, and never when it holds a digit); a one-word name found in more
-        than :data:`FIELD_TERM_SHARE` of the chunks is dropped."""
+        than :data:`~papernotes.retrieval.terms.FIELD_TERM_SHARE` of the chunks is dropped."""
         common = set()
         for key, n in list(self._names.items()):
             terms = lexical_terms(key) if n.single else list(dict.fromkeys(lexical_terms(n.display)))
@@ -338,7 +337,7 @@ class PaperIndex:
                 continue  # a digit makes a name ("Llama 3")
             else:  # a name of several words: how often other chunks write it as a phrase
                 others = self._phrase_elsewhere(bm25, n, terms)
-            if others > max(FIELD_TERM_SHARE * len(bm25), FIELD_TERM_MIN_CHUNKS):
+            if others > field_term_chunks(len(bm25)):
                 # a term of the field ("LLMs", "LoRA" in notes that build on it): a name only when nothing
                 # else in a question that asks for no list is one (:meth:`resolve`, ``field_names``)
                 if not n.from_file_name and (
@@ -409,7 +408,7 @@ class PaperIndex:
     def abbreviated(self, raw: str, context: Sequence[str] = ()) -> list[int]:
         """The one record whose title the question word ``raw`` abbreviates ("ddpm", "SimCLR", "dpo";
         :func:`~papernotes.retrieval.abbreviations.abbreviates`), as ``[position]``; ``[]`` when none or
-        several do, when the word is a term of the field (in more than :data:`FIELD_TERM_SHARE` of the
+        several do, when the word is a term of the field (in more than :data:`~papernotes.retrieval.terms.FIELD_TERM_SHARE` of the
         chunks), when it is an English word ("mars", "Apple") that neither the question nor, mostly, the
         notes write as an acronym (two or more capitals), when other papers' chunks use the word and its
         own never do (there it names something else: "Pangu"; unless it spells the title's initials
@@ -432,7 +431,7 @@ class PaperIndex:
         if normalize(raw) in foreign_stop_words()[0] | CHAT_WORDS:
             return []  # "auf", "der", "lol": words of a question, not names
         holding = self._bm25.postings(terms[0])
-        if len(holding) > max(FIELD_TERM_SHARE * len(self._bm25), FIELD_TERM_MIN_CHUNKS):
+        if len(holding) > field_term_chunks(len(self._bm25)):
             return []
         written: list[bool] = []  # whether the notes write the word as an acronym, read once
 

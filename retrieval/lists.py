@@ -248,7 +248,8 @@ def select(
     if topic:
         _close_groups(scored, [" ".join(_venue_topics(x.paper, f)) for x in scored], alternatives, idf)
     if marked:  # the mark decides; of the marked papers, those the rest of the topic names when it names some
-        rest = [[k for k in alt if not _in_marks(k, q.text)] for alt in alternatives] if q else []
+        quoted = {t for p in quoted_phrases(q.text) for t in lexical_terms(p)} if q else set()
+        rest = [[k for k in alt if not set(k.terms if isinstance(k, Key) else {k}) <= quoted] for alt in alternatives]
         rest = [alt for alt in rest if alt]
 
         def on_topic(x: ListItem) -> bool:
@@ -404,12 +405,6 @@ def marked_papers(catalog: Sequence[PaperRecord], text: str) -> list[int]:
     if not phrases:
         return []
     return [i for i, r in enumerate(catalog) if any(p in _phrase(_own_text(r)) for p in phrases)]
-
-
-def _in_marks(k: Key | str, text: str) -> bool:
-    """True when the topic word ``k`` is one of the words the question quotes."""
-    quoted = {t for p in quoted_phrases(text) for t in lexical_terms(p)}
-    return bool(quoted) and set(k.terms if isinstance(k, Key) else {k}) <= quoted
 
 
 def _own_text(r: PaperRecord) -> str:
