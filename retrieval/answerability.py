@@ -63,7 +63,7 @@ from papernotes.corpus.papers import is_todo
 from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.evidence import Sentence
 from papernotes.retrieval.question import Question
-from papernotes.retrieval.search import SearchResult
+from papernotes.retrieval.search import Hit, SearchResult
 from papernotes.retrieval.terms import (
     RARE_IN_NOTES_MIN,
     Key,
@@ -533,8 +533,8 @@ def question_features(
         # another one ("… beats torch.compile on KernelBench"): then one retrieved passage holds the
         # name and what is asked together
         naming = [ts for ts in per_chunk if q.name_terms and q.name_terms & ts]
-        in_context = max((_asked_coverage(q, bm25, ts) for ts in naming), default=0.0)
-        asked_cov = max(_asked_coverage(q, bm25, own), in_context)
+        in_context = max((asked_coverage(q, bm25, ts) for ts in naming), default=0.0)
+        asked_cov = max(asked_coverage(q, bm25, own), in_context)
         focus_cov = max([_focus_coverage(q, bm25, own), *(_focus_coverage(q, bm25, ts) for ts in naming)])
     else:
         asked_cov = cov_best
@@ -589,7 +589,43 @@ def _names_another(q: Question, s: Sentence) -> bool:
     )
 
 
-def _asked_coverage(q: Question, bm25: BM25Index, have: AbstractSet[str]) -> float:
+#: A passage of another paper that covers at least this share of what is asked (idf-weighted) ...
+DESCRIBED_COVERAGE = 0.75
+#: ... while the named paper's own notes cover under this share of it ...
+NAMED_COVERAGE = 0.25
+#: ... and at least this many words of it that those notes lack: the question describes that paper and
+#: names the other as context ("… how much does it beat torch.compile by on the KernelBench levels?").
+#: Two words ("gpus", "experiments") describe no paper.
+DESCRIBED_MIN_WORDS = 3
+
+
+def described_paper(q: Question, hits: Sequence[Hit], bm25: BM25Index, own: AbstractSet[str]) -> int | None:
+    """The catalog position of the paper a question describes when the paper it names is only context:
+    one of the ``hits`` (the top 5 passages) that names the named paper and covers most of what is
+    asked (:data:`DESCRIBED_COVERAGE`, :data:`DESCRIBED_MIN_WORDS`) where the named paper's own notes
+    (their stemmed terms ``own``) cover little of it (:data:`NAMED_COVERAGE`): "ByteDance built an
+    agentic RL system for CUDA kernels … how much does it beat torch.compile by on the three KernelBench
+    levels?" is about CUDA Agent, whose notes give KernelBench figures, not about KernelBench. None when
+    the question names no paper, or several, or asks for a list, or nothing."""
+    if not q.papers or q.is_comparison or q.is_list or not q.asked or not q.name_terms:
+        return None
+    if asked_coverage(q, bm25, own) >= NAMED_COVERAGE:
+        return None
+    best: tuple[float, int] | None = None
+    for h in hits[:5]:
+        if h.record is None or h.record in q.records:
+            continue
+        have = set(lexical_terms(stated(h.text)))
+        if not q.name_terms <= have:
+            continue
+        new = [k for k in evidence_asked(q, bm25, have) if k.covered(have) and not k.covered(own)]
+        c = asked_coverage(q, bm25, have)
+        if len(new) >= DESCRIBED_MIN_WORDS and c >= DESCRIBED_COVERAGE and (best is None or c > best[0]):
+            best = (c, h.record)
+    return best[1] if best else None
+
+
+def asked_coverage(q: Question, bm25: BM25Index, have: AbstractSet[str]) -> float:
     """idf-weighted share of :func:`evidence_asked` (as judged against ``have``) covered by ``have``;
     1.0 when nothing is asked that a passage could confirm."""
     asked = evidence_asked(q, bm25, have)

@@ -13,12 +13,12 @@ never write is one no passage of them confirms (:func:`unconfirmed`).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
-from papernotes.corpus.normalize import CJK_CHARS, normalize, word_parts
-from papernotes.retrieval.terms import AUXILIARIES, INTERROGATIVES, english_word, lexical_terms, stem_term
+from papernotes.corpus.normalize import CJK_CHARS, normalize, tokens, word_parts
+from papernotes.retrieval.terms import AUXILIARIES, INTERROGATIVES, Key, english_word, lexical_terms, stem_term
 
 #: Longest guess, in words other than the joiners (a guess is a few values, not a clause).
 GUESS_MAX_WORDS = 4
@@ -145,16 +145,28 @@ def confirmed(alternative: str, own: AbstractSet[str]) -> bool:
     return bool(terms) and (all(t in own for t in terms) or joined in own)
 
 
-def unconfirmed(guess: Guess | None, own: AbstractSet[str], names_field: Callable[[str], bool]) -> bool:
+def unconfirmed(
+    guess: Guess | None,
+    own: AbstractSet[str],
+    names_field: Callable[[str], bool],
+    keys: Sequence[Key] = (),
+) -> bool:
     """True when ``guess`` offers values, none of which the named papers' notes write (``own``: the
     stemmed terms of their chunks): no passage of them confirms it, and none says which value it is.
     A guess that names a field of the paper's record ("github?", ``names_field``) is a lookup, not a
-    value."""
+    value. A guessed word is also confirmed by the question's reading of it (``keys``, read against
+    those notes: "like loc?" where they write "lines of code")."""
     if guess is None or not own:
         return False
     if any(names_field(w) for a in guess.alternatives for w in a.split()):
         return False
-    return not any(confirmed(a, own) for a in guess.alternatives)
+    read = {k.word: k for k in keys}
+
+    def read_in_notes(alternative: str) -> bool:
+        words = tokens(normalize(alternative), compounds=False)
+        return bool(words) and all(w in read and read[w].covered(own) for w in words)
+
+    return not any(confirmed(a, own) or read_in_notes(a) for a in guess.alternatives)
 
 
 def states_another(guess: Guess, sentences: Iterable[str]) -> bool:

@@ -644,11 +644,19 @@ def topic_list(
         q.asked = [k for k in q.asked if k.terms <= name or (k in specific and not k.covered(_people_part_terms()))]
         q.group = frozenset(name)
         return True
-    if not specific:
+    pairs = _asked_pairs(q)
+    if not specific and not pairs:
         return False
     for r in retriever.catalog:
         if f.venue or f.series:
-            if at_venue(r, f) and coverage(specific, set(lexical_terms(_own_text(r))), idf) >= FULL:
+            if not at_venue(r, f):
+                continue
+            own = _own_text(r)
+            # common English words the notes rarely use are a topic when papers' records write them as
+            # typed, side by side: a mark the notes put on them ("isca 2025 *industry track* stuff")
+            written = {w for pair in pairs if pair in _phrase(own) for w in pair.split()}
+            judged = specific + [k for k in q.asked if k not in specific and k.word in written]
+            if judged and coverage(judged, set(lexical_terms(own)), idf) >= FULL:
                 return True
         elif year_of(r) in years and coverage(specific, set(lexical_terms(_people(r))), idf) >= FULL:
             # "what did xinyi wan put out in 2026", not "google's revenue in 2024": the words of the names
@@ -657,6 +665,20 @@ def topic_list(
             name = {t for who in _people_names(r) if (ts := set(lexical_terms(who))) <= typed for t in ts}
             return _asks_for_their_papers(q, specific, name | {t for k in specific for t in k.terms}, similarity)
     return False
+
+
+#: Most words between two asked words typed as one phrase (:func:`_asked_pairs`: "best *paper* nominee").
+PAIR_GAP = 2
+
+
+def _asked_pairs(q: Question) -> list[str]:
+    """Two asked words the question types side by side ("industry track") or with at most
+    :data:`PAIR_GAP` other words between them ("best paper nominee"), each as the typed phrase from one
+    to the other in :func:`_phrase` form."""
+    asked = {k.word for k in q.asked}
+    words = tokens(normalize(q.text), compounds=False)
+    at = [i for i, w in enumerate(words) if w in asked]
+    return [_phrase(" ".join(words[i : j + 1])) for i, j in zip(at, at[1:], strict=False) if j - i <= PAIR_GAP + 1]
 
 
 def _asks_for_their_papers(

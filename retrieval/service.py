@@ -25,6 +25,7 @@ from papernotes.retrieval.answerability import (
     VENUE_LOOKUP_PARTS,
     answerability,
     asks_venue_parts,
+    described_paper,
     field_missing,
     identity_terms,
     is_lookup,
@@ -34,6 +35,7 @@ from papernotes.retrieval.answerability import (
     question_features,
     score_sentences,
 )
+from papernotes.retrieval.entities import PaperMention
 from papernotes.retrieval.entries import entry_view
 from papernotes.retrieval.errors import ModelUnavailableError
 from papernotes.retrieval.evidence import Sentence, amount_asked, candidates, embed_best, has_number
@@ -265,7 +267,7 @@ class Notes:
             guess is not None
             and not an.lookup
             and not (guess.amounts and q.asks_quantity)
-            and unconfirmed(guess, an.own, names_a_field)
+            and unconfirmed(guess, an.own, names_a_field, q.keys)
         ):
             subject = self.catalog[q.records[0]].system or self.catalog[q.records[0]].title
             note = _join(note, f"the notes on {subject} never mention {' or '.join(guess.alternatives)}")
@@ -343,6 +345,15 @@ class Notes:
         self._within_filters(q, result)
         an.paper_hits = self._paper_hits(q, result)
         named_chunks = [h for rec in q.records for h in an.paper_hits.get(rec, [])]
+        own = {t for h in named_chunks for t in lexical_terms(h.text)}
+        described = described_paper(q, result.hits, self.retriever.bm25, own)
+        if described is not None:  # the named paper is context of the one the question describes
+            r = self.catalog[described]
+            name = r.system or r.title
+            q.papers = [PaperMention(records=[described], name=name, words=(0, 0))]
+            q.name_terms = set(lexical_terms(name))
+            an.paper_hits = self._paper_hits(q, result)
+            named_chunks = an.paper_hits.get(described, [])
         identity = identity_terms(self.catalog[r] for r in q.records)
         own = an.own = {t for h in named_chunks for t in lexical_terms(h.text)}
         if own:  # shorthand the notes never write, read against the named papers' own words ("tput", "cfg")

@@ -213,17 +213,24 @@ def _alpha_words(text: str) -> tuple[str, ...]:
 def spelled_out(initials: str, texts: Iterable[str]) -> list[tuple[str, ...]]:
     """The phrases of ``texts`` whose words' first letters are ``initials``, as stemmed term tuples
     ("cfg" → ``[("classifi", "free", "guidanc")]`` where a text says "classifier-free guidance"; words
-    normalized, a hyphenated word giving its parts): the usual way an acronym is formed."""
+    normalized, a hyphenated word giving its parts): the usual way an acronym is formed. One word inside
+    the phrase may be passed over, as acronyms skip words ("loc" → ``("line", "of", "code")`` in "7,700+
+    lines of Go codes"; the rule of Schwartz & Hearst, PSB 2003, that an acronym's letters match words
+    of its long form in order, its first letter the first word's, kept to word initials)."""
     n = len(initials)
     found: set[tuple[str, ...]] = set()
     for text in texts:
         words = _alpha_words(text)
         for i in range(len(words) - n + 1):
-            run = words[i : i + n]
-            if all(w[0] == c for w, c in zip(run, initials, strict=True)) and (
-                terms := tuple(lexical_terms(" ".join(run)))
-            ):
-                found.add(terms)
+            runs = [words[i : i + n]]
+            if i + n < len(words):  # the same with one inner word passed over
+                window = words[i : i + n + 1]
+                runs += [window[:j] + window[j + 1 :] for j in range(1, n)]
+            for run in runs:
+                if all(w[0] == c for w, c in zip(run, initials, strict=True)) and (
+                    terms := tuple(lexical_terms(" ".join(run)))
+                ):
+                    found.add(terms)
     return sorted(found)
 
 
@@ -240,7 +247,9 @@ def read_against(
     ("hw": hardware, however, …), which is why :class:`Vocabulary` reads none under four letters; the
     named paper's own notes leave few. Such a word of :data:`MIN_INITIALS` letters or more is also read
     as a phrase of those passages (their ``texts``) it is the initials of (:func:`spelled_out`): "what
-    cfg weight" is "classifier-free guidance weight" when the notes spell it out.
+    cfg weight" is "classifier-free guidance weight" when the notes spell it out. So is such a word of
+    three letters or more, no common English word, that other notes write but the passages lack: "hived
+    how many loc" is "lines of code" when HiveD's notes say "7,700+ lines of Go codes".
 
     A word that is no common English word and that the passages lack is also read as the words of
     ``have`` it truncates, whether or not other notes use it: "params" is ``paramet`` when GPT-3's
@@ -254,6 +263,10 @@ def read_against(
             spelled = spelled_out(w, texts) if len(w) >= MIN_INITIALS else []
             if found or spelled:
                 k = Key(w, k.alternatives + tuple((t,) for t in found) + tuple(spelled))
+        elif MIN_INITIALS <= len(w) <= MAX_SHORTHAND and w.isalpha() and not english_word(w) and not k.covered(have):
+            # an acronym other notes write ("loc") that the named papers' notes spell out ("lines of code")
+            if spelled := spelled_out(w, texts):
+                k = Key(w, k.alternatives + tuple(spelled))
         elif w.isalpha() and not english_word(w) and not k.covered(have):
             cut = [t for t in k.terms if len(t) >= MIN_TRUNCATION]
             found = sorted(t for t in have if any(len(t) >= len(c) + 2 and t.startswith(c) for c in cut))

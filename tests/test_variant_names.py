@@ -51,6 +51,7 @@ DINGO_PACKS = """# Dingo Pack Hunting at Scale
 - Link: https://arxiv.org/abs/3305.05555
 
 Packs of dingoes split a field into sectors and herd each one in parallel.
+The pack planner is 2K LoC of Python.
 """
 
 DEADLINES = """# Can't Be Slow: Herding Sheep under Deadlines
@@ -69,6 +70,7 @@ WOMBAT = """# Wombat: A Burrow Store for Key-Value Data
 Hardware: Wombat keeps its log on persistent memory (Optane DIMMs) and its index in DRAM.
 Wombat clocks rely on GPS receivers and atomic clocks in every datacenter.
 In a year of production Wombat found 23 defective DIMMs across 9 datacenters.
+Wombat is implemented in 9,100 lines of Rust code.
 """
 
 
@@ -161,6 +163,20 @@ def test_initials_are_read_as_the_phrase_they_spell():
     assert spelled_out("cfg", [text]) == [("classifi", "free", "guidanc")]
     assert spelled_out("moe", [text]) == [("mixtur", "expert")]
     assert spelled_out("xyz", [text]) == []
+
+
+def test_initials_may_pass_over_one_word_inside_the_phrase():
+    text = "HiveD is implemented in 7,700+ lines of Go codes."
+    assert ("line", "code") in spelled_out("loc", [text])
+    assert spelled_out("lcg", [text]) == []  # the letters spell the words in order
+
+
+@pytest.mark.parametrize(
+    "question", ["wombat how many LOC", "how big is the wombat implementation, like loc?", "wombat loc"]
+)
+def test_an_acronym_other_notes_write_is_the_phrase_the_papers_notes_spell_out(notes, question):
+    """ "LoC" is a word of the notes (Dingo Pack's); Wombat's notes write "lines of Rust code"."""
+    assert_answered(notes, question, "9,100")
 
 
 @pytest.mark.parametrize(
