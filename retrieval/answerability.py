@@ -62,7 +62,7 @@ from papernotes.corpus.note_opening import CJK_LABELS
 from papernotes.corpus.papers import is_todo
 from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.evidence import Sentence
-from papernotes.retrieval.question import Question
+from papernotes.retrieval.question import Question, comparing_terms
 from papernotes.retrieval.search import Hit, SearchResult
 from papernotes.retrieval.terms import (
     RARE_IN_NOTES_MIN,
@@ -522,7 +522,8 @@ def question_features(
     idf = bm25.idf
     # a versioned name ("GPT-2", "T5") is covered by its joined form only, as for ``oov`` below: its
     # parts ("gpt", "2") are everywhere
-    terms = [as_written(k) for k in q.keys] if q else lexical_terms(result.query)
+    # the comparing words are the question's form ("X *vs* Y"), as for what is asked
+    terms = [as_written(k) for k in q.keys if not k.covered(comparing_terms())] if q else lexical_terms(result.query)
     top = result.hits[:3]
     per_chunk = [set(lexical_terms(stated(h.text))) for h in result.hits]
     cov_best = max((coverage(terms, ts, idf) for ts in per_chunk), default=0.0)
@@ -545,7 +546,12 @@ def question_features(
     # absent common English word ("wrote", "gist") says nothing
     # a versioned name ("GPT-2", "Llama-3.1") is in the notes only as itself (its joined form): its parts
     # ("gpt", "2") are everywhere
-    named_like = [as_written(k) for k in (q.keys if q else []) if not english_word(k.word)]
+    # (a word naming a paper of the catalog the question names is known, however typed: "v3" for Llama 3)
+    named_like = [
+        as_written(k)
+        for k in (q.keys if q else [])
+        if not english_word(k.word) and not (q.name_terms and k.terms <= q.name_terms)
+    ]
     vocab = {t for k in named_like for t in k.terms if bm25.has(t)}
     oov = 1.0 - coverage(named_like, vocab, idf) if named_like else 0.0
     # evidence beyond the lead line: a title or affiliations line only repeats what names the paper

@@ -204,7 +204,8 @@ class PaperIndex:
                 if (
                     name in _title_word_names(r)
                     and sum(ch.isupper() for ch in name) < 2
-                    and any(in_titles[t] > 1 for t in lexical_terms(name))
+                    # a versioned word ("Qwen3") by its joined form: its parts ("3") are in many titles
+                    and any(in_titles[t] > 1 for t in (lexical_terms(name) if name.isalpha() else [key]))
                 ):
                     continue  # a word of other titles too ("Bayesian …" beside "… Bayesian Optimization")
                 n = self._names.setdefault(key, _Name(display=name))
@@ -933,10 +934,12 @@ def _short(name: str) -> bool:
 
 def _name_like(word: str) -> bool:
     """True for a word written as a name rather than an English word: two or more capitals ("ZeRO",
-    "KARMA", "Megatron-LM"), or capitalized letters that are no common English word ("Graphicionado")."""
-    if not re.fullmatch(r"[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*", word):
+    "KARMA", "Megatron-LM"), or capitalized letters that are no common English word ("Graphicionado"),
+    also with a version number ("Qwen3", "Qwen2.5")."""
+    if not re.fullmatch(r"[A-Z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*", word):
         return False
-    return sum(ch.isupper() for ch in word) >= 2 or (word.isalpha() and not english_word(word.lower()))
+    letters = re.sub(r"\d+(?:\.\d+)*$", "", word)
+    return sum(ch.isupper() for ch in word) >= 2 or (letters.isalpha() and not english_word(letters.lower()))
 
 
 def _own_names(r: PaperRecord) -> set[str]:

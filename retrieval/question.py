@@ -185,7 +185,7 @@ MY_NOTES_RE = re.compile(
 
 
 @lru_cache(maxsize=1)
-def _comparing_terms() -> frozenset[str]:
+def comparing_terms() -> frozenset[str]:
     """The stemmed :data:`COMPARING` words."""
     return frozenset(t for w in COMPARING for t in lexical_terms(w))
 
@@ -549,6 +549,11 @@ def match_keys(
         i += 1
     return out
 
+
+#: The version number a paper's name ends with ("FlashAttention-2", "Llama 3.1", "Qwen2.5").
+_NAME_VERSION_RE = re.compile(r"[^\W\d_][\s-]?v?(\d{1,2}(?:\.\d)?)$")
+#: A version typed alone, by the usual "v" prefix ("v2", "v3.1"): the paper of that version.
+_VERSION_WORD_RE = re.compile(r"v(\d{1,2}(?:\.\d)?)")
 
 #: A version number typed after a name ("llama 3", "flashattention 2", "qwen 2.5").
 _VERSION_RE = re.compile(r"\d{1,2}(?:\.\d)?")
@@ -921,12 +926,16 @@ def understand(
             parts = papers.name_terms([pm], text, spans)
             names |= set(lexical_terms(" ".join(parts))) | set(lexical_terms("".join(parts)))
             names |= set(lexical_terms(pm.name))  # the name as the notes spell it ("kernelevovle")
+    # "v2" for a named paper whose name has that version ("flashattention vs flashattention-2 how much
+    # faster is v2") refers to it by its number: part of its name, not what is asked
+    versions = {m.group(1) for pm in mentions if (m := _NAME_VERSION_RE.search(normalize(pm.name)))}
+    names |= {t for k in keys if (m := _VERSION_WORD_RE.fullmatch(k.word)) and m.group(1) in versions for t in k.terms}
     # a name of a paper the question names is read, whatever the notes' text spells ("resnet 是什么" for
     # the note aliased ResNet)
     unread = [w for w in unread if not (set(lexical_terms(w)) and set(lexical_terms(w)) <= names)]
     # "how does X differ from Y?", "X vs Y": the comparison is the question's form, not what it asks about
     # a comparing word read through any of its readings is the question's form too ("diffrence")
-    asked = [k for k in keys if not (k.terms <= names or k.covered(names) or k.covered(_comparing_terms()))]
+    asked = [k for k in keys if not (k.terms <= names or k.covered(names) or k.covered(comparing_terms()))]
     # "how many papers do i have": a count of what the notes hold
     # … or, naming no venue, "how many papers total": a count of the notes' own papers
     counts = COUNT_RE.search(normalize(text)) is not None

@@ -62,6 +62,22 @@ DEADLINES = """# Can't Be Slow: Herding Sheep under Deadlines
 Herds on cheap preemptible dogs and switches to reserved dogs only when the deadline is near.
 """
 
+KOALA3 = """# Koala3 Technical Report
+
+- Venue: arXiv 2035
+- Link: https://arxiv.org/abs/3501.00003
+
+Koala3 pretrains on 36T tokens and distills its small models on-policy.
+"""
+
+EMU3 = """# Emu 3: Herding in Three Passes
+
+- Venue: NSDI 2035
+- Link: https://arxiv.org/abs/3502.00003
+
+Three herding passes over the field, each pass tuned to the flock's size.
+"""
+
 WOMBAT = """# Wombat: A Burrow Store for Key-Value Data
 
 - Venue: OSDI 2030
@@ -85,6 +101,8 @@ def notes(tmp_path_factory, models_cache):
             "packs.md": DINGO_PACKS,
             "deadlines.md": DEADLINES,
             "wombat.md": WOMBAT,
+            "koala3.md": KOALA3,
+            "emu3.md": EMU3,
         },
         models_cache,
     )
@@ -265,3 +283,25 @@ def test_another_address_in_a_question_is_no_words(notes, question):
 
 def test_without_links():
     assert without_links("see https://a.example.com/x?y=1 and www.usenix.org/conference/x.") == "see   and  ."
+
+
+@pytest.mark.parametrize(
+    "question", ["kangaroo vs kangaroo-2, how many params does v2 have", "kangaroo-2 vs kangaroo: v2 param count?"]
+)
+def test_a_version_typed_alone_refers_to_the_named_paper_of_that_version(notes, question):
+    """ "v2" is Kangaroo-2 by its number: part of its name, not what is asked, nor a word the notes lack."""
+    an = notes.analyze(question)
+    assert "v2" not in [k.word for k in an.question.asked]
+    assert an.features["oov"] == 0.0
+    assert_answered(notes, question, "22B")
+
+
+def test_a_version_no_named_paper_has_is_still_asked(notes):
+    an = notes.analyze("kangaroo vs kangaroo-2, what changed in v3")
+    assert "v3" in [k.word for k in an.question.asked]
+
+
+@pytest.mark.parametrize("question", ["koala3 paper?", "koala3 tech report - how many pretraining tokens"])
+def test_a_title_opening_with_a_versioned_name_is_named_by_it(notes, question):
+    """ "Koala3 Technical Report": its first word names it, though other titles hold a "3"."""
+    assert named_titles(notes, question) == ["Koala3 Technical Report"]
