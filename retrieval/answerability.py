@@ -550,7 +550,7 @@ def question_features(
     named_like = [
         as_written(k)
         for k in (q.keys if q else [])
-        if not english_word(k.word) and not (q.name_terms and k.terms <= q.name_terms)
+        if not english_word(k.word) and not (q and q.name_terms and k.terms <= q.name_terms)
     ]
     vocab = {t for k in named_like for t in k.terms if bm25.has(t)}
     oov = 1.0 - coverage(named_like, vocab, idf) if named_like else 0.0

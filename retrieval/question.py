@@ -928,8 +928,8 @@ def understand(
             names |= set(lexical_terms(pm.name))  # the name as the notes spell it ("kernelevovle")
     # "v2" for a named paper whose name has that version ("flashattention vs flashattention-2 how much
     # faster is v2") refers to it by its number: part of its name, not what is asked
-    versions = {m.group(1) for pm in mentions if (m := _NAME_VERSION_RE.search(normalize(pm.name)))}
-    names |= {t for k in keys if (m := _VERSION_WORD_RE.fullmatch(k.word)) and m.group(1) in versions for t in k.terms}
+    versions = {v.group(1) for pm in mentions if (v := _NAME_VERSION_RE.search(normalize(pm.name)))}
+    names |= {t for k in keys if (v := _VERSION_WORD_RE.fullmatch(k.word)) and v.group(1) in versions for t in k.terms}
     # a name of a paper the question names is read, whatever the notes' text spells ("resnet 是什么" for
     # the note aliased ResNet)
     unread = [w for w in unread if not (set(lexical_terms(w)) and set(lexical_terms(w)) <= names)]
