@@ -118,3 +118,24 @@ def test_a_version_number_of_a_name_is_no_amount_the_question_states(notes, ques
 )
 def test_the_numbers_a_question_states_leave_out_those_of_names(question, numbers):
     assert understand(question).numbers == numbers
+
+
+@pytest.mark.parametrize("comparing", ["vs", "versus", "compared to"])
+def test_a_comparing_word_is_no_term_the_passages_must_cover(notes, comparing):
+    """ "X vs Y throughput" asks what "X and Y throughput" asks: the comparing word is the question's
+    form, so it weighs nothing in the coverage of the question's terms by the passages."""
+    plain = notes.analyze("wombatserve and koalaserve throughput").features
+    compared = notes.analyze(f"wombatserve {comparing} koalaserve throughput").features
+    assert compared["cov_best"] == pytest.approx(plain["cov_best"])
+    assert compared["cov_union"] == pytest.approx(plain["cov_union"])
+
+
+@pytest.mark.parametrize(
+    "question", ["wombatserve vs wombatserve-2 how much faster is v2", "wombatserve-2 vs wombatserve: v2 speedup?"]
+)
+def test_a_version_typed_alone_is_the_named_paper_of_that_version(notes, question):
+    """ "v2" is Wombatserve-2, named beside it: no word asked, which no sentence would hold."""
+    an = notes.analyze(question)
+    assert "v2" not in [k.word for k in an.question.asked]
+    a = notes.ask(question, use_llm=False)
+    assert not a.refused and "2x" in a.answer, a.answer
