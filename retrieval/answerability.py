@@ -58,6 +58,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from papernotes.corpus.models import PaperRecord
+from papernotes.corpus.normalize import normalize, word_parts
 from papernotes.corpus.note_opening import CJK_LABELS
 from papernotes.corpus.papers import is_todo
 from papernotes.retrieval.bm25 import BM25Index
@@ -72,6 +73,7 @@ from papernotes.retrieval.terms import (
     english_word,
     lexical_terms,
     names_a_thing,
+    stem_term,
 )
 
 #: Probability at or above which a question is answered (fixed before fitting; the fit's class
@@ -533,7 +535,7 @@ def question_features(
         # throughput?" is answered when their notes give it); a named paper can also be context for
         # another one ("… beats torch.compile on KernelBench"): then one retrieved passage holds the
         # name and what is asked together
-        naming = [ts for ts in per_chunk if q.name_terms and q.name_terms & ts]
+        naming = [ts for ts in per_chunk if names_a_paper(q, ts)]
         in_context = max((asked_coverage(q, bm25, ts) for ts in naming), default=0.0)
         asked_cov = max(asked_coverage(q, bm25, own), in_context)
         focus_cov = max([_focus_coverage(q, bm25, own), *(_focus_coverage(q, bm25, ts) for ts in naming)])
@@ -584,6 +586,19 @@ def question_features(
         "venue_missing": 1.0 if result.missing_venue else 0.0,
         "best_sentence": max((s.score for s in of_subject), default=0.0),
     }
+
+
+def names_a_paper(q: Question, have: AbstractSet[str]) -> bool:
+    """True when the stemmed terms ``have`` (a passage's) write the name of a paper the question names:
+    all of its words ("Gemma 2": ``gemma`` and ``2``; one of them, the "2" of any passage, is no name)
+    or the name written as one word (``sarathiserv`` for "SarathiServe")."""
+    for m in q.papers:
+        terms = set(lexical_terms(m.name))
+        joined = stem_term("".join(word_parts(normalize(m.name))))
+        parts = terms - {joined}
+        if joined in have or (parts and parts <= have):
+            return True
+    return False
 
 
 def _names_another(q: Question, s: Sentence) -> bool:

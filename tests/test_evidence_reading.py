@@ -13,7 +13,10 @@ from pathlib import Path
 import pytest
 from conftest import assert_answered, notes_of
 
+from papernotes.retrieval.answerability import names_a_paper
+from papernotes.retrieval.entities import PaperMention
 from papernotes.retrieval.evidence import split_sentences
+from papernotes.retrieval.question import Question
 from papernotes.retrieval.spelling import read_against, shorthand_of
 from papernotes.retrieval.terms import Key, lexical_terms, relatives
 
@@ -155,3 +158,20 @@ def test_code_is_no_sentence_wherever_the_chunk_cut_its_block(chunk, kept, dropp
     out = split_sentences(chunk)
     assert all(k in out for k in kept), out
     assert not any(d in s for s in out for d in dropped), out
+
+
+@pytest.mark.parametrize(
+    ("name", "passage", "names"),
+    [
+        ("Gemma 2", "Gemma 2 distills from a larger teacher.", True),
+        ("Gemma 2", "Stage 2 searches over optimization choices.", False),  # a "2" is no name
+        ("Sarathi-Serve", "SarathiServe chunks prefills.", True),  # the name written as one word
+        ("Sarathi-Serve", "Sarathi-Serve chunks prefills.", True),
+        ("Sarathi-Serve", "The serve path is slow.", False),
+        ("KernelBench", "KernelBench has 250 tasks.", True),
+        ("KernelBench", "A benchmark of 250 tasks.", False),  # a one-word name is in the passage or not
+    ],
+)
+def test_a_passage_names_a_paper_by_all_of_its_name(name, passage, names):
+    q = Question(text=f"{name} optimizer?", terms=[], papers=[PaperMention(records=[0], name=name, words=(0, 1))])
+    assert names_a_paper(q, set(lexical_terms(passage))) is names
