@@ -86,12 +86,18 @@ def show_notices(notices: list[str]) -> None:
 EMPTY_PAGE = "has no text to index"
 
 
+def split_warnings(warnings: list[str]) -> tuple[list[str], list[str]]:
+    """``(warnings, heading-only pages)`` of an ingest's warnings: the pages with nothing to index but
+    their title (paths) apart from the rest, which the summary line counts."""
+    empty = [w.split(": page ", 1)[0] for w in warnings if w.endswith(EMPTY_PAGE)]
+    return [w for w in warnings if not w.endswith(EMPTY_PAGE)], empty
+
+
 def show_warnings(warnings: list[str]) -> None:
     """Print an ingest's warnings on stderr, one per line under a count: ``warnings (N):`` then one
     ``  path: problem`` line each; the pages with only a heading (GitBook section index pages, many and
     harmless) under ``pages with only a heading, nothing to index (N):``, one path per line."""
-    empty = [w.split(": page ", 1)[0] for w in warnings if w.endswith(EMPTY_PAGE)]
-    other = [w for w in warnings if not w.endswith(EMPTY_PAGE)]
+    other, empty = split_warnings(warnings)
     for lines, head in ((other, "warnings"), (empty, "pages with only a heading, nothing to index")):
         if lines:
             err.print(f"[yellow]{head}[/] ({len(lines)}):", markup=True, highlight=False)
@@ -218,10 +224,12 @@ def _ingest_once(sources: list[str] | None, rebuild: bool, follow_external_links
     hidden = f"; {rep.hidden_skipped} hidden folders/files skipped" if rep.hidden_skipped else ""
     resumed = f"; completed the ingest started {rep.resumed}" if rep.resumed else ""
     repaired = f"; repaired: {'; '.join(rep.repaired)}" if rep.repaired else ""
+    warned, empty = split_warnings(rep.warnings)
+    headings = f" ({plural(len(empty), 'page')} with only a heading)" if empty else ""
     out.print(
         f"{plural(rep.files, 'file')}, {plural(rep.pages, 'page')}, {plural(rep.chunks, 'chunk')}: "
         f"{rep.added} added (embedded), {rep.skipped} unchanged, {rep.deleted} deleted; {plural(rep.papers, 'paper')}; "
-        f"{plural(len(rep.warnings), 'warning')}{hidden}{resumed}{repaired}; {rep.seconds:.1f} s",
+        f"{plural(len(warned), 'warning')}{headings}{hidden}{resumed}{repaired}; {rep.seconds:.1f} s",
         markup=False,
     )
 

@@ -182,6 +182,8 @@ def select(
     if marked:  # "which papers does the author mark as 'our work'": the records that write the mark
         in_scope = set(recs) if (result.filters.venue or result.filters.series or years or (q and q.group)) else None
         recs = [i for i in marked if in_scope is None or i in in_scope]
+    elif q and (result.filters.venue or result.filters.series):  # the same typed unquoted at a venue
+        recs = typed_marks(retriever, q, recs) or recs
     if not recs:
         return [], []
     pos_of = {rec: retriever.papers.chunks.get(rec, []) for rec in recs}
@@ -679,6 +681,18 @@ def _asked_pairs(q: Question) -> list[str]:
     words = tokens(normalize(q.text), compounds=False)
     at = [i for i, w in enumerate(words) if w in asked]
     return [_phrase(" ".join(words[i : j + 1])) for i, j in zip(at, at[1:], strict=False) if j - i <= PAIR_GAP + 1]
+
+
+def typed_marks(retriever: HybridRetriever, q: Question, recs: Sequence[int]) -> list[int]:
+    """Of the catalog positions ``recs`` (a venue's papers), those whose own record writes every mark the
+    question types unquoted (:func:`_asked_pairs` of common English words the notes rarely use, written
+    by some of ``recs``): "mlsys 2025 outstanding paper award" is FlashInfer's "Outstanding Paper Award",
+    not the "Outstanding Paper Honorable Mention"s beside it. Empty when the question types no such mark."""
+    specific = {k.word for k in specific_asked(q, retriever.bm25)}
+    own = {i: _phrase(_own_text(retriever.catalog[i])) for i in recs}
+    spans = [p for p in _asked_pairs(q) if not set(p.split()) & specific]
+    written = [p for p in spans if any(p in text for text in own.values())]
+    return [i for i in recs if all(p in own[i] for p in written)] if written else []
 
 
 def _asks_for_their_papers(

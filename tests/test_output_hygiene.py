@@ -49,6 +49,8 @@ def test_ingest_warnings_one_per_line_under_a_count(tmp_path):
     assert all(ln.startswith("  ") and "," not in ln for ln in listed)
     at = lines.index("warnings (1):")
     assert "blob.md" in lines[at + 1] and lines[at + 1].startswith("  ")
+    # the summary counts the warnings listed, the heading-only pages apart
+    assert "; 1 warning (3 pages with only a heading);" in p.stdout, p.stdout
 
 
 def test_redirected_cli_output_has_no_ansi(fixture_index):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from conftest import notes_from_texts
 
+from papernotes.retrieval.lists import typed_marks
 from papernotes.retrieval.prompts import REFUSAL
 
 PAGE = """# ISCA 2025
@@ -42,6 +43,17 @@ Acceptance rate: 23.5%
 * DCPerf: An Open-Source Performance Benchmark Suite for Datacenter Workloads
   * Industry Track
 * AMALI: An Analytical Model for Accurately Modeling LLM Inference on Modern GPUs
+
+### Serving
+
+* FlashInfer: Efficient and Customizable Attention Engine for LLM Inference Serving
+  * **Outstanding Paper Award**
+* Seesaw: High-throughput LLM Inference via Model Re-sharding
+  * **Outstanding Paper Honorable Mention**
+* Marconi: Prefix Caching for the Era of Hybrid LLMs
+  * **Outstanding Paper Honorable Mention**
+* Hexa: Serving Many Small Models on One GPU
+  * UCSD
 """
 
 OTHER = """# OSDI 2024
@@ -98,3 +110,36 @@ def test_a_venue_attribute_beside_a_mark_is_no_list(notes):
     answer = notes.ask("isca 2025 industry track acceptance rate")
     assert answer.kind != "list"
     assert answer.answer.startswith(REFUSAL) or "23.5%" in answer.answer
+
+
+HONORABLE = {"Seesaw", "Marconi"}
+
+
+@pytest.mark.parametrize(
+    ("question", "papers"),
+    [
+        ("isca 2025 outstanding paper award?", {"FlashInfer"}),
+        ("which isca 2025 paper won the outstanding paper award", {"FlashInfer"}),
+        ("isca 2025 outstanding paper honorable mention papers", HONORABLE),
+        ("the isca 2025 honorable mention ones, which were they", HONORABLE),
+    ],
+)
+def test_a_typed_mark_selects_the_papers_that_write_all_of_it(notes, question, papers):
+    """Two marks share words ("Outstanding Paper Award", "Outstanding Paper Honorable Mention"): the
+    list is of the papers writing the mark as typed, not of every paper writing one of its words."""
+    assert listed(notes, question) == papers
+
+
+def test_typed_marks_keep_the_papers_writing_the_whole_mark(notes):
+    retriever = notes.retriever
+    isca = [i for i, r in enumerate(retriever.catalog) if r.venue == "ISCA 2025"]
+    titles = {retriever.catalog[i].title.split(":")[0] for i in isca}
+    assert {"FlashInfer", "Seesaw", "DCPerf"} <= titles
+
+    def kept(question: str) -> set[str]:
+        q = retriever.understand(question)
+        return {retriever.catalog[i].title.split(":")[0] for i in typed_marks(retriever, q, isca)}
+
+    assert kept("isca 2025 outstanding paper award?") == {"FlashInfer"}
+    assert kept("isca 2025 outstanding paper honorable mention papers") == HONORABLE
+    assert kept("isca 2025 papers on llm serving") == set()  # no mark typed: no selection by one
