@@ -182,7 +182,9 @@ def select(
     if marked:  # "which papers does the author mark as 'our work'": the records that write the mark
         in_scope = set(recs) if (result.filters.venue or result.filters.series or years or (q and q.group)) else None
         recs = [i for i in marked if in_scope is None or i in in_scope]
-    elif q and (result.filters.venue or result.filters.series):  # the same typed unquoted at a venue
+    elif q and (result.filters.venue or result.filters.series) and len(alternatives) == 1:
+        # the same typed unquoted at a venue (not among alternatives: "outstanding paper (award or
+        # honorable mention)" asks for either mark)
         recs = typed_marks(retriever, q, recs) or recs
     if not recs:
         return [], []
@@ -687,10 +689,13 @@ def typed_marks(retriever: HybridRetriever, q: Question, recs: Sequence[int]) ->
     """Of the catalog positions ``recs`` (a venue's papers), those whose own record writes every mark the
     question types unquoted (:func:`_asked_pairs` of common English words the notes rarely use, written
     by some of ``recs``): "mlsys 2025 outstanding paper award" is FlashInfer's "Outstanding Paper Award",
-    not the "Outstanding Paper Honorable Mention"s beside it. Empty when the question types no such mark."""
+    not the "Outstanding Paper Honorable Mention"s beside it; a heading's words are its group's name, no
+    mark. Empty when the question types no such mark."""
     specific = {k.word for k in specific_asked(q, retriever.bm25)}
     own = {i: _phrase(_own_text(retriever.catalog[i])) for i in recs}
-    spans = [p for p in _asked_pairs(q) if not set(p.split()) & specific]
+    # a heading's words name its group, no mark ("hotos 2025 tiered storage papers"), as in quotes
+    headings = {_phrase(t) for i in recs for t in retriever.catalog[i].topics}
+    spans = [p for p in _asked_pairs(q) if not set(p.split()) & specific and not any(p in h for h in headings)]
     written = [p for p in spans if any(p in text for text in own.values())]
     return [i for i in recs if all(p in own[i] for p in written)] if written else []
 

@@ -44,6 +44,13 @@ Acceptance rate: 23.5%
   * Industry Track
 * AMALI: An Analytical Model for Accurately Modeling LLM Inference on Modern GPUs
 
+### Tiered Storage
+
+* Rethinking Tiered Storage: Talk to File Systems, Not Device Drivers
+  * UIUC
+* My CXL Pool Obviates Your PCIe Switch
+  * Columbia
+
 ### Serving
 
 * FlashInfer: Efficient and Customizable Attention Engine for LLM Inference Serving
@@ -143,3 +150,18 @@ def test_typed_marks_keep_the_papers_writing_the_whole_mark(notes):
     assert kept("isca 2025 outstanding paper award?") == {"FlashInfer"}
     assert kept("isca 2025 outstanding paper honorable mention papers") == HONORABLE
     assert kept("isca 2025 papers on llm serving") == set()  # no mark typed: no selection by one
+
+
+def test_a_headings_words_typed_unquoted_name_its_group_not_a_mark(notes):
+    # one title writes "tiered storage"; the heading groups both papers under it
+    assert listed(notes, "isca 2025 tiered storage papers") == {
+        "Rethinking Tiered Storage",
+        "My CXL Pool Obviates Your PCIe Switch",
+    }
+
+
+def test_marks_typed_as_alternatives_list_either(notes):
+    assert listed(notes, "which isca 2025 papers got outstanding paper (award or honorable mention)") == {
+        "FlashInfer",
+        *HONORABLE,
+    }
