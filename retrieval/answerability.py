@@ -628,7 +628,7 @@ def described_paper(q: Question, hits: Sequence[Hit], bm25: BM25Index, own: Abst
     agentic RL system for CUDA kernels … how much does it beat torch.compile by on the three KernelBench
     levels?" is about CUDA Agent, whose notes give KernelBench figures, not about KernelBench. None when
     the question names no paper, or several, or asks for a list, or nothing."""
-    if not q.papers or q.is_comparison or q.is_list or not q.asked or not q.name_terms:
+    if not q.papers or q.is_comparison or q.is_list or not q.asked:
         return None
     if asked_coverage(q, bm25, own) >= NAMED_COVERAGE:
         return None
@@ -637,7 +637,7 @@ def described_paper(q: Question, hits: Sequence[Hit], bm25: BM25Index, own: Abst
         if h.record is None or h.record in q.records:
             continue
         have = set(lexical_terms(stated(h.text)))
-        if not q.name_terms <= have:
+        if not names_a_paper(q, have):
             continue
         new = [k for k in evidence_asked(q, bm25, have) if k.covered(have) and not k.covered(own)]
         c = asked_coverage(q, bm25, have)
