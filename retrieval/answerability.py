@@ -639,8 +639,9 @@ def described_paper(q: Question, hits: Sequence[Hit], bm25: BM25Index, own: Abst
         have = set(lexical_terms(stated(h.text)))
         if not names_a_paper(q, have):
             continue
-        new = [k for k in evidence_asked(q, bm25, have) if k.covered(have) and not k.covered(own)]
-        c = asked_coverage(q, bm25, have)
+        asked = evidence_asked(q, bm25, have)
+        new = [k for k in asked if k.covered(have) and not k.covered(own)]
+        c = coverage(asked, have, bm25.idf) if asked else 1.0  # asked_coverage, the words read once
         if len(new) >= DESCRIBED_MIN_WORDS and c >= DESCRIBED_COVERAGE and (best is None or c > best[0]):
             best = (c, h.record)
     return best[1] if best else None

@@ -658,7 +658,8 @@ def topic_list(
             own = _own_text(r)
             # common English words the notes rarely use are a topic when papers' records write them as
             # typed, side by side: a mark the notes put on them ("isca 2025 *industry track* stuff")
-            written = {w for pair in pairs if pair in _phrase(own) for w in pair.split()}
+            phrase = _phrase(own) if pairs else ""
+            written = {w for pair in pairs if pair in phrase for w in pair.split()}
             judged = specific + [k for k in q.asked if k not in specific and k.word in written]
             if judged and coverage(judged, set(lexical_terms(own)), idf) >= FULL:
                 return True

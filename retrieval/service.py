@@ -348,14 +348,15 @@ class Notes:
         own = {t for h in named_chunks for t in lexical_terms(h.text)}
         described = described_paper(q, result.hits, self.retriever.bm25, own)
         if described is not None:  # the named paper is context of the one the question describes
-            r = self.catalog[described]
-            name = r.system or r.title
+            rec = self.catalog[described]
+            name = rec.system or rec.title
             q.papers = [PaperMention(records=[described], name=name, words=(0, 0))]
             q.name_terms = set(lexical_terms(name))
             an.paper_hits = self._paper_hits(q, result)
             named_chunks = an.paper_hits.get(described, [])
+            own = {t for h in named_chunks for t in lexical_terms(h.text)}
         identity = identity_terms(self.catalog[r] for r in q.records)
-        own = an.own = {t for h in named_chunks for t in lexical_terms(h.text)}
+        an.own = own
         if own:  # shorthand the notes never write, read against the named papers' own words ("tput", "cfg")
             texts = [h.text for h in named_chunks]
             q.keys = read_against(q.keys, own, self.retriever.bm25.has, texts)
