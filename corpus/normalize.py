@@ -5,7 +5,7 @@ the NFD "Café" of macOS file names), every dash/hyphen variant as ``-``, every 
 zero-width characters and soft hyphens removed, curly apostrophes as ``'``, a possessive ``'s`` and the
 clitic of an English contraction dropped ("Mooncake's" → "mooncake", "where'd" → "where", "didn't" →
 "didn": a clitic is no part of the word it leans on; so is the "t" of a negative contraction typed
-without its apostrophe, "cant" → "can"), the plural ``s`` of an acronym dropped ("GPUs",
+without its apostrophe, "cant" → "can", and an elided French article, "d'AEGIS" → "aegis"), the plural ``s`` of an acronym dropped ("GPUs",
 "LLMs", "SLOs" → gpu, llm, slo; typed in lower case, only where the rest has no vowel: "llms", "vms" —
 "gpus" could be "bus", so the index terms decide it against an English lexicon, see
 :func:`papernotes.retrieval.terms.lexical_terms`; the stemmer leaves all of these alone), case folded, accents folded on Latin, Greek and Cyrillic letters
@@ -56,6 +56,10 @@ _NON_ASCII_RE = re.compile(r"[^\x00-\x7f]")
 _CHANGEABLE_RE = re.compile(r"[^\x00-\x7f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 #: A possessive ("Mooncake's", "papers'") or the clitic of an English contraction ('d 're 've 'll 'm n't).
 _CLITIC_RE = re.compile(r"(?<=\w)'(?:s|d|re|ve|ll|m)\b|(?<=n)'t\b|(?<=s)'(?!\w)")
+#: An elided French article or pronoun leaning on the next word ("d'AEGIS", "l'algorithme", "qu'est"):
+#: the articles of Apache Lucene's ``FrenchAnalyzer.DEFAULT_ARTICLES`` (its ``ElisionFilter``), dropped as
+#: a clitic is; an English word never starts so ("O'Brien", "rock 'n' roll" are left alone).
+_ELISION_RE = re.compile(r"(?<![\w'])(?:jusqu|quoiqu|lorsqu|puisqu|qu|[cdjlmnst])'(?=[^\W\d_])")
 #: An English negative contraction typed without its apostrophe ("cant", "dont", "doesnt"; a closed
 #: class: the auxiliaries that contract with "not"), read as the contraction is: its clitic dropped.
 _BARE_NEGATION_RE = re.compile(
@@ -122,6 +126,7 @@ def normalize(text: str) -> str:
     """
     t = _ACRONYM_PLURAL_RE.sub(r"\1", unify_punctuation(text))
     t = _LOWER_ACRONYM_PLURAL_RE.sub(r"\1", _BARE_NEGATION_RE.sub(r"\1", _CLITIC_RE.sub("", t.casefold())))
+    t = _ELISION_RE.sub("", t) if "'" in t else t
     t = _fold_accents(t)
     return t if t.isascii() else _GREEK_RE.sub(lambda m: _greek_name(m.group()), t)
 

@@ -13,7 +13,8 @@ Question features (:func:`question_features`):
 ``best_cos``       best cosine similarity of an embedded candidate sentence to the question (of the named
                    papers when the question names some; titles and affiliation lines aside)
 ``cov_best``       idf-weighted share of the question's terms found in one single chunk (the best one):
-                   the subject and what is asked about it must occur together
+                   the subject and what is asked about it must occur together (for a comparison, each
+                   side in a chunk of its own: the mean over the papers compared, when higher)
 ``cov_union``      the same share over the top 3 chunks together
 ``asked_cov``      share of what is asked about named papers (English words the notes never use
                    aside unless present, see :func:`evidence_asked`) found in
@@ -525,10 +526,13 @@ def question_features(
     # a versioned name ("GPT-2", "T5") is covered by its joined form only, as for ``oov`` below: its
     # parts ("gpt", "2") are everywhere
     # the comparing words are the question's form ("X *vs* Y"), as for what is asked
-    terms = [as_written(k) for k in q.keys if not k.covered(comparing_terms())] if q else lexical_terms(result.query)
+    keys = [as_written(k) for k in q.keys if not k.covered(comparing_terms())] if q else []
+    terms: list[Key] | list[str] = keys if q else lexical_terms(result.query)
     top = result.hits[:3]
     per_chunk = [set(lexical_terms(stated(h.text))) for h in result.hits]
     cov_best = max((coverage(terms, ts, idf) for ts in per_chunk), default=0.0)
+    if q and len(q.papers) >= 2 and q.is_comparison:
+        cov_best = max(cov_best, _sides_coverage(q, keys, per_chunk, idf))
     union: set[str] = set().union(*per_chunk[:3]) if per_chunk else set()
     if q and q.papers:
         # what is asked, found in the named papers' own chunks (all of them for a comparison: "X vs Y
@@ -586,6 +590,21 @@ def question_features(
         "venue_missing": 1.0 if result.missing_venue else 0.0,
         "best_sentence": max((s.score for s in of_subject), default=0.0),
     }
+
+
+def _sides_coverage(
+    q: Question, terms: Sequence[Key], per_chunk: Sequence[AbstractSet[str]], idf: Callable[[str], float]
+) -> float:
+    """``cov_best`` of a comparison, side by side: for each paper it names, the best share of the
+    question's terms, the other papers' names aside, that one passage holds; their mean. A comparison is
+    answered from each paper's own passages ("spanner vs dynamo consistency model": Spanner's notes on
+    its consistency, Dynamo's on its own), so no passage need hold both names."""
+    shares = []
+    for m in q.papers:
+        others = {t for o in q.papers if o is not m for t in lexical_terms(o.name)}
+        side = [k for k in terms if not (k.terms and k.terms <= others)]
+        shares.append(max((coverage(side, ts, idf) for ts in per_chunk), default=0.0))
+    return sum(shares) / len(shares)
 
 
 def names_a_paper(q: Question, have: AbstractSet[str]) -> bool:

@@ -830,6 +830,16 @@ def opening_interrogative(text: str, in_notes: Callable[[str], bool]) -> str:
     return m.group(1) + near[0] + text[m.end(2) :]
 
 
+def _comparative_dropped(k: Key, keys_of: Callable[[str], list[Key]]) -> list[Key]:
+    """``[k]``, or the keys of its words after the first (``keys_of``) when ``k`` is a phrase opening with
+    a comparative (the lexicon's, :func:`~papernotes.corpus.lexicon.is_comparative`: "lower overhead" →
+    "overhead", "higher throughput" → "throughput")."""
+    first, _, rest = k.word.partition(" ")
+    if rest and is_comparative(first):
+        return keys_of(rest) or [k]
+    return [k]
+
+
 def understand(
     text: str,
     papers: PaperIndex | None = None,
@@ -936,6 +946,18 @@ def understand(
     # "how does X differ from Y?", "X vs Y": the comparison is the question's form, not what it asks about
     # a comparing word read through any of its readings is the question's form too ("diffrence")
     asked = [k for k in keys if not (k.terms <= names or k.covered(names) or k.covered(comparing_terms()))]
+    if len({r for m in mentions for r in m.records}) >= 2:
+        # in a comparison, a comparative beside what is compared ("which has *lower* overhead", "does X have
+        # *lower* latency than Y") is the comparison's form: each side's overhead is asked, whether it is
+        # lower or not (a comparative alone is what is asked: "which is faster")
+        asked = [
+            a
+            for k in asked
+            for a in _comparative_dropped(k, lambda t: match_keys(t, in_notes, acronyms, meant, abbreviations, writes))
+        ]
+        compared_words = [k for k in asked if " " not in k.word and is_comparative(k.word)]
+        if len(compared_words) < len(asked):
+            asked = [k for k in asked if k not in compared_words]
     # "how many papers do i have": a count of what the notes hold
     # … or, naming no venue, "how many papers total": a count of the notes' own papers
     counts = COUNT_RE.search(normalize(text)) is not None

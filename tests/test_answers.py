@@ -90,6 +90,20 @@ def test_contraction_clitics_are_not_part_of_the_word(text, words):
 
 
 @pytest.mark.parametrize(
+    "text, words",
+    [
+        ("le surcoût d'AEGIS", ["le", "surcout", "aegis"]),
+        ("l'algorithme de DistServe", ["algorithme", "de", "distserve"]),
+        ("qu'est-ce que c'est", ["est", "ce", "estce", "que", "est"]),
+        ("jusqu’à 8 GPU", ["a", "8", "gpu"]),  # curly apostrophe
+        ("rock 'n' roll, O'Brien", ["rock", "n", "roll", "o", "brien", "obrien"]),  # no elision in English
+    ],
+)
+def test_an_elided_french_article_is_not_part_of_the_word(text, words):
+    assert tokens(text) == words
+
+
+@pytest.mark.parametrize(
     "plural, singular",
     [
         ("GPUs", "GPU"),  # the stemmer keeps an "s" after a vowel ("gpus" could be "bus")
@@ -242,6 +256,17 @@ def test_cjk_question_naming_a_system(notes, question):
     assert not a.refused, question
     assert cited_titles(a)[0].startswith("DistServe")
     assert [m.name for m in notes.retriever.understand(question).papers] == ["DistServe"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Quels sont les auteurs d'Apparate ?", "C'est quoi l'idée d'Apparate ?", "Où a été publié l'Apparate ?"],
+)
+def test_a_french_question_names_a_paper_after_an_elided_article(notes, question):
+    """An elided article ("d'Apparate"): the elided article is no part of the name (Lucene's French elisions)."""
+    assert [m.name for m in notes.retriever.understand(question).papers] == ["Apparate"]
+    a = ask(notes, question)
+    assert not a.refused and cited_titles(a)[0].startswith("Apparate"), a.answer
 
 
 @pytest.mark.parametrize(
