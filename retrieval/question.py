@@ -33,6 +33,7 @@ from papernotes.retrieval.terms import (
     INTERROGATIVES,
     MEASURE_NOUNS,
     Key,
+    capitalizes_nouns,
     english_word,
     foreign_stop_words,
     is_year,
@@ -901,7 +902,11 @@ def understand(
         t for t in dict.fromkeys(alt[0] for k in keys for alt in k.alternatives if len(alt) == 1) if t not in terms
     ]
     if in_notes is not None and foreign_language(text, in_notes):
-        capitalized = {t for w in re.findall(r"\S*[A-Z0-9]\S*", text) for t in lexical_terms(w)}
+        # a capital marks a name, but not the capital every German noun has ("die *Idee* von X"): there a
+        # name is written with a digit or a capital inside ("GPT-4", "KVCache", "AEGIS"), and a compound
+        # of the notes' words keeps its capital ("Serverless-Papers")
+        named = r"\S*[0-9-]\S*|\S*\w[A-Z]\S*" if capitalizes_nouns(text) else r"\S*[A-Z0-9]\S*"
+        capitalized = {t for w in re.findall(named, text) for t in lexical_terms(w)}
         terms = [t for t in terms if in_notes(t) or t in capitalized]
         readable = _keep(keys, lambda t: in_notes(t) or t in capitalized)
         unread = _as_typed(text, [k.word for k in keys if k.word not in {r.word for r in readable}])

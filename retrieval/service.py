@@ -53,8 +53,10 @@ from papernotes.retrieval.terms import Key, english_word, lexical_terms
 
 log = logging.getLogger(__name__)
 
-#: A number as typed: "42", "3.14", "1,024", "1e-6", "10x", "87%".
-_NUMBER_RE = re.compile(r"[+-]?\d[\d,.]*(?:e[+-]?\d+)?(?:%|x|×)?", re.IGNORECASE)
+#: A number as typed: "42", "3.14", "1,024", "1e-6", "10x", "87%"; or arithmetic on numbers ("2+2",
+#: "3*7", "10/4"): a sum to work out names nothing in the notes either.
+_ONE_NUMBER = r"[+-]?\d[\d,.]*(?:e[+-]?\d+)?(?:%|x|×)?"
+_NUMBER_RE = re.compile(rf"{_ONE_NUMBER}(?:\s*[-+*/×÷^=]\s*{_ONE_NUMBER})*", re.IGNORECASE)
 
 #: Most words of its own (coverage keys) a question naming nothing may have and still be read as a
 #: follow-up of the conversation ("and the latency?", "what about training?"; :meth:`Notes.follows_up`).
@@ -211,7 +213,7 @@ class Notes:
             words = ", ".join(f"'{w}'" for w in q.unread)
             whole = q.is_list and not q.asked and (result.filters.venue or result.filters.series)
             scope = f"; listed: every paper of {result.filters.venue or result.filters.series}" if whole else ""
-            note = _join(note, f"no note uses {words} (the notes are in another language){scope}")
+            note = _join(note, f"no note uses {words} (words of another language than the notes'){scope}")
         if q.is_list:
             return self._list_answer(question, an, mode, note)
         if an.venue is not None:  # about the venue itself: its facts, whatever the passages score

@@ -110,6 +110,25 @@ def foreign_stop_words() -> tuple[frozenset[str], tuple[str, ...]]:
     return frozenset(normalize(w) for w in words), tuple(sorted(sw.STOPWORDS_CHINESE, key=len, reverse=True))
 
 
+@lru_cache(maxsize=1)
+def _german_only_words() -> frozenset[str]:
+    """German stop words (bm25s's list and the German interrogatives) that are neither English stop words
+    nor stop words of the other languages of :func:`foreign_stop_words`."""
+    from bm25s import stopwords as sw
+
+    others = frozenset().union(sw.STOPWORDS_SPANISH, sw.STOPWORDS_FRENCH, sw.STOPWORDS_PORTUGUESE, sw.STOPWORDS_ITALIAN)
+    german = {*sw.STOPWORDS_GERMAN, *FOREIGN_INTERROGATIVES.split()[:10]}
+    return frozenset(normalize(w) for w in german if w not in others) - stop_words()
+
+
+def capitalizes_nouns(question: str) -> bool:
+    """True for a question asked in German, which writes every noun with a capital ("Was ist die *Idee*
+    von Mooncake?"): two or more of its words are German stop words of no other language
+    (:func:`_german_only_words`). In such a question a capital marks no name."""
+    words = normalize(question).split()
+    return sum(w.strip("?!.,;:") in _german_only_words() for w in words) >= 2
+
+
 def lexical_terms(text: str) -> list[str]:
     """Stemmed, stop-word-free terms of ``text`` in order, compounds and CJK bigrams included
     (``"Schedulers' KV-caching"`` → ``["schedul", "kv", "cach", "kvcach"]``). A fresh list each call;

@@ -270,6 +270,21 @@ def test_a_french_question_names_a_paper_after_an_elided_article(notes, question
 
 
 @pytest.mark.parametrize(
+    "question", ["Was ist die Idee von Apparate?", "Wer hat Apparate gebaut?", "Was ist die Grundidee hinter Apparate?"]
+)
+def test_a_german_question_names_a_paper_beside_capitalized_nouns(notes, question):
+    """German writes every noun with a capital ("die *Idee*"): there a capital marks no name the notes lack,
+    so the question is read as naming Apparate, not refused for a name no note writes."""
+    a = ask(notes, question)
+    assert not a.refused and cited_titles(a)[0].startswith("Apparate"), a.answer
+
+
+@pytest.mark.parametrize("question", ["Was ist die Idee von Moonfake?", "Wer hat Moonfake gebaut?"])
+def test_a_german_question_naming_nothing_in_the_notes_is_refused(notes, question):
+    assert ask(notes, question).refused
+
+
+@pytest.mark.parametrize(
     "question", ["DistServe 发表在哪个会议？", "DistServe 发表在哪", "DistServe 的链接", "DistServe 作者单位"]
 )
 def test_a_lookup_asked_in_chinese_field_words(notes, question):
@@ -761,7 +776,25 @@ def test_a_title_prefix_that_is_a_phrase_of_the_notes_names_no_paper_when_typed_
 
 @pytest.mark.parametrize(
     "q",
-    ["hi", "thanks!", "ok", "hello there", "thx", "pls", "42", "3.14?", "what is 42", "1e-6", "10x", "k", "x?", "--k"],
+    [
+        "hi",
+        "thanks!",
+        "ok",
+        "hello there",
+        "thx",
+        "pls",
+        "42",
+        "3.14?",
+        "what is 42",
+        "1e-6",
+        "10x",
+        "k",
+        "x?",
+        "--k",
+        "what is 2+2",
+        "what is 3 * 7?",
+        "10/4",
+    ],
 )
 def test_chat_words_alone_ask_nothing_and_are_refused(notes, q):
     """Chat words, numbers or a lone letter (each is in many notes) name nothing to answer about."""
