@@ -81,10 +81,12 @@ COMPARING = frozenset(
     {"differ", "differs", "difference", "differences", "different", "diff", "compare", "compared", "comparison"}
     | {"vs", "vs.", "versus", "same", "contrast", "distinguish", "between"}
 )
+#: German interrogatives (closed class).
+GERMAN_INTERROGATIVES = "wer wen wem wessen wann warum wieso weshalb woher wohin"
 #: The interrogatives of those languages that bm25s's stop-word lists lack ("wer", "quién", "comment",
 #: "qu'est-ce"), closed-class words; those that are also English words ("come", "dove") left out.
 FOREIGN_INTERROGATIVES = (
-    "wer wen wem wessen wann warum wieso weshalb woher wohin "
+    GERMAN_INTERROGATIVES + " "
     "quoi quel quelle quels quelles comment où pourquoi quand combien qu'est-ce "
     "quién quiénes cómo cuál cuáles dónde cuándo cuánto cuántos cuánta cuántas "
     "perché quale quali quanto quanti quem onde qual quais quantos"
@@ -117,7 +119,7 @@ def _german_only_words() -> frozenset[str]:
     from bm25s import stopwords as sw
 
     others = frozenset().union(sw.STOPWORDS_SPANISH, sw.STOPWORDS_FRENCH, sw.STOPWORDS_PORTUGUESE, sw.STOPWORDS_ITALIAN)
-    german = {*sw.STOPWORDS_GERMAN, *FOREIGN_INTERROGATIVES.split()[:10]}
+    german = {*sw.STOPWORDS_GERMAN, *GERMAN_INTERROGATIVES.split()}
     return frozenset(normalize(w) for w in german if w not in others) - stop_words()
 
 
