@@ -363,7 +363,9 @@ def analyze_page(
         for pub in page.publications:
             e = publication_entry(page, pub)
             out.entries.append(e)
-            lines = [pub.title, " · ".join(x for x in [pub.venue or "", ", ".join(pub.authors)] if x)]
+            # the venue as the page writes it ("… (IEEE BigData 2024)"), which says more than its normal form
+            venue_text = pub.venue_text or pub.venue or ""
+            lines = [pub.title, " · ".join(x for x in [venue_text, ", ".join(pub.authors)] if x)]
             if pub.subjects:
                 lines.append("Subjects: " + ", ".join(pub.subjects))
             body = "\n".join(x for x in lines if x) + ("\n" + pub.abstract if pub.abstract else "")

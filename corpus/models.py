@@ -12,12 +12,15 @@ ChunkKind = Literal["paper_entry", "deep_note", "page_section", "table", "public
 class Publication:
     """One record of a researcher's publication page.
 
-    ``venue`` is normalized (e.g. ``"SOSP 2023"``, ``"arXiv 2026"``) or ``None``; ``year`` is an int or None.
+    ``venue`` is normalized (e.g. ``"SOSP 2023"``, ``"arXiv 2026"``) or ``None``; ``year`` is an int or None;
+    ``venue_text`` is the venue line as the page writes it ("In Proceedings of the 2024 IEEE International
+    Conference on Big Data (IEEE BigData 2024)"), empty when there is none.
     """
 
     title: str
     venue: str | None = None
     year: int | None = None
+    venue_text: str = ""
     authors: list[str] = field(default_factory=list)
     abstract: str = ""
     links: dict[str, str] = field(default_factory=dict)

@@ -349,6 +349,7 @@ def _record_from_bullet(lines: list[str], strict: bool) -> Publication | None:
         title=re.sub(r"\s+", " ", title).strip(),
         venue=venue,
         year=year,
+        venue_text=rest[venue_idx] if venue_idx is not None and venue else "",
         authors=authors,
         abstract=" ".join(abstract_lines).strip(),
         links=links,
@@ -478,7 +479,15 @@ def _parse_aggregator(lines: list[str], starts: list[int]) -> PublicationPage:
                 i += 1
             footer += paras[i:]
         pubs.append(
-            Publication(title=title, venue=venue, year=year, authors=authors, abstract=abstract, subjects=subjects)
+            Publication(
+                title=title,
+                venue=venue,
+                year=year,
+                venue_text=lines[k].strip() if venue else "",
+                authors=authors,
+                abstract=abstract,
+                subjects=subjects,
+            )
         )
     if footer:
         sections.append(("", "\n\n".join(footer)))

@@ -557,6 +557,8 @@ class PaperIndex:
                 if n is None and (variant or title_variant) is not None:
                     meant = "".join(p for j in range(i, i + size) for p in read(j, size > 1))
                     key, n = (meant, self._names.get(meant)) if meant != key else (key, None)
+                    if n is not None and not self._at_named_venue(n, venues):
+                        n = None  # "fluxserve osdi25 paper?": no misspelling of MuxServe (ICML 2024)
                 if n is None and size == 1 and (variant_of := self._variant_of(words[i][1])) is not None:
                     n, cut = variant_of
                     found.append(PaperMention(sorted(n.records), n.display, (i, i + 1), cut))
@@ -640,6 +642,14 @@ class PaperIndex:
             [t for p in parts if p not in skip for t in lexical_terms(p) if t not in skip and self._bm25.has(t)]
             for _, parts in words
         ]
+
+    def _at_named_venue(self, n: _Name, venues: Sequence[VenueMention]) -> bool:
+        """True when the question names no venue (``venues``) or one of the name's papers appeared at a
+        named one (:func:`~papernotes.retrieval.filters.at_venue`: a series, or a series and year). A
+        word read as a misspelt name must agree with the venue the question places it at: "fluxserve
+        osdi25" misspells no paper of ICML 2024."""
+        named = [Filters(venue=m.venue) if m.venue else Filters(series=m.series) for m in venues]
+        return not named or any(at_venue(self.records[r], f) for r in n.records for f in named)
 
     def _cited(
         self, n: _Name, words: list[tuple[str, list[str]]], i: int, size: int, cited: dict[str, set[str]]

@@ -51,11 +51,14 @@ _ABBREV_RE = re.compile(
     r"(?:\b(?:Dr|Prof|Mr|Ms|Mrs|St|vs|etc|Fig|Figs|Eq|Sec|No|al|e\.g|i\.e|cf|approx|Inc|Corp|Ltd)\.|\b[A-Z]\.)$"
 )
 #: English cardinal number words (an amount written out: "nine low-level metrics", "two orders of
-#: magnitude"); "one" is left out, it is mostly a pronoun (:data:`_ONE_COUNTING_RE`).
+#: magnitude") and the unambiguous fraction and multiple words; "one" is left out, it is mostly a pronoun (:data:`_ONE_COUNTING_RE`).
 _NUMBER_WORDS = (
     r"(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
     r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundreds?|"
-    r"thousands?|millions?|billions?|trillions?|dozens?)"
+    r"thousands?|millions?|billions?|trillions?|dozens?|"
+    # fractions and multiples written out ("at least half of the activations", "twice the throughput"),
+    # not "half-precision"
+    r"half(?!-)|halves|quarters?|twice|thrice)"
 )
 #: A span of time given without a number ("a few seconds", "several minutes", "tens of milliseconds").
 _VAGUE_DURATION = (
@@ -70,7 +73,9 @@ _NUMBER_RE = re.compile(
     r"|\b" + _NUMBER_WORDS + r"\b|\b" + _VAGUE_DURATION + r"\b",
     re.IGNORECASE,
 )
-_YEAR_ONLY_RE = re.compile(r"^(?:19|20)\d\d$")
+#: A year a note can date something by: 1900–2039. A later four-digit number is a count or a size
+#: ("context window 2048 tokens", "4096 GPUs"), whatever its first digits.
+_YEAR_ONLY_RE = re.compile(r"^(?:19\d\d|20[0-3]\d)$")
 #: "One" before a word it counts ("rolls the job back by one minibatch"), not as a pronoun ("one of",
 #: "the one that", "one can"): an amount only in the clause of what is asked (:func:`_number_beside`),
 #: since "prefetches one layer ahead" states no speedup.
@@ -425,8 +430,13 @@ def candidates(
             number = has_number(sent, q.numbers if q else set())
             # (beside the noun a "how many" asks to count, when the question has one)
             counted = q.focus if q and q.focus else about
-            # (with nothing asked beyond what names the paper, any amount it states is the one asked)
-            near = number and (not counted or _number_beside(f"{label} {sent}", counted, q.numbers if q else set()))
+            # (with nothing asked beyond what names the paper, any amount it states is the one asked; a
+            # line of bare values, "6.7B, 13B, 32.5B, 65.2B", states them of what it is listed under)
+            near = number and (
+                not counted
+                or bare_values(sent)
+                or _number_beside(f"{label} {sent}", counted, q.numbers if q else set())
+            )
             if label and about and says > coverage(about, st | section, idf):
                 sent = f"{label.rstrip(':：')}{LABEL_JOIN}{sent}"  # quoted with the label its match is owed to
             out.append(
@@ -481,6 +491,13 @@ def _number_beside(text: str, asked: Sequence[Key | str], known: AbstractSet[str
         and bool(want.intersection(lexical_terms(clause)))
         for clause in _clauses(plain)
     )
+
+
+def bare_values(sentence: str) -> bool:
+    """True when the sentence states amounts and nothing else ("6.7B, 13B, 32.5B, 65.2B", "**24**"):
+    no word is left once its numbers (:data:`_NUMBER_RE`, units included) are taken out."""
+    rest = _NUMBER_RE.sub(" ", sentence)
+    return rest != sentence and re.search(r"[^\W\d_]", rest) is None
 
 
 def _heading_line(h: Hit) -> str:

@@ -19,10 +19,11 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from papernotes.corpus.models import PaperRecord
-from papernotes.corpus.normalize import normalize
+from papernotes.corpus.normalize import compact, normalize
 from papernotes.corpus.note_opening import is_labelled_line
 from papernotes.corpus.papers import GENERIC_LINK_LABELS, PAPER_LINK_LABELS, looks_like_affiliation, title_key
 from papernotes.corpus.short_names import SHORT_NAME_WORDS
+from papernotes.corpus.venues import split_venue
 from papernotes.retrieval.evidence import LABEL_JOIN, Sentence, split_sentences
 from papernotes.retrieval.question import Question
 from papernotes.retrieval.search import Hit, SearchResult
@@ -135,10 +136,22 @@ def compose(
         # version) gets each record's authors and link; a comparison of names stays compact
         one_name = q is not None and len(q.papers) == 1
         labels = {k.word for k in q.asked} if q else set()
-        for rec in named[:3]:
-            own = [s for s in ranked if s.hit.record == rec]
+        compared = named[:3]
+        # (papers compared by their names; one name's records, a preprint and its conference version,
+        # share their description)
+        shared = _shared_lines(compared, records, paper_hits, ranked) if not one_name else frozenset()
+        for rec in compared:
+            own = [s for s in ranked if s.hit.record == rec and _line_key(s.text) not in shared]
             _paper_answer(
-                c, records[rec], paper_hits.get(rec, []), own, asked, link=one_name, labels=labels, amounts=amounts
+                c,
+                records[rec],
+                paper_hits.get(rec, []),
+                own,
+                asked,
+                link=one_name,
+                labels=labels,
+                amounts=amounts,
+                shared=shared,
             )
         if c.lines:
             return "\n".join(c.lines), c.cited
@@ -162,6 +175,36 @@ def _says_a_name(text: str, q: Question) -> bool:
     return any((terms := set(lexical_terms(m.name))) and terms <= have for m in q.papers)
 
 
+def _line_key(text: str) -> str:
+    """A quoted line's identity: its words, case and punctuation aside."""
+    return " ".join(re.findall(r"\w+", text.casefold()))
+
+
+def _description(r: PaperRecord, hits: list[Hit]) -> tuple[Hit, list[str]] | None:
+    """The notes' description of paper ``r``: from the first of its own chunks (``hits``, best first)
+    that gives one, that chunk and its lines (a note may open with its title and links only)."""
+    chunk = _best_chunk(hits, r)
+    if chunk is None:
+        return None
+    mine = [chunk, *(h for h in hits if h is not chunk and h.record == chunk.record)]
+    return next(((h, d) for h in mine[:MAX_SENTENCES] if (d := description_sentences(h, r))), None)
+
+
+def _shared_lines(
+    recs: list[int], records: list[PaperRecord], paper_hits: dict[int, list[Hit]], ranked: list[Sentence]
+) -> frozenset[str]:
+    """Lines (:func:`_line_key`) that two or more of the compared papers ``recs`` would each be quoted
+    with — a tag line their notes share ("Axis: Empirical reliability studies"): said of both, it tells
+    them no apart, so a comparison quotes neither."""
+    seen: dict[str, set[int]] = {}
+    for rec in recs:
+        described = _description(records[rec], paper_hits.get(rec, []))
+        lines = [*(described[1] if described else []), *(s.text for s in ranked if s.hit.record == rec)]
+        for line in lines:
+            seen.setdefault(_line_key(line), set()).add(rec)
+    return frozenset(k for k, by in seen.items() if len(by) >= 2)
+
+
 def _paper_answer(
     c: Composer,
     r: PaperRecord,
@@ -171,7 +214,11 @@ def _paper_answer(
     link: bool = False,
     labels: AbstractSet[str] = frozenset(),
     amounts: bool = False,
+    shared: AbstractSet[str] = frozenset(),
 ) -> None:
+    """Add paper ``r``'s part of an answer to ``c``: its lead line, then the sentences of ``own`` that
+    answer what is ``asked`` (or, asked nothing more, the notes' description), its authors and links
+    when ``link``; lines in ``shared`` (:func:`_shared_lines`) are left out."""
     chunk = _best_chunk(hits, r)
     if chunk is None:
         return
@@ -189,9 +236,9 @@ def _paper_answer(
     # with its title and links only), a byline the catalog lacks (it may open the note while its
     # description is further down)
     mine = [chunk, *(h for h in hits if h is not chunk and h.record == chunk.record)]
-    described = next(((h, d) for h in mine[:MAX_SENTENCES] if (d := description_sentences(h, r))), None)
+    described = _description(r, hits)
     if described:
-        for line in described[1][:MAX_SENTENCES]:
+        for line in [x for x in described[1] if _line_key(x) not in shared][:MAX_SENTENCES]:
             c.add(line, described[0])
     if link and r.authors and (r.affiliations or len(r.authors) > LEAD_AUTHORS):
         # the lead line names the affiliations, not the people, or only the first of them
@@ -202,12 +249,52 @@ def _paper_answer(
         )
         if byline:
             c.add("Authors: " + byline[0].strip(" —–-"), byline[1])
+    if link and (written := venue_line(r, mine)) is not None:
+        c.add(*written)  # the venue as the notes write it ("… (IEEE BigData 2024)" for "BigData 2024")
     if link and not r.affiliations:  # the notes' affiliation line, when the catalog has none
         place = next((x for x in split_sentences(chunk.body, tables=False) if _affiliation_like(x)), None)
         if place:
             c.add("From: " + place.strip().rstrip(".。"), chunk)
     if link:
         _link_lines(c, r, chunk, labels)
+
+
+#: Longest line, in words, read as a paper's venue line (:func:`venue_line`): a proceedings line, not a
+#: sentence that cites the venue in passing.
+VENUE_LINE_WORDS = 25
+#: A label opening a line ("Venue:", "Published in:").
+_LINE_LABEL_RE = re.compile(r"^[^:：]{1,24}[:：]\s*")
+
+
+def venue_line(r: PaperRecord, hits: list[Hit]) -> tuple[str, Hit] | None:
+    """The venue as the notes write it, from the paper's own chunks (``hits``, best first), when that says
+    more than the venue the lead line gives: "In Proceedings of the 2024 IEEE International Conference on
+    Big Data (IEEE BigData 2024)" for "BigData 2024", not "Venue: OSDI 2031". A line, or a part of one set
+    off by " · " (a publication record's "venue · authors"), that states the venue (:func:`_states_venue`)
+    in at most :data:`VENUE_LINE_WORDS` words. Returns ``(text, its chunk)`` or None."""
+    if not hits or not split_venue(r.venue or "")[1]:
+        return None
+    for h in hits[:MAX_SENTENCES]:
+        if h.record != hits[0].record:
+            continue
+        for line in split_sentences(h.body, tables=False):
+            for part in re.split(r"\s+·\s+", _unlinked(line).strip()):
+                if len(part.split()) > VENUE_LINE_WORDS or not _states_venue(part, r):
+                    continue
+                if compact(_LINE_LABEL_RE.sub("", part)) == compact(r.venue or ""):
+                    continue  # the venue alone, as the lead line gives it
+                return part, h
+    return None
+
+
+def _states_venue(text: str, r: PaperRecord) -> bool:
+    """True when ``text`` holds the paper's venue series and year ("… (IEEE BigData 2024)" for "BigData
+    2024") and is not its title line."""
+    series, year = split_venue(r.venue or "")
+    if not year or str(year) not in text or compact(series) not in compact(text):
+        return False
+    title = title_key(r.title)
+    return not (title and title in title_key(text))
 
 
 #: How a link label is written in an answer when its capitalized form is not the usual one.
@@ -285,7 +372,11 @@ def _who_and_where(s: str, r: PaperRecord) -> bool:
     …", a publication page's line): who wrote it and where, which the lead line gives."""
     venues = {title_key(v) for v in [r.venue or "", *r.history] if v}
     parts = [p.strip() for p in re.split(r"\s+[·|•]\s+", _URL_RE.sub(" ", s)) if p.strip()]
-    return bool(parts) and all(is_byline(p) or title_key(p) in venues for p in parts) and any(map(is_byline, parts))
+    return (
+        bool(parts)
+        and all(is_byline(p) or title_key(p) in venues or _states_venue(p, r) for p in parts)
+        and any(map(is_byline, parts))
+    )
 
 
 def description_sentences(chunk: Hit, r: PaperRecord) -> list[str]:

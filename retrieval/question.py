@@ -267,9 +267,9 @@ def question_focus(text: str, asked: Sequence[Key]) -> list[Key]:
 
 
 def _versioned_name(word: str) -> bool:
-    """Letters and a version number in one word ("gpt-3", "llama3", "t5"): a name, never an ordinary
-    word (a year or a plain number is none)."""
-    return bool(re.fullmatch(r"[^\W\d_]+[-.]?\d+(?:[.-]\w+)*", word))
+    """Letters and a version number in one word ("gpt-3", "llama3", "t5", "deepseek-r1", "gpt-4o"): a
+    name, never an ordinary word (a year or a plain number is none)."""
+    return bool(re.fullmatch(r"(?:[^\W\d_]+[-.])*[^\W\d_]+[-.]?\d+\w*(?:[.-]\w+)*", word))
 
 
 def _name_parts(word: str) -> bool:
@@ -305,9 +305,48 @@ _QUANTITY_RE = re.compile(
     rf"\bwhat (?:{'|'.join(MEASURE_NOUNS)})\b|\bby how much\b|"
     rf"{_SPEEDUP}|\bacceptance rate\b|"
     # the same in Chinese, closed-class: "how many/much", "how big/long/fast/high/far", "how many (of)"
-    r"多少|多[大长久快高远]|几(?!乎)",
+    r"多少|多[大长久快高远]|几(?!乎)|"
+    # and in Spanish, Portuguese, Italian, French and German (closed class)
+    r"\bcu[aá]nt[oa]s?\b|\bquant[oaie]s?\b|\bcombien\b|\bwie viele?\b|"
+    # a percentage or a sum of money asked for ("what %?", "cost in $")
+    r"[%$€£¥]",
     re.IGNORECASE,
 )
+#: A measure noun (plural too) heading a compound noun and ending its phrase ("compression *ratio*?",
+#: "batch *size* / lr", "TTFT reduction *numbers*"; not "batch size scheme"): the question asks for that
+#: amount. The word before it must be a content word (:func:`asks_quantity`: "they share" asks none).
+_MEASURE_HEAD_RE = re.compile(
+    # (all in a lookahead, so that matches overlap: "hit rate number?")
+    rf"(?=\b([^\W\d_][\w-]*)\s+(?:{'|'.join(MEASURE_NOUNS)})s?(?=\s*[?.!,;:/&()]|\s*$|\s+(\S+)))",
+    re.IGNORECASE,
+)
+
+#: "what is the …": the subject after the copula is what is asked for ("what is the batch size of X").
+_WHAT_IS_RE = re.compile(r"\bwhat(?:'s|\s+(?:is|are|was|were))\s+(?:(?:the|its|their)\s+)?(.+)", re.IGNORECASE)
+
+
+def asks_quantity(text: str) -> bool:
+    """True when ``text`` asks for an amount: an amount interrogative ("how many", "what fraction",
+    "by how much", "speedup", Chinese 多少 and the Romance and German "how many"), a percent or currency
+    sign ("what %?", "cost in $"), or a measure noun (:data:`~papernotes.retrieval.terms.MEASURE_NOUNS`)
+    heading the compound noun that is asked for: in a question without an interrogative, one ending a
+    phrase ("zipserv compression ratio?", "hydraserve cold start reduction numbers?"; a compound's head
+    names what it is, Downing 1977, "On the creation and use of English compound nouns"), else the
+    interrogative's focus (:data:`FOCUS_RE`: "what max batch size did orca use"; not "which scheduler
+    tunes batch sizes") or what "what is" asks for ("what is the batch size of orca")."""
+    if _QUANTITY_RE.search(text):
+        return True
+    text = normalize(text)
+    stop = stop_words()
+    if set(tokens(text, compounds=False)) & INTERROGATIVES:
+        focus = FOCUS_RE.search(text) or _WHAT_IS_RE.search(text)
+        if focus is None:
+            return False
+        text = focus.group(1)
+    return any(
+        m.group(1).casefold() not in stop and (m.group(2) is None or m.group(2).casefold() in stop)
+        for m in _MEASURE_HEAD_RE.finditer(text)
+    )
 
 
 @dataclass
@@ -1035,7 +1074,7 @@ def understand(
         name_terms=names & (set(terms) | {t for k in keys for t in k.terms}),
         asked=asked,
         is_list=wants_list,
-        asks_quantity=_QUANTITY_RE.search(text) is not None,
+        asks_quantity=asks_quantity(text),
         counts=counts,
         numbers=set(_AMOUNT_RE.findall(normalize(text))),
     )

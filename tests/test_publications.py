@@ -170,6 +170,8 @@ def test_homepage_record_fields():
 def test_homepage_record_without_links_and_ieee_bigdata_venue():
     wave = next(p for p in parse_publication_page(HOMEPAGE).publications if p.title.startswith("Wave"))
     assert wave.venue == "BigData 2024"
+    # the venue as the page writes it is kept beside its normal form
+    assert wave.venue_text.startswith("In Proceedings of") and wave.venue_text.endswith("(IEEE BigData 2024)")
     assert wave.year == 2024
     assert wave.links == {}
     assert wave.authors == ["Bob Smith", "Ada Q. Lovelace"]
@@ -238,6 +240,7 @@ def test_aggregator_person_header_and_records():
     assert len(pubs) == 2  # the repeated record is kept once
     compass, tidal = pubs
     assert compass.venue == "arXiv 2025" and compass.year == 2025  # "arXiv2025" glued
+    assert compass.venue_text == "arXiv2025"
     assert compass.title == "Compass: Routing Queries: A Survey of Learned Indexes"
     assert compass.abstract.startswith("We survey learned index structures.")
     assert "A second paragraph" in compass.abstract
