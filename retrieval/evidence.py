@@ -29,7 +29,7 @@ from papernotes.corpus.normalize import CJK_CHARS
 from papernotes.corpus.papers import is_todo, looks_like_affiliation, parse_title, title_key
 from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.search import Hit, SearchResult
-from papernotes.retrieval.terms import Key, coverage, lexical_terms
+from papernotes.retrieval.terms import Key, coverage, has_term, lexical_terms
 
 #: Sentences embedded per question (the named papers' first, then the best by lexical overlap, plus each
 #: named paper's first line).
@@ -67,8 +67,9 @@ _VAGUE_DURATION = (
 )
 #: An amount: digits not inside a Latin word ("75%" in "遮盖75%的patch" counts, CJK text being no word to
 #: continue; "4" of a numbered heading "4.Reconstruction Target" or of "GPT4" does not), with an optional
-#: unit; or a number word; or a span of time without a number.
+#: unit; or dimensions ("7x7 patches", "4×4"); or a number word; or a span of time without a number.
 _NUMBER_RE = re.compile(
+    r"(?<![0-9A-Za-z.])\d+(?:\.\d+)?[x×]\d+(?:\.\d+)?(?![A-Za-z])|"
     r"(?<![0-9A-Za-z.])\d[\d,.]*+(?:\s*(?:%|×|x\b|[KMBT]\b|[KMGT]B\b|ms\b|s\b))?(?![A-Za-z])"
     r"|\b" + _NUMBER_WORDS + r"\b|\b" + _VAGUE_DURATION + r"\b",
     re.IGNORECASE,
@@ -437,6 +438,11 @@ def candidates(
                 or bare_values(sent)
                 or _number_beside(f"{label} {sent}", counted, q.numbers if q else set())
             )
+            if not number and counted and q and not q.asks_factor and _ONE_COUNTING_RE.search(sent):
+                # "one" counting a noun in the clause of what is asked states an amount ("rolls the job back
+                # by one minibatch"); elsewhere, or for a factor asked ("prefetch speedup?": "prefetches one
+                # layer ahead"), it is no answer
+                near = number = _number_beside(f"{label} {sent}", counted, q.numbers if q else set())
             if label and about and says > coverage(about, st | section, idf):
                 sent = f"{label.rstrip(':：')}{LABEL_JOIN}{sent}"  # quoted with the label its match is owed to
             out.append(
@@ -479,7 +485,8 @@ def _number_beside(text: str, asked: Sequence[Key | str], known: AbstractSet[str
     """True when one clause of ``text`` (:func:`_clauses`) states a number (an amount :func:`has_number`
     counts: ``known`` numbers, years and identifiers aside; "a few seconds" is one; or "one" counting a
     noun: "back by one minibatch") and holds a word that
-    covers a key of ``asked`` (any of its readings). A sentence in a script the asked words are not
+    covers a key of ``asked`` (any of its readings, itself or as a derivational relative:
+    :func:`~papernotes.retrieval.terms.has_term`, "reduces" for "reduction"). A sentence in a script the asked words are not
     written in (a Chinese note, an English question) cannot hold them: any number it states counts."""
     want = {t for k in asked if isinstance(k, Key) for alt in k.alternatives for t in alt}
     want |= {k for k in asked if isinstance(k, str)}
@@ -488,7 +495,7 @@ def _number_beside(text: str, asked: Sequence[Key | str], known: AbstractSet[str
         return has_number(plain, known)
     return any(
         (has_number(clause, known) or _ONE_COUNTING_RE.search(clause) is not None)
-        and bool(want.intersection(lexical_terms(clause)))
+        and any(has_term(t, set(lexical_terms(clause))) for t in want)
         for clause in _clauses(plain)
     )
 

@@ -32,6 +32,7 @@ from papernotes.retrieval.terms import (
     GENERAL_NOUNS,
     INTERROGATIVES,
     MEASURE_NOUNS,
+    QUANTITY_HEADS,
     Key,
     capitalizes_nouns,
     english_word,
@@ -312,12 +313,12 @@ _QUANTITY_RE = re.compile(
     r"[%$€£¥]",
     re.IGNORECASE,
 )
-#: A measure noun (plural too) heading a compound noun and ending its phrase ("compression *ratio*?",
-#: "batch *size* / lr", "TTFT reduction *numbers*"; not "batch size scheme"): the question asks for that
-#: amount. The word before it must be a content word (:func:`asks_quantity`: "they share" asks none).
+#: A quantity noun (:data:`~papernotes.retrieval.terms.QUANTITY_HEADS`, plural too) heading a compound
+#: noun and ending its phrase ("compression *ratio*?", "batch *size* / lr", "TTFT reduction *numbers*";
+#: not "batch size scheme"): the question asks for that amount. The word before it must be a content word (:func:`asks_quantity`: "they share" asks none).
 _MEASURE_HEAD_RE = re.compile(
     # (all in a lookahead, so that matches overlap: "hit rate number?")
-    rf"(?=\b([^\W\d_][\w-]*)\s+(?:{'|'.join(MEASURE_NOUNS)})s?(?=\s*[?.!,;:/&()]|\s*$|\s+(\S+)))",
+    rf"(?=\b([^\W\d_][\w-]*)\s+(?:{'|'.join(QUANTITY_HEADS)})s?(?=\s*[?.!,;:/&()]|\s*$|\s+(\S+)))",
     re.IGNORECASE,
 )
 
@@ -328,9 +329,9 @@ _WHAT_IS_RE = re.compile(r"\bwhat(?:'s|\s+(?:is|are|was|were))\s+(?:(?:the|its|t
 def asks_quantity(text: str) -> bool:
     """True when ``text`` asks for an amount: an amount interrogative ("how many", "what fraction",
     "by how much", "speedup", Chinese 多少 and the Romance and German "how many"), a percent or currency
-    sign ("what %?", "cost in $"), or a measure noun (:data:`~papernotes.retrieval.terms.MEASURE_NOUNS`)
-    heading the compound noun that is asked for: in a question without an interrogative, one ending a
-    phrase ("zipserv compression ratio?", "hydraserve cold start reduction numbers?"; a compound's head
+    sign ("what %?", "cost in $"), or a noun naming a quantity
+    (:data:`~papernotes.retrieval.terms.QUANTITY_HEADS`) heading the compound noun that is asked for: in
+    a question without an interrogative, one ending a phrase ("zipserv compression ratio?", "hydraserve cold start reduction numbers?"; a compound's head
     names what it is, Downing 1977, "On the creation and use of English compound nouns"), else the
     interrogative's focus (:data:`FOCUS_RE`: "what max batch size did orca use"; not "which scheduler
     tunes batch sizes") or what "what is" asks for ("what is the batch size of orca")."""
@@ -425,6 +426,15 @@ class Question:
             and own_words
             and not self.rare_word
             and not self.unknown_names
+        )
+
+    @property
+    def asks_factor(self) -> bool:
+        """The amount asked is a factor: a speedup ("X speedup?") or "how much" and a comparative ("how
+        much faster"), which "one" never states (:func:`amount_interrogatives`)."""
+        return any(
+            "speed" in (said := self.text[a:b].casefold()) or len(said.split()) > 2
+            for a, b in amount_interrogatives(self.text)
         )
 
     @property

@@ -70,7 +70,11 @@ GENERAL_NOUNS = frozenset(
 )
 #: Measure nouns (closed class): "what *fraction*", "what *share*" ask for a number, which the notes
 #: state without the word ("15%", "one in five"); of a compound only the measure word ("batch *size*").
-MEASURE_NOUNS = ("share", "fraction", "percentage", "percent", "proportion", "ratio", "rate", "size", "number")
+MEASURE_NOUNS = ("share", "fraction", "percentage", "percent", "proportion", "ratio", "size", "number")
+#: Nouns that head the name of a quantity ("compression *ratio*", "hit *rate*", "batch *size*"): the
+#: measure nouns, and "rate", which the notes write beside the value ("a 92% hit rate"), so unlike them
+#: it stays part of a question's focus ("what *learning rate*").
+QUANTITY_HEADS = (*MEASURE_NOUNS, "rate")
 #: Classifier nouns of "what kind of X" (closed class): the question's focus is X, not the classifier
 #: (Moldovan et al., ACL 2000).
 CLASSIFIER_NOUNS = ("kind", "kinds", "type", "types", "sort", "sorts")

@@ -1,7 +1,8 @@
 """Questions that ask for an amount without an amount interrogative: a measure noun heading the
 compound asked for ("zebra compression ratio?", "batch size / lr"), a percent or currency sign, the
 Romance and German "how many". Such a question is answered by a sentence stating the amount — a line
-of bare values counts ("1.5B, 7B, 70B"), and a four-digit count is no year ("2048 tokens") — and refused
+of bare values counts ("1.5B, 7B, 70B"), a four-digit count is no year ("2048 tokens"), "one" counting
+what is asked is an amount but no factor ("by one minibatch") — and refused
 when the named paper's notes state none. Also: a word read as a misspelt name must agree with the venue
 the question places it at, and a versioned name ("gnu-r1") names what a pronoun refers to."""
 
@@ -53,6 +54,15 @@ GNU3 = """# Gnu-3: Language Models Are Few-Shot Herders
 * Compared with Gnu-R1, a reasoning model trained with reinforcement learning.
 """
 
+QUOKKA = """# Quokka: Just-in-Time Checkpoints for Training Failures
+
+- Venue: EuroSys 2032
+- Link: https://arxiv.org/abs/3206.00006
+
+* After a failure, Quokka rolls the distributed job back by one minibatch instead of to the last checkpoint.
+* Quokka prefetches one layer ahead of the optimizer step.
+"""
+
 MUXPILOT = """# MuxPilot: Multiplexing Models on Shared Accelerators
 
 - Venue: ICML 2031
@@ -66,7 +76,14 @@ MuxPilot colocates models by popularity to multiplex accelerator memory.
 def notes(tmp_path_factory, models_cache):
     return notes_from_texts(
         tmp_path_factory.mktemp("asked-amounts"),
-        {"zebra.md": ZEBRA, "ocelot.md": OCELOT, "marmot.md": MARMOT, "gnu3.md": GNU3, "muxpilot.md": MUXPILOT},
+        {
+            "zebra.md": ZEBRA,
+            "ocelot.md": OCELOT,
+            "marmot.md": MARMOT,
+            "gnu3.md": GNU3,
+            "muxpilot.md": MUXPILOT,
+            "quokka.md": QUOKKA,
+        },
         models_cache,
     )
 
@@ -78,6 +95,8 @@ def notes(tmp_path_factory, models_cache):
         ("orca eval batch size?", True),
         ("hydraserve cold start reduction numbers?", True),
         ("ugache cache hit rate number?", True),
+        ("aegis false positive rate?", True),
+        ("what learning rate did they use", True),
         ("rollpacker what batch size / lr did they train with", True),
         ("what max batch size did orca use", True),  # the interrogative's focus
         ("what is the batch size of orca", True),
@@ -106,8 +125,18 @@ def test_a_line_of_bare_values_states_nothing_else(sentence, bare):
     assert bare_values(sentence) is bare
 
 
-@pytest.mark.parametrize(("sentence", "amount"), [("context window 2048 tokens", True), ("published in 2024", False)])
-def test_a_four_digit_count_is_no_year(sentence, amount):
+@pytest.mark.parametrize(
+    ("sentence", "amount"),
+    [
+        ("context window 2048 tokens", True),  # a four-digit count is no year
+        ("published in 2024", False),
+        ("attention inside shifted windows of 7x7 patches", True),  # dimensions
+        ("at least half of the activations can be offloaded", True),  # a fraction written out
+        ("trained in half-precision", False),
+        ("the GPT4 model", False),
+    ],
+)
+def test_what_states_an_amount(sentence, amount):
     assert has_number(sentence) is amount
 
 
@@ -129,6 +158,20 @@ def test_an_amount_the_notes_do_not_state_is_refused(notes, q):
 )
 def test_an_amount_the_notes_state_is_quoted(notes, q, expected):
     assert_answered(notes, q, expected)
+
+
+@pytest.mark.parametrize(
+    "q",
+    ["quokka: on failure how far back does it roll the job", "how far back does quokka roll the job after a failure"],
+)
+def test_one_counting_what_is_asked_is_an_amount(notes, q):
+    """ "one minibatch", in the clause of what is asked, answers "how far back"."""
+    assert_answered(notes, q, "one minibatch")
+
+
+def test_one_is_no_factor(notes):
+    """ "prefetches one layer ahead" states no speedup."""
+    assert notes.ask("quokka prefetch speedup?", use_llm=False).answer.startswith(REFUSAL)
 
 
 def test_a_misspelt_name_must_agree_with_the_named_venue(notes):
