@@ -118,13 +118,18 @@ def unify_punctuation(text: str) -> str:
     return _CHANGEABLE_RE.sub(lambda m: _char_class(m.group()), t)
 
 
+#: A superscript written with TeX's caret after a letter or digit ("$$E^3$$", "x^{2}"): part of the word,
+#: as typed without it ("E3"); NFKC already reads "E³" so.
+_CARET_RE = re.compile(r"(?<=[^\W_])\^\{?([^\W_]+)\}?")
+
+
 def normalize(text: str) -> str:
     """``text`` in the one normalized form every matcher compares (see the module docstring).
 
     >>> normalize("Mooncake’s  KV‑cache (Café)")
     'mooncake  kv-cache (cafe)'
     """
-    t = _ACRONYM_PLURAL_RE.sub(r"\1", unify_punctuation(text))
+    t = _ACRONYM_PLURAL_RE.sub(r"\1", unify_punctuation(_CARET_RE.sub(r"\1", text) if "^" in text else text))
     t = _LOWER_ACRONYM_PLURAL_RE.sub(r"\1", _BARE_NEGATION_RE.sub(r"\1", _CLITIC_RE.sub("", t.casefold())))
     t = _ELISION_RE.sub("", t) if "'" in t else t
     t = _fold_accents(t)

@@ -17,7 +17,7 @@ from papernotes.corpus.normalize import CJK_CHARS, normalize, tokens
 
 #: Version of the term rules stored with the BM25 index; bump it whenever :func:`lexical_terms` changes
 #: its output, so that an index built by the old rules is detected and rebuilt.
-TERMS_VERSION = 9
+TERMS_VERSION = 10
 
 #: A one-word name found in more than this share of all chunks (and in more than
 #: :data:`FIELD_TERM_MIN_CHUNKS`, for small collections) is a term of the field ("LLMs", "PyTorch"), not a

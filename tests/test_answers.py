@@ -104,6 +104,16 @@ def test_an_elided_french_article_is_not_part_of_the_word(text, words):
 
 
 @pytest.mark.parametrize(
+    "text, typed",
+    [("$$E^3$$ (Efficient Early-Exits)", "E3"), ("O(n^2) memory", "n2"), ("x^{2}", "x2"), ("E³", "E3")],
+)
+def test_a_caret_superscript_is_part_of_the_word_as_typed(text, typed):
+    """TeX's "E^3" in a note is found by "E3" typed in a question (and by "E³", which NFKC reads so)."""
+    assert normalize(typed) in tokens(text)
+    assert tokens("a ^ b") == ["a", "b"]  # a caret between spaces joins nothing
+
+
+@pytest.mark.parametrize(
     "plural, singular",
     [
         ("GPUs", "GPU"),  # the stemmer keeps an "s" after a vowel ("gpus" could be "bus")
