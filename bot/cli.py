@@ -17,6 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 
 from papernotes.bot.exports import PaperFormat, choices
 from papernotes.corpus.errors import BadInputError, BadSourceError, PapernotesError
+from papernotes.retrieval.ingest_warnings import split_warnings
 from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.summarize.results import plural
 
@@ -80,17 +81,6 @@ def show_notices(notices: list[str]) -> None:
     """Print each notice as one ``notice: …`` line on stderr."""
     for line in notices:
         err.print(f"[yellow]notice[/]: {line}", markup=True, highlight=False)
-
-
-#: The end of the warning of a page with nothing to index but its title (GitBook section index pages).
-EMPTY_PAGE = "has no text to index"
-
-
-def split_warnings(warnings: list[str]) -> tuple[list[str], list[str]]:
-    """``(warnings, heading-only pages)`` of an ingest's warnings: the pages with nothing to index but
-    their title (paths) apart from the rest, which the summary line counts."""
-    empty = [w.split(": page ", 1)[0] for w in warnings if w.endswith(EMPTY_PAGE)]
-    return [w for w in warnings if not w.endswith(EMPTY_PAGE)], empty
 
 
 def show_warnings(warnings: list[str]) -> None:

@@ -10,7 +10,9 @@ from rich.table import Table
 from rich.text import Text
 
 from papernotes.retrieval.answer import Answer
+from papernotes.retrieval.ingest_warnings import split_warnings
 from papernotes.retrieval.prompts import EXTRACTIVE_LABEL
+from papernotes.retrieval.summarize.results import plural
 
 
 def source_line(c) -> str:
@@ -107,10 +109,15 @@ def render_stats(con: Console, st: dict[str, Any]) -> None:
     )
     con.print("chunks by kind: " + ", ".join(f"{k} {v}" for k, v in st["chunks_by_kind"].items()))
     for origin, src in st.get("sources", {}).items():  # the last ingest's warnings of each source
-        warns = src.get("warnings", [])
-        con.print(f"{origin}: {len(warns)} warning{'' if len(warns) == 1 else 's'} at its last ingest", markup=False)
+        warns, empty = split_warnings(src.get("warnings", []))
+        headings = f" ({plural(len(empty), 'page')} with only a heading)" if empty else ""
+        con.print(f"{origin}: {plural(len(warns), 'warning')}{headings} at its last ingest", markup=False)
         for w in warns:
             con.print(f"  {w}", markup=False, highlight=False)
+        if empty:
+            con.print("  pages with only a heading, nothing to index:", markup=False, highlight=False)
+            for path in empty:
+                con.print(f"    {path}", markup=False, highlight=False)
     if st.get("catalog_warnings"):
         n = len(st["catalog_warnings"])
         con.print(f"catalog: {n} warning{'' if n == 1 else 's'} (papers from all sources merged)", markup=False)

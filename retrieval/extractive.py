@@ -23,7 +23,7 @@ from papernotes.corpus.normalize import compact, normalize
 from papernotes.corpus.note_opening import is_labelled_line
 from papernotes.corpus.papers import GENERIC_LINK_LABELS, PAPER_LINK_LABELS, looks_like_affiliation, title_key
 from papernotes.corpus.short_names import SHORT_NAME_WORDS
-from papernotes.corpus.venues import split_venue
+from papernotes.corpus.venues import normalize_venue, split_venue
 from papernotes.retrieval.evidence import LABEL_JOIN, Sentence, split_sentences
 from papernotes.retrieval.question import Question
 from papernotes.retrieval.search import Hit, SearchResult
@@ -54,6 +54,10 @@ class Composer:
         return f"[{self.cited.index(h) + 1}]"
 
     def add(self, text: str, h: Hit) -> None:
+        """Add ``text`` with the marker of ``h``; a line already in the answer is not said again (the
+        same notes read for a preprint and its conference version, a sentence under two headings)."""
+        if any(line.rsplit(" [", 1)[0] == text for line in self.lines):
+            return
         self.lines.append(f"{text} {self.mark(h)}")
 
 
@@ -180,29 +184,40 @@ def _line_key(text: str) -> str:
     return " ".join(re.findall(r"\w+", text.casefold()))
 
 
-def _description(r: PaperRecord, hits: list[Hit]) -> tuple[Hit, list[str]] | None:
+def _description(r: PaperRecord, hits: list[Hit], skip: AbstractSet[str] = frozenset()) -> tuple[Hit, list[str]] | None:
     """The notes' description of paper ``r``: from the first of its own chunks (``hits``, best first)
-    that gives one, that chunk and its lines (a note may open with its title and links only)."""
+    that gives one, that chunk and its lines (a note may open with its title and links only); lines in
+    ``skip`` (:func:`_line_key`) are none of it."""
     chunk = _best_chunk(hits, r)
     if chunk is None:
         return None
     mine = [chunk, *(h for h in hits if h is not chunk and h.record == chunk.record)]
-    return next(((h, d) for h in mine[:MAX_SENTENCES] if (d := description_sentences(h, r))), None)
+    return next(
+        (
+            (h, d)
+            for h in mine[:MAX_SENTENCES]
+            if (d := [x for x in description_sentences(h, r) if _line_key(x) not in skip])
+        ),
+        None,
+    )
 
 
 def _shared_lines(
     recs: list[int], records: list[PaperRecord], paper_hits: dict[int, list[Hit]], ranked: list[Sentence]
 ) -> frozenset[str]:
-    """Lines (:func:`_line_key`) that two or more of the compared papers ``recs`` would each be quoted
-    with — a tag line their notes share ("Axis: Empirical reliability studies"): said of both, it tells
-    them no apart, so a comparison quotes neither."""
-    seen: dict[str, set[int]] = {}
+    """Lines (:func:`_line_key`) that one of the compared papers ``recs`` would be quoted with and that
+    another one's chunks also say — a tag line their entries share ("Axis: Rollout latency and long-tail
+    mitigation"): said of both, it tells them no apart, so a comparison quotes it for neither."""
+    said = {rec: " ".join(_line_key(h.body) for h in paper_hits.get(rec, [])) for rec in recs}
+    shared: set[str] = set()
     for rec in recs:
         described = _description(records[rec], paper_hits.get(rec, []))
         lines = [*(described[1] if described else []), *(s.text for s in ranked if s.hit.record == rec)]
         for line in lines:
-            seen.setdefault(_line_key(line), set()).add(rec)
-    return frozenset(k for k, by in seen.items() if len(by) >= 2)
+            key = _line_key(line)
+            if key and any(f" {key} " in f" {said[other]} " for other in recs if other != rec):
+                shared.add(key)
+    return frozenset(shared)
 
 
 def _paper_answer(
@@ -236,9 +251,10 @@ def _paper_answer(
     # with its title and links only), a byline the catalog lacks (it may open the note while its
     # description is further down)
     mine = [chunk, *(h for h in hits if h is not chunk and h.record == chunk.record)]
-    described = _description(r, hits)
+    # (a paper described only by lines the other shares keeps them: they are all its notes say)
+    described = _description(r, hits, shared) or _description(r, hits)
     if described:
-        for line in [x for x in described[1] if _line_key(x) not in shared][:MAX_SENTENCES]:
+        for line in described[1][:MAX_SENTENCES]:
             c.add(line, described[0])
     if link and r.authors and (r.affiliations or len(r.authors) > LEAD_AUTHORS):
         # the lead line names the affiliations, not the people, or only the first of them
@@ -252,7 +268,14 @@ def _paper_answer(
     if link and (written := venue_line(r, mine)) is not None:
         c.add(*written)  # the venue as the notes write it ("… (IEEE BigData 2024)" for "BigData 2024")
     if link and not r.affiliations:  # the notes' affiliation line, when the catalog has none
-        place = next((x for x in split_sentences(chunk.body, tables=False) if _affiliation_like(x)), None)
+        place = next(
+            (
+                x
+                for x in split_sentences(chunk.body, tables=False)
+                if _affiliation_like(x) and title_key(r.title) not in title_key(x)  # not its title line
+            ),
+            None,
+        )
         if place:
             c.add("From: " + place.strip().rstrip(".。"), chunk)
     if link:
@@ -287,14 +310,18 @@ def venue_line(r: PaperRecord, hits: list[Hit]) -> tuple[str, Hit] | None:
     return None
 
 
-def _states_venue(text: str, r: PaperRecord) -> bool:
-    """True when ``text`` holds the paper's venue series and year ("… (IEEE BigData 2024)" for "BigData
-    2024") and is not its title line."""
-    series, year = split_venue(r.venue or "")
-    if not year or str(year) not in text or compact(series) not in compact(text):
+def _states_venue(text: str, r: PaperRecord, history: bool = False) -> bool:
+    """True when ``text`` states the paper's venue — read as :func:`~papernotes.corpus.venues.normalize_venue`
+    reads a venue line ("In Proceedings of USENIX Annual Technical Conference (ATC 2019)" is "USENIX ATC
+    2019") — or, with ``history``, one of its earlier or later venues; its title line states none."""
+    if not re.search(r"\d{4}", text):
         return False
     title = title_key(r.title)
-    return not (title and title in title_key(text))
+    if title and title in title_key(text):
+        return False
+    stated = normalize_venue(text)
+    venues = [r.venue or "", *(r.history if history else [])]
+    return bool(stated) and title_key(stated) in {title_key(v) for v in venues if v}
 
 
 #: How a link label is written in an answer when its capitalized form is not the usual one.
@@ -357,6 +384,8 @@ def _add_sentences(c: Composer, ranked: list[Sentence]) -> None:
         return head if head in labels else None
 
     done: set[str] = set()
+    # a label quoted as a sentence of its own is not repeated before each of its items
+    alone = {s.text for s in final if label_of(s) is None}
     for s in final:  # the items of a label together, in the notes' order, where the first of them ranks
         label = label_of(s)
         if label is None:
@@ -364,7 +393,7 @@ def _add_sentences(c: Composer, ranked: list[Sentence]) -> None:
         elif label not in done:
             done.add(label)
             for item in sorted((x for x in final if label_of(x) == label), key=lambda x: x.index):
-                c.add(item.text, item.hit)
+                c.add(item.text.split(LABEL_JOIN, 1)[1] if label in alone else item.text, item.hit)
 
 
 def _who_and_where(s: str, r: PaperRecord) -> bool:
@@ -372,10 +401,15 @@ def _who_and_where(s: str, r: PaperRecord) -> bool:
     …", a publication page's line): who wrote it and where, which the lead line gives."""
     venues = {title_key(v) for v in [r.venue or "", *r.history] if v}
     parts = [p.strip() for p in re.split(r"\s+[·|•]\s+", _URL_RE.sub(" ", s)) if p.strip()]
+    authors = title_key(", ".join(r.authors)) if r.authors else None
+
+    def names_people(p: str) -> bool:  # a byline, or the record's own author list ("R.Madhava Krishnan, …")
+        return is_byline(p) or title_key(p) == authors
+
     return (
         bool(parts)
-        and all(is_byline(p) or title_key(p) in venues or _states_venue(p, r) for p in parts)
-        and any(map(is_byline, parts))
+        and all(names_people(p) or title_key(p) in venues or _states_venue(p, r, history=True) for p in parts)
+        and any(map(names_people, parts))
     )
 
 

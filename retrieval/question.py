@@ -30,6 +30,7 @@ from papernotes.retrieval.terms import (
     CLASSIFIER_NOUNS,
     COMPARING,
     GENERAL_NOUNS,
+    GENERIC_AMOUNT,
     INTERROGATIVES,
     MEASURE_NOUNS,
     QUANTITY_HEADS,
@@ -1042,6 +1043,8 @@ def understand(
             for t in lexical_terms(m.group(0))
         }
         asked = [k for k in asked if not (counting and k.terms <= counting)]
+    elif asks_quantity(text):  # "rollpacker speedup numbers?": "numbers" says only that an amount is asked
+        asked = [k for k in asked if k.word.casefold() not in GENERIC_AMOUNT]
     unknown = (
         _unknown_names(text, spans, in_notes, writes)
         if in_notes is not None and not foreign_language(text, in_notes)

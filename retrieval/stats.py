@@ -18,6 +18,7 @@ from papernotes.retrieval.index_health import (
     read_bm25,
     read_catalog,
 )
+from papernotes.retrieval.ingest_warnings import split_warnings
 from papernotes.retrieval.settings import Settings
 
 
@@ -60,11 +61,14 @@ def list_papers(
 
 def index_stats(settings: Settings) -> dict[str, Any]:
     """``{"files", "files_skipped", "pages", "chunks", "chunks_by_kind", "papers", "papers_by_venue",
-    "warnings", "catalog_warnings", "sources"}`` for the whole index (all ingested origins). ``sources``
-    maps each origin to the counts of its last ingest and that ingest's ``warnings`` (one line each);
-    ``catalog_warnings`` are the catalog merge's (papers sharing a link, across sources), as every
-    ingest reports them; ``warnings`` is the total of both (each source counted as of its last ingest,
-    never accumulated) — the figure the last ingest printed.
+    "warnings", "pages_heading_only", "catalog_warnings", "sources"}`` for the whole index (all ingested
+    origins). ``sources`` maps each origin to the counts of its last ingest and that ingest's
+    ``warnings`` (one line each); ``catalog_warnings`` are the catalog merge's (papers sharing a link,
+    across sources), as every ingest reports them; ``warnings`` is the total of both without the pages
+    that have only a heading, which ``pages_heading_only`` counts
+    (:func:`~papernotes.retrieval.ingest_warnings.split_warnings`; each source counted as of its last
+    ingest, never accumulated) — the figures the last ingest printed ("5 warnings (22 pages with only a
+    heading)").
 
     Raises IndexMissingError / IndexDamagedError / IndexOutdatedError (see
     :func:`~papernotes.retrieval.indexing.ensure_index`)."""
@@ -85,7 +89,8 @@ def index_stats(settings: Settings) -> dict[str, Any]:
         "chunks_by_kind": dict(Counter(m.get("kind", "?") for m in bm.metadatas)),
         "papers": len(recs),
         "papers_by_venue": dict(sorted(by_venue.items(), key=lambda kv: (-kv[1], kv[0]))),
-        "warnings": sum(len(v["warnings"]) for v in per_source.values()) + len(catalog_warnings),
+        "warnings": sum(len(split_warnings(v["warnings"])[0]) for v in per_source.values()) + len(catalog_warnings),
+        "pages_heading_only": sum(len(split_warnings(v["warnings"])[1]) for v in per_source.values()),
         "catalog_warnings": catalog_warnings,
         "sources": per_source,
     }

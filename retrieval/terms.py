@@ -71,6 +71,9 @@ GENERAL_NOUNS = frozenset(
 #: Measure nouns (closed class): "what *fraction*", "what *share*" ask for a number, which the notes
 #: state without the word ("15%", "one in five"); of a compound only the measure word ("batch *size*").
 MEASURE_NOUNS = ("share", "fraction", "percentage", "percent", "proportion", "ratio", "size", "number")
+#: Words that ask for an amount without naming what it measures ("X speedup numbers?", "the exact
+#: number"): in a question asking for an amount, no part of what is asked.
+GENERIC_AMOUNT = frozenset({"number", "numbers"})
 #: Nouns that head the name of a quantity ("compression *ratio*", "hit *rate*", "batch *size*"): the
 #: measure nouns, and "rate", which the notes write beside the value ("a 92% hit rate"), so unlike them
 #: it stays part of a question's focus ("what *learning rate*").

@@ -32,6 +32,7 @@ OCELOT = """# Ocelot: Streaming KV Cache Compression
 
 Ocelot encodes KV cache tensors into compact bitstreams for streaming between servers.
 Ocelot reaches a 3.2x compression ratio with negligible quality loss.
+Ocelot cuts time-to-first-token by 2.4x over sending raw KV tensors.
 """
 
 MARMOT = """# Marmot: Open Foundation Language Models
@@ -154,6 +155,7 @@ def test_an_amount_the_notes_do_not_state_is_refused(notes, q):
         ("ocelot compression ratio?", "3.2x"),
         ("original marmot model sizes?", "70B"),  # a line of bare values under "Model sizes"
         ("gnu-3 context window size", "2048"),  # a count, not a year
+        ("ocelot ttft reduction numbers?", "2.4x"),  # "numbers" only says an amount is asked
     ],
 )
 def test_an_amount_the_notes_state_is_quoted(notes, q, expected):
@@ -189,3 +191,11 @@ def test_a_versioned_name_is_what_the_pronoun_refers_to(notes, q):
     """ "gnu-r1" names a model (letters and a version), so the question needs no earlier turn: no
     request to name the paper."""
     assert not notes.retriever.understand(q).dangling
+
+
+@pytest.mark.parametrize(
+    "q", ["ocelot speedup numbers?", "zebra compression ratio numbers?", "the exact number for ocelot's ratio"]
+)
+def test_number_is_no_part_of_what_is_asked(notes, q):
+    """In a question asking for an amount, "number(s)" names nothing the answer must say."""
+    assert "number" not in {k.word.casefold().rstrip("s") for k in notes.retriever.understand(q).asked}

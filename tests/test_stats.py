@@ -137,7 +137,8 @@ def test_stats_reports_each_sources_last_ingest_warnings_not_a_running_total(tmp
     src_a, src_b = st["sources"][str(a.resolve())], st["sources"][str(b.resolve())]
     assert sorted(w.split(":")[0] for w in src_a["warnings"]) == ["a/binary.md", "a/empty.md"]
     assert [w.split(":")[0] for w in src_b["warnings"]] == ["b/heading.md"]
-    assert st["warnings"] == 3 and st["files_skipped"] == 2
+    # a page with only a heading is counted apart, as the ingest's summary line counts it
+    assert st["warnings"] == 2 and st["pages_heading_only"] == 1 and st["files_skipped"] == 2
 
     (a / "binary.md").unlink()
     (a / "empty.md").unlink()
@@ -147,7 +148,7 @@ def test_stats_reports_each_sources_last_ingest_warnings_not_a_running_total(tmp
         assert st["sources"][str(a.resolve())]["warnings"] == []
         assert st["sources"][str(a.resolve())]["files_skipped"] == 0
         assert st["sources"][str(b.resolve())]["warnings"] == src_b["warnings"]  # not ingested: as it was
-        assert st["warnings"] == 1 and st["files_skipped"] == 0
+        assert st["warnings"] == 0 and st["pages_heading_only"] == 1 and st["files_skipped"] == 0
 
 
 def test_stats_counts_the_warnings_the_last_ingest_printed_catalog_ones_included(tmp_path, models_cache):
@@ -156,6 +157,7 @@ def test_stats_counts_the_warnings_the_last_ingest_printed_catalog_ones_included
     from conftest import make_settings, seed_models
 
     from papernotes.retrieval.indexing import ingest
+    from papernotes.retrieval.ingest_warnings import split_warnings
     from papernotes.retrieval.stats import index_stats
 
     data = tmp_path / "data"
@@ -177,4 +179,33 @@ def test_stats_counts_the_warnings_the_last_ingest_printed_catalog_ones_included
         f"catalog: {w}" for w in st["catalog_warnings"]
     ]
     assert len(st["catalog_warnings"]) == 1 and link in st["catalog_warnings"][0]
-    assert st["warnings"] == len(report.warnings) == 2
+    # the figures the ingest printed: "1 warning (1 page with only a heading)"
+    warned, empty = split_warnings(report.warnings)
+    assert st["warnings"] == len(warned) == 1 and st["pages_heading_only"] == len(empty) == 1
+
+
+def test_stats_text_separates_pages_with_only_a_heading():
+    """The text report gives a source's warnings and its heading-only pages apart, as the ingest does."""
+    from rich.console import Console
+
+    from papernotes.bot.render import render_stats
+
+    con = Console(record=True, width=200)
+    st = {
+        "files": 3,
+        "files_skipped": 1,
+        "pages": 2,
+        "chunks": 4,
+        "papers": 1,
+        "chunks_by_kind": {"paper_entry": 4},
+        "papers_by_venue": {},
+        "sources": {
+            "/notes": {
+                "warnings": ["a/binary.md: not UTF-8 text, skipped", "b/heading.md: page 'Only' has no text to index"]
+            }
+        },
+    }
+    render_stats(con, st)
+    text = con.export_text()
+    assert "/notes: 1 warning (1 page with only a heading) at its last ingest" in text, text
+    assert "    b/heading.md" in text and "has no text to index" not in text, text

@@ -19,6 +19,10 @@ Publications
   Bob Smith, and Ada Q. Lovelace
   In Proceedings of the 2031 IEEE International Conference on Big Data (IEEE BigData 2031)
 
+• Tern: Durable Transactions at Scale
+  R.Madhava Krishnan, and Ada Q. Lovelace
+  In Proceedings of the 21st Annual Non-Volatile Memories Workshop (NVMW 2031)
+
 • Kelp: Fast Recovery for Sharded Stores
   Ada Q. Lovelace, Bob Smith, and Carol Jones
   In Proceedings of the 40th ACM Symposium on Operating Systems Principles (SOSP 2031)
@@ -60,3 +64,11 @@ def test_a_venue_line_that_repeats_the_lead_line_is_not_quoted(notes):
     a = notes.ask("where was wombat published?", use_llm=False)
     assert not a.refused and "OSDI 2031" in a.answer, a.answer
     assert "Venue: OSDI 2031" not in a.answer, a.answer
+
+
+def test_a_venue_and_author_line_is_not_quoted_as_a_description(notes):
+    """The record's "venue · authors" line (authors written "R.Madhava Krishnan") is who and where, which
+    the lead line and the venue line give: never quoted whole."""
+    a = notes.ask("where was tern published?", use_llm=False)
+    assert not a.refused and "(NVMW 2031)" in a.answer, a.answer
+    assert " · " not in a.answer, a.answer
