@@ -208,14 +208,21 @@ def _shared_lines(
     """Lines (:func:`_line_key`) that one of the compared papers ``recs`` would be quoted with and that
     another one's chunks also say — a tag line their entries share ("Axis: Rollout latency and long-tail
     mitigation"): said of both, it tells them no apart, so a comparison quotes it for neither."""
-    said = {rec: " ".join(_line_key(h.body) for h in paper_hits.get(rec, [])) for rec in recs}
+    ids = {rec: {h.id for h in paper_hits.get(rec, [])} for rec in recs}
+
+    def said(other: int, rec: int) -> str:  # the other paper's own chunks, none that ``rec`` also has
+        return " ".join(
+            _line_key(h.body) for h in paper_hits.get(other, []) if h.record == other and h.id not in ids[rec]
+        )
+
     shared: set[str] = set()
     for rec in recs:
         described = _description(records[rec], paper_hits.get(rec, []))
         lines = [*(described[1] if described else []), *(s.text for s in ranked if s.hit.record == rec)]
+        others = [f" {said(other, rec)} " for other in recs if other != rec]
         for line in lines:
             key = _line_key(line)
-            if key and any(f" {key} " in f" {said[other]} " for other in recs if other != rec):
+            if key and any(f" {key} " in text for text in others):
                 shared.add(key)
     return frozenset(shared)
 
