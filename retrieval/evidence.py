@@ -493,11 +493,12 @@ def _number_beside(text: str, asked: Sequence[Key | str], known: AbstractSet[str
     plain = _IDENTIFIER_RE.sub(" ", text)
     if re.search(f"[{CJK_CHARS}]", plain) and not any(re.search(f"[{CJK_CHARS}]", t) for t in want):
         return has_number(plain, known)
-    return any(
-        (has_number(clause, known) or _ONE_COUNTING_RE.search(clause) is not None)
-        and any(has_term(t, set(lexical_terms(clause))) for t in want)
-        for clause in _clauses(plain)
-    )
+    for clause in _clauses(plain):
+        if has_number(clause, known) or _ONE_COUNTING_RE.search(clause) is not None:
+            said = set(lexical_terms(clause))
+            if any(has_term(t, said) for t in want):
+                return True
+    return False
 
 
 def bare_values(sentence: str) -> bool:

@@ -184,14 +184,19 @@ def _line_key(text: str) -> str:
     return " ".join(re.findall(r"\w+", text.casefold()))
 
 
-def _description(r: PaperRecord, hits: list[Hit], skip: AbstractSet[str] = frozenset()) -> tuple[Hit, list[str]] | None:
-    """The notes' description of paper ``r``: from the first of its own chunks (``hits``, best first)
-    that gives one, that chunk and its lines (a note may open with its title and links only); lines in
-    ``skip`` (:func:`_line_key`) are none of it."""
+def _own_chunks(r: PaperRecord, hits: list[Hit]) -> list[Hit]:
+    """Paper ``r``'s own chunks among ``hits`` (its chunks, best first): the best one for it
+    (:func:`_best_chunk`) first, then the others of the same record; ``[]`` when there is none."""
     chunk = _best_chunk(hits, r)
     if chunk is None:
-        return None
-    mine = [chunk, *(h for h in hits if h is not chunk and h.record == chunk.record)]
+        return []
+    return [chunk, *(h for h in hits if h is not chunk and h.record == chunk.record)]
+
+
+def _description(r: PaperRecord, mine: list[Hit], skip: AbstractSet[str] = frozenset()) -> tuple[Hit, list[str]] | None:
+    """The notes' description of paper ``r``: from the first of its own chunks (``mine``,
+    :func:`_own_chunks`) that gives one, that chunk and its lines (a note may open with its title and
+    links only); lines in ``skip`` (:func:`_line_key`) are none of it."""
     return next(
         (
             (h, d)
@@ -217,7 +222,7 @@ def _shared_lines(
 
     shared: set[str] = set()
     for rec in recs:
-        described = _description(records[rec], paper_hits.get(rec, []))
+        described = _description(records[rec], _own_chunks(records[rec], paper_hits.get(rec, [])))
         lines = [*(described[1] if described else []), *(s.text for s in ranked if s.hit.record == rec)]
         others = [f" {said(other, rec)} " for other in recs if other != rec]
         for line in lines:
@@ -241,9 +246,10 @@ def _paper_answer(
     """Add paper ``r``'s part of an answer to ``c``: its lead line, then the sentences of ``own`` that
     answer what is ``asked`` (or, asked nothing more, the notes' description), its authors and links
     when ``link``; lines in ``shared`` (:func:`_shared_lines`) are left out."""
-    chunk = _best_chunk(hits, r)
-    if chunk is None:
+    mine = _own_chunks(r, hits)
+    if not mine:
         return
+    chunk = mine[0]
     c.add(paper_line(r), chunk)
     # what is asked, or an amount asked of the paper alone ("orca speedup?": ``own`` holds its sentences
     # stating one)
@@ -257,9 +263,8 @@ def _paper_answer(
     # the paper's own chunks, best first: the description from the first that gives one (a note may open
     # with its title and links only), a byline the catalog lacks (it may open the note while its
     # description is further down)
-    mine = [chunk, *(h for h in hits if h is not chunk and h.record == chunk.record)]
     # (a paper described only by lines the other shares keeps them: they are all its notes say)
-    described = _description(r, hits, shared) or _description(r, hits)
+    described = (_description(r, mine, shared) if shared else None) or _description(r, mine)
     if described:
         for line in described[1][:MAX_SENTENCES]:
             c.add(line, described[0])

@@ -316,7 +316,8 @@ _QUANTITY_RE = re.compile(
 )
 #: A quantity noun (:data:`~papernotes.retrieval.terms.QUANTITY_HEADS`, plural too) heading a compound
 #: noun and ending its phrase ("compression *ratio*?", "batch *size* / lr", "TTFT reduction *numbers*";
-#: not "batch size scheme"): the question asks for that amount. The word before it must be a content word (:func:`asks_quantity`: "they share" asks none).
+#: not "batch size scheme"): the question asks for that amount. The word before it must be a content
+#: word (:func:`asks_quantity`: "they share" asks none).
 _MEASURE_HEAD_RE = re.compile(
     # (all in a lookahead, so that matches overlap: "hit rate number?")
     rf"(?=\b([^\W\d_][\w-]*)\s+(?:{'|'.join(QUANTITY_HEADS)})s?(?=\s*[?.!,;:/&()]|\s*$|\s+(\S+)))",
@@ -332,8 +333,8 @@ def asks_quantity(text: str) -> bool:
     "by how much", "speedup", Chinese 多少 and the Romance and German "how many"), a percent or currency
     sign ("what %?", "cost in $"), or a noun naming a quantity
     (:data:`~papernotes.retrieval.terms.QUANTITY_HEADS`) heading the compound noun that is asked for: in
-    a question without an interrogative, one ending a phrase ("zipserv compression ratio?", "hydraserve cold start reduction numbers?"; a compound's head
-    names what it is, Downing 1977, "On the creation and use of English compound nouns"), else the
+    a question without an interrogative, one ending a phrase ("zipserv compression ratio?", "hydraserve
+    cold start reduction numbers?"; a compound's head names what it is, Downing 1977, "On the creation and use of English compound nouns"), else the
     interrogative's focus (:data:`FOCUS_RE`: "what max batch size did orca use"; not "which scheduler
     tunes batch sizes") or what "what is" asks for ("what is the batch size of orca")."""
     if _QUANTITY_RE.search(text):
@@ -1013,6 +1014,7 @@ def understand(
         compared_words = [k for k in asked if " " not in k.word and is_comparative(k.word)]
         if len(compared_words) < len(asked):
             asked = [k for k in asked if k not in compared_words]
+    amount = asks_quantity(text)
     # "how many papers do i have": a count of what the notes hold
     # … or, naming no venue, "how many papers total": a count of the notes' own papers
     counts = COUNT_RE.search(normalize(text)) is not None
@@ -1043,7 +1045,7 @@ def understand(
             for t in lexical_terms(m.group(0))
         }
         asked = [k for k in asked if not (counting and k.terms <= counting)]
-    elif asks_quantity(text):  # "rollpacker speedup numbers?": "numbers" says only that an amount is asked
+    elif amount:  # "rollpacker speedup numbers?": "numbers" says only that an amount is asked
         asked = [k for k in asked if k.word.casefold() not in GENERIC_AMOUNT]
     unknown = (
         _unknown_names(text, spans, in_notes, writes)
@@ -1087,7 +1089,7 @@ def understand(
         name_terms=names & (set(terms) | {t for k in keys for t in k.terms}),
         asked=asked,
         is_list=wants_list,
-        asks_quantity=asks_quantity(text),
+        asks_quantity=amount,
         counts=counts,
         numbers=set(_AMOUNT_RE.findall(normalize(text))),
     )

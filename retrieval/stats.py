@@ -81,6 +81,7 @@ def index_stats(settings: Settings) -> dict[str, Any]:
     by_venue = Counter(r.venue for r in recs if r.venue)
     catalog = (load_json_safe(manifest_path(settings)) or {}).get("catalog")
     catalog_warnings = [str(w) for w in catalog.get("warnings", [])] if isinstance(catalog, dict) else []
+    split = [split_warnings(v["warnings"]) for v in per_source.values()]
     return {
         "files": sum(v["files"] for v in per_source.values()),
         "files_skipped": sum(v.get("files_skipped", 0) for v in per_source.values()),
@@ -89,8 +90,8 @@ def index_stats(settings: Settings) -> dict[str, Any]:
         "chunks_by_kind": dict(Counter(m.get("kind", "?") for m in bm.metadatas)),
         "papers": len(recs),
         "papers_by_venue": dict(sorted(by_venue.items(), key=lambda kv: (-kv[1], kv[0]))),
-        "warnings": sum(len(split_warnings(v["warnings"])[0]) for v in per_source.values()) + len(catalog_warnings),
-        "pages_heading_only": sum(len(split_warnings(v["warnings"])[1]) for v in per_source.values()),
+        "warnings": sum(len(warned) for warned, _ in split) + len(catalog_warnings),
+        "pages_heading_only": sum(len(empty) for _, empty in split),
         "catalog_warnings": catalog_warnings,
         "sources": per_source,
     }
