@@ -162,18 +162,22 @@ def split_text(
     prev_start = 0
     for i, (start, piece) in enumerate(spans):
         if i and ov and start is not None:
-            with_tail = text[_overlap_start(text, prev_start, start, ov, size) : start + len(piece)].strip()
+            # (a line the overlap opens with keeps its indentation: "  - Trained on …" is a nested item)
+            with_tail = (
+                text[_overlap_start(text, prev_start, start, ov, size) : start + len(piece)].strip("\n").rstrip()
+            )
             if count(with_tail) <= budget:
                 piece = with_tail
         if start is not None:
             prev_start = start
-        pieces += _hard_split(piece.strip(), budget, count)
+        pieces += _hard_split(piece.strip("\n").rstrip(), budget, count)
     return [p for p in pieces if p]
 
 
 def _overlap_start(text: str, lo: int, start: int, overlap: int, size: TokenCounter) -> int:
     """Earliest offset ``p`` in ``[lo, start]`` with ``size(text[p:start]) <= overlap``, moved forward
-    to a word start when the span holds a space (so the overlap does not begin mid-word)."""
+    to the first line or sentence that begins in the span, else to a word start when the span holds a
+    space (so the overlap does not begin mid-sentence, or at least not mid-word)."""
     lo_, hi = lo, start
     while lo_ < hi:  # size() grows as p moves left: binary search the leftmost fitting p
         mid = (lo_ + hi) // 2
@@ -182,11 +186,20 @@ def _overlap_start(text: str, lo: int, start: int, overlap: int, size: TokenCoun
         else:
             lo_ = mid + 1
     p = lo_
-    if p > 0 and not text[p - 1].isspace():
+    if p > 0 and text[p - 1] != "\n":
+        # a line or sentence begun inside the span starts the overlap: a piece that opens mid-sentence
+        # ("530B on many tasks.") reads as a fragment of its own
+        m = _OVERLAP_START_RE.search(text, p, start)
+        if m and m.end() < start:
+            return m.end()
         m = re.search(r"\s", text[p:start])
-        if m:
+        if m and not text[p - 1].isspace():
             p += m.end()
     return p
+
+
+#: Where an overlap may begin: after a line break or after a sentence's end.
+_OVERLAP_START_RE = re.compile(r"\n+|(?<=[.!?;。！？；])\s+")
 
 
 def _hard_split(piece: str, budget: int, count: TokenCounter) -> list[str]:
@@ -241,7 +254,7 @@ class _Builder:
         head = self.header(section)
         fitted: list[str] = []
         for piece in pieces:  # a counter that is not quite additive may put header + piece just over
-            fitted += self._fit(head, piece.strip())
+            fitted += self._fit(head, piece.strip("\n").rstrip())  # an overlap's nested item keeps its indentation
         for piece in fitted:
             if not piece:
                 continue

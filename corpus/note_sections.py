@@ -32,6 +32,7 @@ from papernotes.corpus.papers import (
     system_name,
     title_key,
 )
+from papernotes.corpus.short_names import opening_names
 from papernotes.corpus.table_entries import _title_like
 from papernotes.corpus.venues import decide_venue, split_venue, stated_venues
 
@@ -147,6 +148,10 @@ def _heading_entry(page: Page, head: _Head, blocks: list[Block]) -> PaperEntry |
     if venue is None and blocks:
         first_text = blocks[0].text or " ".join(it.text for it in blocks[0].items[:3])
         venue, _ = decide_venue(stated_venues(first_text, byline=True))
+    # the names its first lines give it, as a paper note's opening does ("Krizhevsky, Sutskever, Hinton —
+    # University of Toronto. \"AlexNet\"")
+    opening = [ln for b in blocks[:1] for ln in ([b.text] if b.text else [it.text for it in b.items[:3]])]
+    said = [n for n in opening_names(opening, title) if title_key(n) != title_key(title)]
     return PaperEntry(
         title=title,
         kind="deep_note",
@@ -159,7 +164,7 @@ def _heading_entry(page: Page, head: _Head, blocks: list[Block]) -> PaperEntry |
         links={"paper": link} if link else {},
         summary=note_summary({}, blocks)[:600],
         tags=list(page.tags),
-        aliases=[short] if short else [],
+        aliases=list(dict.fromkeys([*([short] if short else []), *said])),
     )
 
 

@@ -845,7 +845,8 @@ def _record_names(r: PaperRecord) -> list[str]:
     m = _TITLE_NAME_RE.search(r.title)
     if m:
         names.append(m.group(1))
-    names += _title_word_names(r)
+    if not _short_names(r):  # a name the notes give it comes before a word of its title ("AlexNet", not "ImageNet")
+        names += _title_word_names(r)
     if r.system:
         names.append(r.system.strip())
     if ":" in r.title:
@@ -950,6 +951,11 @@ def _name_like(word: str) -> bool:
         return False
     letters = re.sub(r"\d+(?:\.\d+)*$", "", word)
     return sum(ch.isupper() for ch in word) >= 2 or (letters.isalpha() and not english_word(letters.lower()))
+
+
+def _short_names(r: PaperRecord) -> list[str]:
+    """The record's short names (:func:`_short`): its system name and its short aliases."""
+    return [a for a in [r.system or "", *r.aliases] if a and _short(a)]
 
 
 def _own_names(r: PaperRecord) -> set[str]:

@@ -20,7 +20,7 @@ import re
 import weakref
 from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -48,7 +48,7 @@ EXTRA_CHUNKS = 8
 _SENT_SPLIT_RE = re.compile(r"(?<=[.!?])\s+(?=[\"“(\[*]?[A-Z0-9$])|(?<=[。！？])|\n+")
 #: Abbreviations after which a period does not end a sentence.
 _ABBREV_RE = re.compile(
-    r"(?:\b(?:Dr|Prof|Mr|Ms|Mrs|St|vs|etc|Fig|Figs|Eq|Sec|No|al|e\.g|i\.e|cf|approx|Inc|Corp|Ltd)\.|\b[A-Z]\.)$"
+    r"(?:\b(?:Dr|Prof|Mr|Ms|Mrs|St|vs|etc|Fig|Figs|Eq|Sec|No|al|e\.g|i\.e|a\.k\.a|cf|approx|resp|Inc|Corp|Ltd)\.|\b[A-Z]\.)$"
 )
 #: English cardinal number words (an amount written out: "nine low-level metrics", "two orders of
 #: magnitude") and the unambiguous fraction and multiple words; "one" is left out, it is mostly a pronoun (:data:`_ONE_COUNTING_RE`).
@@ -388,7 +388,7 @@ def candidates(
     # the chunk's sentences inside it are that paper's
     entries = {v.id: v.body for v in own if v.group in named}
     out: list[Sentence] = []
-    seen: set[str] = set()
+    seen: dict[str, int] = {}  # a line's key → its position in ``out``
     for h in evidence_hits(result, own=own):
         heading = _context_terms(h)
         section = _section_terms(h)
@@ -410,9 +410,15 @@ def candidates(
                 and not any(k.covered(set(lexical_terms(sent))) for k in asked if isinstance(k, Key))
             )
             # a brief label over items ("Baselines") says nothing its items do not: they are quoted with it
+            of_named = h.group in named or sent in entries.get(h.id, "")
+            # a line two chunks share (an overlap) is the named paper's where its own chunk has it
+            again = seen.get(key)
+            if again is not None and of_named and not out[again].named:
+                del seen[key]
+                out[again] = replace(out[again], text="")  # dropped below
             if not key or key in seen or short or (brief and sent[:40] in parents) or is_todo(sent):
                 continue
-            seen.add(key)
+            seen[key] = len(out)
             st = set(lexical_terms(sent))
             label = labels.get(sent[:40], "")
             under = heading | set(lexical_terms(label))
@@ -455,11 +461,11 @@ def candidates(
                     says=says,
                     number=number,
                     near=near,
-                    named=h.group in named or sent in entries.get(h.id, ""),
+                    named=of_named,
                     is_title=title_key(parse_title(sent)[0]) in title_keys or states_affiliations(h, sent),
                 )
             )
-    return out
+    return [s for s in out if s.text]
 
 
 #: Where a sentence's clauses end (:func:`_number_beside`), outside brackets: an amount and what it

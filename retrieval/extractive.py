@@ -23,7 +23,8 @@ from papernotes.corpus.normalize import compact, normalize
 from papernotes.corpus.note_opening import is_labelled_line
 from papernotes.corpus.papers import GENERIC_LINK_LABELS, PAPER_LINK_LABELS, looks_like_affiliation, title_key
 from papernotes.corpus.short_names import SHORT_NAME_WORDS
-from papernotes.corpus.venues import normalize_venue, split_venue
+from papernotes.corpus.venue_names import journal_abbreviated
+from papernotes.corpus.venues import VENUE_RE, normalize_venue, split_venue
 from papernotes.retrieval.evidence import LABEL_JOIN, Sentence, split_sentences
 from papernotes.retrieval.question import Question
 from papernotes.retrieval.search import Hit, SearchResult
@@ -276,7 +277,7 @@ def _paper_answer(
             ((b, h) for h in mine for b in map(_unlinked, split_sentences(h.body, tables=False)) if is_byline(b)), None
         )
         if byline:
-            c.add("Authors: " + byline[0].strip(" —–-"), byline[1])
+            c.add("Authors: " + byline[0].strip(" —–-."), byline[1])
     if link and (written := venue_line(r, mine)) is not None:
         c.add(*written)  # the venue as the notes write it ("… (IEEE BigData 2024)" for "BigData 2024")
     if link and not r.affiliations:  # the notes' affiliation line, when the catalog has none
@@ -284,7 +285,9 @@ def _paper_answer(
             (
                 x
                 for x in split_sentences(chunk.body, tables=False)
-                if _affiliation_like(x) and title_key(r.title) not in title_key(x)  # not its title line
+                if _affiliation_like(x)
+                and not is_byline(x)  # people, not places ("Fedus, Zoph, Shazeer.")
+                and title_key(r.title) not in title_key(x)  # not its title line
             ),
             None,
         )
@@ -331,7 +334,7 @@ def _states_venue(text: str, r: PaperRecord, history: bool = False) -> bool:
     title = title_key(r.title)
     if title and title in title_key(text):
         return False
-    stated = normalize_venue(text)
+    stated = normalize_venue(journal_abbreviated(text))  # "Journal of Machine Learning Research (JMLR) 2022"
     venues = [r.venue or "", *(r.history if history else [])]
     return bool(stated) and title_key(stated) in {title_key(v) for v in venues if v}
 
@@ -447,16 +450,32 @@ def description_sentences(chunk: Hit, r: PaperRecord) -> list[str]:
             continue  # a label over the lines below it ("Techniques", "Three tricks:"), not a description
         if title_key(s) in (title_key(r.title), title_key(r.system or "")) or states_affiliations(s, r):
             continue  # the title, the bare system name ("**Sarathi-Serve**"), the affiliations line
-        if _names_only(s, r):
+        if _names_only(s, r) or _gives_names(s, r):
             continue  # a line of the paper's own names ("vLLM, PagedAttention"): the lead line gives them
         if _who_and_where(s, r) or (not r.affiliations and _affiliation_like(s)):
             continue  # who wrote it is not what it is (a lookup gives it as "Authors: …", "From: …")
-        if title_key(s) in {title_key(v) for v in [r.venue or "", *r.history] if v}:
+        if title_key(s) in {title_key(v) for v in [r.venue or "", *r.history] if v} or _venue_only(s, r):
             continue  # a line that only states the venue ("arXiv 2023"): the lead line gives it
         if title_key(s).startswith(title_key(r.title)[:30]) and len(title_key(r.title)) > 10:
             continue
         out.append(s)
     return out
+
+
+def _venue_only(sentence: str, r: PaperRecord) -> bool:
+    """``sentence`` is one of the paper's venues as the notes write it and no more ("Journal of Machine
+    Learning Research (JMLR) 2022."): at most :data:`VENUE_LINE_WORDS` words read as the venue
+    (:func:`_states_venue`) once a label ("Venue:") is set aside; a lookup quotes it as the venue line."""
+    text = journal_abbreviated(_LINE_LABEL_RE.sub("", _unlinked(sentence))).strip(" .。")
+    if len(text.split()) > VENUE_LINE_WORDS or not _states_venue(text, r, history=True):
+        return False
+    series = {split_venue(v)[0].lower() for v in [r.venue or "", *r.history] if v}
+    rest = re.findall(r"[^\W\d_]+", VENUE_RE.sub(" ", text))
+    return all(w.lower() in series or w.lower() in _PROCEEDINGS_WORDS for w in rest)
+
+
+#: Words a venue line writes around the venue ("In Proceedings of the …").
+_PROCEEDINGS_WORDS = frozenset({"in", "proc", "proceedings", "of", "the", "at", "published", "appeared"})
 
 
 def _names_only(sentence: str, r: PaperRecord) -> bool:
@@ -468,6 +487,23 @@ def _names_only(sentence: str, r: PaperRecord) -> bool:
         title_key(p) in names or (" " not in p and re.search(rf"(?<![\w-]){re.escape(p)}(?![\w-])", r.title))
         for p in parts
     )
+
+
+#: Words that introduce another name of the paper ("a.k.a. **Chinchilla**").
+_AKA_WORDS_RE = re.compile(r"\b(?:a\.k\.a\.?|aka|also known as|also called|dubbed)(?!\w)", re.IGNORECASE)
+
+
+def _gives_names(sentence: str, r: PaperRecord) -> bool:
+    """``sentence`` gives only another name of the paper, perhaps with its people in brackets and a link
+    label after a dash ("a.k.a. Chinchilla (DeepMind, Hoffmann et al. 2022) — arxiv"): the lead line
+    names the paper already."""
+    if not _AKA_WORDS_RE.search(sentence):
+        return False
+    text = re.sub(r"\([^()]*\)|\[[^\]]*\]", " ", _AKA_WORDS_RE.sub(" ", _URL_RE.sub(" ", sentence)))
+    for name in sorted({n for n in [r.system or "", *r.aliases] if n}, key=len, reverse=True):
+        text = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", " ", text, flags=re.IGNORECASE)
+    rest = [w for w in re.split(r"[\s—–\-:;,.*_\"“”]+", text) if w]
+    return all(w.lower() in PAPER_LINK_LABELS | GENERIC_LINK_LABELS for w in rest)
 
 
 #: A short field line: a label of one or two words, a colon, and a value of at most three words

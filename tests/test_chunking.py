@@ -161,6 +161,29 @@ def test_oversized_section_split_by_budget_with_overlap(count):
     _assert_pieces(pieces, 60, count, text)
 
 
+@pytest.mark.parametrize("kind", ["bullets", "sentences", "nested"])
+def test_an_overlap_opens_at_a_line_or_sentence_not_mid_sentence(kind):
+    # each piece after the first starts with the previous piece's tail; that tail begins where a line
+    # or a sentence does ("530B on many tasks." alone reads as a fragment of its own)
+    # rows shorter than the overlap, so every overlap holds the start of one
+    rows = [f"Entry {i} outperforms baseline {i}" + " on MT-NLG 530B" * (i % 2) + "." for i in range(60)]
+    text = {
+        "bullets": "\n".join(f"- {r}" for r in rows),
+        "sentences": " ".join(rows),
+        "nested": "- Paper 0\n" + "\n".join(f"  - {r}" for r in rows),
+    }[kind]
+    count = lambda t: len(t.split()) + 2  # noqa: E731 — a counter of words (and [CLS]/[SEP])
+    pieces = split_text(text, 40, 12, count)
+    assert len(pieces) > 3
+    _assert_pieces(pieces, 40, count, text)
+    starts = {r[:12] for r in rows} | {"- Entry", "- Paper"}
+    for p in pieces[1:]:
+        first = p.lstrip(" -")
+        assert any(first.startswith(s.lstrip(" -")) for s in starts), p[:60]
+    if kind == "nested":  # a nested item the overlap opens with keeps its indentation
+        assert any(p.startswith("  - Entry") for p in pieces[1:]), [p[:20] for p in pieces]
+
+
 def test_split_text_handles_unbroken_runs_and_cjk():
     url = "https://example.org/" + "segment" * 80
     cjk = "大模型推理需要高效的键值缓存管理。" * 40

@@ -1,0 +1,133 @@
+"""What a paper's lookup quotes as its description, and which names a paper goes by:
+
+* a line that only gives the paper's venue, written out in full ("Journal of Machine Learning Research
+  (JMLR) 2031."), or only another name of it ("a.k.a. **Chinchwomb** (…) — arxiv") is no description;
+* a byline is the paper's people, never its place ("From: Fedus, Zoph, Shazeer");
+* a reading log's entry goes by the name its first lines give it (a quoted name after the byline), and
+  then not by a word of its title that other notes use for something else ("ImageNet" in "ImageNet
+  Classification with …");
+* a line two chunks share (an overlap) is the named paper's where its own entry holds it.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import notes_from_texts
+
+SWITCH = """# [Switchback Transformers: Scaling to Trillion Parameter Wombats with Simple Sparsity](https://arxiv.org/abs/3101.03962)
+
+Fedus, Zoph, Shazeer. Journal of Machine Learning Research (JMLR) 2031.
+
+## Idea
+
+Mixture-of-experts but route each token to only one expert instead of two. Simpler, less communication.
+
+## Results
+
+- up to 7x increase in pre-training speed over the dense baseline with the same FLOPs per token
+- a 1.6 trillion parameter model
+"""
+
+CHINCH = """# Training Compute-Optimal Wombat Models
+
+a.k.a. **Chinchwomb** (DeepMind, Hoffmann et al. 2031) — [arxiv](https://arxiv.org/abs/3103.15556)
+
+> [!IMPORTANT]
+> Main message: model size and the number of training tokens should be scaled equally.
+
+Chinchwomb: 70B params trained on 1.4T tokens, the same compute budget as its predecessor.
+"""
+
+LOG = """# Vision papers I read
+
+### ImageNet Classification with Deep Convolutional Wombat Networks (NeurIPS 2031)
+- Krizhevsky, Sutskever, Hinton — University of Toronto. "WombatNet"
+- 60 million parameters; five conv layers and three fully-connected layers
+- trained on two GTX 580 3GB GPUs for five to six days
+
+### A Simple Framework for Contrastive Learning of Wombat Representations (ICML 2032)
+- Chen, Kornblith, Norouzi, Hinton — Google. "SimWomb"
+- linear eval on ImageNet: 76.5% top-1, matches supervised training on ImageNet
+- with 1% of ImageNet labels: 85.8% top-5
+
+### Masked Wombats Are Scalable Vision Learners (CVPR 2033)
+- He, Chen, Xie — FAIR
+- fine-tuned on ImageNet-1K: 87.8% top-1 with ImageNet-1K data only
+- ImageNet linear probing is weaker than fine-tuning
+"""
+
+MOE_ITEMS = "\n".join(
+    f"  - Design note {i}: sharding annotation {i} splits the graph of layer {i} across the mesh." for i in range(6)
+)
+LISTING = f"""How loss scales with parameters and data, and the sparse way of getting more parameters. Bullet-style page.
+
+## Scaling laws
+
+- **Scaling Laws for Wombat Language Models** (Kaplan et al., 2030) — [arXiv:3001.08361](https://arxiv.org/abs/3001.08361) — OpenAI
+  - Loss is a power law in model size, dataset size and compute.
+
+## Mixture of experts
+
+- **GShardwomb: Scaling Giant Wombats with Automatic Sharding** (Lepikhin et al., ICLR 2031) — [arXiv:3006.16668](https://arxiv.org/abs/3006.16668) — Google
+{MOE_ITEMS}
+  - Trained on 2048 TPU v3 cores in 4 days.
+
+- **Swatch Wombats: Sparse Experts at Scale** (Fedus, Zoph, Shazeer — JMLR 2032) — [arXiv:3101.03961](https://arxiv.org/abs/3101.03961) — Google
+  - Route each token to one expert instead of two: less compute and communication.
+  - Up to 7x pretraining speedup over the dense baseline at the same FLOPs per token.
+"""
+
+
+@pytest.fixture(scope="module")
+def notes(tmp_path_factory, models_cache):
+    files = {"switch.md": SWITCH, "chinch.md": CHINCH, "log.md": LOG, "scaling.md": LISTING}
+    return notes_from_texts(tmp_path_factory.mktemp("descriptions"), files, models_cache)
+
+
+@pytest.mark.parametrize(
+    "question", ["what is the switchback transformers paper", "switchback transformers?", "tell me about switchback"]
+)
+def test_a_venue_written_out_is_no_description_and_a_byline_no_place(notes, question):
+    a = notes.ask(question, use_llm=False)
+    assert not a.refused, a.answer
+    assert "route each token" in a.answer or "7x increase" in a.answer, a.answer
+    assert "From: Fedus" not in a.answer, a.answer
+    # the venue as written is quoted once at most (as the venue line), never as the description
+    assert a.answer.count("Journal of Machine Learning Research") <= 1, a.answer
+
+
+@pytest.mark.parametrize("question", ["tell me about the chinchwomb paper", "what is chinchwomb", "chinchwomb?"])
+def test_a_line_giving_another_name_is_no_description(notes, question):
+    a = notes.ask(question, use_llm=False)
+    assert not a.refused, a.answer
+    assert "a.k.a." not in a.answer and "— arxiv" not in a.answer, a.answer
+    assert "scaled equally" in a.answer or "70B params" in a.answer, a.answer
+
+
+def test_a_log_entry_goes_by_the_name_its_byline_quotes(notes):
+    titles = {r.title: r for r in notes.catalog}
+    womb = titles["ImageNet Classification with Deep Convolutional Wombat Networks"]
+    assert "WombatNet" in womb.aliases
+    assert "SimWomb" in titles["A Simple Framework for Contrastive Learning of Wombat Representations"].aliases
+    for question in ("what gpus did wombatnet train on", "wombatnet gpus?", "WombatNet: how many parameters"):
+        a = notes.ask(question, use_llm=False)
+        assert not a.refused and a.answer.startswith("ImageNet Classification with Deep Convolutional Wombat"), a.answer
+
+
+@pytest.mark.parametrize(
+    "question", ["masked wombats vs simwomb imagenet numbers", "simwomb imagenet top-1?", "imagenet results of simwomb"]
+)
+def test_a_title_word_other_notes_use_is_no_name_of_a_paper_that_has_one(notes, question):
+    q = notes.retriever.understand(question)
+    named = {notes.catalog[r].title for r in q.records}
+    assert "ImageNet Classification with Deep Convolutional Wombat Networks" not in named, named
+    assert "A Simple Framework for Contrastive Learning of Wombat Representations" in named, named
+
+
+def test_a_line_an_overlap_repeats_stays_with_its_paper(notes):
+    texts = [t for t in notes.retriever.bm25.texts if "Trained on 2048 TPU" in t]
+    assert len(texts) == 2, texts  # the entry's chunk and the next one, whose overlap repeats the line
+    for question in ("gshardwomb trained on how many tpus", "how many TPU cores did GShardwomb use?"):
+        a = notes.ask(question, use_llm=False)
+        assert not a.refused and "2048 TPU v3 cores" in a.answer, a.answer
+        assert a.answer.startswith("GShardwomb"), a.answer
