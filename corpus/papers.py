@@ -9,7 +9,7 @@ from functools import lru_cache
 from urllib.parse import urlsplit
 
 from papernotes.corpus.listing_marks import dash_venue, short_name_tail, without_shortcodes
-from papernotes.corpus.markdown import Block, Item
+from papernotes.corpus.markdown import Block, Item, is_section_heading
 from papernotes.corpus.models import Page, PaperEntry, Publication
 from papernotes.corpus.normalize import CJK_CHARS
 from papernotes.corpus.paper_links import is_paper_link
@@ -381,6 +381,8 @@ def system_name(title: str, strong: list[str]) -> str | None:
             continue  # a figure ("28.4 BLEU", "+17.9%", "2.3x"), not a name ("3FS" is one)
         if re.search(f"[{CJK_CHARS}]", s):
             continue  # a bold phrase in Chinese or Japanese ("**模型坍塌**"), one "word" without spaces
+        if is_section_heading(s):
+            continue  # a label a note's sections go by ("**TL;DR:**", "**Summary**"), no name
         words = s.split()
         if len(words) == 1 or all(w[:1].isupper() or w[:1].isdigit() or re.search(r"\d|[A-Z]", w[1:]) for w in words):
             return s

@@ -15,18 +15,19 @@ marker of the chunk it comes from.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from papernotes.corpus.models import PaperRecord
-from papernotes.corpus.normalize import compact, normalize
+from papernotes.corpus.normalize import CJK_CHARS, compact, normalize
 from papernotes.corpus.note_opening import is_labelled_line
 from papernotes.corpus.papers import GENERIC_LINK_LABELS, PAPER_LINK_LABELS, looks_like_affiliation, title_key
 from papernotes.corpus.short_names import SHORT_NAME_WORDS
 from papernotes.corpus.venue_names import journal_abbreviated
 from papernotes.corpus.venues import VENUE_RE, normalize_venue, split_venue
 from papernotes.retrieval.evidence import LABEL_JOIN, Sentence, split_sentences
-from papernotes.retrieval.question import Question
+from papernotes.retrieval.question import Question, asked_parts
 from papernotes.retrieval.search import Hit, SearchResult
 from papernotes.retrieval.terms import Key, lexical_terms, stop_words
 
@@ -75,6 +76,9 @@ def paper_line(r: PaperRecord) -> str:
     without one, the short name the notes call the paper by ("Learning Transferable Visual Models …" is
     CLIP; :attr:`~papernotes.corpus.models.PaperRecord.aliases`)."""
     names = [r.system] if r.system else [a for a in r.aliases if len(a.split()) <= SHORT_NAME_WORDS]
+    # a name in Latin letters, the one people type, before a translation of the title ("Raft" before
+    # "寻找一种易于理解的共识算法")
+    names.sort(key=lambda n: bool(re.search(f"[{CJK_CHARS}]", n)))
     system = next((n for n in names if title_key(n) and title_key(n) not in title_key(r.title)), None)
     venue = " → ".join(r.history) if r.history else r.venue
     people = " & ".join(r.affiliations[:LEAD_AUTHORS]) + (" & …" if len(r.affiliations) > LEAD_AUTHORS else "")
@@ -157,6 +161,7 @@ def compose(
                 labels=labels,
                 amounts=amounts,
                 shared=shared,
+                parts=asked_parts(q.text, asked) if q else (),
             )
         if c.lines:
             return "\n".join(c.lines), c.cited
@@ -170,7 +175,7 @@ def compose(
     if subject_rec is not None:
         chunk = _best_chunk([s.hit for s in own], records[subject_rec]) or ranked[0].hit
         c.add(paper_line(records[subject_rec]), chunk)
-    _add_sentences(c, own)
+    _add_sentences(c, own, asked_parts(q.text, q.asked) if q else ())
     return "\n".join(c.lines), c.cited
 
 
@@ -243,10 +248,12 @@ def _paper_answer(
     labels: AbstractSet[str] = frozenset(),
     amounts: bool = False,
     shared: AbstractSet[str] = frozenset(),
+    parts: Sequence[Sequence[Key]] = (),
 ) -> None:
     """Add paper ``r``'s part of an answer to ``c``: its lead line, then the sentences of ``own`` that
-    answer what is ``asked`` (or, asked nothing more, the notes' description), its authors and links
-    when ``link``; lines in ``shared`` (:func:`_shared_lines`) are left out."""
+    answer what is ``asked`` (in each of its ``parts``, :func:`_add_sentences`; or, asked nothing more,
+    the notes' description), its authors and links when ``link``; lines in ``shared``
+    (:func:`_shared_lines`) are left out."""
     mine = _own_chunks(r, hits)
     if not mine:
         return
@@ -257,7 +264,7 @@ def _paper_answer(
     # (those saying it themselves first: under a heading that says it, every line would do)
     useful = ([s for s in own if s.says > 0] or [s for s in own if s.asked > 0]) if asked else own if amounts else []
     if useful:
-        _add_sentences(c, useful)
+        _add_sentences(c, useful, parts)
         if link:  # "doi for the jit checkpointing paper": its sentences on checkpointing, and its link
             _link_lines(c, r, chunk, labels)
         return
@@ -378,15 +385,29 @@ def paper_lookup(r: PaperRecord, hits: list[Hit]) -> tuple[str, list[Hit]]:
     return "\n".join(c.lines), c.cited
 
 
-def _add_sentences(c: Composer, ranked: list[Sentence]) -> None:
-    """The best :data:`MAX_SENTENCES` sentences scoring at least :data:`KEEP_SHARE` of the best, then the
-    other candidate items under a label one of them is quoted with ("Baselines — REEF" after "Baselines — NVIDIA
-    MPS"), up to :data:`MAX_LISTED_ITEMS` in all: a list the notes give is quoted whole."""
+def _add_sentences(c: Composer, ranked: list[Sentence], parts: Sequence[Sequence[Key]] = ()) -> None:
+    """The best :data:`MAX_SENTENCES` sentences scoring at least :data:`KEEP_SHARE` of the best; for a
+    question of several ``parts`` (:func:`~papernotes.retrieval.question.asked_parts`: "how much memory
+    do they waste, and what throughput gain?"), then, for each part whose words they do not say half of,
+    the other sentence saying most of them (the better score first among equals): a question is answered
+    in all its parts; then the other candidate items under a label one of them is quoted with
+    ("Baselines — REEF" after "Baselines — NVIDIA MPS"), up to :data:`MAX_LISTED_ITEMS` in all: a list
+    the notes give is quoted whole."""
     if not ranked:
         return
     best = ranked[0].score
     kept = [s for s in ranked if s.score >= KEEP_SHARE * best]
     chosen = kept[:MAX_SENTENCES]
+    if len(parts) > 1:
+        said = {t for s in chosen for t in lexical_terms(s.text)}
+        for part in parts:
+            if 2 * sum(k.covered(said) for k in part) >= len(part):
+                continue
+            says = {id(s): sum(k.covered(set(lexical_terms(s.text))) for k in part) for s in ranked if s not in chosen}
+            more = max((s for s in ranked if says.get(id(s))), key=lambda s: says[id(s)], default=None)
+            if more is not None:
+                chosen.append(more)
+                said |= set(lexical_terms(more.text))
     labels = {s.text.split(LABEL_JOIN, 1)[0] for s in chosen if LABEL_JOIN in s.text}
     # (whatever their scores: the label they share with a quoted item is what they answer by)
     siblings = [

@@ -9,6 +9,7 @@ wanted), a comparison (two or more named papers) or a question about one thing.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
@@ -240,6 +241,34 @@ def _opens_a_question(before: str) -> bool:
     """True when an interrogative after ``before`` (normalized text) opens a question: no interrogative
     comes before it, or a clause ends right before it (:data:`_CLAUSE_END_RE`)."""
     return not (set(tokens(before, compounds=False)) & INTERROGATIVES) or _CLAUSE_END_RE.search(before) is not None
+
+
+def asked_parts(text: str, asked: Sequence[Key]) -> list[list[Key]]:
+    """What a question asks, part by part: the ``asked`` keys of each clause an interrogative opens
+    (the first word, or one after a clause end: "how much memory do they waste, *and what* throughput
+    gain?" → two parts; "orca: *what* batch size *and how many* gpus" → two, "orca" being context), in
+    order; all of them as one part when no interrogative opens a second clause. A key whose words are in
+    no one clause (spread over two) is in none; parts without a key are left out."""
+    t = normalize(text)
+    starts = [
+        m.start()
+        for m in re.finditer(r"\b\w+\b", t)
+        if m.start() > 0 and m.group(0) in INTERROGATIVES and _CLAUSE_END_RE.search(t[: m.start()].rstrip() + " ")
+    ]
+    if not starts:
+        return [list(asked)] if asked else []
+    # (words before the first interrogative, when it does not open the question, are its context: "orca:
+    # what batch size and how many gpus")
+    first = re.match(r"\W*(\w+)", t)
+    opened = first is not None and first.group(1) in INTERROGATIVES
+    bounds = [0, *starts, len(t)] if opened else [*starts, len(t)]
+    parts = []
+    for a, b in itertools.pairwise(bounds):
+        words = set(tokens(t[a:b], compounds=False))
+        part = [k for k in asked if (w := tokens(normalize(k.word), compounds=False)) and set(w) <= words]
+        if part:
+            parts.append(part)
+    return parts
 
 
 def question_focus(text: str, asked: Sequence[Key]) -> list[Key]:

@@ -110,3 +110,15 @@ def test_the_lead_line_shows_the_short_name_the_notes_use():
     assert paper_line(rec).startswith(rec.title + " (CLIP")
     titled = PaperRecord(title="NeRF: Representing Scenes", aliases=["NeRF"])
     assert "(NeRF" not in paper_line(titled)  # the title holds it already
+
+
+def test_the_lead_line_prefers_a_name_in_the_titles_script_to_a_translation():
+    # a note in Chinese gives the title's translation and the short name it calls the paper by
+    rec = PaperRecord(
+        title="In Search of an Understandable Wombat Algorithm", aliases=["寻找一种易于理解的袋熊算法", "Woft"]
+    )
+    assert paper_line(rec).startswith(rec.title + " (Woft")
+    alone = PaperRecord(title="In Search of an Understandable Wombat Algorithm", aliases=["寻找一种易于理解的袋熊算法"])
+    assert paper_line(alone).startswith(alone.title + " (寻找一种易于理解的袋熊算法")  # no short name: the translation
+    chinese = PaperRecord(title="寻找一种易于理解的袋熊算法", aliases=["袋熊论文", "Woft"])
+    assert paper_line(chinese).startswith(chinese.title + " (Woft")  # the name people type, whatever the title's script
