@@ -219,6 +219,11 @@ class PaperIndex:
             if key not in self._names and key not in skip and not self._used_alone(head, i, bm25):
                 self._names[key] = _Name(display=head, records={i}, single=True, from_file_name=False)
         self._bm25 = bm25
+        self._first_authors: dict[str, set[int]] = {}  # a first author's surname → the papers
+        for i, r in enumerate(records):
+            surname = first_author_surname(r)
+            if surname:
+                self._first_authors.setdefault(surname, set()).add(i)
         self._titles = TitleAbbreviations(r.title for r in records)  # the titles a typed word abbreviates
         for n in self._names.values():
             if n.from_file_name:  # the notes' own casing of a file-name word ("RAG" for "lewis2020-rag")
@@ -586,7 +591,70 @@ class PaperIndex:
                 found.append(PaperMention(sorted(n.records), n.display, (i, i + size)))
                 for j in range(i, i + size):
                     taken[j] = True
+        found += self._by_first_author(words, taken, venues)
         return sorted(found, key=lambda m: m.words)
+
+    def _by_first_author(
+        self, words: list[tuple[str, list[str]]], taken: list[bool], venues: Sequence[VenueMention]
+    ) -> list[PaperMention]:
+        """Papers a question names by their first author's surname, as people cite a paper ("the bahdanau
+        attention paper", "kaplan scaling laws", "mnih 2013 atari paper", "vaswani et al"): a word no
+        name took that is the surname of a record's first author, and refers to a paper: followed by "et
+        al" or, within :data:`AUTHOR_CONTEXT_WORDS` words, by a year of the paper or a word of its title,
+        or — a surname that is no English word — by the word "paper" or written possessive. Of the papers
+        with that first author, the one whose title or year the question gives, else the only one; the
+        paper must agree with a venue the question names. A person asked about ("papers by kaplan",
+        "kaplan's papers") names no one paper."""
+        found: list[PaperMention] = []
+        for i, (raw, parts) in enumerate(words):
+            recs = self._first_authors.get(parts[0]) if len(parts) == 1 and not taken[i] else None
+            if not recs:
+                continue
+            before = words[i - 1][0].lower() if i else ""
+            after = [w.lower() for w, _ in words[i + 1 : i + 1 + AUTHOR_CONTEXT_WORDS]]
+            if before in {"by", "with", "from", "of"} or any(w.startswith("papers") for w in after):
+                continue  # the person: "papers by kaplan", "kaplan papers"
+            et_al = after[:2] == ["et", "al"] or (after[:1] == ["et"] and len(after) > 1 and after[1].startswith("al"))
+            near = {t for w, ps in words[i + 1 : i + 1 + AUTHOR_CONTEXT_WORDS] for p in ps for t in lexical_terms(p)}
+            near -= stop_words() | question_words()
+            years = {int(w) for w in after if re.fullmatch(r"(?:19|20)\d\d", w)}
+
+            def cited(r: int, near: set[str] = near, years: set[int] = years) -> bool:
+                rec = self.records[r]  # the question gives its title's words or its year
+                return bool(near & set(lexical_terms(rec.title))) or (rec.year is not None and rec.year in years)
+
+            chosen = [r for r in recs if cited(r)] or (list(recs) if len(recs) == 1 else [])
+            # (a surname that is also a word, "brown", "young", is one only where the paper is cited by it)
+            marked = et_al or not english_word(parts[0]) and ("paper" in after or raw.lower().endswith(("'s", "’s")))
+            if len(chosen) != 1 or not (marked or cited(chosen[0])):
+                continue
+            n = _Name(display=self._name_of(chosen[0]), records={chosen[0]})
+            if not self._at_named_venue(n, venues):
+                continue
+            # the words that cite it are part of the mention ("kaplan *scaling laws paper*", "vaswani *et
+            # al*"), not what is asked of it
+            # (up to a "paper" that follows: the words between say which paper, "bahdanau *attention* paper")
+            title = set(lexical_terms(self.records[chosen[0]].title))
+            window = range(i + 1, min(len(words), i + 1 + AUTHOR_CONTEXT_WORDS))
+            paper_at = next((j for j in window if words[j][0].lower() == "paper"), None)
+            if paper_at is not None and not any(taken[i + 1 : paper_at + 1]):
+                found.append(PaperMention([chosen[0]], n.display, (i, paper_at + 1)))
+                taken[i : paper_at + 1] = [True] * (paper_at + 1 - i)
+                continue
+            end = i + 1
+            while end < min(len(words), i + 1 + AUTHOR_CONTEXT_WORDS) and not taken[end]:
+                w, ps = words[end]
+                if w.lower() in {"et", "al", "al."} or w.lower() in {str(y) for y in years}:
+                    end += 1
+                elif w.lower() == "paper" or (ps and all(set(lexical_terms(p)) <= title for p in ps)):
+                    end += 1
+                    if w.lower() == "paper":
+                        break
+                else:
+                    break
+            found.append(PaperMention([chosen[0]], n.display, (i, end)))
+            taken[i:end] = [True] * (end - i)
+        return found
 
     def read_links(self, question: str) -> str:
         """``question`` with each web address written in it read as the name of the paper whose link it
@@ -956,6 +1024,23 @@ def _name_like(word: str) -> bool:
 def _short_names(r: PaperRecord) -> list[str]:
     """The record's short names (:func:`_short`): its system name and its short aliases."""
     return [a for a in [r.system or "", *r.aliases] if a and _short(a)]
+
+
+#: How many words after a first author's surname a question may give the paper's title words or year
+#: in ("kaplan *scaling laws*", "mnih *2013* atari paper").
+AUTHOR_CONTEXT_WORDS = 4
+
+
+def first_author_surname(r: PaperRecord) -> str | None:
+    """The normalized surname of a record's first author ("Jared Kaplan" → ``kaplan``; "Hoffmann et al."
+    → ``hoffmann``), three letters or more; None without authors."""
+    if not r.authors:
+        return None
+    words = [w for w in re.findall(r"[^\W\d_][\w'’-]*", r.authors[0]) if w.lower().rstrip(".") not in ("et", "al")]
+    if not words:
+        return None
+    surname = "".join(word_parts(normalize(words[-1])))
+    return surname if len(surname) >= 3 and surname.isalpha() else None
 
 
 def _own_names(r: PaperRecord) -> set[str]:

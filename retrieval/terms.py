@@ -40,7 +40,7 @@ CHAT_TEXT = (
 #: chat words (:data:`CHAT_TEXT`); they carry no topic.
 QUESTION_TEXT = (
     "paper papers notes note work works system systems study studies approach method describe "
-    "summarize summarise summary tell give show find mention mentioned propose proposed present "
+    "summarize summarise summary tldr tell give show find mention mentioned propose proposed present "
     "presented introduce introduced use used using much many report reported reading listed list "
     "anything something everything ones em whats hows whose " + CHAT_TEXT
 )
