@@ -11,6 +11,7 @@ from papernotes.corpus.markdown import Block
 from papernotes.corpus.note_links import BARE_URL_RE
 from papernotes.corpus.note_opening import Opening, author_list, is_labelled_line
 from papernotes.corpus.papers import join_lines, split_authors
+from papernotes.corpus.venue_names import journal_abbreviated
 
 #: Front-matter keys (case-insensitive) of the notes tools (Obsidian, Jekyll, Hugo, GitBook, Zotero).
 VENUE_KEYS = (
@@ -114,9 +115,9 @@ def note_people(meta: dict[str, Any], blocks: list[Block], op: Opening) -> tuple
                 affs = affs or found
                 break
     if not authors:
-        # a byline line, or a part of one set apart by a dot or bar after its links
-        # ("[Paper](…) · Tri Dao, Daniel Y. Fu, … (Stanford)")
-        parts = [p for line in op.byline[:2] for p in (line, *_BYLINE_PARTS_RE.split(line)[1:])]
+        # a byline line, or a part of one set apart by a dot, bar or dash, before or after its links and
+        # venue ("[Paper](…) · Tri Dao, Daniel Y. Fu, … (Stanford)", "Jane Doe, Bob Lee — ICLR 2031")
+        parts = [p for line in op.byline[:2] for p in dict.fromkeys((line, *BYLINE_PARTS_RE.split(line)))]
         for part in parts:
             if author_list(part):
                 authors, found = split_authors(part)
@@ -125,8 +126,9 @@ def note_people(meta: dict[str, Any], blocks: list[Block], op: Opening) -> tuple
     return authors, affs
 
 
-#: What sets the parts of a byline apart: a middle dot, bullet or bar between spaces.
-_BYLINE_PARTS_RE = re.compile(r"\s+[·•|]\s+")
+#: What sets the parts of a byline apart: a middle dot, bullet, bar or dash between spaces ("Jane Doe, Bob
+#: Lee — ICLR 2031").
+BYLINE_PARTS_RE = re.compile(r"\s+[·•|—–]\s+")
 
 
 def note_summary(meta: dict[str, Any], blocks: list[Block]) -> str:
@@ -164,6 +166,7 @@ def byline_sentence(text: str) -> bool:
     brackets aside ("Kingma & Ba.", "Ghemawat, Gobioff, Leung. SOSP 2003.", "DeepMind (Hoffmann et
     al.). arXiv.", "Kaplan et al., OpenAI, 2020.") — and says little else (under 5 more words)."""
     first, _, rest = re.sub(r"\([^()]*\)", " ", text).partition(". ")
+    rest = journal_abbreviated(rest)  # "Journal of Machine Learning Research 2022." is "JMLR 2022"
     parts = [p.strip(" .") for p in re.split(r"\s*[,;&]\s*|\s+and\s+", first.strip()) if p.strip(" .")]
     if not parts or not all(_BYLINE_PART_RE.fullmatch(p) for p in parts):
         return False
@@ -177,13 +180,20 @@ def byline_sentence(text: str) -> bool:
     return said and len(words) < 5
 
 
+#: A line that opens by giving another name of the paper ("a.k.a. **Chinchilla** …", "aka SGLang").
+_AKA_START_RE = re.compile(r"^\W*(?:a\.k\.a\.?|aka|also known as)(?!\w)", re.IGNORECASE)
+
+
 def _prose(b: Block) -> bool:
     """A paragraph that says something: not code, a quote, a venue statement, a labelled line
     ("Author: …", "Venue: …"), an author list, a citation's byline or mostly link labels."""
     if b.text.startswith(("```", "> ")) or ACCEPTED_RE.match(b.text) or is_labelled_line(b.text):
         return False
-    if author_list(b.text.split("\n", 1)[0]) or byline_sentence(b.text):
-        return False
+    first = b.text.split("\n", 1)[0]
+    if author_list(first) or author_list(BYLINE_PARTS_RE.split(first)[0]) or byline_sentence(b.text):
+        return False  # (the authors before a dash: "Jane Doe, Bob Lee — ICLR 2031")
+    if _AKA_START_RE.match(first):
+        return False  # another name of the paper: "a.k.a. **Chinchilla** (DeepMind, Hoffmann et al. 2022)"
     rest = b.text
     for label, _ in b.links:
         rest = rest.replace(label, " ")

@@ -641,17 +641,13 @@ class PaperIndex:
                 found.append(PaperMention([chosen[0]], n.display, (i, paper_at + 1)))
                 taken[i : paper_at + 1] = [True] * (paper_at + 1 - i)
                 continue
-            end = i + 1
+            end = i + 1  # else over "et al", its year and its title's words ("vaswani et al", "kaplan scaling laws")
             while end < min(len(words), i + 1 + AUTHOR_CONTEXT_WORDS) and not taken[end]:
                 w, ps = words[end]
-                if w.lower() in {"et", "al", "al."} or w.lower() in {str(y) for y in years}:
-                    end += 1
-                elif w.lower() == "paper" or (ps and all(set(lexical_terms(p)) <= title for p in ps)):
-                    end += 1
-                    if w.lower() == "paper":
-                        break
-                else:
+                cites = w.lower() in {"et", "al", "al.", *map(str, years)}
+                if not (cites or (ps and all(set(lexical_terms(p)) <= title for p in ps))):
                     break
+                end += 1
             found.append(PaperMention([chosen[0]], n.display, (i, end)))
             taken[i:end] = [True] * (end - i)
         return found

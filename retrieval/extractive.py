@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from papernotes.corpus.models import PaperRecord
 from papernotes.corpus.normalize import CJK_CHARS, compact, normalize
+from papernotes.corpus.note_fields import BYLINE_PARTS_RE
 from papernotes.corpus.note_opening import is_labelled_line
 from papernotes.corpus.papers import GENERIC_LINK_LABELS, PAPER_LINK_LABELS, looks_like_affiliation, title_key
 from papernotes.corpus.short_names import SHORT_NAME_WORDS
@@ -315,7 +316,8 @@ def venue_line(r: PaperRecord, hits: list[Hit]) -> tuple[str, Hit] | None:
     """The venue as the notes write it, from the paper's own chunks (``hits``, best first), when that says
     more than the venue the lead line gives: "In Proceedings of the 2024 IEEE International Conference on
     Big Data (IEEE BigData 2024)" for "BigData 2024", not "Venue: OSDI 2031". A line, or a part of one set
-    off by " · " (a publication record's "venue · authors"), that states the venue (:func:`_states_venue`)
+    off by " · ", a bar or a dash (a publication record's "venue · authors", a byline's "authors — venue"),
+    that states the venue (:func:`_states_venue`)
     in at most :data:`VENUE_LINE_WORDS` words. Returns ``(text, its chunk)`` or None."""
     if not hits or not split_venue(r.venue or "")[1]:
         return None
@@ -323,7 +325,7 @@ def venue_line(r: PaperRecord, hits: list[Hit]) -> tuple[str, Hit] | None:
         if h.record != hits[0].record:
             continue
         for line in split_sentences(h.body, tables=False):
-            for part in re.split(r"\s+·\s+", _unlinked(line).strip()):
+            for part in BYLINE_PARTS_RE.split(_unlinked(line).strip()):
                 if len(part.split()) > VENUE_LINE_WORDS or not _states_venue(part, r):
                     continue
                 if compact(_LINE_LABEL_RE.sub("", part)) == compact(r.venue or ""):
@@ -434,9 +436,10 @@ def _add_sentences(c: Composer, ranked: list[Sentence], parts: Sequence[Sequence
 
 def _who_and_where(s: str, r: PaperRecord) -> bool:
     """True for a byline, alone or in parts with the paper's venue ("SOSP 2021 · Xinwei Fu, Wook-Hee Kim,
-    …", a publication page's line): who wrote it and where, which the lead line gives."""
+    …", a publication page's line; "Jane Doe, Bob Lee — ICLR 2031"): who wrote it and where, which the
+    lead line gives."""
     venues = {title_key(v) for v in [r.venue or "", *r.history] if v}
-    parts = [p.strip() for p in re.split(r"\s+[·|•]\s+", _URL_RE.sub(" ", s)) if p.strip()]
+    parts = [p.strip(" .") for p in BYLINE_PARTS_RE.split(_URL_RE.sub(" ", s)) if p.strip(" .")]
     authors = title_key(", ".join(r.authors)) if r.authors else None
 
     def names_people(p: str) -> bool:  # a byline, or the record's own author list ("R.Madhava Krishnan, …")
@@ -469,8 +472,8 @@ def description_sentences(chunk: Hit, r: PaperRecord) -> list[str]:
             continue  # a field of the note ("Paper: …", "Authors: …", "Reader: minji (2023-05-11)"), not prose
         if re.fullmatch(r"[^\W\d_]+[:.]?", s) or (s.endswith((":", "：")) and len(s.split()) <= 4):
             continue  # a label over the lines below it ("Techniques", "Three tricks:"), not a description
-        if title_key(s) in (title_key(r.title), title_key(r.system or "")) or states_affiliations(s, r):
-            continue  # the title, the bare system name ("**Sarathi-Serve**"), the affiliations line
+        if title_key(s) in {title_key(n) for n in [r.title, r.system or "", *r.aliases]} or states_affiliations(s, r):
+            continue  # the title, a bare name ("**Sarathi-Serve**", '"AlexNet"'), the affiliations line
         if _names_only(s, r) or _gives_names(s, r):
             continue  # a line of the paper's own names ("vLLM, PagedAttention"): the lead line gives them
         if _who_and_where(s, r) or (not r.affiliations and _affiliation_like(s)):

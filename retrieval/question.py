@@ -756,6 +756,10 @@ def _keep(keys: list[Key], wanted: Callable[[str], bool]) -> list[Key]:
 OTHER_SCRIPTS = "\u0400-\u04ff\u0590-\u05ff\u0600-\u06ff\u0900-\u097f\u0e00-\u0e7f"
 
 
+#: "et al" citing a paper by its authors: "vaswani et al", "Kaplan et al.".
+_ET_AL_RE = re.compile(r"\bet\s+al\b\.?", re.IGNORECASE)
+
+
 def foreign_language(text: str, in_notes: Callable[[str], bool] | None = None) -> bool:
     """True for a question in CJK script, or with more stop words of another language than English stop
     words: two or more ("Combien de soumissions NeurIPS a-t-il reçues ?"), or, with ``in_notes`` (whether
@@ -765,6 +769,8 @@ def foreign_language(text: str, in_notes: Callable[[str], bool] | None = None) -
         return True
     foreign, _ = foreign_stop_words()
     english = stop_words()
+    # "et al", the Latin of a citation ("the vaswani et al paper"), is no French or Spanish
+    text = _ET_AL_RE.sub(" ", text)
     words = re.findall(r"[^\W\d_]+", normalize(text))
     n_foreign = sum(1 for w in words if w in foreign and w not in english)
     if n_foreign <= sum(1 for w in words if w in english):

@@ -45,9 +45,24 @@ Evaluated on 49 Atari games with one network architecture and one set of hyperpa
 """
 
 
+DASHED = """# Marsupial Wombat Attention: Pouch-Local Softmax for Long Documents
+
+Jane Quokkwomb, Bob Lee — ICLR 2031
+
+[arXiv](https://arxiv.org/abs/3101.99201)
+
+Marsupial attention restricts softmax to pouch-local windows of 512 tokens, so attention cost grows
+linearly with length.
+
+## Experiments
+- Trained on the PouchBooks dataset (1.1B tokens of long novels).
+"""
+
+
 @pytest.fixture(scope="module")
 def notes(tmp_path_factory, models_cache):
     files = {"nmt.md": NMT, "scaling.md": SCALING, "fewshot.md": FEWSHOT, "p1.md": ATARI_A, "p2.md": ATARI_B}
+    files["dashed.md"] = DASHED
     return notes_from_texts(tmp_path_factory.mktemp("first-authors"), files, models_cache)
 
 
@@ -108,3 +123,27 @@ def test_a_paper_cited_by_its_author_is_described(notes):
     a = notes.ask("summarize the bahdanwomb attention paper", use_llm=False)
     assert not a.refused and a.answer.startswith("Neural Wombat Translation"), a.answer
     assert "RNNsearch" in a.answer, a.answer
+
+
+@pytest.mark.parametrize(
+    "question", ["bahdanwomb et al speedup gain?", "the kaplwomb et al paper: which lab", "brown et al. cost reduction"]
+)
+def test_et_al_is_no_other_language(notes, question):
+    # "et" and "al" are French and Spanish stop words; in a citation they are Latin: nothing of an
+    # English question is set aside as words of another language
+    q = notes.retriever.understand(question)
+    assert q.unread == [], q.unread
+    assert q.records, question
+
+
+def test_a_byline_set_apart_by_a_dash_gives_the_authors(notes):
+    rec = next(r for r in notes.catalog if r.title.startswith("Marsupial Wombat Attention"))
+    assert rec.authors == ["Jane Quokkwomb", "Bob Lee"], rec.authors
+    for question in ("summarize the quokkwomb attention paper", "what is marsupial wombat attention"):
+        a = notes.ask(question, use_llm=False)
+        assert a.answer.startswith("Marsupial Wombat Attention"), a.answer
+        assert "pouch-local windows" in a.answer, a.answer
+        # the byline and venue line is who and where, which the lead line gives: not quoted again
+        assert "Bob Lee — ICLR 2031" not in a.answer, a.answer
+    a = notes.ask("quokkwomb 2031 paper: what dataset", use_llm=False)
+    assert not a.refused and "PouchBooks" in a.answer, a.answer

@@ -131,3 +131,19 @@ def test_a_line_an_overlap_repeats_stays_with_its_paper(notes):
         a = notes.ask(question, use_llm=False)
         assert not a.refused and "2048 TPU v3 cores" in a.answer, a.answer
         assert a.answer.startswith("GShardwomb"), a.answer
+
+
+@pytest.mark.parametrize("question", ["what is wombatnet?", "who wrote wombatnet?", "wombatnet"])
+def test_a_line_that_is_only_a_name_of_the_paper_is_not_quoted(notes, question):
+    a = notes.ask(question, use_llm=False)
+    assert not a.refused, a.answer
+    lines = [ln.rsplit(" [", 1)[0].strip() for ln in a.answer.splitlines()]
+    assert '"WombatNet"' not in lines and "WombatNet" not in lines, a.answer
+
+
+def test_a_paper_notes_one_line_summary_is_no_byline_nor_another_name(notes):
+    titles = {r.title: r for r in notes.catalog}
+    switch = titles["Switchback Transformers: Scaling to Trillion Parameter Wombats with Simple Sparsity"]
+    assert switch.summary.startswith("Mixture-of-experts"), switch.summary  # not "Fedus, Zoph, Shazeer. Journal of …"
+    chinch = next(r for t, r in titles.items() if t.startswith("Training Compute-Optimal Wombat"))
+    assert not chinch.summary.startswith("a.k.a."), chinch.summary
