@@ -186,6 +186,15 @@ class BM25Index:
         pattern = re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])")
         return any(pattern.search(self.texts[int(pos)]) for pos in self.postings(terms[0])[:limit])
 
+    def casings(self, word: str, limit: int = 500) -> set[str]:
+        """The forms in which the chunks write ``word`` as a whole word, in any casing ("MassiveText" for
+        "massivetext"); read in the first ``limit`` chunks holding its term; empty when none does."""
+        terms = lexical_terms(word)
+        if len(terms) != 1 or not self.has(terms[0]):
+            return set()
+        pattern = re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])", re.IGNORECASE)
+        return {m.group(0) for pos in self.postings(terms[0])[:limit] for m in pattern.finditer(self.texts[int(pos)])}
+
     def idf(self, term: str) -> float:
         """Inverse document frequency of a (stemmed) term: ``ln(1 + (N - df + .5) / (df + .5))``
         (the BM25/Lucene form); unseen terms get the maximum."""

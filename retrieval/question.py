@@ -37,6 +37,7 @@ from papernotes.retrieval.terms import (
     QUANTITY_HEADS,
     Key,
     capitalizes_nouns,
+    clipped,
     english_word,
     foreign_stop_words,
     is_year,
@@ -308,6 +309,20 @@ def _name_parts(word: str) -> bool:
     "megatron-lm"), and not all of them common English words: a name, not an ordinary word."""
     parts = [p for p in re.split(r"[-.]", word) if p]
     return bool(parts) and all(p.isalpha() for p in parts) and not all(english_word(p) for p in parts)
+
+
+def written_name(k: Key, casings: Callable[[str], AbstractSet[str]]) -> bool:
+    """True when the question word of ``k`` is a name as the notes write names: letters and a version
+    number ("gpt-3", :func:`_versioned_name`), or letters, not all English (:func:`_name_parts`), that the
+    notes write (``casings(word)``: the forms they write it in) with a capital and never in lower case
+    ("Mixtral", "Phantora", "MassiveText"), and not a clipped English word that titles capitalize ("AI
+    Infra": "infra", :func:`~papernotes.retrieval.terms.clipped`)."""
+    if _versioned_name(k.word):
+        return True
+    if not _name_parts(k.word) or clipped(k.word):
+        return False
+    written = casings(k.word)
+    return bool(written) and not any(w.islower() for w in written)
 
 
 def _written_as_name(word: str, writes: Callable[[str], bool]) -> bool:

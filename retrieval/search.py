@@ -161,6 +161,7 @@ class HybridRetriever(BaseRetriever):
     _values: dict[str, list[str]] = PrivateAttr(default_factory=dict)
     _body_terms: dict[str, set[str]] = PrivateAttr(default_factory=dict)
     _chunk_record: list[int | None] = PrivateAttr(default_factory=list)
+    _record_terms: dict[str, set[int]] | None = PrivateAttr(default=None)
 
     def model_post_init(self, context: Any, /) -> None:
         self._pos = {cid: i for i, cid in enumerate(self.bm25.ids)}
@@ -323,10 +324,39 @@ class HybridRetriever(BaseRetriever):
         dists = (got.get("distances") or [[]])[0]
         return [(1.0 - float(d), str(i)) for i, d in zip(got["ids"][0], dists, strict=True)]  # cosine distance
 
+    def _group(self, pos: int) -> str:
+        """The collapse group of the chunk at ``pos``: ``paper:<catalog position>``, else ``page:<title key>``."""
+        rec = self._chunk_record[pos]
+        return (
+            f"paper:{rec}"
+            if rec is not None
+            else f"page:{title_key(str(self.bm25.metadatas[pos].get('page_title') or pos))}"
+        )
+
+    def groups_writing(self, alternatives: Sequence[Sequence[str]]) -> set[str]:
+        """The collapse groups (:attr:`Hit.group`: papers, else pages) with a chunk, or a catalog record
+        (its title, system name, aliases, one-line summary), that holds every stemmed term of one of
+        ``alternatives`` (a :class:`~papernotes.retrieval.terms.Key`'s)."""
+        if self._record_terms is None:  # built on first use: the catalog is fixed for this retriever's life
+            by_term: dict[str, set[int]] = {}
+            for i, r in enumerate(self.catalog):
+                for t in set(lexical_terms(" ".join([r.title, r.system or "", *r.aliases, r.summary]))):
+                    by_term.setdefault(t, set()).add(i)
+            self._record_terms = by_term
+        groups: set[str] = set()
+        for alt in alternatives:
+            if not alt:
+                continue
+            held = [set(self.bm25.postings(t).tolist()) for t in alt]
+            groups |= {self._group(int(pos)) for pos in set.intersection(*held)}
+            records = [self._record_terms.get(t, set()) for t in alt]
+            groups |= {f"paper:{i}" for i in set.intersection(*records)}
+        return groups
+
     def _hit(self, pos: int) -> Hit:
         rec = self._chunk_record[pos]
         meta = self.bm25.metadatas[pos]
-        group = f"paper:{rec}" if rec is not None else f"page:{title_key(str(meta.get('page_title') or pos))}"
+        group = self._group(pos)
         meta = dict(meta)
         if rec is not None and self.catalog[rec].venue and meta.get("paper_title"):
             meta["venue"] = self.catalog[rec].venue  # the paper's venue over all its places, not this bullet's

@@ -24,6 +24,7 @@ from papernotes.retrieval.answerability import (
     LOOKUP_PARTS,
     VENUE_LOOKUP_PARTS,
     answerability,
+    as_written,
     asks_venue_parts,
     described_paper,
     field_missing,
@@ -43,13 +44,13 @@ from papernotes.retrieval.extractive import compose, paper_line, paper_lookup, s
 from papernotes.retrieval.filters import Filters
 from papernotes.retrieval.guesses import states_another, unconfirmed
 from papernotes.retrieval.prompts import CLARIFY, UNGROUNDED_NOTE
-from papernotes.retrieval.question import REFERRING, Question, refers_and_compares
+from papernotes.retrieval.question import REFERRING, Question, refers_and_compares, written_name
 from papernotes.retrieval.search import Hit, HybridRetriever, SearchResult
 from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.spelling import read_against
 from papernotes.retrieval.summarize.results import plural
 from papernotes.retrieval.summarize.venue_facts import VenueFacts, venue_facts
-from papernotes.retrieval.terms import Key, english_word, lexical_terms
+from papernotes.retrieval.terms import Key, english_word, field_term_chunks, lexical_terms
 
 log = logging.getLogger(__name__)
 
@@ -367,6 +368,23 @@ class Notes:
         an.sentences = candidates(
             result, idf, self.retriever.section_siblings, self._identity, self._affiliation_line, named_chunks
         )
+        bm25 = self.retriever.bm25
+        # (a name in many chunks is a term of the field, "GPU", "LLM": what it is asked about may be anywhere)
+        field = field_term_chunks(len(bm25))
+        subjects = [
+            k
+            for k in (q.asked if not q.papers else [])
+            if all(bm25.df(t) <= field for t in as_written(k).alternatives[0]) and written_name(k, bm25.casings)
+        ]
+        # what a question names and the catalog does not ("how many experts does mixtral use per token",
+        # "gpt-3 175b batch size") is its subject: a sentence of a paper or page that never writes the name
+        # is about something else, however much of the rest it covers ("ON-LSTM" in a note's opening
+        # names it for the note's "cumax" section); a name no note writes is for the other rules
+        # (the passages' own features stay as retrieved: read only among the name's passages, a one-word
+        # question's best passage matched it too weakly for the fitted model, "what is phantora", 2026-12-04)
+        about = {g for k in subjects for g in self.retriever.groups_writing(as_written(k).alternatives)}
+        if about:
+            an.sentences = [s for s in an.sentences if s.hit.group in about]
         an.amount = amount_asked(q.asks_quantity, q.asked, self.retriever.bm25)
         names = {r: m.name for m in q.papers for r in m.records}
         embed = self.retriever.embeddings.embed_documents

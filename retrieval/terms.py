@@ -6,6 +6,7 @@ index."""
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
@@ -228,6 +229,35 @@ def _english_stems() -> frozenset[str]:
 
     stemmer = _stop_and_stem()[1]
     return frozenset(stemmer.stemWords(list(wordpiece_vocabulary())))
+
+
+#: How many letters a clipped word drops at least ("infra" for "infrastructure", "perf" for
+#: "performance"): an inflection adds one or two ("orca" → "orcas"), a clipping drops a syllable or more.
+CLIPPED_LETTERS = 3
+
+
+@lru_cache(maxsize=1)
+def _english_words() -> tuple[str, ...]:
+    """The whole words of the embedder's WordPiece vocabulary, letters only, sorted."""
+    from papernotes.retrieval.tokens import wordpiece_vocabulary
+
+    return tuple(sorted(w for w in wordpiece_vocabulary() if w.isalpha()))
+
+
+def clipped(word: str) -> bool:
+    """True for a word of four or more letters that begins a longer English word of the embedder's
+    WordPiece vocabulary (by :data:`CLIPPED_LETTERS` or more): a clipping, as chat shortens words
+    ("infra", "impl", "config"), not a name ("phantora", "mixtral")."""
+    w = word.lower()
+    if len(w) < 4 or not w.isalpha():
+        return False
+    words = _english_words()
+    i = bisect.bisect_left(words, w)
+    while i < len(words) and words[i].startswith(w):
+        if len(words[i]) >= len(w) + CLIPPED_LETTERS:
+            return True
+        i += 1
+    return False
 
 
 def names_a_thing(word: str) -> bool:
