@@ -5,6 +5,7 @@ re-ingest, and the metadata filters over it (the same ``where`` dicts as Chroma)
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -177,23 +178,26 @@ class BM25Index:
         """True when some chunk contains ``term``."""
         return term in self.matrix.term_ids
 
+    def _written(self, word: str, limit: int, flags: int = 0) -> Iterator[str]:
+        """The whole-word occurrences of ``word`` (matched with the ``re`` ``flags``) in the first
+        ``limit`` chunks holding its term, as written; none for a word of several terms."""
+        terms = lexical_terms(word)
+        if len(terms) != 1 or not self.has(terms[0]):
+            return
+        pattern = re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])", flags)
+        for pos in self.postings(terms[0])[:limit]:
+            for m in pattern.finditer(self.texts[int(pos)]):
+                yield m.group(0)
+
     def writes(self, word: str, limit: int = 500) -> bool:
         """True when some chunk writes ``word`` as it is cased ("ZeRO", not only "zero"), as a whole
         word; read in the first ``limit`` chunks holding its term."""
-        terms = lexical_terms(word)
-        if len(terms) != 1 or not self.has(terms[0]):
-            return False
-        pattern = re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])")
-        return any(pattern.search(self.texts[int(pos)]) for pos in self.postings(terms[0])[:limit])
+        return next(self._written(word, limit), None) is not None
 
     def casings(self, word: str, limit: int = 500) -> set[str]:
         """The forms in which the chunks write ``word`` as a whole word, in any casing ("MassiveText" for
         "massivetext"); read in the first ``limit`` chunks holding its term; empty when none does."""
-        terms = lexical_terms(word)
-        if len(terms) != 1 or not self.has(terms[0]):
-            return set()
-        pattern = re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])", re.IGNORECASE)
-        return {m.group(0) for pos in self.postings(terms[0])[:limit] for m in pattern.finditer(self.texts[int(pos)])}
+        return set(self._written(word, limit, re.IGNORECASE))
 
     def idf(self, term: str) -> float:
         """Inverse document frequency of a (stemmed) term: ``ln(1 + (N - df + .5) / (df + .5))``

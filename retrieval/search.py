@@ -8,6 +8,7 @@ import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import reduce
 from typing import Any
 
 import numpy as np
@@ -347,8 +348,8 @@ class HybridRetriever(BaseRetriever):
         for alt in alternatives:
             if not alt:
                 continue
-            held = [set(self.bm25.postings(t).tolist()) for t in alt]
-            groups |= {self._group(int(pos)) for pos in set.intersection(*held)}
+            held = reduce(np.intersect1d, [self.bm25.postings(t) for t in alt])
+            groups |= {self._group(int(pos)) for pos in held}
             records = [self._record_terms.get(t, set()) for t in alt]
             groups |= {f"paper:{i}" for i in set.intersection(*records)}
         return groups
