@@ -10,6 +10,7 @@ from pathlib import Path
 
 import orjson
 
+from papernotes.corpus.lexicon import readings
 from papernotes.corpus.models import PaperEntry, PaperRecord
 from papernotes.corpus.normalize import compact
 from papernotes.corpus.paper_links import is_paper_link, paper_id
@@ -276,6 +277,51 @@ def finish_catalog(records: list[PaperRecord]) -> None:
     _one_spelling_per_venue(records)
     _drop_shared_labels(records)
     _tail_names(records)
+    _repository_names(records)
+
+
+#: A code repository's name in its URL: ``https://github.com/OrderLab/TrainCheck`` → "TrainCheck" (the
+#: hosts whose second path part is the repository, GitHub's layout).
+_REPOSITORY_RE = re.compile(
+    r"^https?://(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org|gitee\.com)/[^/?#]+/([^/?#]+)"
+)
+
+
+def _repository_names(records: list[PaperRecord]) -> None:
+    """Give a record the name of its code repository as an alias, in the notes' spelling, when its title
+    or one-line summary writes that name as a word — with a capital or a digit in it, or one that is no
+    English word ("**TrainCheck** targets …" beside ``github.com/OrderLab/TrainCheck``; "BytePS" for
+    ``bytedance/byteps``) — and the record has no coined name of its own: no system name, or one of
+    several plain words, a title's opening phrase ("Training with Confidence"). A paper is asked about by
+    its system's name, and a repository is named for the system; a coined system name stays the only one
+    (``tile-ai/tilelang`` beside PipeThreader names the language it is built in), and a name that would
+    fall to two records, or is another record's, is given to none. Mutates the records."""
+    taken = {title_key(n) for r in records for n in [r.system or "", *r.aliases] if n}
+    found: dict[str, list[tuple[PaperRecord, str]]] = {}
+    for r in records:
+        m = _REPOSITORY_RE.match(r.code or "")
+        if not m or (r.system and _coined(r.system)):
+            continue
+        repo = m.group(1).removesuffix(".git")
+        if len(repo) < 3:
+            continue
+        pattern = re.compile(rf"(?<![\w-]){re.escape(repo)}(?![\w-])", re.IGNORECASE)
+        written = [w.group(0) for text in (r.title, r.summary) for w in pattern.finditer(text)]
+        named = [w for w in written if not w.islower() or not readings(w)]
+        if named:
+            found.setdefault(title_key(named[0]), []).append((r, named[0]))
+    for key, holders in found.items():
+        if len(holders) == 1 and key not in taken:
+            r, name = holders[0]
+            if key != title_key(r.title):
+                r.aliases.append(name)
+
+
+def _coined(name: str) -> bool:
+    """A coined name: one word, or a word with a capital after its first letter or a digit ("PipeThreader",
+    "SYSSPEC", "Llama 2"); several plain words ("Training with Confidence") are a phrase of a title."""
+    words = name.split()
+    return len(words) == 1 or any(re.search(r"\d|.[A-Z]", w) for w in words)
 
 
 #: A title that ends by naming what it presents: "Accelerating Distributed MoE Training and Inference

@@ -517,6 +517,7 @@ def question_features(
     bm25: BM25Index,
     own: AbstractSet[str] = frozenset(),
     amount: float = 0.0,
+    own_chunks: Sequence[AbstractSet[str]] = (),
 ) -> dict[str, float]:
     """Features of a question against its evidence (see the module docstring); ``own``: the stemmed
     terms of the named papers' chunks; ``amount``: how much the question asks for an amount (0–1,
@@ -536,12 +537,13 @@ def question_features(
     union: set[str] = set().union(*per_chunk[:3]) if per_chunk else set()
     if q and q.papers:
         # what is asked, found in the named papers' own chunks (all of them for a comparison: "X vs Y
-        # throughput?" is answered when their notes give it); a named paper can also be context for
-        # another one ("… beats torch.compile on KernelBench"): then one retrieved passage holds the
-        # name and what is asked together
-        naming = [ts for ts in per_chunk if names_a_paper(q, ts)]
+        # throughput?" is answered when their notes give it), a word of several terms in one chunk; a named
+        # paper can also be context for another one ("… beats torch.compile on KernelBench"): then one
+        # retrieved passage holds the names (every one: "lora learning rate for gpt-3" is not answered by
+        # a third paper's passage naming GPT-3 beside its own learning rate) and what is asked together
+        naming = [ts for ts in per_chunk if names_a_paper(q, ts, every=True)]
         in_context = max((asked_coverage(q, bm25, ts) for ts in naming), default=0.0)
-        asked_cov = max(asked_coverage(q, bm25, own), in_context)
+        asked_cov = max(asked_coverage(q, bm25, own, own_chunks), in_context)
         focus_cov = max([_focus_coverage(q, bm25, own), *(_focus_coverage(q, bm25, ts) for ts in naming)])
     else:
         asked_cov = cov_best
@@ -607,17 +609,21 @@ def _sides_coverage(
     return sum(shares) / len(shares)
 
 
-def names_a_paper(q: Question, have: AbstractSet[str]) -> bool:
-    """True when the stemmed terms ``have`` (a passage's) write the name of a paper the question names:
-    all of its words ("Gemma 2": ``gemma`` and ``2``; one of them, the "2" of any passage, is no name)
-    or the name written as one word (``sarathiserv`` for "SarathiServe")."""
-    for m in q.papers:
-        terms = set(lexical_terms(m.name))
-        joined = stem_term("".join(word_parts(normalize(m.name))))
-        parts = terms - {joined}
-        if joined in have or (parts and parts <= have):
-            return True
-    return False
+def names_a_paper(q: Question, have: AbstractSet[str], every: bool = False) -> bool:
+    """True when the stemmed terms ``have`` (a passage's) write the name of a paper the question names
+    (of each of them, with ``every``): all of its words ("Gemma 2": ``gemma`` and ``2``; one of them,
+    the "2" of any passage, is no name) or the name written as one word (``sarathiserv`` for
+    "SarathiServe")."""
+    written = (_writes_name(m.name, have) for m in q.papers)
+    return all(written) if every and q.papers else any(written)
+
+
+def _writes_name(name: str, have: AbstractSet[str]) -> bool:
+    """The stemmed terms ``have`` write ``name``: all its words, or it as one word."""
+    terms = set(lexical_terms(name))
+    joined = stem_term("".join(word_parts(normalize(name))))
+    parts = terms - {joined}
+    return joined in have or bool(parts and parts <= have)
 
 
 def _names_another(q: Question, s: Sentence) -> bool:
@@ -666,11 +672,15 @@ def described_paper(q: Question, hits: Sequence[Hit], bm25: BM25Index, own: Abst
     return best[1] if best else None
 
 
-def asked_coverage(q: Question, bm25: BM25Index, have: AbstractSet[str]) -> float:
+def asked_coverage(
+    q: Question, bm25: BM25Index, have: AbstractSet[str], passages: Sequence[AbstractSet[str]] = ()
+) -> float:
     """idf-weighted share of :func:`evidence_asked` (as judged against ``have``) covered by ``have``;
-    1.0 when nothing is asked that a passage could confirm."""
+    1.0 when nothing is asked that a passage could confirm. With ``passages`` (the stemmed terms of each
+    passage ``have`` joins), a word is covered only by one passage holding all of it: "learning" in one
+    passage and "rate" in another is no "learning rate" (:func:`~papernotes.retrieval.terms.coverage`)."""
     asked = evidence_asked(q, bm25, have)
-    return coverage(asked, have, bm25.idf) if asked else 1.0
+    return coverage(asked, have, bm25.idf, passages) if asked else 1.0
 
 
 def _focus_coverage(q: Question, bm25: BM25Index, have: AbstractSet[str]) -> float:

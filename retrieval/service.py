@@ -390,7 +390,14 @@ class Notes:
         embed = self.retriever.embeddings.embed_documents
         embed_best(an.sentences, result.query_vector, embed, amount=an.amount, names=names)
         score_sentences(an.sentences, an.amount)
-        an.features = question_features(result, an.sentences, self.retriever.bm25, own, an.amount)
+        an.features = question_features(
+            result,
+            an.sentences,
+            self.retriever.bm25,
+            own,
+            an.amount,
+            [set(lexical_terms(h.text)) for h in named_chunks],
+        )
         an.answerability = answerability(an.features)
         records = [self.catalog[r] for r in q.records]
         an.lookup = is_lookup(q, self.retriever.bm25, self.lookup_similarity, identity, own, records)

@@ -1,0 +1,102 @@
+"""What is asked about named papers is found where its words stand together (retrieval/answerability
+``asked_coverage``, :func:`~papernotes.retrieval.terms.coverage`): a word of several terms ("learning
+rate") is covered by one passage of the papers' notes holding all of them, not by "in-context learning"
+in one section and "error rate" in another; and a passage found elsewhere confirms what is asked only
+when it names every paper the question names ("lowomb learning rate for gpt-7" is not answered by a third
+paper's notes naming Gpt-7 beside their own learning-rate schedule)."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import notes_from_texts
+
+from papernotes.retrieval.prompts import REFUSAL
+from papernotes.retrieval.terms import Key, coverage
+
+ADAPTERS = """---
+title: "LoWomb: Low-Rank Adaptation of Wombat Models"
+paper: "https://arxiv.org/abs/3106.09685"
+---
+
+Freeze the pretrained weights and learn a low-rank update BA. On Gpt-7 175B it cuts the trainable
+parameters by 10,000x and GPU memory by 3x, with no extra inference latency.
+
+## Where it helps
+
+Adapters keep in-context learning intact, since the base weights never change.
+
+## Results
+
+The error rate on the summarization benchmark is 2.1 points lower than full fine-tuning, at rank 4 and
+8 layers adapted.
+"""
+
+GPT7 = """---
+title: "Gpt-7: Wombat Models are Few-Shot Learners"
+paper: "https://arxiv.org/abs/3005.14165"
+---
+
+A 175B-parameter decoder trained on 300B tokens. In-context learning: the task is given as a few
+examples in the prompt, with no gradient updates.
+"""
+
+ATTENTION = """---
+title: "Wombat Attention: Attention Is What Wombats Need"
+paper: "https://arxiv.org/abs/3706.03762"
+---
+
+Replace recurrence with self-attention; the decoder that Gpt-7 later scales up.
+
+Training tricks: a warmup learning-rate schedule (4000 warmup steps), label smoothing 0.1, dropout 0.1.
+"""
+
+
+@pytest.fixture(scope="module")
+def notes(tmp_path_factory, models_cache):
+    files = {"lowomb.md": ADAPTERS, "gpt7.md": GPT7, "attention.md": ATTENTION}
+    return notes_from_texts(tmp_path_factory.mktemp("asked-together"), files, models_cache)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # "learning" and "rate" in two sections of LoWomb's notes; the schedule is another paper's
+        "lowomb learning rate used for gpt-7",
+        "what learning rate did lowomb use on gpt-7",
+        "lowomb learning rate?",
+    ],
+)
+def test_words_apart_do_not_answer(notes, question):
+    # nothing of what is asked is found: not in LoWomb's sections apart, nor in the attention notes that
+    # name Gpt-7 but not LoWomb
+    assert notes.analyze(question).features["asked_cov"] == 0.0
+    a = notes.ask(question, use_llm=False)
+    assert a.refused and a.answer.startswith(REFUSAL), a.answer
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("how much does lowomb cut trainable parameters on gpt-7", "10,000x"),
+        ("what learning rate schedule does wombat attention use", "4000 warmup steps"),
+        ("lowomb error rate vs full fine-tuning?", "2.1 points lower"),
+    ],
+)
+def test_words_together_answer(notes, question, expected):
+    assert notes.analyze(question).features["asked_cov"] == 1.0
+    a = notes.ask(question, use_llm=False)
+    assert not a.refused, a.answer
+    assert expected in a.answer
+
+
+def test_a_compound_is_covered_only_where_its_words_stand_together():
+    key = Key("learning rate", (("learningr",), ("learn", "rate")))
+    apart = [{"learn", "context"}, {"error", "rate"}]
+    together = [{"learn", "rate", "warmup"}]
+    idf = lambda t: 1.0  # noqa: E731
+    union = set().union(*apart)
+    assert coverage([key], union, idf) == 1.0  # the terms alone are all in the union
+    assert coverage([key], union, idf, apart) == 0.0
+    assert coverage([key], together[0], idf, together) == 1.0
+    # a one-term word is covered by the union as before
+    assert coverage([Key("rate", (("rate",),))], union, idf, apart) == 1.0
