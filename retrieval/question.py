@@ -233,6 +233,27 @@ FOCUS_RE = re.compile(
 )
 
 
+#: A question asked as a noun phrase, without an interrogative ("batch size in the chinchilla paper",
+#: "llama tokenizer vocab size", "ddpm fid on lsun bedroom?"): its opening phrase, up to six words ending
+#: as :data:`FOCUS_RE`'s do; when it names an amount, it names what is asked for, as an interrogative's
+#: phrase does (the names of papers in it are no asked words, so no part of the focus). English
+#: closed-class words only.
+PHRASE_RE = re.compile(
+    r"^\W*((?:[^\W_][\w'.+-]*\s+){0,5}?[^\W_][\w'.+-]*?)"
+    rf"(?=\s+(?:{_AUX}|{_PREPOSITIONS}|when|and|or|vs)\b|\s*[?.!,;:/&]|\s+[-—–]\s|\s*$)",
+    re.IGNORECASE,
+)
+
+
+#: A phrase ending with a quantity noun (:data:`~papernotes.retrieval.terms.QUANTITY_HEADS`, plural too)
+#: that measures what the phrase names: "llama tokenizer vocab *size*", "orca parameter *count*"; not
+#: "number(s)", which asks for an amount without naming what it measures ("ditron perf *numbers*",
+#: :data:`~papernotes.retrieval.terms.GENERIC_AMOUNT`).
+_QUANTITY_HEAD_END_RE = re.compile(
+    rf"\s(?:{'|'.join(h for h in QUANTITY_HEADS if h not in GENERIC_AMOUNT)})s?$", re.IGNORECASE
+)
+
+
 #: The end of a clause before an interrogative that opens one of its own: "X — which venue", "who built
 #: X and what venue", "X? what venue".
 _CLAUSE_END_RE = re.compile(r"(?:[?.!,;:()\[\]/&-]|\b(?:and|or|also|then|but|so))\s*$")
@@ -283,7 +304,15 @@ def question_focus(text: str, asked: Sequence[Key]) -> list[Key]:
     one opening the question, or a clause of its own after a comma, dash or "and", does."""
     text = normalize(text)
     m = FOCUS_RE.search(text)
-    if not m or not _opens_a_question(text[: m.start()]):
+    if m is None and not set(tokens(text, compounds=False)) & INTERROGATIVES:
+        # a question asked as a noun phrase naming an amount ("batch size in the chinchilla paper"): the
+        # phrase names what is measured (not "ditron e2e gains": the notes state a gain as "2.3x faster")
+        m = PHRASE_RE.match(text)
+        if m is not None and not _QUANTITY_HEAD_END_RE.search(m.group(1)):
+            return []
+    elif m is not None and not _opens_a_question(text[: m.start()]):
+        return []
+    if m is None:
         return []
     phrase = tokens(m.group(1), compounds=False)
     if not phrase or phrase[-1] in GENERAL_NOUNS:  # "what's the main *idea*": the phrase names no kind of answer

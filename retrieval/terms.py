@@ -71,7 +71,18 @@ GENERAL_NOUNS = frozenset(
 )
 #: Measure nouns (closed class): "what *fraction*", "what *share*" ask for a number, which the notes
 #: state without the word ("15%", "one in five"); of a compound only the measure word ("batch *size*").
-MEASURE_NOUNS = ("share", "fraction", "percentage", "percent", "proportion", "ratio", "size", "number")
+MEASURE_NOUNS = (
+    "share",
+    "fraction",
+    "percentage",
+    "percent",
+    "proportion",
+    "ratio",
+    "size",
+    "number",
+    "count",
+    "amount",
+)
 #: Words that ask for an amount without naming what it measures ("X speedup numbers?", "the exact
 #: number"): in a question asking for an amount, no part of what is asked.
 GENERIC_AMOUNT = frozenset({"number", "numbers"})
