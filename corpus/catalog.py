@@ -296,7 +296,7 @@ def _repository_names(records: list[PaperRecord]) -> None:
     its system's name, and a repository is named for the system; a coined system name stays the only one
     (``tile-ai/tilelang`` beside PipeThreader names the language it is built in), and a name that would
     fall to two records, or is another record's, is given to none. Mutates the records."""
-    taken = {title_key(n) for r in records for n in [r.system or "", *r.aliases] if n}
+    taken = {title_key(n) for r in records for n in [r.title, r.system or "", *r.aliases] if n}
     found: dict[str, list[tuple[PaperRecord, str]]] = {}
     for r in records:
         m = _REPOSITORY_RE.match(r.code or "")
@@ -312,9 +312,7 @@ def _repository_names(records: list[PaperRecord]) -> None:
             found.setdefault(title_key(named[0]), []).append((r, named[0]))
     for key, holders in found.items():
         if len(holders) == 1 and key not in taken:
-            r, name = holders[0]
-            if key != title_key(r.title):
-                r.aliases.append(name)
+            holders[0][0].aliases.append(holders[0][1])
 
 
 def _coined(name: str) -> bool:

@@ -520,7 +520,8 @@ def question_features(
     own_chunks: Sequence[AbstractSet[str]] = (),
 ) -> dict[str, float]:
     """Features of a question against its evidence (see the module docstring); ``own``: the stemmed
-    terms of the named papers' chunks; ``amount``: how much the question asks for an amount (0–1,
+    terms of the named papers' chunks (``own_chunks``: of each of them, where a word of several terms
+    must stand together); ``amount``: how much the question asks for an amount (0–1,
     :func:`~papernotes.retrieval.evidence.amount_asked`)."""
     q = result.question
     idf = bm25.idf

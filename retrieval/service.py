@@ -348,7 +348,8 @@ class Notes:
         self._within_filters(q, result)
         an.paper_hits = self._paper_hits(q, result)
         named_chunks = [h for rec in q.records for h in an.paper_hits.get(rec, [])]
-        own = {t for h in named_chunks for t in lexical_terms(h.text)}
+        own_chunks = [set(lexical_terms(h.text)) for h in named_chunks]
+        own = set().union(*own_chunks)
         described = described_paper(q, result.hits, self.retriever.bm25, own)
         if described is not None:  # the named paper is context of the one the question describes
             rec = self.catalog[described]
@@ -357,7 +358,8 @@ class Notes:
             q.name_terms = set(lexical_terms(name))
             an.paper_hits = self._paper_hits(q, result)
             named_chunks = an.paper_hits.get(described, [])
-            own = {t for h in named_chunks for t in lexical_terms(h.text)}
+            own_chunks = [set(lexical_terms(h.text)) for h in named_chunks]
+            own = set().union(*own_chunks)
         identity = identity_terms(self.catalog[r] for r in q.records)
         an.own = own
         if own:  # shorthand the notes never write, read against the named papers' own words ("tput", "cfg")
@@ -390,14 +392,7 @@ class Notes:
         embed = self.retriever.embeddings.embed_documents
         embed_best(an.sentences, result.query_vector, embed, amount=an.amount, names=names)
         score_sentences(an.sentences, an.amount)
-        an.features = question_features(
-            result,
-            an.sentences,
-            self.retriever.bm25,
-            own,
-            an.amount,
-            [set(lexical_terms(h.text)) for h in named_chunks],
-        )
+        an.features = question_features(result, an.sentences, self.retriever.bm25, own, an.amount, own_chunks)
         an.answerability = answerability(an.features)
         records = [self.catalog[r] for r in q.records]
         an.lookup = is_lookup(q, self.retriever.bm25, self.lookup_similarity, identity, own, records)
