@@ -64,7 +64,7 @@ from papernotes.corpus.note_opening import CJK_LABELS
 from papernotes.corpus.papers import is_todo
 from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.evidence import Sentence
-from papernotes.retrieval.question import Question, comparing_terms
+from papernotes.retrieval.question import Question, comparing_terms, phrases
 from papernotes.retrieval.search import Hit, SearchResult
 from papernotes.retrieval.terms import (
     RARE_IN_NOTES_MIN,
@@ -72,6 +72,7 @@ from papernotes.retrieval.terms import (
     conversational,
     coverage,
     english_word,
+    key_weight,
     lexical_terms,
     names_a_thing,
     stem_term,
@@ -678,10 +679,25 @@ def asked_coverage(
 ) -> float:
     """idf-weighted share of :func:`evidence_asked` (as judged against ``have``) covered by ``have``;
     1.0 when nothing is asked that a passage could confirm. With ``passages`` (the stemmed terms of each
-    passage ``have`` joins), a word is covered only by one passage holding all of it: "learning" in one
-    passage and "rate" in another is no "learning rate" (:func:`~papernotes.retrieval.terms.coverage`)."""
+    passage ``have`` joins), a word is covered only by one passage holding all of it, and the words of
+    one phrase of the question (:func:`~papernotes.retrieval.question.phrases`) count where one passage
+    holds them together: "learning" in one passage and "rate" in another is half of "learning rate"."""
     asked = evidence_asked(q, bm25, have)
-    return coverage(asked, have, bm25.idf, passages) if asked else 1.0
+    if not asked:
+        return 1.0
+    if not passages:
+        return coverage(asked, have, bm25.idf)
+    # the words of one phrase ("learning rate", typed next to each other) count where one passage holds them
+    # together: "learning" in one passage and "rate" in another cover half of it
+    total = covered = 0.0
+    for run in phrases(q.text, asked):
+        weights = [key_weight(k, bm25.idf) for k in run]
+        total += sum(weights)
+        covered += max(
+            sum(w for k, w in zip(run, weights, strict=True) if coverage([k], p, bm25.idf, (p,)) == 1.0)
+            for p in passages
+        )
+    return covered / total if total else 1.0
 
 
 def _focus_coverage(q: Question, bm25: BM25Index, have: AbstractSet[str]) -> float:

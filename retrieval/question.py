@@ -265,6 +265,28 @@ def _opens_a_question(before: str) -> bool:
     return not (set(tokens(before, compounds=False)) & INTERROGATIVES) or _CLAUSE_END_RE.search(before) is not None
 
 
+def phrases(text: str, keys: Sequence[Key]) -> list[list[Key]]:
+    """``keys`` grouped into the runs of words they stand in, next to each other, in ``text`` ("lora
+    *learning rate* used for gpt-3" → ``[[learning, rate]]``; "*batch size* and *gpus*" → two runs): the
+    words of one phrase name one thing together. A key not found as typed is a run of its own; runs
+    keep the keys' order."""
+    words = tokens(normalize(text), compounds=False)
+    spans: list[tuple[int, int, Key]] = []
+    for k in keys:
+        w = tokens(normalize(k.word), compounds=False)
+        start = next((i for i in range(len(words) - len(w) + 1) if w and words[i : i + len(w)] == w), None)
+        spans.append((start, start + len(w), k) if start is not None else (-1, -1, k))
+    runs: list[list[Key]] = []
+    end = None
+    for start, stop, k in sorted(spans, key=lambda x: x[0]):
+        if start >= 0 and runs and end == start:
+            runs[-1].append(k)
+        else:
+            runs.append([k])
+        end = stop if start >= 0 else None
+    return runs
+
+
 def asked_parts(text: str, asked: Sequence[Key]) -> list[list[Key]]:
     """What a question asks, part by part: the ``asked`` keys of each clause an interrogative opens
     (the first word, or one after a clause end: "how much memory do they waste, *and what* throughput

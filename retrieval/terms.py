@@ -347,6 +347,11 @@ def relatives(term: str) -> tuple[str, ...]:
     return cut + tuple(term + c for c in "abcdefghijklmnopqrstuvwxyz")
 
 
+def key_weight(key: Key, idf: Callable[[str], float]) -> float:
+    """A key's weight in :func:`coverage`: the idf of its rarest term."""
+    return max((idf(t) for t in key.terms), default=0.0)
+
+
 def coverage(
     keys: Sequence[Key | str],
     have: AbstractSet[str],
@@ -360,7 +365,7 @@ def coverage(
     total = covered = 0.0
     for k in dict.fromkeys(keys):
         key = k if isinstance(k, Key) else Key(k, ((k,),))
-        w = max((idf(t) for t in key.terms), default=0.0)
+        w = key_weight(key, idf)
         total += w
         if key.covered(have) and (
             not passages or all(len(a) == 1 for a in key.alternatives) or any(key.covered(p) for p in passages)

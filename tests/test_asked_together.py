@@ -11,6 +11,7 @@ import pytest
 from conftest import notes_from_texts
 
 from papernotes.retrieval.prompts import REFUSAL
+from papernotes.retrieval.question import phrases
 from papernotes.retrieval.terms import Key, coverage
 
 ADAPTERS = """---
@@ -100,3 +101,52 @@ def test_a_compound_is_covered_only_where_its_words_stand_together():
     assert coverage([key], together[0], idf, together) == 1.0
     # a one-term word is covered by the union as before
     assert coverage([Key("rate", (("rate",),))], union, idf, apart) == 1.0
+
+
+# The same papers in notes that never join the two words ("learning-rate"): the question's "learning" and
+# "rate" are two words, typed as one phrase
+APART = {
+    "lowomb.md": ADAPTERS,
+    "gpt7.md": GPT7,
+    "attention.md": ATTENTION.replace("learning-rate schedule", "schedule for the step size"),
+    # rates of other things, so that "rate" is a word these notes use
+    "serving.md": """# Serving notes
+
+## Caching
+
+The prefix cache keeps a 92% hit rate on chat traffic.
+
+## Admission
+
+Requests are admitted at a fixed rate; the drop rate stays under 1%.
+
+## Scheduling
+
+The scheduler keeps the preemption rate low by reserving memory per request.
+
+## Failures
+
+The error rate of the RPC layer doubled under load.
+""",
+}
+
+
+@pytest.fixture(scope="module")
+def apart_notes(tmp_path_factory, models_cache):
+    return notes_from_texts(tmp_path_factory.mktemp("asked-apart"), APART, models_cache)
+
+
+def test_the_words_of_one_phrase_count_where_they_stand_together(apart_notes):
+    an = apart_notes.analyze("lowomb learning rate used for gpt-7")
+    assert [k.word for k in an.question.asked] == ["learning", "rate"]
+    # "learning" (in-context learning) and "rate" (error rate) are in the named papers' notes, never in
+    # one passage: a part of the phrase at best (the union of their notes held all of it)
+    assert an.features["asked_cov"] < 0.7
+
+
+def test_phrases():
+    keys = [Key(w, ((w,),)) for w in ("learning", "rate", "gpt-7")]
+    runs = phrases("lowomb learning rate used for gpt-7", keys)
+    assert [[k.word for k in run] for run in runs] == [["learning", "rate"], ["gpt-7"]]
+    # a word not typed as such is a phrase of its own
+    assert len(phrases("batch sizes", [Key("batch size", (("batch", "size"),))])) == 1
