@@ -691,12 +691,9 @@ def asked_coverage(
     # together: "learning" in one passage and "rate" in another cover half of it
     total = covered = 0.0
     for run in phrases(q.text, asked):
-        weights = [key_weight(k, bm25.idf) for k in run]
-        total += sum(weights)
-        covered += max(
-            sum(w for k, w in zip(run, weights, strict=True) if coverage([k], p, bm25.idf, (p,)) == 1.0)
-            for p in passages
-        )
+        weight = sum(key_weight(k, bm25.idf) for k in run)
+        total += weight
+        covered += weight * max(coverage(run, p, bm25.idf) for p in passages)
     return covered / total if total else 1.0
 
 

@@ -352,23 +352,14 @@ def key_weight(key: Key, idf: Callable[[str], float]) -> float:
     return max((idf(t) for t in key.terms), default=0.0)
 
 
-def coverage(
-    keys: Sequence[Key | str],
-    have: AbstractSet[str],
-    idf: Callable[[str], float],
-    passages: Sequence[AbstractSet[str]] = (),
-) -> float:
+def coverage(keys: Sequence[Key | str], have: AbstractSet[str], idf: Callable[[str], float]) -> float:
     """idf-weighted share (0–1) of ``keys`` covered by the term set ``have``; a key weighs the idf of
-    its rarest term; plain strings are one-term keys. 1.0 when there are no keys. Given ``passages``,
-    the term sets ``have`` is the union of, a key of several terms ("learning rate": ``learn``, ``rate``)
-    is covered only where one passage holds them all: a compound's words apart are not the compound."""
+    its rarest term (:func:`key_weight`); plain strings are one-term keys. 1.0 when there are no keys."""
     total = covered = 0.0
     for k in dict.fromkeys(keys):
         key = k if isinstance(k, Key) else Key(k, ((k,),))
         w = key_weight(key, idf)
         total += w
-        if key.covered(have) and (
-            not passages or all(len(a) == 1 for a in key.alternatives) or any(key.covered(p) for p in passages)
-        ):
+        if key.covered(have):
             covered += w
     return covered / total if total else 1.0
