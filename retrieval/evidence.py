@@ -102,19 +102,19 @@ def _opened_inside_code(text: str) -> str:
     as an opening fence would hide all the prose after it. With an odd number of fence lines, the first
     one closes a block when it carries no info string (a closing fence never does) and what precedes it
     is more code-like (operators, brackets, underscores per character) than what follows the last fence;
-    then the text up to it (after the chunk's heading line) is dropped."""
+    then the text up to it is dropped. ``text`` is a chunk's body (:attr:`~papernotes.retrieval.search.Hit.body`,
+    its heading line aside), as :func:`split_sentences` is given it: its first line may be the code."""
     fences = list(_FENCE_LINE_RE.finditer(text))
     if len(fences) % 2 == 0 or fences[0].group(2).strip():
         return text
-    head_end = text.find("\n") + 1 if "\n" in text else 0
-    before, after = text[head_end : fences[0].start()], text[fences[-1].end() :]
+    before, after = text[: fences[0].start()], text[fences[-1].end() :]
 
     def density(t: str) -> float:
         return len(_CODE_CHARS_RE.findall(t)) / max(1, len(t.strip()))
 
     if not before.strip() or density(before) <= density(after):
         return text
-    return text[:head_end] + text[fences[0].end() :]
+    return text[fences[0].end() :]
 
 
 #: A body that starts with a list item (``- x``, ``* x``, ``1. x``, ``1) x``): its first line is a whole
@@ -197,16 +197,43 @@ _IDENTIFIER_RE = re.compile(
 )
 
 
-def has_number(sentence: str, known: AbstractSet[str] = frozenset()) -> bool:
+def has_number(sentence: str, known: AbstractSet[str] = frozenset(), count: bool = False) -> bool:
     """True when the sentence states an amount: a number that is not just a year and not one of the
     ``known`` numbers (those the question itself states); the digits of an address or identifier (a URL,
-    a DOI, an arXiv id: "https://arxiv.org/abs/2312.12456", "arXiv 2312.12456") state none."""
-    for m in _NUMBER_RE.finditer(_IDENTIFIER_RE.sub(" ", sentence)):
+    a DOI, an arXiv id: "https://arxiv.org/abs/2312.12456", "arXiv 2312.12456") state none. With
+    ``count``, only an amount that can count things does (:func:`_counts`: not "80%", "1.9x to 4.8x",
+    "twice")."""
+    plain = _IDENTIFIER_RE.sub(" ", sentence)
+    for m in _NUMBER_RE.finditer(plain):
         num = re.match(r"\d+(?:\.\d+)?", m.group(0).replace(",", ""))
         if _YEAR_ONLY_RE.match(m.group(0).strip().rstrip(".,")) or (num and num.group(0) in known):
             continue
+        if _NAME_NUMBER_RE.search(plain, 0, m.start()) and re.fullmatch(r"[\d.]+", m.group(0).rstrip(".,")):
+            continue  # a name's number ("GPT-3", "ResNet-50", "ViT-B/16"), as in "GPT4"
+        if count and not _counts(m, plain):
+            continue
         return True
     return False
+
+
+#: What a name's number follows: a letter and a hyphen or slash ("GPT-3", "ResNet-50", "ViT-B/16"); the
+#: number is part of the name, as the digits of "GPT4" are (:data:`_NUMBER_RE`), unless it has a unit
+#: ("Llama-70B" states a size).
+_NAME_NUMBER_RE = re.compile(r"[^\W\d_][-/]$")
+#: Amounts that count nothing: a percentage, a factor ("2.3x", "4.8×") and the fractions and multiples
+#: written out ("half", "twice").
+_NO_COUNT_RE = re.compile(r"(?:%|[x×])$|^(?:half|halves|quarters?|twice|thrice)$", re.IGNORECASE)
+
+
+def _counts(m: re.Match[str], text: str) -> bool:
+    """True when the amount ``m`` (a :data:`_NUMBER_RE` match in ``text``) can be a count of things ("8
+    GPUs", "2,048", "hundreds"): not a percentage or a factor ("80% of GPU memory", "1.9x to 4.8x"), which
+    state how much of or how many times something is, except a factor sign before a name, the notes' way
+    of counting devices ("8x A100", "4× H100")."""
+    amount = m.group(0).strip()
+    if not _NO_COUNT_RE.search(amount):
+        return True
+    return amount[-1:] in "x×" and re.match(r"\s*[A-Z0-9]", text[m.end() :]) is not None
 
 
 #: Chunks read per term to measure how often the notes state an amount with it (:func:`amount_share`).
@@ -382,6 +409,12 @@ def candidates(
     q = result.question
     terms = q.keys if q else lexical_terms(result.query)
     asked = q.asked if q else terms
+    # the nouns "how many" counts, as the question's keys read them ("A100s": ``a100``) and as written
+    nouns = {w.casefold() for w in q.counted} if q else set()
+    counts = frozenset(t for k in (q.keys if q else ()) if k.word.casefold() in nouns for t in k.terms)
+    counts |= {t for w in nouns for t in lexical_terms(w)}
+    # all that is asked is counted ("how many gpus does X use"): a sentence states an amount only by a count
+    count_only = bool(counts) and {t for k in asked if isinstance(k, Key) for t in k.terms} <= counts
     named = {f"paper:{r}" for r in q.records} if q else set()
     states_affiliations = affiliation_line or (lambda _h, sent: looks_like_affiliation(sent))
     # a named paper's entry in a chunk about several papers (:func:`~papernotes.retrieval.entries.entry_view`):
@@ -434,7 +467,7 @@ def candidates(
             labelled = st | set(lexical_terms(label)) | section
             says = coverage(about, labelled, idf) if about else 0.0
             asked_here = (says + coverage(about, st | under, idf)) / 2 if about else 0.0
-            number = has_number(sent, q.numbers if q else set())
+            number = has_number(sent, q.numbers if q else set(), count=count_only)
             # (beside the noun a "how many" asks to count, when the question has one)
             counted = q.focus if q and q.focus else about
             # (with nothing asked beyond what names the paper, any amount it states is the one asked; a
@@ -442,13 +475,13 @@ def candidates(
             near = number and (
                 not counted
                 or bare_values(sent)
-                or _number_beside(f"{label} {sent}", counted, q.numbers if q else set())
+                or _number_beside(f"{label} {sent}", counted, q.numbers if q else set(), counts)
             )
             if not number and counted and q and not q.asks_factor and _ONE_COUNTING_RE.search(sent):
                 # "one" counting a noun in the clause of what is asked states an amount ("rolls the job back
                 # by one minibatch"); elsewhere, or for a factor asked ("prefetch speedup?": "prefetches one
                 # layer ahead"), it is no answer
-                near = number = _number_beside(f"{label} {sent}", counted, q.numbers if q else set())
+                near = number = _number_beside(f"{label} {sent}", counted, q.numbers if q else set(), counts)
             if label and about and says > coverage(about, st | section, idf):
                 sent = f"{label.rstrip(':：')}{LABEL_JOIN}{sent}"  # quoted with the label its match is owed to
             out.append(
@@ -487,22 +520,33 @@ def _clauses(text: str) -> list[str]:
     return [*out, text[start:]]
 
 
-def _number_beside(text: str, asked: Sequence[Key | str], known: AbstractSet[str]) -> bool:
+def _number_beside(
+    text: str, asked: Sequence[Key | str], known: AbstractSet[str], counts: AbstractSet[str] = frozenset()
+) -> bool:
     """True when one clause of ``text`` (:func:`_clauses`) states a number (an amount :func:`has_number`
     counts: ``known`` numbers, years and identifiers aside; "a few seconds" is one; or "one" counting a
     noun: "back by one minibatch") and holds a word that
     covers a key of ``asked`` (any of its readings, itself or as a derivational relative:
-    :func:`~papernotes.retrieval.terms.has_term`, "reduces" for "reduction"). A sentence in a script the asked words are not
-    written in (a Chinese note, an English question) cannot hold them: any number it states counts."""
+    :func:`~papernotes.retrieval.terms.has_term`, "reduces" for "reduction"). ``counts``: the stemmed
+    terms of the nouns the question asks to count (:attr:`~papernotes.retrieval.question.Question.counted`);
+    a clause holding no asked word but those states their count only with an amount that counts
+    (:func:`has_number` with ``count``: "8 GPUs", not "80% of GPU memory"). A sentence in a script the
+    asked words are not written in (a Chinese note, an English question) cannot hold them: any number it
+    states counts (any count, when all that is asked is counted)."""
     want = {t for k in asked if isinstance(k, Key) for alt in k.alternatives for t in alt}
     want |= {k for k in asked if isinstance(k, str)}
     plain = _IDENTIFIER_RE.sub(" ", text)
     if re.search(f"[{CJK_CHARS}]", plain) and not any(re.search(f"[{CJK_CHARS}]", t) for t in want):
-        return has_number(plain, known)
+        return has_number(plain, known, count=bool(counts) and want <= counts)
     for clause in _clauses(plain):
         if has_number(clause, known) or _ONE_COUNTING_RE.search(clause) is not None:
             said = set(lexical_terms(clause))
-            if any(has_term(t, said) for t in want):
+            held = {t for t in want if has_term(t, said)}
+            if held and (
+                not held <= counts
+                or has_number(clause, known, count=True)
+                or _ONE_COUNTING_RE.search(clause) is not None
+            ):
                 return True
     return False
 

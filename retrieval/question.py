@@ -233,6 +233,11 @@ FOCUS_RE = re.compile(
 )
 
 
+#: The Chinese interrogatives that ask for a thing ("什么" what, "哪" which, "多少" how many/much; closed
+#: class) and the words in Latin script after them: the focus of "集群用的是什么 *cpu*", "每秒多少
+#: *token*". A focus written in Chinese is not one: notes in English, most of them, write it in
+#: other words, which no lexical match finds.
+CJK_FOCUS_RE = re.compile(r"(?:什么|哪[个些家种款]?|多少)\s*(?:的\s*)?([A-Za-z][\w'.+-]*(?:\s+[A-Za-z][\w'.+-]*){0,2})")
 #: A question asked as a noun phrase, without an interrogative ("batch size in the chinchilla paper",
 #: "llama tokenizer vocab size", "ddpm fid on lsun bedroom?"): its opening phrase, up to six words ending
 #: as :data:`FOCUS_RE`'s do; when it names an amount, it names what is asked for, as an interrogative's
@@ -326,6 +331,8 @@ def question_focus(text: str, asked: Sequence[Key]) -> list[Key]:
     one opening the question, or a clause of its own after a comma, dash or "and", does."""
     text = normalize(text)
     m = FOCUS_RE.search(text)
+    if m is None:
+        m = CJK_FOCUS_RE.search(text)  # "集群用的是什么 *cpu*"
     if m is None and not set(tokens(text, compounds=False)) & INTERROGATIVES:
         # a question asked as a noun phrase naming an amount ("batch size in the chinchilla paper"): the
         # phrase names what is measured (not "ditron e2e gains": the notes state a gain as "2.3x faster")
@@ -526,11 +533,23 @@ class Question:
         )
 
     @property
+    def counted(self) -> list[str]:
+        """The nouns the question asks to count: the word after each "how many" ("how many *GPUs*", "how
+        many *masks*"), not a comparative or "times", which ask for a factor ("how many *more* requests",
+        "how many *times* fewer parameters"). A count is not stated by a percentage or a factor
+        (:func:`~papernotes.retrieval.evidence.has_number` with ``count``)."""
+        return [
+            m.group(1)
+            for m in _HOW_MANY_RE.finditer(self.text)
+            if m.group(1).casefold() != "times" and not is_comparative(m.group(1))
+        ]
+
+    @property
     def asks_factor(self) -> bool:
-        """The amount asked is a factor: a speedup ("X speedup?") or "how much" and a comparative ("how
-        much faster"), which "one" never states (:func:`amount_interrogatives`)."""
+        """The amount asked is a factor: a speedup ("X speedup?") or "how much" or "how many times" and a
+        comparative ("how much faster"), which "one" never states (:func:`amount_interrogatives`)."""
         return any(
-            "speed" in (said := self.text[a:b].casefold()) or len(said.split()) > 2
+            "speed" in (said := self.text[a:b].casefold()) or any(map(is_comparative, said.split()))
             for a, b in amount_interrogatives(self.text)
         )
 
@@ -856,20 +875,23 @@ def foreign_language(text: str, in_notes: Callable[[str], bool] | None = None) -
 
 #: The adjectives of measure an amount interrogative asks with ("how fast", "how big").
 _MEASURES = ("big", "large", "long", "fast", "small", "often", "far", "high", "low", "old", "wide", "deep")
-#: An amount interrogative; "how much" with the word after it, which is part of it when a comparative:
-#: "how much *slower*" asks a factor, which the notes state as "44% longer" or "4x to 15x higher
-#: throughput", not with the word (:func:`amount_interrogatives`).
+#: "how many" and the word after it, which names what is counted unless a comparative or "times" asks a
+#: factor (:attr:`Question.counted`).
+_HOW_MANY_RE = re.compile(r"\bhow\s+many\s+([^\W\d_][\w-]*)", re.IGNORECASE)
+#: An amount interrogative; "how much" and "how many times" with the word after it, which is part of it
+#: when a comparative: "how much *slower*", "how many times *faster*" ask a factor, which the notes state
+#: as "44% longer" or "4x to 15x higher throughput", not with the word (:func:`amount_interrogatives`).
 _HOW_AMOUNT_RE = re.compile(
-    rf"\b(how)\s+(?:many|much(?:\s+([^\W\d_]+))?|{'|'.join(_MEASURES)})\b|{_SPEEDUP}",
+    rf"\b(how)\s+(?:(?:much|many\s+times)(?:\s+([^\W\d_]+))?|many|{'|'.join(_MEASURES)})\b|{_SPEEDUP}",
     re.IGNORECASE,
 )
 
 
 def amount_interrogatives(text: str) -> list[tuple[int, int]]:
-    """Spans of ``text``'s amount interrogatives: "how many", "how much" and "how much" followed by a
-    comparative (the lexicon's, :func:`~papernotes.corpus.lexicon.is_comparative`: "how much slower",
-    "how much cheaper"; not "how much memory"), "how long" and the other adjectives of measure,
-    "speedup"."""
+    """Spans of ``text``'s amount interrogatives: "how many", "how much" and "how much" or "how many
+    times" followed by a comparative (the lexicon's, :func:`~papernotes.corpus.lexicon.is_comparative`:
+    "how much slower", "how many times cheaper"; not "how much memory"), "how long" and the other
+    adjectives of measure, "speedup"."""
     spans = []
     for m in _HOW_AMOUNT_RE.finditer(text):
         word = m.group(2)
@@ -1059,6 +1081,10 @@ def understand(
         # of the notes' words keeps its capital ("Serverless-Papers")
         named = r"\S*[0-9-]\S*|\S*\w[A-Z]\S*" if capitalizes_nouns(text) else r"\S*[A-Z0-9]\S*"
         capitalized = {t for w in re.findall(named, text) for t in lexical_terms(w)}
+        if re.search(f"[{CJK_CHARS}]", text):
+            # a question in Chinese or Japanese types the field's terms in Latin letters ("集群用的是什么
+            # cpu"): words of the notes' language, read as an English question's words are, found or not
+            capitalized |= {t for w in re.findall(r"[A-Za-z][\w.+-]*", text) for t in lexical_terms(w)}
         terms = [t for t in terms if in_notes(t) or t in capitalized]
         readable = _keep(keys, lambda t: in_notes(t) or t in capitalized)
         unread = _as_typed(text, [k.word for k in keys if k.word not in {r.word for r in readable}])

@@ -137,18 +137,24 @@ def test_a_sentence_states_an_amount(sentence, amount):
 @pytest.mark.parametrize(
     ("chunk", "kept", "dropped"),
     [
-        (  # cut inside a code block: its code, then the closing fence, then prose
-            "Adam\nθ_t = θ_{t-1} - α · m̂_t / (√v̂_t + ε)\n```\nDefault hyper-parameters: β2 = 0.999.\n- Bias correction.",
+        (  # cut inside a code block: its code, then the closing fence, then prose (a chunk's body, as
+            # every reader gives it: its first line is the code)
+            "θ_t = θ_{t-1} - α · m̂_t / (√v̂_t + ε)\n```\nDefault hyper-parameters: β2 = 0.999.\n- Bias correction.",
             ["Default hyper-parameters: β2 = 0.999.", "Bias correction."],
             ["θ_t"],
         ),
+        (  # the same, several lines of code
+            "m_t = b1 * m_{t-1}\nv_t = b2 * v_{t-1}\n```\nDefaults from the paper: b2 = 0.999.",
+            ["Defaults from the paper: b2 = 0.999."],
+            ["m_t", "v_t"],
+        ),
         (  # cut inside a code block at its end: prose, then an opening fence and code
-            "Adam\nThe update keeps two moving averages.\n```\nm_t = b1 * m_{t-1} + (1 - b1) * g_t",
+            "The update keeps two moving averages.\n```\nm_t = b1 * m_{t-1} + (1 - b1) * g_t",
             ["The update keeps two moving averages."],
             ["m_t"],
         ),
         (  # a whole block between prose
-            "Adam\nBefore the code.\n```python\nx = f(y)\n```\nAfter the code.",
+            "Before the code.\n```python\nx = f(y)\n```\nAfter the code.",
             ["Before the code.", "After the code."],
             ["x = f(y)"],
         ),
