@@ -220,19 +220,22 @@ def has_number(sentence: str, known: AbstractSet[str] = frozenset(), count: bool
 #: number is part of the name, as the digits of "GPT4" are (:data:`_NUMBER_RE`), unless it has a unit
 #: ("Llama-70B" states a size).
 _NAME_NUMBER_RE = re.compile(r"[^\W\d_][-/]$")
-#: Amounts that count nothing: a percentage, a factor ("2.3x", "4.8×") and the fractions and multiples
-#: written out ("half", "twice").
-_NO_COUNT_RE = re.compile(r"(?:%|[x×])$|^(?:half|halves|quarters?|twice|thrice)$", re.IGNORECASE)
+#: Amounts that count nothing: a percentage, a factor ("2.3x", "4.8×"), a size or a time in its unit
+#: ("80GB", "300 ms") and the fractions and multiples written out ("half", "twice").
+_NO_COUNT_RE = re.compile(r"(?:%|[x×]|[KMGT]B|\d\s*m?s)$|^(?:half|halves|quarters?|twice|thrice)$", re.IGNORECASE)
+#: A factor written in words after its number: "by 3 times", "10 times fewer".
+_TIMES_AFTER_RE = re.compile(r"\s*times\b", re.IGNORECASE)
 
 
 def _counts(m: re.Match[str], text: str) -> bool:
     """True when the amount ``m`` (a :data:`_NUMBER_RE` match in ``text``) can be a count of things ("8
-    GPUs", "2,048", "hundreds"): not a percentage or a factor ("80% of GPU memory", "1.9x to 4.8x"), which
-    state how much of or how many times something is, except a factor sign before a name, the notes' way
-    of counting devices ("8x A100", "4× H100")."""
+    GPUs", "2,048", "10K", "hundreds"): not a percentage or a factor ("80% of GPU memory", "1.9x to 4.8x",
+    "GPU memory by 3 times"), which state how much of or how many times something is, nor a size or time
+    in its unit ("H100 80GB"), except a factor sign before a name, the notes' way of counting devices
+    ("8x A100", "4× H100")."""
     amount = m.group(0).strip()
     if not _NO_COUNT_RE.search(amount):
-        return True
+        return _TIMES_AFTER_RE.match(text, m.end()) is None
     return amount[-1:] in "x×" and re.match(r"\s*[A-Z0-9]", text[m.end() :]) is not None
 
 

@@ -36,7 +36,7 @@ from papernotes.retrieval.answerability import (
     question_features,
     score_sentences,
 )
-from papernotes.retrieval.entities import PaperMention
+from papernotes.retrieval.entities import COMMON_NAME_CHUNKS, PaperMention
 from papernotes.retrieval.entries import entry_view
 from papernotes.retrieval.errors import ModelUnavailableError
 from papernotes.retrieval.evidence import Sentence, amount_asked, candidates, embed_best, has_number
@@ -44,7 +44,7 @@ from papernotes.retrieval.extractive import compose, paper_line, paper_lookup, s
 from papernotes.retrieval.filters import Filters
 from papernotes.retrieval.guesses import states_another, unconfirmed
 from papernotes.retrieval.prompts import CLARIFY, UNGROUNDED_NOTE
-from papernotes.retrieval.question import REFERRING, Question, refers_and_compares, written_name
+from papernotes.retrieval.question import CONTINUING_RE, REFERRING, Question, refers_and_compares, written_name
 from papernotes.retrieval.search import Hit, HybridRetriever, SearchResult
 from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.spelling import read_against
@@ -580,16 +580,29 @@ class Notes:
     def follows_up(self, question: str) -> bool:
         """True when ``question``, read on its own, leans on an earlier turn: it names no paper and no
         venue, and refers back ("how was it evaluated?", "what datasets did they use?") or is too short
-        to stand alone (at most :data:`ELLIPTICAL_KEYS` words of its own: "and the latency?"). A question
-        that names what it asks about, or says enough ("who won the turing award in 2023"), is asked as
-        typed in a conversation too."""
+        to stand alone (at most :data:`ELLIPTICAL_KEYS` words of its own: "and the latency?") and either
+        continues ("and …", "what about …") or has a word the notes use beyond a few chunks (more than
+        :data:`~papernotes.retrieval.entities.COMMON_NAME_CHUNKS`). A question that names what it asks
+        about, or says enough ("who won the turing award in 2023"), is asked as typed in a conversation
+        too, and so is a short one whose words the notes (almost) never use ("what is the capital of
+        australia", an affiliation's country aside): it asks about something else than an earlier
+        paper, as :attr:`~papernotes.retrieval.question.Question.dangling` reads a word the notes hardly
+        use."""
         q = self.retriever.understand(question)
         if q.compares_with_earlier:
             return True  # "how does it compare to vLLM?": "it" is the earlier turn's paper
         if q.papers or q.venues:
             return False
-        refers = bool(set(tokens(normalize(question), compounds=False)) & REFERRING)
-        return refers or len(q.keys) <= ELLIPTICAL_KEYS
+        if set(tokens(normalize(question), compounds=False)) & REFERRING:
+            return True
+        if len(q.keys) > ELLIPTICAL_KEYS:
+            return False
+        bm25 = self.retriever.bm25
+        return (
+            not q.keys
+            or bool(CONTINUING_RE.match(question))
+            or any(bm25.df(t) > COMMON_NAME_CHUNKS for k in q.keys for t in k.terms)
+        )
 
     def _standalone(self, question: str, history: list[tuple[str, str]], llm: bool) -> tuple[str, str | None]:
         """A follow-up made standalone: rewritten by the model when there is one, else the previous

@@ -216,6 +216,10 @@ def test_carry_over_prefixes_the_previous_question_otherwise(prev_q, prev_a):
         ("where was mlsys 2025 held", False),  # names its venue
         ("who won the turing award in 2023", False),  # says enough on its own
         ("which marsupial inference systems use paged attention", False),
+        # short, but about something no note mentions: asked as typed (and refused), not tied to the paper
+        ("What is the capital of Australia?", False),
+        ("weather in paris?", False),
+        ("best pizza in sydney", False),
     ],
 )
 def test_only_a_question_that_leans_on_the_conversation_is_made_standalone(fixture_index, question, follows):

@@ -121,9 +121,14 @@ def test_the_counted_nouns(question, counted):
         ("Saves up to 80% of GPU memory.", False),
         ("Improves throughput by 1.9x to 4.8x.", False),
         ("Twice the throughput of the baseline.", False),
+        ("Cuts GPU memory by 3 times.", False),
+        ("Runs on one H100 80GB.", False),
+        ("Recovers within 300 ms.", False),
         ("Evaluated on 8x A100 servers.", True),
         ("The largest run used 2,048 GPUs.", True),
         ("Scales to hundreds of GPUs.", True),
+        ("Trained on 10K GPUs.", True),
+        ("Restarted 3 times a day.", False),  # how many times, not how many things
     ],
 )
 def test_an_amount_that_counts(sentence, counts):
