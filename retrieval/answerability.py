@@ -567,9 +567,13 @@ def question_features(
     # evidence beyond the lead line: a title or affiliations line only repeats what names the paper
     of_subject = [s for s in sentences if (s.named or not (q and q.papers)) and not s.is_title]
     cos = [s.cos for s in of_subject if s.cos is not None]
-    best_asked = max((s.asked for s in of_subject), default=0.0)
-    with_number = max((s.asked for s in of_subject if s.number), default=0.0)
-    beside = max((s.asked for s in of_subject if s.near), default=0.0)
+    # ... except a title stating an amount beside what is asked ("ByteScale: … on 16384 GPUs"): a fact
+    # about the paper, not only its name; its scale, not the gain a factor asked for measures
+    titles = [] if q and q.asks_factor else [s for s in sentences if s.is_title and s.near]
+    stating = of_subject + [s for s in titles if s.named or not (q and q.papers)]
+    best_asked = max((s.asked for s in stating), default=0.0)
+    with_number = max((s.asked for s in stating if s.number), default=0.0)
+    beside = max((s.asked for s in stating if s.near), default=0.0)
     if q and q.papers and not q.asked and not q.is_comparison:  # "X speedup?": only the amount of one paper
         best_asked, with_number = 1.0, float(any(s.number for s in of_subject))
         beside = with_number

@@ -1082,7 +1082,7 @@ def understand(
         named = r"\S*[0-9-]\S*|\S*\w[A-Z]\S*" if capitalizes_nouns(text) else r"\S*[A-Z0-9]\S*"
         capitalized = {t for w in re.findall(named, text) for t in lexical_terms(w)}
         if re.search(f"[{CJK_CHARS}]", text):
-            # a question in Chinese or Japanese types the field's terms in Latin letters ("集群用的是什么
+            # a question in Chinese, Japanese or Korean types the field's terms in Latin letters ("集群用的是什么
             # cpu"): words of the notes' language, read as an English question's words are, found or not
             capitalized |= {t for w in re.findall(r"[A-Za-z][\w.+-]*", text) for t in lexical_terms(w)}
         terms = [t for t in terms if in_notes(t) or t in capitalized]

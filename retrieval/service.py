@@ -36,7 +36,7 @@ from papernotes.retrieval.answerability import (
     question_features,
     score_sentences,
 )
-from papernotes.retrieval.entities import COMMON_NAME_CHUNKS, PaperMention
+from papernotes.retrieval.entities import PaperMention
 from papernotes.retrieval.entries import entry_view
 from papernotes.retrieval.errors import ModelUnavailableError
 from papernotes.retrieval.evidence import Sentence, amount_asked, candidates, embed_best, has_number
@@ -50,7 +50,7 @@ from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.spelling import read_against
 from papernotes.retrieval.summarize.results import plural
 from papernotes.retrieval.summarize.venue_facts import VenueFacts, venue_facts
-from papernotes.retrieval.terms import Key, english_word, field_term_chunks, lexical_terms
+from papernotes.retrieval.terms import RARE_IN_NOTES_MIN, Key, english_word, field_term_chunks, lexical_terms
 
 log = logging.getLogger(__name__)
 
@@ -581,13 +581,13 @@ class Notes:
         """True when ``question``, read on its own, leans on an earlier turn: it names no paper and no
         venue, and refers back ("how was it evaluated?", "what datasets did they use?") or is too short
         to stand alone (at most :data:`ELLIPTICAL_KEYS` words of its own: "and the latency?") and either
-        continues ("and …", "what about …") or has a word the notes use beyond a few chunks (more than
-        :data:`~papernotes.retrieval.entities.COMMON_NAME_CHUNKS`). A question that names what it asks
-        about, or says enough ("who won the turing award in 2023"), is asked as typed in a conversation
-        too, and so is a short one whose words the notes (almost) never use ("what is the capital of
-        australia", an affiliation's country aside): it asks about something else than an earlier
-        paper, as :attr:`~papernotes.retrieval.question.Question.dangling` reads a word the notes hardly
-        use."""
+        continues ("and …", "what about …") or has a word that is not a common English word the notes
+        (almost) never use (in at most :data:`~papernotes.retrieval.terms.RARE_IN_NOTES_MIN` chunks, as
+        :func:`~papernotes.retrieval.answerability.evidence_asked` reads one). A question that names what
+        it asks about, or says enough ("who won the turing award in 2023"), is asked as typed in a
+        conversation too, and so is a short one all of whose words are such ("what is the capital of
+        australia", an affiliation's country aside) or none of whose words can be read ("北京今天天气怎么样"
+        over notes that never write them): it asks about something else than an earlier paper."""
         q = self.retriever.understand(question)
         if q.compares_with_earlier:
             return True  # "how does it compare to vLLM?": "it" is the earlier turn's paper
@@ -599,9 +599,12 @@ class Notes:
             return False
         bm25 = self.retriever.bm25
         return (
-            not q.keys
+            (not q.keys and not q.unread)
             or bool(CONTINUING_RE.match(question))
-            or any(bm25.df(t) > COMMON_NAME_CHUNKS for k in q.keys for t in k.terms)
+            or any(
+                not english_word(k.word) or max((bm25.df(t) for t in k.terms), default=0) > RARE_IN_NOTES_MIN
+                for k in q.keys
+            )
         )
 
     def _standalone(self, question: str, history: list[tuple[str, str]], llm: bool) -> tuple[str, str | None]:

@@ -220,6 +220,7 @@ def test_carry_over_prefixes_the_previous_question_otherwise(prev_q, prev_a):
         ("What is the capital of Australia?", False),
         ("weather in paris?", False),
         ("best pizza in sydney", False),
+        ("北京今天天气怎么样", False),  # no word of it can be read: nothing of its own to carry over
     ],
 )
 def test_only_a_question_that_leans_on_the_conversation_is_made_standalone(fixture_index, question, follows):

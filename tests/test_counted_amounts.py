@@ -55,6 +55,18 @@ execution. It reduces cold-start latency by 1.7x to 4.7x and improves SLO attain
 serverless baselines.
 """
 
+TITLED = """# LLM Training
+
+## Long-context training
+
+* Wombatscale: Communication-Efficient LLM Training with Long Contexts on 16384 GPUs [[Paper](https://dl.acm.org/doi/10.1145/3718958.3754999)]
+  * PKU & ByteDance
+  * Balances sequence lengths across data-parallel ranks; throughput up to 7.9x over the static baseline.
+* Koalacontext: Training Transformers with a 4096K Context Length on 8192 GPUs [[Paper](https://dl.acm.org/doi/10.1145/3718958.3754777)]
+  * THU & Alibaba
+  * Splits each sequence across ring groups and overlaps the key-value exchange with compute.
+"""
+
 
 @pytest.fixture(scope="module")
 def notes(tmp_path_factory, models_cache):
@@ -63,6 +75,7 @@ def notes(tmp_path_factory, models_cache):
         "numbatron.md": SCALING,
         "bilbyflow.md": MIGRATION,
         "dingostart.md": COLD_START,
+        "llm-training.md": TITLED,
     }
     return notes_from_texts(tmp_path_factory.mktemp("counted"), files, models_cache)
 
@@ -74,6 +87,8 @@ def notes(tmp_path_factory, models_cache):
         "quokkaserve - how many gpus?",
         "How many GPU servers does Quokkaserve need?",
         "how many gpus does quokkaserve use",  # all that is asked is counted
+        # a title's amount is the paper's scale, not the gain a factor asked for measures
+        "koalacontext - context length speedup?",
     ],
 )
 def test_a_count_is_not_answered_by_a_percentage_or_a_factor(notes, question):
@@ -93,6 +108,9 @@ def test_a_count_is_not_answered_by_a_percentage_or_a_factor(notes, question):
         # "how many times" and a comparative asks a factor, as "how much faster" does
         ("how many times faster is dingostart's cold start", "1.7x to 4.7x"),
         ("how many times lower is dingostart cold start latency", "1.7x to 4.7x"),
+        # a title stating the count is a fact about the paper, not only its name
+        ("how many GPUs does Wombatscale use", "16384 GPUs"),
+        ("wombatscale 用了多少 gpu", "16384 GPUs"),
     ],
 )
 def test_a_count_or_an_asked_factor_is_answered(notes, question, expected):
