@@ -207,7 +207,7 @@ def specific_asked(
     ]
 
 
-def _rare_english(k: Key, bm25: BM25Index) -> bool:
+def rare_english(k: Key, bm25: BM25Index) -> bool:
     """A common English word that the notes use in at most :data:`RARE_IN_NOTES_MIN` chunks."""
     return english_word(k.word) and max((bm25.df(t) for t in k.terms), default=0) <= RARE_IN_NOTES_MIN
 
@@ -220,7 +220,7 @@ def evidence_asked(q: Question, bm25: BM25Index, have: AbstractSet[str] = frozen
     *residuals*") does. Unlike :func:`specific_asked`, a word the notes do use, however rarely
     ("baselines", "license"), counts: a paper's notes that never say it do not answer it; and so do
     the words that also describe the paper ("Mooncake's *KV cache* design"), often what is asked."""
-    return [k for k in q.asked if not _rare_english(k, bm25) or k.covered(have)]
+    return [k for k in q.asked if not rare_english(k, bm25) or k.covered(have)]
 
 
 def identity_terms(records: Iterable[PaperRecord]) -> set[str]:
@@ -565,12 +565,13 @@ def question_features(
     vocab = {t for k in named_like for t in k.terms if bm25.has(t)}
     oov = 1.0 - coverage(named_like, vocab, idf) if named_like else 0.0
     # evidence beyond the lead line: a title or affiliations line only repeats what names the paper
-    of_subject = [s for s in sentences if (s.named or not (q and q.papers)) and not s.is_title]
+    of_papers = [s for s in sentences if s.named or not (q and q.papers)]
+    of_subject = [s for s in of_papers if not s.is_title]
     cos = [s.cos for s in of_subject if s.cos is not None]
     # ... except a title stating an amount beside what is asked ("ByteScale: … on 16384 GPUs"): a fact
     # about the paper, not only its name; its scale, not the gain a factor asked for measures
-    titles = [] if q and q.asks_factor else [s for s in sentences if s.is_title and s.near]
-    stating = of_subject + [s for s in titles if s.named or not (q and q.papers)]
+    factor = bool(q and q.asks_factor)
+    stating = [s for s in of_papers if not s.is_title or (s.near and not factor)]
     best_asked = max((s.asked for s in stating), default=0.0)
     with_number = max((s.asked for s in stating if s.number), default=0.0)
     beside = max((s.asked for s in stating if s.near), default=0.0)

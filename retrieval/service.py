@@ -34,6 +34,7 @@ from papernotes.retrieval.answerability import (
     lookup_asked,
     names_a_field,
     question_features,
+    rare_english,
     score_sentences,
 )
 from papernotes.retrieval.entities import PaperMention
@@ -50,7 +51,7 @@ from papernotes.retrieval.settings import Settings
 from papernotes.retrieval.spelling import read_against
 from papernotes.retrieval.summarize.results import plural
 from papernotes.retrieval.summarize.venue_facts import VenueFacts, venue_facts
-from papernotes.retrieval.terms import RARE_IN_NOTES_MIN, Key, english_word, field_term_chunks, lexical_terms
+from papernotes.retrieval.terms import Key, english_word, field_term_chunks, lexical_terms
 
 log = logging.getLogger(__name__)
 
@@ -582,7 +583,7 @@ class Notes:
         venue, and refers back ("how was it evaluated?", "what datasets did they use?") or is too short
         to stand alone (at most :data:`ELLIPTICAL_KEYS` words of its own: "and the latency?") and either
         continues ("and …", "what about …") or has a word that is not a common English word the notes
-        (almost) never use (in at most :data:`~papernotes.retrieval.terms.RARE_IN_NOTES_MIN` chunks, as
+        (almost) never use (:func:`~papernotes.retrieval.answerability.rare_english`, as
         :func:`~papernotes.retrieval.answerability.evidence_asked` reads one). A question that names what
         it asks about, or says enough ("who won the turing award in 2023"), is asked as typed in a
         conversation too, and so is a short one all of whose words are such ("what is the capital of
@@ -597,14 +598,10 @@ class Notes:
             return True
         if len(q.keys) > ELLIPTICAL_KEYS:
             return False
-        bm25 = self.retriever.bm25
         return (
             (not q.keys and not q.unread)
             or bool(CONTINUING_RE.match(question))
-            or any(
-                not english_word(k.word) or max((bm25.df(t) for t in k.terms), default=0) > RARE_IN_NOTES_MIN
-                for k in q.keys
-            )
+            or not all(rare_english(k, self.retriever.bm25) for k in q.keys)
         )
 
     def _standalone(self, question: str, history: list[tuple[str, str]], llm: bool) -> tuple[str, str | None]:

@@ -2,7 +2,8 @@
 percentage or a factor beside that noun ("save up to 80% of GPU memory", "1.9x to 4.8x faster on 4
 GPU types") states no count of it (:attr:`~papernotes.retrieval.question.Question.counted`,
 :func:`~papernotes.retrieval.evidence.has_number` with ``count``); the notes' way of counting devices,
-"8x A100", still does; nor does a name's number ("GPT-3", "ViT-B/16"). "How many *more* requests", "how many *times* fewer parameters" ask for a
+"8x A100", still does; nor does a name's number ("GPT-3", "ViT-B/16"; in
+``tests/test_evidence_reading.py``). "How many *more* requests", "how many *times* fewer parameters" ask for a
 factor and are answered by one."""
 
 from __future__ import annotations
@@ -164,21 +165,6 @@ def test_a_count_beside_the_counted_noun():
     # a word asked beside the counted one takes any amount ("how many GPUs, and what overhead?")
     both = [*gpus, Key("overhead", (("overhead",),))]
     assert _number_beside("A 3% overhead", both, set(), counted)
-
-
-@pytest.mark.parametrize(
-    ("sentence", "states"),
-    [
-        ("Runs GPT-3 on A100 GPUs.", False),
-        ("Against a ResNet-50 baseline.", False),
-        ("The ViT-B/16 model.", False),
-        ("Llama-70B is the largest.", True),  # a size, with its unit
-        ("Llama-3.1-8B is the base model.", True),
-        ("A 24-layer encoder.", True),
-    ],
-)
-def test_a_names_number_is_no_amount(sentence, states):
-    assert has_number(sentence) is states
 
 
 @pytest.mark.parametrize(

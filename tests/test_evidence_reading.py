@@ -122,6 +122,12 @@ def test_what_the_named_papers_notes_lack_is_refused(notes, question):
         ("a 448×448 tile and a 4K context", True),
         ("4.Reconstruction Target", False),  # a numbered heading
         ("GPT4 is the judge", False),  # a digit inside a name
+        ("Runs GPT-3 on A100 GPUs.", False),  # a name's number, as in "GPT4"
+        ("Against a ResNet-50 baseline.", False),
+        ("The ViT-B/16 model.", False),
+        ("Llama-70B is the largest.", True),  # a size, with its unit
+        ("Llama-3.1-8B is the base model.", True),
+        ("A 24-layer encoder.", True),
         ("Published in 2019.", False),  # a year alone
         ("Recovery takes a few seconds per GPU", True),  # a span of time without a number
         ("tens of milliseconds of added latency", True),
