@@ -274,10 +274,14 @@ def _is_paper_item(item: Item, affiliation_rule: bool = True) -> bool:
 
 
 #: Words that introduce a list of papers not read yet: "to read next month:", "## Reading queue",
-#: "Backlog", "Up next", "⏳", "待读", "计划中".
+#: "Backlog", "Up next", "⏳", "待读", "计划中", and the deferred lists of task tools: "Someday"/"Maybe
+#: later" (the "Someday/Maybe" list of David Allen's *Getting Things Done*), "read later". A bare "Later"
+#: is no such list (a note's "## Later" section holds later work that disagrees), nor is "How to read"
+#: (a paper's title: "How to Read a Paper").
 _TO_READ_RE = re.compile(
-    r"\bto[- ]?read\b|\breading[- ]queue\b|\bqueued?\b|\bbacklog\b|\bup next\b|\bnext (?:month|week)\b"
-    r"|\bnot (?:yet )?read\b|\bwant to read\b|\bwish ?list\b|\bto skim\b|⏳|待读|待看|未读|计划中",
+    r"(?<!how )\bto[- ]?read\b|\breading[- ]queue\b|\bqueued?\b|\bbacklog\b|\bup next\b|\bnext (?:month|week)\b"
+    r"|\bnot (?:yet )?read\b|\bwant to read\b|\bwish ?list\b|\bto skim\b|\bsome ?day\b|\bmaybe later\b"
+    r"|\b(?:read|for) later\b|⏳|待读|待看|未读|计划中",
     re.IGNORECASE,
 )
 #: Most words of a lead-in paragraph that introduces the list after it ("⏳ to read next month:").

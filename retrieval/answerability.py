@@ -61,9 +61,8 @@ from pathlib import Path
 from papernotes.corpus.models import PaperRecord
 from papernotes.corpus.normalize import normalize, word_parts
 from papernotes.corpus.note_opening import CJK_LABELS
-from papernotes.corpus.papers import is_todo
 from papernotes.retrieval.bm25 import BM25Index
-from papernotes.retrieval.evidence import Sentence
+from papernotes.retrieval.evidence import Sentence, stated
 from papernotes.retrieval.question import Question, comparing_terms, phrases
 from papernotes.retrieval.search import Hit, SearchResult
 from papernotes.retrieval.terms import (
@@ -500,18 +499,6 @@ def lookup_threshold() -> float:
     return float(calibration().get("lookup_at", LOOKUP_AT_DEFAULT))
 
 
-_LIST_MARK_RE = re.compile(r"^\s*(?:[-*+•]|\d{1,9}[.)])\s+")
-
-
-def stated(text: str) -> str:
-    """A chunk's text without its to-do lines ("- [ ] QLoRA (NeurIPS 2023)", "TODO read: Mamba"): they
-    name what was not read yet and state nothing about it (:func:`~papernotes.corpus.papers.is_todo`,
-    which also keeps them out of the candidate sentences); the same string when it has none."""
-    lines = text.split("\n")
-    kept = [ln for ln in lines if not is_todo(_LIST_MARK_RE.sub("", ln))]
-    return text if len(kept) == len(lines) else "\n".join(kept)
-
-
 def question_features(
     result: SearchResult,
     sentences: list[Sentence],
@@ -532,7 +519,7 @@ def question_features(
     keys = [as_written(k) for k in q.keys if not k.covered(comparing_terms())] if q else []
     terms: list[Key] | list[str] = keys if q else lexical_terms(result.query)
     top = result.hits[:3]
-    per_chunk = [set(lexical_terms(stated(h.text))) for h in result.hits]
+    per_chunk = [set(lexical_terms(stated(h.text, h))) for h in result.hits]
     cov_best = max((coverage(terms, ts, idf) for ts in per_chunk), default=0.0)
     if q and len(q.papers) >= 2 and q.is_comparison:
         cov_best = max(cov_best, _sides_coverage(q, keys, per_chunk, idf))
@@ -668,7 +655,7 @@ def described_paper(q: Question, hits: Sequence[Hit], bm25: BM25Index, own: Abst
     for h in hits[:5]:
         if h.record is None or h.record in q.records:
             continue
-        have = set(lexical_terms(stated(h.text)))
+        have = set(lexical_terms(stated(h.text, h)))
         if not names_a_paper(q, have):
             continue
         asked = evidence_asked(q, bm25, have)

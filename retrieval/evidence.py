@@ -26,7 +26,16 @@ import numpy as np
 
 from papernotes.corpus.chunking import SEP
 from papernotes.corpus.normalize import CJK_CHARS
-from papernotes.corpus.papers import is_todo, looks_like_affiliation, parse_title, title_key
+from papernotes.corpus.papers import (
+    LEAD_IN_WORDS as TO_READ_LEAD_IN_WORDS,
+)
+from papernotes.corpus.papers import (
+    is_to_read_title,
+    is_todo,
+    looks_like_affiliation,
+    parse_title,
+    title_key,
+)
 from papernotes.retrieval.bm25 import BM25Index
 from papernotes.retrieval.search import Hit, SearchResult
 from papernotes.retrieval.terms import Key, coverage, has_term, lexical_terms
@@ -328,6 +337,44 @@ class Sentence:
     score: float = 0.0
 
 
+_LIST_MARK_RE = re.compile(r"^\s*(?:[-*+•]|\d{1,9}[.)])\s+")
+
+
+def unread_list(h: Hit) -> bool:
+    """True for a chunk of a list of papers not read yet: a page section (no paper's own notes) under a
+    heading, or on a page, titled as one ("Backlog", "Reading queue", "Someday", "Maybe later", "To
+    read": :func:`~papernotes.corpus.papers.is_to_read_title`, the rule by which the catalog leaves their
+    papers out). Its lines name papers and state nothing about them ("- Pathways (MLSys 2022)" under
+    "Maybe later" answers no "pathways paper tldr")."""
+    if h.get("kind") != "page_section":
+        return False
+    return any(is_to_read_title(str(h.get(k) or "")) for k in ("section", "page_title"))
+
+
+def stated(text: str, hit: Hit | None = None) -> str:
+    """A chunk's text (or body) without what names papers not read yet and states nothing about them:
+    its to-do lines ("- [ ] QLoRA (NeurIPS 2023)", "TODO read: Mamba":
+    :func:`~papernotes.corpus.papers.is_todo`), the items of a list a short lead-in line introduces as
+    such ("to read next month:"), and all of it for a chunk of such a list (``hit``:
+    :func:`unread_list`); the same string when it has none of them."""
+    if hit is not None and unread_list(hit):
+        return ""
+    lines = text.split("\n")
+    kept: list[str] = []
+    unread = False  # inside a list that a lead-in line introduced as papers not read yet
+    for ln in lines:
+        if not ln.strip():
+            kept.append(ln)
+            continue
+        item = bool(_LIST_MARK_RE.match(ln))
+        if is_todo(_LIST_MARK_RE.sub("", ln)) or (item and unread):
+            continue
+        if not item:  # the corpus's rule for a lead-in (:func:`~papernotes.corpus.papers.is_to_read_list`)
+            unread = len(ln.split()) <= TO_READ_LEAD_IN_WORDS and is_to_read_title(ln)
+        kept.append(ln)
+    return text if len(kept) == len(lines) else "\n".join(kept)
+
+
 def evidence_hits(result: SearchResult, extra: int = EXTRA_CHUNKS, own: Sequence[Hit] = ()) -> list[Hit]:
     """The chunks an answer may draw on: the top k hits, then up to ``extra`` more chunks of the named
     papers (``own``: their chunks, best first, whether retrieved or not — a long deep note's answer may
@@ -428,11 +475,12 @@ def candidates(
     for h in evidence_hits(result, own=own):
         heading = _context_terms(h)
         section = _section_terms(h)
-        labels = item_labels(h.body)
+        body = stated(h.body, h)
+        labels = item_labels(body)
         parents = {label[:40] for label in labels.values()}
         title_keys = {title_key(str(h.get("paper_title") or "")), title_key(str(h.get("page_title") or ""))}
-        for j, sent in enumerate(split_sentences(h.body)):
-            if j == 0 and sent[:1].islower() and not re.match(r"^\S+:", sent) and not _LIST_ITEM_RE.match(h.body):
+        for j, sent in enumerate(split_sentences(body)):
+            if j == 0 and sent[:1].islower() and not re.match(r"^\S+:", sent) and not _LIST_ITEM_RE.match(body):
                 sent = _complete(sent, siblings(h)) or ""
             key = re.sub(r"\W+", "", sent.lower())
             # a one-word or very short line is a label, unless it is what the question asks for ("spotlight
