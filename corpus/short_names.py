@@ -153,9 +153,12 @@ def opening_names(lines: list[str], title: str | None = None, whole: bool = Fals
             last, first = parts[-1].strip(), parts[0]
             # the name follows the authors and their affiliation: "A, B — Google — SimCLR", "A et al.,
             # Google — ViT", "A, B (Google) — SimCLR"
-            bracketed = re.search(r",.*\([^()]+\)\s*$", first)  # the affiliation is behind: "NVIDIA" is a name
+            bracketed = re.search(r",.*\([^()]+\)\s*$", first)
+            # the affiliation is behind (in brackets, or after "et al.," — not a year there: "Zhang et al.,
+            # 2023 — MIT" ends with it), so a word in capitals is a name ("— NVIDIA", "Mnih et al., DeepMind — DQN")
+            affiliated = bracketed or re.search(r"\bet al\.?,\s*(?!(?:19|20)\d\d\b)[^\W\d]", first)
             after_authors = len(parts) >= 3 or re.search(r"\bet al\.?,\s*\S", first) or bracketed
-            if after_authors and _name_like(last) and len(last.split()) == 1 and (bracketed or not last.isupper()):
+            if after_authors and _name_like(last) and len(last.split()) == 1 and (affiliated or not last.isupper()):
                 found.append(last)
         found += _listed_beside_title_name(line, title)
         out += [f for f in found if _name_like(f) and f not in out]

@@ -74,9 +74,12 @@ def paper_line(r: PaperRecord) -> str:
     2023 → SOSP 2024", when the notes give several; the affiliations joined by " & " as the notes write
     them, so "Georgia Tech & NVIDIA" reads as quoted; else the authors), the system name only when the
     title does not hold it ("Optimizing Resource Allocation in Hyperscale Datacenters …" is Rebalancer);
-    without one, the short name the notes call the paper by ("Learning Transferable Visual Models …" is
-    CLIP; :attr:`~papernotes.corpus.models.PaperRecord.aliases`)."""
-    names = [r.system] if r.system else [a for a in r.aliases if len(a.split()) <= SHORT_NAME_WORDS]
+    without one, or when the title holds it, the short name the notes call the paper by ("Learning
+    Transferable Visual Models …" is CLIP; "Direct Preference Optimization: …", whose system name is the
+    title's head, is DPO: :attr:`~papernotes.corpus.models.PaperRecord.aliases`)."""
+    short = [a for a in r.aliases if len(a.split()) <= SHORT_NAME_WORDS]
+    # beside a system name, a short name in Latin letters only (not a heading's "LoRA 低秩适配")
+    names = [r.system, *(a for a in short if not re.search(f"[{CJK_CHARS}]", a))] if r.system else short
     # a name in Latin letters, the one people type, before a translation of the title ("Raft" before
     # "寻找一种易于理解的共识算法")
     names.sort(key=lambda n: bool(re.search(f"[{CJK_CHARS}]", n)))

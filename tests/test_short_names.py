@@ -1,6 +1,7 @@
 """Short names a note gives its paper (corpus/short_names.py), the addresses an opening presents as its
 paper's (note_links.presented_urls), and the small readings they rely on: MkDocs-Material icons, month
-titles and author-year citations that name no venue, addresses written side by side."""
+titles and author-year citations that name no venue, addresses written side by side; and the short name
+a lead line shows (retrieval/extractive.py ``paper_line``)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from conftest import TESTS
 from test_note_styles import catalog_of
 
 from papernotes.corpus.author_year import author_year_citation
+from papernotes.corpus.models import PaperRecord
 from papernotes.corpus.note_links import presented_urls
 from papernotes.corpus.note_syntax import normalize_note_syntax
 from papernotes.corpus.note_titles import short_and_full, venue_decoration
@@ -18,6 +20,7 @@ from papernotes.corpus.paper_links import one_paper
 from papernotes.corpus.papers import title_key
 from papernotes.corpus.short_names import initials_match, opening_names, short_name_of
 from papernotes.corpus.venues import normalize_venue, stated_venues
+from papernotes.retrieval.extractive import paper_line
 
 ACRONYM_ALIASES = TESTS / "fixtures" / "families" / "acronym_aliases"
 
@@ -26,6 +29,9 @@ ACRONYM_ALIASES = TESTS / "fixtures" / "families" / "acronym_aliases"
     ("line", "names"),
     [
         ("Dosovitskiy et al., Google Research — ViT", ["ViT"]),
+        # a name in capitals after the authors and their affiliation is the paper's, as a camel-cased one is
+        ("Mnih et al., DeepMind — DQN", ["DQN"]),
+        ("Goodfellow et al., Université de Montréal — GAN", ["GAN"]),
         ('Krizhevsky, Sutskever, Hinton — University of Toronto. "AlexNet"', ["AlexNet"]),
         ("We present the Segment Anything Model (SAM) and a data set.", ["SAM"]),
         ("a.k.a. **StreamingLLM**. Xiao, Tian, Chen, Han, Lewis. ICLR 2024.", ["StreamingLLM"]),
@@ -33,6 +39,8 @@ ACRONYM_ALIASES = TESTS / "fixtures" / "families" / "acronym_aliases"
         # affiliations and venues are no names of the paper
         ("Edward J. Hu, Yelong Shen, Weizhu Chen (Microsoft)", []),
         ("Hoffmann et al. — DeepMind", []),
+        # ... not after a year: the affiliation is what follows it
+        ("Zhang et al., 2023 — MIT", []),
         ("Tim Dettmers, Artidoro Pagnoni — UW — NeurIPS 2023 (oral)", []),
         ("Gyeong-In Yu, Byung-Gon Chun — Seoul National University / FriendliAI", []),
         ('He said "this is a very long quoted sentence that is no name at all".', []),
@@ -256,3 +264,47 @@ def test_a_listing_entry_takes_the_name_its_own_lines_define():
     assert flowtap.system == "FlowTap" and not {"DPDK", "RSS"} & set(flowtap.aliases)
     assert by_title["Scaling Gossip with Epidemic Trees"].system is None
     assert by_title["Taming Skew in Sharded Caches"].system == "SkewCutter"
+
+
+@pytest.mark.parametrize(
+    ("record", "lead"),
+    [
+        # the system name is the title's head: the short name the notes call the paper by is shown
+        (
+            PaperRecord(
+                title="Direct Preference Optimization: Your Language Model is Secretly a Reward Model",
+                system="Direct Preference Optimization",
+                venue="NeurIPS 2023",
+                aliases=["DPO"],
+            ),
+            "Direct Preference Optimization: Your Language Model is Secretly a Reward Model (DPO; NeurIPS 2023)",
+        ),
+        # a system name the title does not hold comes first
+        (
+            PaperRecord(title="Optimizing Resource Allocation at Scale", system="Rebalancer", aliases=["RB"]),
+            "Optimizing Resource Allocation at Scale (Rebalancer)",
+        ),
+        # beside a system name the title holds, a heading's name in another script is no short name
+        (
+            PaperRecord(
+                title="LoRA: Low-Rank Adaptation of Large Language Models", system="LoRA", aliases=["LoRA 低秩适配"]
+            ),
+            "LoRA: Low-Rank Adaptation of Large Language Models",
+        ),
+        # without a system name, the name in Latin letters comes before a translated title
+        (
+            PaperRecord(
+                title="In Search of an Understandable Consensus Algorithm",
+                aliases=["寻找一种易于理解的共识算法", "Raft"],
+            ),
+            "In Search of an Understandable Consensus Algorithm (Raft)",
+        ),
+        # names the title holds are not repeated
+        (
+            PaperRecord(title="QLoRA: Efficient Finetuning of Quantized LLMs", system="QLoRA", aliases=["qlora"]),
+            "QLoRA: Efficient Finetuning of Quantized LLMs",
+        ),
+    ],
+)
+def test_a_lead_line_shows_a_short_name_the_title_lacks(record, lead):
+    assert paper_line(record) == lead
