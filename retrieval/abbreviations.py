@@ -24,7 +24,7 @@ from functools import cached_property, lru_cache
 from types import ModuleType
 
 from papernotes.corpus.normalize import normalize
-from papernotes.retrieval.terms import lexical_terms
+from papernotes.retrieval.terms import lexical_terms, stem_term
 
 #: Longest long form (in terms) looked up in a question.
 MAX_LONG_FORM_TERMS = 6
@@ -37,6 +37,9 @@ class Abbreviations:
 
     long_of: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     short_of: Mapping[tuple[str, ...], str] = field(default_factory=dict)
+    #: each long form of ``short_of`` by its :func:`spelling_key` ("parameterefficientfinetun" for
+    #: "parameter-efficient fine-tuning"), so that it is found however its compounds are typed
+    by_spelling: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     @cached_property
     def longest(self) -> int:
@@ -80,14 +83,25 @@ def find_abbreviations(texts: Iterable[str]) -> Abbreviations:
         return Abbreviations()
     long_of: dict[str, tuple[str, ...]] = {}
     claimed: dict[tuple[str, ...], set[str]] = {}
+    spelled: dict[tuple[str, ...], str] = {}
     for short, long in pairs.items():
         s, lf = lexical_terms(short), tuple(lexical_terms(long))
         if len(s) != 1 or not 2 <= len(lf) <= MAX_LONG_FORM_TERMS or s[0] in lf:
             continue
         long_of.setdefault(s[0], lf)
         claimed.setdefault(long_of[s[0]], set()).add(s[0])
+        spelled.setdefault(lf, spelling_key(long))
     short_of = {lf: next(iter(s)) for lf, s in claimed.items() if len(s) == 1}
-    return Abbreviations(long_of, short_of)
+    return Abbreviations(long_of, short_of, {spelled[lf]: lf for lf in short_of if spelled.get(lf)})
+
+
+def spelling_key(text: str) -> str:
+    """A phrase's letters and digits run together, lower-cased, its end stemmed: the same for the ways
+    people type a compound — "fine-tuning", "fine tuning", "finetuning" (and "large language models" /
+    "large-language-model") — as the stemmer strips only a word's end (Porter's algorithm); "" for
+    text without letters."""
+    letters = re.sub(r"[\W_]+", "", normalize(text).casefold())
+    return stem_term(letters) if letters else ""
 
 
 #: A hyphenated compound of two to four words ("key-value", "mixture-of-experts").

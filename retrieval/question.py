@@ -21,7 +21,7 @@ from rapidfuzz.distance import DamerauLevenshtein
 from papernotes.corpus.lexicon import is_comparative
 from papernotes.corpus.normalize import CJK_CHARS, normalize, tokens, word_parts
 from papernotes.corpus.venues import VenueMention
-from papernotes.retrieval.abbreviations import Abbreviations
+from papernotes.retrieval.abbreviations import Abbreviations, spelling_key
 from papernotes.retrieval.entities import PaperIndex, PaperMention, without_links
 from papernotes.retrieval.filters import Filters, detect_filters, venue_mentions
 from papernotes.retrieval.guesses import Guess, typed_guess
@@ -268,6 +268,21 @@ def _opens_a_question(before: str) -> bool:
     """True when an interrogative after ``before`` (normalized text) opens a question: no interrogative
     comes before it, or a clause ends right before it (:data:`_CLAUSE_END_RE`)."""
     return not (set(tokens(before, compounds=False)) & INTERROGATIVES) or _CLAUSE_END_RE.search(before) is not None
+
+
+def focus_words(text: str) -> frozenset[str]:
+    """The words (normalized) of the noun phrase the question's interrogative asks for (:data:`FOCUS_RE`,
+    :data:`CJK_FOCUS_RE`, as :func:`question_focus` finds it: "what *autoencoder* does stable diffusion
+    use", "用的是什么 *autoencoder*"); none when the phrase says it is a paper ("which capsules
+    *paper*": it names one) or there is no such phrase."""
+    t = normalize(text)
+    m = FOCUS_RE.search(t)
+    if m is None:
+        m = CJK_FOCUS_RE.search(t)
+    elif not _opens_a_question(t[: m.start()]):
+        return frozenset()
+    words = frozenset(m.group(1).casefold().split()) if m else frozenset()
+    return frozenset() if words & {"paper", "papers", "论文"} else words
 
 
 def phrases(text: str, keys: Sequence[Key]) -> list[list[Key]]:
@@ -662,7 +677,7 @@ def match_keys(
         size, long = _long_form_at(parsed, i, abbreviations) if abbreviations is not None else (0, ())
         if size and abbreviations is not None:
             words = " ".join(w for w, _ in parsed[i : i + size])
-            out.append(Key(_bare(words), ((abbreviations.short_of[long],), long)))
+            out.append(Key(_bare(words), ((abbreviations.short_of[long],), _unjoined(long))))
             i += size
             continue
         if in_notes is not None:
@@ -763,11 +778,25 @@ def _long_form_at(
     spells a long form the notes abbreviate; ``(0, ())`` when none does."""
     if not abbreviations.short_of or not lexical_terms(parsed[i][0]):
         return 0, ()
-    for size in range(min(len(parsed) - i, 2 * abbreviations.longest), 1, -1):
+    for size in range(min(len(parsed) - i, 2 * abbreviations.longest), 0, -1):
+        run = " ".join(w for w, _ in parsed[i : i + size])
         long = tuple(lexical_terms(" ".join(p for _, parts in parsed[i : i + size] for p in parts)))
-        if long in abbreviations.short_of and lexical_terms(parsed[i + size - 1][0]):
+        if not lexical_terms(parsed[i + size - 1][0]):
+            continue
+        if size > 1 and long in abbreviations.short_of:
             return size, long
+        # typed with its compounds joined or split otherwise ("parameter efficient finetuning", "long-running
+        # applications" for the notes' "long running applications (LRAs)")
+        spelled = abbreviations.by_spelling.get(spelling_key(run)) if size > 1 else None
+        if spelled is not None:
+            return size, spelled
     return 0, ()
+
+
+def _unjoined(terms: tuple[str, ...]) -> tuple[str, ...]:
+    """``terms`` without those that only join two terms next to them (``longrun`` of ``long``, ``run``
+    for "long-running"): a long form matches its words however its compounds are written."""
+    return tuple(t for t in terms if not any(a + b == t for a, b in zip(terms, terms[1:], strict=False)))
 
 
 #: Fewest letters of each word a typed compound is split into.
@@ -1102,10 +1131,12 @@ def understand(
             taken = {j for m in mentions for j in range(*m.words)}
             weak = [m for m in papers.field_mentions(text, found) if not taken & set(range(*m.words))]
             mentions = sorted([*mentions, *weak], key=lambda m: m.words)
+        focus = focus_words(text)
         if not mentions:
-            mentions = title_mentions(papers, text, found, meant)
+            mentions = title_mentions(papers, text, found, meant, focus=focus)
         elif compared:  # the other side named by its title's words ("ddpm vs latent diffusion")
-            mentions = sorted([*mentions, *title_mentions(papers, text, found, meant, mentions)], key=lambda m: m.words)
+            also = title_mentions(papers, text, found, meant, mentions, focus=focus)
+            mentions = sorted([*mentions, *also], key=lambda m: m.words)
     # a guess after the question ("flashps - which diffusion models? sdxl or flux?") offers values of
     # what is asked about the papers named before it: its names are no papers the question is about
     guess = typed_guess(text) if not listing else None

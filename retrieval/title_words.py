@@ -26,6 +26,7 @@ A question that asks for a list is about a topic, not a paper, and is not read t
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 
 import numpy as np
 
@@ -48,10 +49,14 @@ def title_mentions(
     venues: Sequence[VenueMention] = (),
     variant: Callable[[str], str | None] | None = None,
     named: Sequence[PaperMention] = (),
+    focus: AbstractSet[str] = frozenset(),
 ) -> list[PaperMention]:
     """The papers ``question`` names by distinctive title words (see the module docstring), longest runs
     first, without overlaps, in question order; ``[]`` when none. The words of the papers already
-    ``named`` (another side of a comparison: "ddpm vs latent diffusion") are no title words. ``variant(word)`` reads a word that no
+    ``named`` (another side of a comparison: "ddpm vs latent diffusion") are no title words, nor are the
+    ``focus`` words (normalized), those of the noun phrase the question's interrogative asks for: "what
+    *autoencoder* does stable diffusion use" asks which autoencoder, it names no paper titled "Masked
+    Autoencoders …" (:func:`~papernotes.retrieval.question.focus_words`). ``variant(word)`` reads a word that no
     title holds as the notes' word it misspells (:meth:`~papernotes.retrieval.spelling.Vocabulary.variant`:
     "segement anything" names "Segment Anything"), as :meth:`PaperIndex.resolve` reads names.
 
@@ -79,6 +84,8 @@ def title_mentions(
             run = terms[i : i + size]
             if any(taken[i : i + size]) or not run[0] or not run[-1]:
                 continue
+            if focus and {normalize(w) for w, _ in words[i : i + size]} <= focus:
+                continue  # what is asked for, not what it is asked about
             wanted = list(dict.fromkeys(t for ts in run for t in ts))
             if size == 1 and (len(wanted) != 1 or len(wanted[0]) < MIN_WORD_LETTERS - 1 or not wanted[0].isalpha()):
                 continue

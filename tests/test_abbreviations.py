@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from conftest import make_settings, notes_from_texts, seed_models
 
-from papernotes.retrieval.abbreviations import find_abbreviations, written_both_ways
+from papernotes.retrieval.abbreviations import find_abbreviations, spelling_key, written_both_ways
 from papernotes.retrieval.question import match_keys
 from papernotes.retrieval.terms import lexical_terms
 
@@ -62,6 +62,28 @@ def test_a_question_matches_the_short_or_the_long_form(question, word, alternati
     key = next(k for k in keys if k.word == word)
     assert sorted(key.alternatives) == sorted(alternatives)
     assert key.covered(set(alternatives[0])) and key.covered(set(alternatives[1]))
+
+
+HYPHENATED = ["Parameter-efficient fine-tuning (PEFT) trains a few extra weights.", "Uses a key-value (KV) cache."]
+
+
+@pytest.mark.parametrize(
+    ("question", "word"),
+    [
+        # a long form is found however its compounds are typed: joined, split or hyphenated
+        ("papers on parameter efficient finetuning", "parameter efficient finetuning"),
+        ("parameter efficient fine tuning papers?", "parameter efficient fine tuning"),
+        ("which papers do parameter-efficient fine-tuning", "parameter-efficient fine-tuning"),
+        ("Parameter-Efficient Finetuning methods", "Parameter-Efficient Finetuning"),
+        ("key value cache size", "key value"),
+    ],
+)
+def test_a_long_form_typed_with_its_compounds_joined_or_split_matches(question, word):
+    vocab = {t for text in HYPHENATED for t in lexical_terms(text)}
+    keys = match_keys(question, vocab.__contains__, frozenset(), None, find_abbreviations(HYPHENATED))
+    key = next(k for k in keys if k.word.casefold() == word.casefold())
+    # the short form the notes define is one of its readings: a note tagged only "peft" (or "kv") covers it
+    assert any(len(alt) == 1 and alt[0] in {"peft", "kv"} for alt in key.alternatives), key
 
 
 def test_words_the_notes_do_not_abbreviate_are_read_as_themselves():
@@ -202,3 +224,11 @@ def test_a_famous_name_no_note_writes_names_no_paper_alone(tmp_path, models_cach
         assert a.refused and a.answer.startswith(REFUSAL), (q, a.answer)
     assert named_titles(notes, "bert routing tables lookup time?") == ["Bounded Elastic Sparse Routing Tables"]
     assert named_titles(notes, "BERT paper?") == []
+
+
+def test_spelling_keys_join_compounds_and_stem_the_end():
+    keys = {spelling_key(t) for t in ("fine-tuning", "fine tuning", "finetuning", "Fine-Tuning")}
+    assert len(keys) == 1
+    assert spelling_key("large language models") == spelling_key("Large-Language-Model")
+    assert spelling_key("key value") != spelling_key("key values cache")
+    assert spelling_key("—") == ""

@@ -26,6 +26,8 @@ def notes(tmp_path_factory, models_cache):
         ("rethinking checkpoint frequency - who wrote it", "Rethinking Checkpoint Frequency for Spot Training"),
         ("delta encoding paper how much smaller", "Checkpoint Compression with Delta Encoding"),
         ("how does the learned gates paper balance load", "Routing Tokens Between Experts with Learned Gates"),
+        # a focus that says it is a paper names one
+        ("which learned bloom filters paper saves memory", "Learned Bloom Filters for Key-Value Stores"),
     ],
 )
 def test_distinctive_title_words_name_the_paper(notes, question, title):
@@ -40,6 +42,10 @@ def test_distinctive_title_words_name_the_paper(notes, question, title):
         "list the checkpoint papers",  # a list asks for a topic, not a paper
         "which papers in my notes use bloom filters",
         "gan paper",  # too short to single out anything
+        # what the interrogative asks for is the kind of answer, not a paper asked about
+        "what heuristics does the log parser use",
+        "which learned bloom filters do databases use",
+        "日志解析用的是什么 heuristics",
     ],
 )
 def test_shared_ordinary_or_listing_words_name_no_paper(notes, question):
