@@ -294,6 +294,12 @@ def is_to_read_title(title: str) -> bool:
     return bool(_TO_READ_RE.search(title))
 
 
+def is_to_read_lead_in(text: str) -> bool:
+    """True for a short paragraph (at most :data:`LEAD_IN_WORDS` words) that introduces the list after it
+    as papers not read yet ("⏳ to read next month:", :data:`_TO_READ_RE`)."""
+    return len(text.split()) <= LEAD_IN_WORDS and bool(_TO_READ_RE.search(text))
+
+
 def is_to_read_list(blocks: list[Block], k: int) -> bool:
     """True when ``blocks[k]`` is a list of papers not read yet: introduced by a short lead-in paragraph
     or, as the first block of its section, by a heading that says so (:data:`_TO_READ_RE`). Its
@@ -303,7 +309,7 @@ def is_to_read_list(blocks: list[Block], k: int) -> bool:
         return False
     prev = blocks[k - 1] if k else None
     if prev is not None and prev.heading_line == b.heading_line:
-        return prev.kind == "text" and len(prev.text.split()) <= LEAD_IN_WORDS and bool(_TO_READ_RE.search(prev.text))
+        return prev.kind == "text" and is_to_read_lead_in(prev.text)
     return bool(b.headings) and bool(_TO_READ_RE.search(b.headings[-1]))
 
 

@@ -27,9 +27,7 @@ import numpy as np
 from papernotes.corpus.chunking import SEP
 from papernotes.corpus.normalize import CJK_CHARS
 from papernotes.corpus.papers import (
-    LEAD_IN_WORDS as TO_READ_LEAD_IN_WORDS,
-)
-from papernotes.corpus.papers import (
+    is_to_read_lead_in,
     is_to_read_title,
     is_todo,
     looks_like_affiliation,
@@ -369,8 +367,8 @@ def stated(text: str, hit: Hit | None = None) -> str:
         item = bool(_LIST_MARK_RE.match(ln))
         if is_todo(_LIST_MARK_RE.sub("", ln)) or (item and unread):
             continue
-        if not item:  # the corpus's rule for a lead-in (:func:`~papernotes.corpus.papers.is_to_read_list`)
-            unread = len(ln.split()) <= TO_READ_LEAD_IN_WORDS and is_to_read_title(ln)
+        if not item:  # the corpus's rule for a lead-in, as the catalog reads it
+            unread = is_to_read_lead_in(ln)
         kept.append(ln)
     return text if len(kept) == len(lines) else "\n".join(kept)
 

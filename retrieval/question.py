@@ -778,16 +778,16 @@ def _long_form_at(
     spells a long form the notes abbreviate; ``(0, ())`` when none does."""
     if not abbreviations.short_of or not lexical_terms(parsed[i][0]):
         return 0, ()
-    for size in range(min(len(parsed) - i, 2 * abbreviations.longest), 0, -1):
-        run = " ".join(w for w, _ in parsed[i : i + size])
-        long = tuple(lexical_terms(" ".join(p for _, parts in parsed[i : i + size] for p in parts)))
+    for size in range(min(len(parsed) - i, 2 * abbreviations.longest), 1, -1):
         if not lexical_terms(parsed[i + size - 1][0]):
             continue
-        if size > 1 and long in abbreviations.short_of:
+        long = tuple(lexical_terms(" ".join(p for _, parts in parsed[i : i + size] for p in parts)))
+        if long in abbreviations.short_of:
             return size, long
-        # typed with its compounds joined or split otherwise ("parameter efficient finetuning", "long-running
-        # applications" for the notes' "long running applications (LRAs)")
-        spelled = abbreviations.by_spelling.get(spelling_key(run)) if size > 1 else None
+        # typed with its compounds joined or split otherwise: "parameter efficient finetuning", and
+        # "long-running applications" for the notes' own "long-running applications (LRAs)" (whose terms
+        # hold the joined "longrun" that a typed phrase's split parts lack)
+        spelled = abbreviations.by_spelling.get(spelling_key(" ".join(w for w, _ in parsed[i : i + size])))
         if spelled is not None:
             return size, spelled
     return 0, ()
