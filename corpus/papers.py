@@ -274,14 +274,15 @@ def _is_paper_item(item: Item, affiliation_rule: bool = True) -> bool:
 
 
 #: Words that introduce a list of papers not read yet: "to read next month:", "## Reading queue",
-#: "Backlog", "Up next", "⏳", "待读", "计划中", and the deferred lists of task tools: "Someday"/"Maybe
-#: later" (the "Someday/Maybe" list of David Allen's *Getting Things Done*), "read later". A bare "Later"
+#: "Backlog", "Up next", "Unread", "TBR" (to be read), "⏳", "待读", "计划中", and the deferred lists of
+#: task tools: "Someday"/"Maybe later" (the "Someday/Maybe" list of David Allen's *Getting Things Done*),
+#: "read later". A bare "Later"
 #: is no such list (a note's "## Later" section holds later work that disagrees), nor is "How to read"
 #: (a paper's title: "How to Read a Paper").
 _TO_READ_RE = re.compile(
     r"(?<!how )\bto[- ]?read\b|\breading[- ]queue\b|\bqueued?\b|\bbacklog\b|\bup next\b|\bnext (?:month|week)\b"
     r"|\bnot (?:yet )?read\b|\bwant to read\b|\bwish ?list\b|\bto skim\b|\bsome ?day\b|\bmaybe later\b"
-    r"|\b(?:read|for) later\b|⏳|待读|待看|未读|计划中",
+    r"|\b(?:read|for) later\b|\bunread\b|\bto be read\b|\bTBR\b|⏳|待读|待看|未读|计划中",
     re.IGNORECASE,
 )
 #: Most words of a lead-in paragraph that introduces the list after it ("⏳ to read next month:").

@@ -751,6 +751,42 @@ class PaperIndex:
             for p in (parts[: m.name_parts] if m.name_parts else parts)
         ]
 
+    def within_longer_names(
+        self, mentions: Sequence[PaperMention], question: str, skip: Iterable[tuple[int, int]] = ()
+    ) -> list[PaperMention]:
+        """``mentions`` without those the question types as the end of a longer name the notes write: a
+        word right before the name (no stop or question word) that the notes write capitalized before it,
+        as one name ("switch transformer" where the notes write "Switch Transformer": not the paper
+        aliased "Transformer"; "code llama" where they write "Code Llama"). "the original transformer
+        paper" keeps its paper: no note writes "Original Transformer"."""
+        words = words_of(question, skip)
+        filler = stop_words() | question_words() | CHAT_WORDS
+        out = []
+        for m in mentions:
+            i = m.words[0]
+            prev = words[i - 1][0] if i > 0 and words[i - 1][1] else ""
+            name = " ".join(w for w, _ in words[m.words[0] : m.words[1]])
+            if prev and normalize(prev) not in filler and self._writes_capitalized(prev, name):
+                continue
+            out.append(m)
+        return out
+
+    def _writes_capitalized(self, prev: str, name: str) -> bool:
+        """True when a chunk writes the word ``prev`` capitalized right before ``name`` (as typed, in any
+        casing; a plural too), as one name: "Switch Transformer(s)" for "switch" and "transformer"."""
+        terms = lexical_terms(f"{prev} {name}")
+        if prev[:1].upper() == prev[:1].lower() or not terms:
+            return False  # a word without capitals ("和", "2") starts no name
+        holding = self._bm25.postings(terms[0])
+        for t in terms[1:]:
+            holding = np.intersect1d(holding, self._bm25.postings(t), assume_unique=True)
+        # the name as typed, singular or plural ("Switch Transformers" for the notes' "Switch Transformer")
+        rest = r"[\s-]+".join(re.escape(w) for w in re.sub(r"(?<=\w\w)s$", "", name).split())
+        pattern = re.compile(
+            rf"(?<![\w-]){re.escape(prev[:1].upper())}(?i:{re.escape(prev[1:])}[\s-]+{rest}s?)(?![\w-])"
+        )
+        return any(pattern.search(self._bm25.texts[int(pos)]) for pos in holding)
+
     def along_title(
         self, mentions: Sequence[PaperMention], question: str, skip: Iterable[tuple[int, int]] = ()
     ) -> list[PaperMention]:

@@ -270,10 +270,10 @@ def _opens_a_question(before: str) -> bool:
     return not (set(tokens(before, compounds=False)) & INTERROGATIVES) or _CLAUSE_END_RE.search(before) is not None
 
 
-def focus_words(text: str) -> frozenset[str]:
-    """The words (normalized) of the noun phrase the question's interrogative asks for (:data:`FOCUS_RE`,
+def focus_terms(text: str) -> frozenset[str]:
+    """The stemmed terms of the noun phrase the question's interrogative asks for (:data:`FOCUS_RE`,
     :data:`CJK_FOCUS_RE`, as :func:`question_focus` finds it: "what *autoencoder* does stable diffusion
-    use", "用的是什么 *autoencoder*"); none when the phrase says it is a paper ("which capsules
+    use", "用的是什么 *autoencoder*？"); none when the phrase says it is a paper ("which capsules
     *paper*": it names one) or there is no such phrase."""
     t = normalize(text)
     m = FOCUS_RE.search(t)
@@ -281,8 +281,9 @@ def focus_words(text: str) -> frozenset[str]:
         m = CJK_FOCUS_RE.search(t)
     elif not _opens_a_question(t[: m.start()]):
         return frozenset()
-    words = frozenset(m.group(1).casefold().split()) if m else frozenset()
-    return frozenset() if words & {"paper", "papers", "论文"} else words
+    if m is None or {"paper", "papers"} & set(m.group(1).casefold().split()):
+        return frozenset()
+    return frozenset(lexical_terms(m.group(1)))
 
 
 def phrases(text: str, keys: Sequence[Key]) -> list[list[Key]]:
@@ -1131,7 +1132,7 @@ def understand(
             taken = {j for m in mentions for j in range(*m.words)}
             weak = [m for m in papers.field_mentions(text, found) if not taken & set(range(*m.words))]
             mentions = sorted([*mentions, *weak], key=lambda m: m.words)
-        focus = focus_words(text)
+        focus = focus_terms(text)
         if not mentions:
             mentions = title_mentions(papers, text, found, meant, focus=focus)
         elif compared:  # the other side named by its title's words ("ddpm vs latent diffusion")
@@ -1145,6 +1146,7 @@ def understand(
         mentions, guess = (before, guess) if before else (mentions, None)
     names: set[str] = set()
     if papers is not None:
+        mentions = papers.within_longer_names(mentions, text, spans)
         mentions = papers.along_title(papers.at_named_venues(mentions, found), text, spans)
         for pm in mentions:
             parts = papers.name_terms([pm], text, spans)

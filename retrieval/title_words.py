@@ -54,9 +54,9 @@ def title_mentions(
     """The papers ``question`` names by distinctive title words (see the module docstring), longest runs
     first, without overlaps, in question order; ``[]`` when none. The words of the papers already
     ``named`` (another side of a comparison: "ddpm vs latent diffusion") are no title words, nor are the
-    ``focus`` words (normalized), those of the noun phrase the question's interrogative asks for: "what
+    ``focus`` terms (stemmed), those of the noun phrase the question's interrogative asks for: "what
     *autoencoder* does stable diffusion use" asks which autoencoder, it names no paper titled "Masked
-    Autoencoders …" (:func:`~papernotes.retrieval.question.focus_words`). ``variant(word)`` reads a word that no
+    Autoencoders …" (:func:`~papernotes.retrieval.question.focus_terms`). ``variant(word)`` reads a word that no
     title holds as the notes' word it misspells (:meth:`~papernotes.retrieval.spelling.Vocabulary.variant`:
     "segement anything" names "Segment Anything"), as :meth:`PaperIndex.resolve` reads names.
 
@@ -84,7 +84,7 @@ def title_mentions(
             run = terms[i : i + size]
             if any(taken[i : i + size]) or not run[0] or not run[-1]:
                 continue
-            if focus and {normalize(w) for w, _ in words[i : i + size]} <= focus:
+            if focus and {t for ts in run for t in ts} <= focus:
                 continue  # what is asked for, not what it is asked about
             wanted = list(dict.fromkeys(t for ts in run for t in ts))
             if size == 1 and (len(wanted) != 1 or len(wanted[0]) < MIN_WORD_LETTERS - 1 or not wanted[0].isalpha()):

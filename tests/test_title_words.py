@@ -46,6 +46,7 @@ def test_distinctive_title_words_name_the_paper(notes, question, title):
         "what heuristics does the log parser use",
         "which learned bloom filters do databases use",
         "日志解析用的是什么 heuristics",
+        "日志解析用的是什么 heuristics？",  # a full-width question mark ends the word as "?" does
     ],
 )
 def test_shared_ordinary_or_listing_words_name_no_paper(notes, question):

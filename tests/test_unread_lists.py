@@ -71,6 +71,9 @@ def notes(tmp_path_factory, models_cache):
         ("Things to read someday", True),
         ("Read later", True),
         ("Reading queue", True),
+        ("Unread", True),
+        ("TBR", True),
+        ("To be read (2025)", True),
         # later work, and a paper's title about reading
         ("Later", False),
         ("Later work", False),
