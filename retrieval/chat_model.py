@@ -1,8 +1,10 @@
 """The chat model: a LangChain ``ChatOpenAI`` for any OpenAI-compatible endpoint, called with a retry
 policy (tenacity) and the HTTP client's timeouts, every failure turned into one line.
 
-* :func:`make_chat_model` — ``ChatOpenAI`` with ``httpx.Timeout(settings.llm_timeout)``: connect,
-  write, pool and *read* are each limited to ``llm_timeout`` seconds. The read timeout is per socket
+* :func:`make_chat_model` — ``ChatOpenAI`` with ``timeout=settings.llm_timeout`` (seconds, a number:
+  the openai client builds the timeout of whichever HTTP library it runs on — httpx, or httpx2 since
+  openai 3.x, whose 2.17 rejects an ``httpx.Timeout``): connect, write, pool and *read* are each
+  limited to ``llm_timeout`` seconds. The read timeout is per socket
   read, so it ends a request that never answers and a stream that stalls between chunks alike (the
   openai client raises ``APITimeoutError`` inside the stream's iteration, which langchain-openai
   re-raises as ``OpenAITimeoutError``; older openai clients let ``httpx.ReadTimeout`` through as is).
@@ -82,7 +84,7 @@ def _chat_model(
         api_key=SecretStr(api_key),
         model=model,
         temperature=temperature,
-        timeout=httpx.Timeout(timeout),
+        timeout=float(timeout),  # seconds for each of connect, read, write and pool
         max_retries=0,
         max_completion_tokens=max_tokens,
         use_responses_api=False,
