@@ -5,7 +5,7 @@ re-ingest, and the metadata filters over it (the same ``where`` dicts as Chroma)
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -150,6 +150,16 @@ class BM25Index:
     def postings(self, term: str) -> np.ndarray:
         """Positions of the chunks that contain ``term`` (a stemmed term), ascending; empty if none."""
         return self.matrix.postings(term)
+
+    def holding(self, terms: Sequence[str]) -> np.ndarray:
+        """Positions of the chunks that contain every one of ``terms`` (stemmed), ascending; empty when
+        ``terms`` is."""
+        if not terms:
+            return np.empty(0, dtype=np.int64)
+        out = self.postings(terms[0])
+        for t in terms[1:]:
+            out = np.intersect1d(out, self.postings(t), assume_unique=True)
+        return out
 
     def df(self, term: str) -> int:
         """Number of chunks containing ``term``."""

@@ -380,10 +380,7 @@ class PaperIndex:
         """Chunks not about the name's paper(s) that write the name's words as a phrase ("speculative
         decoding" for "Speculative Decoding: Performance or Illusion?"), counted up to one past
         :data:`COMMON_NAME_CHUNKS`."""
-        holding = bm25.postings(terms[0])
-        for t in terms[1:]:
-            holding = np.intersect1d(holding, bm25.postings(t), assume_unique=True)
-        elsewhere = [int(pos) for pos in holding if self.chunk_record[int(pos)] not in n.records]
+        elsewhere = [int(pos) for pos in bm25.holding(terms) if self.chunk_record[int(pos)] not in n.records]
         if len(elsewhere) <= COMMON_NAME_CHUNKS:  # too few to be common, phrase or not: no text to read
             return len(elsewhere)
         phrase = f" {' '.join(tokens(n.display, compounds=False))} "
@@ -777,15 +774,12 @@ class PaperIndex:
         terms = lexical_terms(f"{prev} {name}")
         if prev[:1].upper() == prev[:1].lower() or not terms:
             return False  # a word without capitals ("和", "2") starts no name
-        holding = self._bm25.postings(terms[0])
-        for t in terms[1:]:
-            holding = np.intersect1d(holding, self._bm25.postings(t), assume_unique=True)
         # the name as typed, singular or plural ("Switch Transformers" for the notes' "Switch Transformer")
         rest = r"[\s-]+".join(re.escape(w) for w in re.sub(r"(?<=\w\w)s$", "", name).split())
         pattern = re.compile(
             rf"(?<![\w-]){re.escape(prev[:1].upper())}(?i:{re.escape(prev[1:])}[\s-]+{rest}s?)(?![\w-])"
         )
-        return any(pattern.search(self._bm25.texts[int(pos)]) for pos in holding)
+        return any(pattern.search(self._bm25.texts[int(pos)]) for pos in self._bm25.holding(terms))
 
     def along_title(
         self, mentions: Sequence[PaperMention], question: str, skip: Iterable[tuple[int, int]] = ()

@@ -8,7 +8,6 @@ import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from functools import reduce
 from typing import Any
 
 import numpy as np
@@ -348,7 +347,7 @@ class HybridRetriever(BaseRetriever):
         for alt in alternatives:
             if not alt:
                 continue
-            held = reduce(np.intersect1d, [self.bm25.postings(t) for t in alt])
+            held = self.bm25.holding(list(alt))
             groups |= {self._group(int(pos)) for pos in held}
             records = [self._record_terms.get(t, set()) for t in alt]
             groups |= {f"paper:{i}" for i in set.intersection(*records)}

@@ -28,8 +28,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 
-import numpy as np
-
 from papernotes.corpus.normalize import normalize
 from papernotes.corpus.venues import VenueMention
 from papernotes.retrieval.entities import COMMON_NAME_CHUNKS, PaperIndex, PaperMention, words_of
@@ -115,8 +113,4 @@ def _in_order(run: list[str], title: str) -> bool:
 
 def _elsewhere(index: PaperIndex, terms: list[str], rec: int) -> int:
     """Chunks holding all of ``terms`` that are not about paper ``rec``."""
-    bm25 = index.bm25
-    holding = bm25.postings(terms[0])
-    for t in terms[1:]:
-        holding = np.intersect1d(holding, bm25.postings(t), assume_unique=True)
-    return sum(1 for pos in holding if index.chunk_record[int(pos)] != rec)
+    return sum(1 for pos in index.bm25.holding(terms) if index.chunk_record[int(pos)] != rec)
