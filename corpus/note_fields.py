@@ -31,7 +31,7 @@ VENUE_KEYS = (
     "journaltitle",
     "container-title",
 )
-SUMMARY_KEYS = ("tldr", "tl;dr", "summary", "excerpt", "description", "abstract")
+SUMMARY_KEYS = ("tldr", "tl;dr", "summary", "excerpt", "description", "desc", "abstract")  # desc: Dendron
 AUTHOR_KEYS = ("authors", "author", "creators")
 AFFILIATION_KEYS = ("affiliations", "affiliation", "institution", "institutions", "organization")
 ID_KEYS = ("citekey", "citationkey", "citation_key", "doi", "arxiv", "arxiv_id", "zotero")

@@ -236,12 +236,17 @@ def points_to_note(item: Item) -> bool:
     return bool(pointers) and not web
 
 
+#: A venue in brackets followed by a dash (or hyphen) set apart by spaces: "Title (ICML 2023) — what it does".
+_VENUE_BEFORE_DASH_RE = re.compile(r"\(([^()]*\b(?:19|20)\d\d\b[^()]*|arXiv[^()]*)\)\s+[—–-]\s")
+
+
 def _is_paper_item(item: Item, affiliation_rule: bool = True) -> bool:
     """A listing bullet that reads as a paper: a title (words that are not link labels, not a lead-in
     ending with ":" or a sentence ending with ".") plus a paper-link label, or a title of two or more
     words with a trailing venue (in parentheses or after a dash: :func:`dash_venue`), an arXiv identifier,
     or (``affiliation_rule``: on a listing page, see :func:`listing_page`) an affiliation line below it
-    or its title linked to a paper registry (:func:`linked_title`). A task-list checkbox is not part of the title,
+    or its title linked to a paper registry (:func:`linked_title`); the bracketed venue may also stand
+    right after the title, before a dash and a description. A task-list checkbox is not part of the title,
     and a bullet that only points to a note (:func:`points_to_note`) is no paper of its own. A to-do —
     an unchecked task or a to-do lead ("- [ ] TODO read: Sarathi-Serve [arXiv](…)", "- [ ] to read: X",
     :func:`todo_stripped`) — is a paper not read yet, so no paper of the notes, whatever it names."""
@@ -263,6 +268,10 @@ def _is_paper_item(item: Item, affiliation_rule: bool = True) -> bool:
     if dash_venue(without_shortcodes(text)):
         return True
     if re.search(r"\((?:[^()]*\b(?:19|20)\d\d\b[^()]*|arXiv[^()]*)\)\s*$", text) and find_venues(text):
+        return True
+    # ... or right after the title, before a dash that goes on to describe it ("[Title](…) (ICML 2023) —
+    # migrate activation outliers … — Xiao et al. (MIT)")
+    if (m := _VENUE_BEFORE_DASH_RE.search(text)) and find_venues(m.group(1)):
         return True
     if _ARXIV_ID_RE.search(text):
         return True
@@ -366,7 +375,47 @@ def parse_title(text: str) -> tuple[str, str | None]:
         elif re.fullmatch(r"arXiv.*", inner, re.IGNORECASE):
             venue = "arXiv"
             t = t[: m.start()].strip()
+    if venue is None and (d := _VENUE_BEFORE_DASH_RE.search(t)) and (vs := find_venues(d.group(1))):
+        return t[: d.start()].strip(" -–—→⇒>|"), vs[0]  # "Title (ICML 2023) — what it does"
     return t.strip(" -–—→⇒>|"), venue
+
+
+def dash_description(text: str) -> str:
+    """What a paper bullet says after its bracketed venue and a dash ("[Title](…) (ICML 2023) — migrate
+    activation outliers into weights"), or "" (also when no part of it between dashes has three words or
+    is a byline: "— arXiv:3006.16668 — Google")."""
+    m = _VENUE_BEFORE_DASH_RE.search(text)
+    said = text[m.end() :].strip() if m and find_venues(m.group(1)) else ""
+    # link labels and a lone affiliation ("— arXiv:3006.16668 — Google") describe nothing
+    words = [w for w in re.split(r"\s+[—–-]\s+", said) if len(w.split()) >= 3 or byline_tail(w)[1]]
+    return said if words else ""
+
+
+#: A byline: surnames or names, comma-separated ("Frantar, Ashkboos, Hoefler, Alistarh", "Hu et al."), then
+#: the affiliations in brackets.
+_BYLINE_NAME_RE = re.compile(r"[A-Z][\w'’.-]*(?:\s+(?:[A-Z][\w'’.-]*|van|von|de|der|da|di|du|le|la)){0,3}")
+
+
+def byline_tail(text: str) -> tuple[str, list[str], list[str]]:
+    """``(text before it, authors, affiliations)`` of a byline ending a description after a dash — names
+    or surnames, then the affiliations in brackets: "3.25x speedup on A100 — Frantar, Ashkboos, Hoefler,
+    Alistarh (IST Austria, ETH Zurich)", "freeze W, learn BA — Hu et al. (Microsoft)", or all of it
+    ("Lin et al. (MIT)", "Ji Lin, Song Han (MIT)": "et al." or full names then); ``(text, [], [])``
+    when it ends in none (two or more names, or one with "et al.", and the brackets are required: "— Google,
+    Meta" may be companies)."""
+    dashes = list(re.finditer(r"\s+[—–-]\s+", text))
+    head, tail = (text[: dashes[-1].start()], text[dashes[-1].end() :]) if dashes else ("", text)
+    m = re.fullmatch(r"(.+?)\s*\(([^()]+)\)\.?", tail.strip())
+    if not m:
+        return text, [], []
+    etal = bool(_ET_AL_RE.search(m.group(1)))
+    names = [n.strip(" .") for n in _NAMES_SPLIT_RE.split(_ET_AL_RE.sub("", m.group(1))) if n.strip(" .")]
+    if not names or not all(_BYLINE_NAME_RE.fullmatch(n) for n in names) or (len(names) < 2 and not etal):
+        return text, [], []
+    if not dashes and not (etal or all(_personal_name(n) for n in names)):
+        return text, [], []  # all of it a byline only by "et al." or full names: not "PyTorch, JAX (frameworks)"
+    authors, affs = split_authors(tail)
+    return head.strip(), authors, affs
 
 
 _MEASURE_RE = re.compile(r"^[+\-~≈<>]?\s*\d[\d.,]*(?:\s*(?:%|x\b|×)|\s+\S)|^[+\-~≈<>]\s*\d")
@@ -535,6 +584,11 @@ def entry_from_item(item: Item, page: Page, topic: str, venue_default: str | Non
     else:
         rest = children
     summary = join_lines(_flatten(rest))
+    authors: list[str] = []
+    if described := dash_description(item.text):  # "[Title](…) (ICML 2023) — what it does — Xiao et al. (MIT)"
+        described, authors, found = byline_tail(described)
+        affiliations = affiliations or found
+        summary = summary or described
     _, year = split_venue(venue) if venue else (None, None)
     from papernotes.corpus.short_names import initials_match, opening_names  # it reads this module's labels
 
@@ -565,6 +619,7 @@ def entry_from_item(item: Item, page: Page, topic: str, venue_default: str | Non
         venue=venue,
         year=year,
         affiliations=affiliations,
+        authors=authors,
         links=links,
         summary=summary,
         topic=topic,
@@ -604,16 +659,73 @@ def is_deep_note(page: Page, blocks: list[Block]) -> bool:
 
 
 def split_authors(line: str) -> tuple[list[str], list[str]]:
-    """``"A, B (X & Y), C (Z)"`` or ``"A, B, C (X, Y)"`` → (authors, affiliations)."""
+    """``"A, B (X & Y), C (Z)"`` or ``"A, B, C (X, Y)"`` → (authors, affiliations).
+
+    The author list ends where the byline goes on to say something else (:func:`_authors_end`): at the
+    end of its first sentence ("… Dan Alistarh (IST Austria). Published at ICLR 2023.") or at a dash,
+    middle dot, bullet or bar set apart by spaces ("Ho, Jain, Abbeel — UC Berkeley"); what follows is
+    no author. After a dash, dot or bar, the part up to the next one is the affiliation when it reads
+    as one (:func:`_affiliation_like`: "UC Berkeley", not "USENIX ATC 2014", "pdf" or a link); so are
+    plain words after the names ("Diego Ongaro & John Ousterhout, Stanford"). A bracketed part is an
+    affiliation when it reads as one and ends in no lower-case word: not "(22 authors, Laurent Sifre
+    last)", "(NeurIPS 2023)", "(work done at Google)"."""
+    line = line.replace("（", "(").replace("）", ")")
+    end = _authors_end(line)
+    head, tail = line[: end.start()] if end else line, line[end.end() :] if end else ""
     affs: list[str] = []
-    for m in re.finditer(r"\(([^()]*)\)", line):
-        for a in re.split(r"\s*(?:&|,|;)\s*", m.group(1)):
+    for m in re.finditer(r"\(([^()]*)\)", head):
+        for a in re.split(r"\s*(?:&|,|;|、)\s*", m.group(1)):
             a = a.strip(" _*")
-            if a and a not in affs:
+            if a not in affs and _affiliation_like(a) and not re.search(r"\b[a-z]+$", a):
                 affs.append(a)
-    names_part = re.sub(r"\([^()]*\)", "", line)
-    names = [_ET_AL_RE.sub("", n.strip(" .")).strip(" .") for n in re.split(r",|，|、|\band\b", names_part)]
-    return [n for n in names if n], affs
+    names_part = re.sub(r"\([^()]*\)", "", head)
+    names = [n for n in (_ET_AL_RE.sub("", n.strip(" .")).strip(" .") for n in _NAMES_SPLIT_RE.split(names_part)) if n]
+    # plain words after two or more personal names are where they work ("…, John Ousterhout, Stanford")
+    while len(names) > 2 and not _personal_name(names[-1]) and all(_personal_name(n) for n in names[-3:-1]):
+        affs.append(names.pop())
+    if end and not end.group().strip().endswith(".") and (place := _PART_END_RE.split(tail, 1)[0].strip(" .")):
+        affs += [a for a in re.split(r"\s*(?:&|,|;|/)\s*", place) if _affiliation_like(a) and a not in affs]
+    return names, affs
+
+
+#: What separates the names of an author list: commas (Latin or full-width), 、, "and", "&".
+_NAMES_SPLIT_RE = re.compile(r",|，|、|\band\b|&")
+#: The end of a byline's first sentence, a period after a lower-case letter or a closing bracket then a
+#: capital, digit or link (an initial's period, "Jonathan T. Barron", and "Jr."/"St." end nothing),
+#: or a dash, middle dot, bullet or bar between spaces.
+_AUTHORS_END_RE = re.compile(r"(?<=[a-z)])(?<!\b[JS][rt])(?<!\bDr)\.\s+(?=[A-Z0-9\[])|\s+[—–·•|]\s+")
+#: Where a part after the author list ends: the next such separator or sentence end.
+_PART_END_RE = re.compile(r"\s+[—–·•|]\s+|\.\s+|\s*\(")
+
+
+def _authors_end(line: str) -> re.Match[str] | None:
+    """The first :data:`_AUTHORS_END_RE` match outside brackets in ``line`` (a period inside "(Univ. of
+    X)" ends no sentence), or None."""
+    for m in _AUTHORS_END_RE.finditer(line):
+        if line.count("(", 0, m.start()) == line.count(")", 0, m.start()):
+            return m
+    return None
+
+
+def _personal_name(text: str) -> bool:
+    """Two to four capitalised words or initials ("Tom B. Brown", "J. J. Furman"), the shape
+    :func:`~papernotes.corpus.note_opening.author_list` reads a name by."""
+    words = re.sub(r"[*†‡§¹²³]+", "", text).strip(" .").split()
+    return 2 <= len(words) <= 4 and all(re.fullmatch(r"[A-Z][\w'’-]*\.?|[A-Z]\.", w) for w in words)
+
+
+def _affiliation_like(text: str) -> bool:
+    """A short phrase with no digit, link or venue name, capitalised or in a script without case: "UC
+    Berkeley", "Stanford", "清华大学" (not "USENIX ATC 2014", "NeurIPS", "pdf", "https://…")."""
+    words = text.split()
+    return (
+        1 <= len(words) <= 6
+        and text[:1].isalpha()
+        and not text[:1].islower()
+        and not any(c.isdigit() for c in text)
+        and "://" not in text
+        and not find_venues(text)
+    )
 
 
 #: "et al." or its Chinese form 等/等人 closing an author list: no author's name.

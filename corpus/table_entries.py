@@ -17,7 +17,7 @@ from papernotes.corpus.listing_marks import short_name_tail, without_shortcodes
 from papernotes.corpus.markdown import Block
 from papernotes.corpus.models import Page, PaperEntry
 from papernotes.corpus.paper_links import is_paper_link
-from papernotes.corpus.papers import PAPER_LINK_LABELS, parse_title, system_name
+from papernotes.corpus.papers import PAPER_LINK_LABELS, byline_tail, parse_title, system_name
 from papernotes.corpus.publications import _looks_like_authors
 from papernotes.corpus.venues import find_venues, normalize_venue, split_venue
 
@@ -176,9 +176,15 @@ def table_entries(block: Block, page: Page, topic: str, venue_default: str | Non
             continue
         venue = venue or venue_default
         kept = {at} | {i for i, c in enumerate(cells) if venue and find_venues(c)[:1] == [venue]}
-        summary = "; ".join(
-            t for i, c in enumerate(cells) if i not in kept for t in [_title_text(c, links[i])] if len(t.split()) > 1
-        )
+        said = [_title_text(c, links[i]) for i, c in enumerate(cells) if i not in kept]
+        # a byline ending a notes cell: "3.25x speedup on A100 — Frantar, Ashkboos, … (IST Austria, ETH Zurich)"
+        authors: list[str] = []
+        affiliations: list[str] = []
+        for j, t in enumerate(said):
+            head, names, places = byline_tail(t)
+            if names and not authors:
+                said[j], authors, affiliations = head, names, places
+        summary = "; ".join(t for t in said if len(t.split()) > 1)
         out.append(
             (
                 n,
@@ -191,6 +197,8 @@ def table_entries(block: Block, page: Page, topic: str, venue_default: str | Non
                     aliases=[short] if short else [],
                     venue=venue,
                     year=split_venue(venue)[1] if venue else None,
+                    authors=authors,
+                    affiliations=affiliations,
                     links=_links(row, at, venue),
                     summary=summary,
                     topic=topic,

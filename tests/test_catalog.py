@@ -178,6 +178,66 @@ def test_split_authors_leaves_out_et_al(line, authors):
     assert split_authors(line)[0] == authors
 
 
+@pytest.mark.parametrize(
+    ("line", "authors", "affiliations"),
+    [
+        # the byline's next sentence (an award, a venue, a date, a remark) is no author's
+        (
+            "Ben Poole, Ajay Jain, Jonathan T. Barron, Ben Mildenhall (Google Research, UC Berkeley). "
+            "Outstanding Paper Award at ICLR 2023.",
+            ["Ben Poole", "Ajay Jain", "Jonathan T. Barron", "Ben Mildenhall"],
+            ["Google Research", "UC Berkeley"],
+        ),
+        (
+            "Elias Frantar, Dan Alistarh (IST Austria). Published at ICLR 2023.",
+            ["Elias Frantar", "Dan Alistarh"],
+            ["IST Austria"],
+        ),
+        ("Jared Kaplan, Dario Amodei (OpenAI). OpenAI, January 2020.", ["Jared Kaplan", "Dario Amodei"], ["OpenAI"]),
+        (
+            "Woosuk Kwon, Ion Stoica (UC Berkeley). Also on arXiv: https://arxiv.org/abs/2309.06180",
+            ["Woosuk Kwon", "Ion Stoica"],
+            ["UC Berkeley"],
+        ),
+        ("Gyeong-In Yu, Byung-Gon Chun (SNU). OSDI '22", ["Gyeong-In Yu", "Byung-Gon Chun"], ["SNU"]),
+        # a place after a dash, dot or bar is the affiliation; a venue, link or "pdf" is not
+        (
+            "Jonathan Ho, Ajay Jain, Pieter Abbeel — UC Berkeley",
+            ["Jonathan Ho", "Ajay Jain", "Pieter Abbeel"],
+            ["UC Berkeley"],
+        ),
+        (
+            "Tim Dettmers, Luke Zettlemoyer — University of Washington. Presented at NeurIPS",
+            ["Tim Dettmers", "Luke Zettlemoyer"],
+            ["University of Washington"],
+        ),
+        ("Jane Doe, Bob Lee — ICLR 2031", ["Jane Doe", "Bob Lee"], []),
+        (
+            "Diego Ongaro & John Ousterhout, Stanford · USENIX ATC 2014 (Best Paper) · [pdf](https://x.org/p) · https://raft.github.io",
+            ["Diego Ongaro", "John Ousterhout"],
+            ["Stanford"],
+        ),
+        # full-width brackets; a bracket that counts or dates is no place
+        ("Ruoyu Qin 等（月之暗面 Moonshot AI、清华大学）", ["Ruoyu Qin"], ["月之暗面 Moonshot AI", "清华大学"]),
+        (
+            "Jordan Hoffmann, Aidan Clark, et al. (22 authors, Laurent Sifre last)",
+            ["Jordan Hoffmann", "Aidan Clark"],
+            [],
+        ),
+        ("Ann Bee, Cy Dee (NeurIPS 2023)", ["Ann Bee", "Cy Dee"], []),
+        # an initial's period, "Jr." and a period inside brackets end nothing
+        (
+            "Guy L. Steele Jr., Ann St. John (Univ. of Nowhere). NeurIPS 2020",
+            ["Guy L. Steele Jr", "Ann St. John"],
+            ["Univ. of Nowhere"],
+        ),
+        ("J. J. Furman, James C. Corbett (Google)", ["J. J. Furman", "James C. Corbett"], ["Google"]),
+    ],
+)
+def test_split_authors_stops_where_the_byline_says_something_else(line, authors, affiliations):
+    assert split_authors(line) == (authors, affiliations)
+
+
 def test_system_names_and_affiliations_from_notes(tmp_path):
     recs = {title_key(r.title): r for r in catalog_of(make_notes(tmp_path / "notes"))}
     shardy = recs[title_key("Efficient Sharding with Shardy and Friends")]
@@ -417,3 +477,41 @@ def test_a_title_ending_with_a_name_after_with_using_or_via_gives_the_system(tit
     ]
     record = next(r for r in build_catalog(entries) if r.title == title)
     assert record.system == system
+
+
+LIST_WITH_BYLINES = """# Quantization papers
+
+- [SmoothWomb: Accurate Post-Training Quantization for Wombat Models](https://arxiv.org/abs/3211.10438) (ICML 2033) — migrate activation outliers into weights — Xiao, Lin, Seznec, Han (MIT, NVIDIA)
+- [AWomb: Activation-aware Weight Quantization for Wombats](https://arxiv.org/abs/3306.00978) (MLSys 2034) — Lin et al. (MIT)
+- [KVWomb: Caching Keys for Wombats](https://arxiv.org/abs/3307.00001) (OSDI 2034) - pages the KV cache of wombat servers
+
+## Table
+
+| Name | Paper | Venue | Notes |
+|---|---|---|---|
+| GPTWomb | [GPTWomb: Accurate Post-Training Quantization for Generative Wombats](https://arxiv.org/abs/3210.17323) | ICLR 2033 | second-order layer-wise weight quantization; 3.25x speedup on A100 — Frantar, Ashkboos, Hoefler, Alistarh (IST Austria, ETH Zurich) |
+| LoWomb | [LoWomb: Low-Rank Adaptation of Wombat Models](https://arxiv.org/abs/3106.09685) | ICLR 2032 | freeze W, learn BA — Hu et al. (Microsoft) |
+| CacheWomb | [CacheWomb: Something About Caches](https://arxiv.org/abs/3401.00001) | OSDI 2034 | a cache for wombats — Google, Meta |
+"""
+
+
+def test_a_bullet_with_its_venue_before_a_dash_is_a_paper_and_its_byline_its_people(tmp_path):
+    # "[Title](link) (ICML 2033) — what it does — byline": a paper on any page, not only beside bullets
+    # whose venue ends them; the description is its one-liner, the byline its authors and affiliations
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "list.md").write_text(LIST_WITH_BYLINES, encoding="utf-8")
+    recs = {r.title.split(":")[0]: r for r in catalog_of(tmp_path / "notes")}
+    smooth, awq, kv = recs["SmoothWomb"], recs["AWomb"], recs["KVWomb"]
+    assert (smooth.venue, smooth.summary) == ("ICML 2033", "migrate activation outliers into weights")
+    assert (smooth.authors, smooth.affiliations) == (["Xiao", "Lin", "Seznec", "Han"], ["MIT", "NVIDIA"])
+    assert (awq.venue, awq.authors, awq.affiliations, awq.summary) == ("MLSys 2034", ["Lin"], ["MIT"], "")
+    assert (kv.venue, kv.summary, kv.authors) == ("OSDI 2034", "pages the KV cache of wombat servers", [])
+    # a table's notes cell ending in a byline gives the people, the rest stays the one-liner
+    gptq, lora, cache = recs["GPTWomb"], recs["LoWomb"], recs["CacheWomb"]
+    assert gptq.authors == ["Frantar", "Ashkboos", "Hoefler", "Alistarh"]
+    assert gptq.affiliations == ["IST Austria", "ETH Zurich"]
+    assert gptq.summary == "second-order layer-wise weight quantization; 3.25x speedup on A100"
+    assert (lora.authors, lora.affiliations) == (["Hu"], ["Microsoft"])
+    # companies after a dash, without brackets, may be anything: no people
+    assert (cache.authors, cache.affiliations) == ([], [])
+    assert "Google, Meta" in cache.summary
