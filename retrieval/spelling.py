@@ -17,6 +17,12 @@ in) gives such a word the one word of the notes it most plausibly stands for:
   A word the notes do use reads so only when the longer word is a term of the field (:meth:`Vocabulary.
   shorthand`): "perf" is "performance" even in notes where a paper is called "PeRF".
 
+- a **compound name shortened**: for a non-word of :data:`MIN_CONTRACTED` letters or more with no
+  other reading, the most frequent word of the notes, no common English word, whose beginning it
+  writes out (four letters and half its own at least) and whose rest it abbreviates as above:
+  "flashattn" → "flashattention", "pagedattn" → "pagedattention" (a name and the word "attn"
+  typed as one word), "fastertrans" → "fastertransformer".
+
 - a **spelling by sound**: for a non-word of :data:`MIN_SOUNDED` letters or more with no other reading,
   the common English word of the notes that has the same Metaphone key (L. Philips, "Hanging on the
   Metaphone", *Computer Language* 7(12), 1990; computed by jellyfish) and a key of
@@ -50,6 +56,10 @@ from papernotes.retrieval.terms import Key, english_word, field_term_chunks, lex
 MIN_LETTERS = 4
 #: Longest word read as an abbreviation.
 MAX_ABBREVIATION = 5
+#: Shortest word read as a compound name written out then shortened (:func:`contracts`), and fewest
+#: letters it must write out.
+MIN_CONTRACTED = 6
+MIN_CONTRACTED_PREFIX = 4
 #: Shortest word read as spelt by sound, and fewest Metaphone codes its key must have.
 MIN_SOUNDED = 5
 MIN_SOUND_CODES = 4
@@ -71,6 +81,22 @@ def abbreviates(short: str, word: str) -> bool:
     if any(c in _VOWELS for c in short[1:]):
         return False
     return _first_then_in_order(short, word)
+
+
+def contracts(short: str, word: str) -> bool:
+    """True when ``short`` writes out the beginning of ``word`` — at least
+    :data:`MIN_CONTRACTED_PREFIX` letters and half its own — and abbreviates the rest: nothing more
+    (a truncation) or consonants of the rest in order (a contraction, as "attn" is of "attention"), with
+    ``word`` at least two letters longer: "flashattn" / "flashattention", "deepspd" / "deepspeed"."""
+    if len(word) < len(short) + 2:
+        return False
+    p = 0
+    while p < len(short) and short[p] == word[p]:
+        p += 1
+    if p < max(MIN_CONTRACTED_PREFIX, (len(short) + 1) // 2):
+        return False
+    rest = iter(word[p:])
+    return not any(c in _VOWELS for c in short[p:]) and all(c in rest for c in short[p:])
 
 
 def _first_then_in_order(short: str, word: str) -> bool:
@@ -132,6 +158,8 @@ class Vocabulary:
                 readings.append(min(near, key=lambda m: (m[1], -self.df[m[0]], m[0]))[0])
         if (longer := self._expanded(word)) is not None:
             readings.append(longer)
+        if not readings and edits and len(word) >= MIN_CONTRACTED:
+            readings += self._contracted(word)
         if not readings and edits and len(word) >= MIN_SOUNDED:
             readings += self._sounded(word)
         # a short word can read both ways ("accel": "accl" one edit away, or "accelerator" abbreviated):
@@ -157,6 +185,16 @@ class Vocabulary:
             if (d := DamerauLevenshtein.distance(word, w)) <= max(len(word), len(w)) // 3
         ]
         return [min(near, key=lambda m: (m[0], -self.df[m[1]], m[1]))[1]] if near else []
+
+    def _contracted(self, word: str) -> list[str]:
+        """The most frequent word of the notes, no common English word, that ``word`` (a non-word of
+        :data:`MIN_CONTRACTED` letters or more) shortens after writing out its beginning: a compound
+        name typed with its last part abbreviated ("flashattn" / "flashattention", "pagedattn" /
+        "pagedattention") or cut short ("fastertrans" / "fastertransformer"); see :func:`contracts`.
+        A list of at most one word."""
+        stem = word[:MIN_CONTRACTED_PREFIX]
+        longer = [w for w in self._words if w.startswith(stem) and contracts(word, w) and not self._is_english(w)]
+        return [max(longer, key=lambda w: (self.df[w], w))] if longer else []
 
     def _expanded(self, word: str) -> str | None:
         """The most frequent common English word of the notes at least three letters longer that

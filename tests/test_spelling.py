@@ -135,3 +135,56 @@ def test_a_question_typed_by_sound_or_shorthand_is_answered(tmp_path, models_cac
         files[f"other{i}.md"] = f"# Note {i}\n\nSystem number {i} improves performance of storage.\n"
     answer = notes_from_texts(tmp_path, files, models_cache).ask(question)
     assert not answer.refused and figure in answer.answer
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("flashattn", "flashattention"),  # a name and "attn" typed as one word
+        ("pagedattn", "pagedattention"),
+        ("pagedatn", "pagedattention"),
+        ("deepspd", "deepspeed"),  # consonants of the rest, in order
+        ("fastertrans", "fastertransformer"),  # the rest cut short
+    ],
+)
+def test_a_compound_name_typed_shortened_reads_as_the_name(typed, meant):
+    texts = [
+        "FlashAttention tiles attention.",
+        "PagedAttention in vLLM.",
+        "DeepSpeed ZeRO.",
+        "FasterTransformer is a baseline.",
+    ]
+    assert Vocabulary(texts, english_word).variant(typed) == meant
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "flashattnx",  # a letter the name does not have after the shortened part
+        "flashatex",  # a vowel in the shortened part: no contraction
+        "flattn",  # only three letters written out
+        "flashy",  # a common English word is meant as typed
+        "deepsx",  # nothing of the rest
+    ],
+)
+def test_a_word_that_shortens_no_name_is_left_alone(typed):
+    texts = ["FlashAttention tiles attention.", "DeepSpeed ZeRO.", "Flashing lights."]
+    assert Vocabulary(texts, english_word).variant(typed) is None
+
+
+def test_a_question_typing_a_name_shortened_is_answered(tmp_path, models_cache):
+    """ "flashattn path-x acc?" names FlashAttention: before, "flashattn" was a name no note writes and the
+    question was refused."""
+    files = {
+        "flashattention.md": (
+            '---\ntitle: "FlashAttention: Fast and Memory-Efficient Exact Attention with IO-Awareness"\n'
+            'venue: "NeurIPS 2022"\n---\n\nTiles attention so it never materializes the N×N matrix.\n\n'
+            "## Results\n\n- first Transformer to get better-than-chance on Path-X (seq. length 16K, 61.4% accuracy)\n"
+            "- 3x speedup on GPT-2 (seq. length 1K)\n"
+        ),
+        "vllm.md": '---\ntitle: "Efficient Memory Management for LLM Serving with PagedAttention"\n---\n\nPages the KV cache.\n',
+    }
+    notes = notes_from_texts(tmp_path, files, models_cache)
+    answer = notes.ask("flashattn path-x acc?")
+    assert not answer.refused and "61.4%" in answer.answer
+    assert notes.ask("flashatx path-x acc?").refused  # no name it shortens
