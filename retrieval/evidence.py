@@ -260,6 +260,8 @@ class _AmountCache:
 
     chunks: dict[int, list[tuple[frozenset[str], bool]]]
     shares: dict[str, float]
+    #: each chunk position's rank by chunk id (:func:`_by_id`)
+    rank: np.ndarray | None = None
 
 
 _amount_caches: weakref.WeakKeyDictionary[BM25Index, _AmountCache] = weakref.WeakKeyDictionary()
@@ -279,23 +281,40 @@ def _spread(positions: Sequence[int] | np.ndarray, n: int) -> list[int]:
     return [int(p) for p in positions[:: max(1, len(positions) // n)]]
 
 
+def _by_id(cache: _AmountCache, bm25: BM25Index, positions: Sequence[int] | np.ndarray) -> np.ndarray:
+    """``positions`` ordered by their chunks' ids (content hashes), not by where the chunks sit in the
+    index: an index built at once and one grown by incremental ingests hold the chunks in different
+    orders, and a sample spread over the index order gave the same notes different amount shares (and
+    answers) by their ingest history."""
+    if cache.rank is None:
+        order = np.argsort(np.array(bm25.ids, dtype=object), kind="stable")
+        cache.rank = np.empty(len(order), dtype=np.int64)
+        cache.rank[order] = np.arange(len(order))
+    pos = np.asarray(positions, dtype=np.int64)
+    return pos[np.argsort(cache.rank[pos], kind="stable")]
+
+
 def amount_share(term: str, bm25: BM25Index) -> float:
     """Share (0–1) of the notes' sentences holding the stemmed ``term`` that state an amount
     (:func:`has_number`), over the sentences of about :data:`AMOUNT_SAMPLE_CHUNKS` chunks holding it
     (evenly spaced in the index): how much the notes use the word to state amounts ("size", "accuracy",
-    "throughput" mostly come with one; "design" or "idea" seldom do). Additively smoothed towards the
+    "throughput" mostly come with one; "design" or "idea" seldom do); the chunks are spread over the
+    order of their ids, so the same notes give the same share however they were ingested. Additively
+    smoothed towards the
     share over all the notes' sentences (:data:`AMOUNT_PRIOR_SENTENCES` pseudo-sentences). Measured once
     per term and index; each chunk is read once."""
     cache = _amount_caches.setdefault(bm25, _AmountCache({}, {}))
     if "" not in cache.shares:  # the notes' overall share, over an even sample of their chunks
         every = [
-            a for pos in _spread(range(len(bm25)), AMOUNT_SAMPLE_CHUNKS) for _, a in _sentences_read(cache, bm25, pos)
+            a
+            for pos in _spread(_by_id(cache, bm25, range(len(bm25))), AMOUNT_SAMPLE_CHUNKS)
+            for _, a in _sentences_read(cache, bm25, pos)
         ]
         cache.shares[""] = sum(every) / len(every) if every else 0.0
     if term not in cache.shares:
         read = [
             amount
-            for pos in _spread(bm25.postings(term), AMOUNT_SAMPLE_CHUNKS)
+            for pos in _spread(_by_id(cache, bm25, bm25.postings(term)), AMOUNT_SAMPLE_CHUNKS)
             for terms, amount in _sentences_read(cache, bm25, pos)
             if term in terms
         ]

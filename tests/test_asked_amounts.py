@@ -199,3 +199,27 @@ def test_a_versioned_name_is_what_the_pronoun_refers_to(notes, q):
 def test_number_is_no_part_of_what_is_asked(notes, q):
     """In a question asking for an amount, "number(s)" names nothing the answer must say."""
     assert "number" not in {k.word.casefold().rstrip("s") for k in notes.retriever.understand(q).asked}
+
+
+def test_an_amount_share_does_not_depend_on_the_order_the_chunks_were_ingested_in():
+    """The amount share of a word is measured over a sample of the chunks holding it (and of all chunks,
+    for the prior): an index built at once and one grown by incremental ingests hold the chunks in other
+    orders, and the sample must not follow that order, or the same notes answer differently."""
+    from papernotes.retrieval.bm25 import BM25Index
+    from papernotes.retrieval.evidence import amount_share
+
+    # every other chunk states an amount; an even spread over positions would see only those, or none
+    texts = [
+        f"# Note {i}\n\nThe model size is {i}B parameters."
+        if i % 2 == 0
+        else f"# Note {i}\n\nThe model design is simple."
+        for i in range(240)
+    ]
+    ids = [f"{(i * 7919) % 1000:03d}-{i}" for i in range(240)]
+    meta: list[dict] = [{} for _ in texts]
+    built = BM25Index.build(ids, texts, meta)
+    order = [*range(1, 240), 0]  # the first chunk re-ingested: now the last
+    grown = BM25Index.build([ids[i] for i in order], [texts[i] for i in order], meta)
+    for term in ("model", "size", "design"):
+        assert amount_share(term, built) == amount_share(term, grown)
+    assert amount_share("size", built) > amount_share("design", built)
