@@ -333,6 +333,16 @@ class HybridRetriever(BaseRetriever):
             else f"page:{title_key(str(self.bm25.metadatas[pos].get('page_title') or pos))}"
         )
 
+    def records_naming(self, alternatives: Sequence[Sequence[str]]) -> set[str]:
+        """The collapse groups of the catalog records (``paper:N``) whose title, system name, aliases or
+        one-line summary hold every stemmed term of one of ``alternatives``: papers the name is about,
+        not only mentioned in their notes."""
+        self.groups_writing(())  # builds the record terms
+        terms = self._record_terms or {}
+        return {
+            f"paper:{i}" for alt in alternatives if alt for i in set.intersection(*(terms.get(t, set()) for t in alt))
+        }
+
     def groups_writing(self, alternatives: Sequence[Sequence[str]]) -> set[str]:
         """The collapse groups (:attr:`Hit.group`: papers, else pages) with a chunk, or a catalog record
         (its title, system name, aliases, one-line summary), that holds every stemmed term of one of

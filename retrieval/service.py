@@ -387,7 +387,17 @@ class Notes:
         # question's best passage matched it too weakly for the fitted model, "what is phantora", 2026-12-04)
         about = {g for k in subjects for g in self.retriever.groups_writing(as_written(k).alternatives)}
         if about:
-            an.sentences = [s for s in an.sentences if s.hit.group in about]
+            # ... and in another paper's notes, only a line that writes the name (in itself or its heading)
+            # speaks of it: "Follow-up reading: Mixtral (haven't read)" at the end of the Switch Transformer
+            # notes makes none of their lines about Mixtral
+            alts = [alt for k in subjects for alt in as_written(k).alternatives if alt]
+            own_record = self.retriever.records_naming(alts)
+            an.sentences = [
+                s
+                for s in an.sentences
+                if s.hit.group in about
+                and (not s.hit.group.startswith("paper:") or s.hit.group in own_record or _writes(s, alts))
+            ]
         an.amount = amount_asked(q.asks_quantity, q.asked, self.retriever.bm25)
         names = {r: m.name for m in q.papers for r in m.records}
         embed = self.retriever.embeddings.embed_documents
@@ -686,3 +696,10 @@ def _asks_list(text: str) -> bool:
     from papernotes.retrieval.question import understand
 
     return understand(text).is_list
+
+
+def _writes(s: Sentence, alternatives: Sequence[Sequence[str]]) -> bool:
+    """``s`` (its text, or the heading path of its chunk) holds every stemmed term of one of
+    ``alternatives``."""
+    terms = set(lexical_terms(s.text + "\n" + s.hit.text.split("\n", 1)[0]))
+    return any(all(t in terms for t in alt) for alt in alternatives)

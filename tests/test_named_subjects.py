@@ -63,6 +63,24 @@ The master forget gate and master input gate use the cumsoft function, the cumul
 which gives a soft monotone split point over the neurons.
 """
 
+SWITCHBACK = """---
+title: "Switchback Transformers: Simple Sparse Routing at Scale"
+desc: "top-1 MoE routing"
+paper: "https://arxiv.org/abs/3101.03961"
+---
+
+## Notes (skimmed)
+
+- route each token to one expert (top-1) instead of top-2 — simpler, less communication
+- expert capacity factor 1.25; overflowing tokens are dropped and passed through the residual
+
+## Versus Dingotral
+
+- sends each token to two experts chosen by a learned gate, at twice the compute per token
+
+Follow-up reading: Kangatral (haven't read, not noting it yet).
+"""
+
 QUEUE = """# Reading queue
 
 Papers someone suggested but nobody has written up yet.
@@ -80,6 +98,7 @@ def notes(tmp_path_factory, models_cache):
         "lowomb.md": ADAPTERS,
         "ordered.md": ORDERED,
         "queue.md": QUEUE,
+        "switchback.md": SWITCHBACK,
     }
     return notes_from_texts(tmp_path_factory.mktemp("named-subjects"), files, models_cache)
 
@@ -118,6 +137,26 @@ def test_a_name_is_answered_from_the_notes_that_write_it(notes, question, expect
     a = notes.ask(question, use_llm=False)
     assert not a.refused, a.answer
     assert expected in a.answer
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["what did the kangatral paper find about routing?", "kangatral routing?", "how does kangatral route tokens"],
+)
+def test_a_name_another_papers_notes_only_mention_is_no_subject_of_their_lines(notes, question):
+    # "Follow-up reading: Kangatral" ends the Switchback notes: none of their other lines is about Kangatral
+    a = notes.ask(question, use_llm=False)
+    assert "top-1" not in a.answer and "capacity factor" not in a.answer, a.answer
+
+
+def test_a_line_under_a_heading_that_writes_the_name_speaks_of_it(notes):
+    a = notes.ask("how many experts does dingotral send each token to", use_llm=False)
+    assert not a.refused and "two experts" in a.answer, a.answer
+
+
+def test_a_dendron_desc_is_the_one_line_summary(notes):
+    (rec,) = [r for r in notes.catalog if r.title.startswith("Switchback")]
+    assert rec.summary == "top-1 MoE routing"
 
 
 def test_without_the_name_the_other_passages_still_answer(notes):
