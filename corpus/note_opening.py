@@ -29,7 +29,7 @@ from papernotes.corpus.paper_links import (
     paper_id,
     written_urls,
 )
-from papernotes.corpus.papers import PAPER_LINK_LABELS
+from papernotes.corpus.papers import PAPER_LINK_LABELS, personal_name
 from papernotes.corpus.venues import find_venues
 
 #: How many of a note's first lines (outside code, headings not counted) are read for labelled lines.
@@ -375,8 +375,7 @@ def author_list(line: str) -> bool:
     names = re.split(r"\s*,\s*|\s+and\s+|\s+&\s+", re.sub(r"\([^()]*\)", " ", line).strip())
     lead = []
     for n in names:
-        words = re.sub(r"[*†‡§¹²³]+", "", n).strip(" .").split()
-        if not (2 <= len(words) <= 4 and all(re.fullmatch(r"[A-Z][\w'’-]*\.?|[A-Z]\.", w) for w in words)):
+        if not personal_name(n):
             break
         lead.append(n)
     return len(lead) >= AUTHOR_LIST_NAMES

@@ -236,8 +236,10 @@ def points_to_note(item: Item) -> bool:
     return bool(pointers) and not web
 
 
-#: A venue in brackets followed by a dash (or hyphen) set apart by spaces: "Title (ICML 2023) — what it does".
-_VENUE_BEFORE_DASH_RE = re.compile(r"\(([^()]*\b(?:19|20)\d\d\b[^()]*|arXiv[^()]*)\)\s+[—–-]\s")
+#: A bracketed part naming a year or arXiv, where a bullet gives its venue: "(ICML 2023)", "(arXiv 2401.01234)".
+_BRACKETED_VENUE = r"\(([^()]*\b(?:19|20)\d\d\b[^()]*|arXiv[^()]*)\)"
+#: ... followed by a dash (or hyphen) set apart by spaces: "Title (ICML 2023) — what it does".
+_VENUE_BEFORE_DASH_RE = re.compile(_BRACKETED_VENUE + r"\s+[—–-]\s")
 
 
 def _is_paper_item(item: Item, affiliation_rule: bool = True) -> bool:
@@ -267,7 +269,7 @@ def _is_paper_item(item: Item, affiliation_rule: bool = True) -> bool:
         return True  # on a listing page, "[Title](arXiv link)": the bullet is the paper's own link
     if dash_venue(without_shortcodes(text)):
         return True
-    if re.search(r"\((?:[^()]*\b(?:19|20)\d\d\b[^()]*|arXiv[^()]*)\)\s*$", text) and find_venues(text):
+    if re.search(_BRACKETED_VENUE + r"\s*$", text) and find_venues(text):
         return True
     # ... or right after the title, before a dash that goes on to describe it ("[Title](…) (ICML 2023) —
     # migrate activation outliers … — Xiao et al. (MIT)")
@@ -412,7 +414,7 @@ def byline_tail(text: str) -> tuple[str, list[str], list[str]]:
     names = [n.strip(" .") for n in _NAMES_SPLIT_RE.split(_ET_AL_RE.sub("", m.group(1))) if n.strip(" .")]
     if not names or not all(_BYLINE_NAME_RE.fullmatch(n) for n in names) or (len(names) < 2 and not etal):
         return text, [], []
-    if not dashes and not (etal or all(_personal_name(n) for n in names)):
+    if not dashes and not (etal or all(personal_name(n) for n in names)):
         return text, [], []  # all of it a byline only by "et al." or full names: not "PyTorch, JAX (frameworks)"
     authors, affs = split_authors(tail)
     return head.strip(), authors, affs
@@ -681,7 +683,7 @@ def split_authors(line: str) -> tuple[list[str], list[str]]:
     names_part = re.sub(r"\([^()]*\)", "", head)
     names = [n for n in (_ET_AL_RE.sub("", n.strip(" .")).strip(" .") for n in _NAMES_SPLIT_RE.split(names_part)) if n]
     # plain words after two or more personal names are where they work ("…, John Ousterhout, Stanford")
-    while len(names) > 2 and not _personal_name(names[-1]) and all(_personal_name(n) for n in names[-3:-1]):
+    while len(names) > 2 and not personal_name(names[-1]) and all(personal_name(n) for n in names[-3:-1]):
         affs.append(names.pop())
     if end and not end.group().strip().endswith(".") and (place := _PART_END_RE.split(tail, 1)[0].strip(" .")):
         affs += [a for a in re.split(r"\s*(?:&|,|;|/)\s*", place) if _affiliation_like(a) and a not in affs]
@@ -707,9 +709,10 @@ def _authors_end(line: str) -> re.Match[str] | None:
     return None
 
 
-def _personal_name(text: str) -> bool:
-    """Two to four capitalised words or initials ("Tom B. Brown", "J. J. Furman"), the shape
-    :func:`~papernotes.corpus.note_opening.author_list` reads a name by."""
+def personal_name(text: str) -> bool:
+    """Two to four capitalised words or initials, a mark such as ``*`` or ``†`` aside ("Tom B. Brown",
+    "J. J. Furman"): how an author list writes a name
+    (:func:`~papernotes.corpus.note_opening.author_list`)."""
     words = re.sub(r"[*†‡§¹²³]+", "", text).strip(" .").split()
     return 2 <= len(words) <= 4 and all(re.fullmatch(r"[A-Z][\w'’-]*\.?|[A-Z]\.", w) for w in words)
 

@@ -333,12 +333,22 @@ class HybridRetriever(BaseRetriever):
             else f"page:{title_key(str(self.bm25.metadatas[pos].get('page_title') or pos))}"
         )
 
+    def _records_by_term(self) -> dict[str, set[int]]:
+        """The catalog positions of the records whose title, system name, aliases or one-line summary
+        hold each stemmed term; built on first use (the catalog is fixed for this retriever's life)."""
+        if self._record_terms is None:
+            by_term: dict[str, set[int]] = {}
+            for i, r in enumerate(self.catalog):
+                for t in set(lexical_terms(" ".join([r.title, r.system or "", *r.aliases, r.summary]))):
+                    by_term.setdefault(t, set()).add(i)
+            self._record_terms = by_term
+        return self._record_terms
+
     def records_naming(self, alternatives: Sequence[Sequence[str]]) -> set[str]:
         """The collapse groups of the catalog records (``paper:N``) whose title, system name, aliases or
         one-line summary hold every stemmed term of one of ``alternatives``: papers the name is about,
         not only mentioned in their notes."""
-        self.groups_writing(())  # builds the record terms
-        terms = self._record_terms or {}
+        terms = self._records_by_term()
         return {
             f"paper:{i}" for alt in alternatives if alt for i in set.intersection(*(terms.get(t, set()) for t in alt))
         }
@@ -347,19 +357,14 @@ class HybridRetriever(BaseRetriever):
         """The collapse groups (:attr:`Hit.group`: papers, else pages) with a chunk, or a catalog record
         (its title, system name, aliases, one-line summary), that holds every stemmed term of one of
         ``alternatives`` (a :class:`~papernotes.retrieval.terms.Key`'s)."""
-        if self._record_terms is None:  # built on first use: the catalog is fixed for this retriever's life
-            by_term: dict[str, set[int]] = {}
-            for i, r in enumerate(self.catalog):
-                for t in set(lexical_terms(" ".join([r.title, r.system or "", *r.aliases, r.summary]))):
-                    by_term.setdefault(t, set()).add(i)
-            self._record_terms = by_term
+        by_term = self._records_by_term()
         groups: set[str] = set()
         for alt in alternatives:
             if not alt:
                 continue
             held = self.bm25.holding(list(alt))
             groups |= {self._group(int(pos)) for pos in held}
-            records = [self._record_terms.get(t, set()) for t in alt]
+            records = [by_term.get(t, set()) for t in alt]
             groups |= {f"paper:{i}" for i in set.intersection(*records)}
         return groups
 
