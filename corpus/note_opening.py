@@ -29,7 +29,7 @@ from papernotes.corpus.paper_links import (
     paper_id,
     written_urls,
 )
-from papernotes.corpus.papers import PAPER_LINK_LABELS, personal_name
+from papernotes.corpus.papers import PAPER_LINK_LABELS, byline_names, personal_name
 from papernotes.corpus.venues import find_venues
 
 #: How many of a note's first lines (outside code, headings not counted) are read for labelled lines.
@@ -371,7 +371,10 @@ AUTHOR_LIST_NAMES = 2
 def author_list(line: str) -> bool:
     """A line that opens with an author list: comma-separated personal names (two to four capitalised
     words or initials each; a mark such as ``*`` or ``†`` after a name aside), affiliations in brackets
-    aside ("Jared Kaplan, Sam McCandlish, … (OpenAI)")."""
+    aside ("Jared Kaplan, Sam McCandlish, … (OpenAI)"), judged up to where the byline goes on to say
+    something else (:func:`~papernotes.corpus.papers.byline_names`: "Jane Doe, John Roe (MIT). Best Paper
+    Award at EuroSys 2023.") and without an opening "By"."""
+    line = byline_names(line)
     names = re.split(r"\s*,\s*|\s+and\s+|\s+&\s+", re.sub(r"\([^()]*\)", " ", line).strip())
     lead = []
     for n in names:

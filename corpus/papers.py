@@ -3,6 +3,7 @@ note and a publication record say (title, system, venue, affiliations, links, su
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from functools import lru_cache
@@ -671,7 +672,7 @@ def split_authors(line: str) -> tuple[list[str], list[str]]:
     plain words after the names ("Diego Ongaro & John Ousterhout, Stanford"). A bracketed part is an
     affiliation when it reads as one and ends in no lower-case word: not "(22 authors, Laurent Sifre
     last)", "(NeurIPS 2023)", "(work done at Google)"."""
-    line = line.replace("（", "(").replace("）", ")")
+    line = _BY_RE.sub("", line.replace("（", "(").replace("）", ")"))
     end = _authors_end(line)
     head, tail = line[: end.start()] if end else line, line[end.end() :] if end else ""
     affs: list[str] = []
@@ -682,22 +683,53 @@ def split_authors(line: str) -> tuple[list[str], list[str]]:
                 affs.append(a)
     names_part = re.sub(r"\([^()]*\)", "", head)
     names = [n for n in (_ET_AL_RE.sub("", n.strip(" .")).strip(" .") for n in _NAMES_SPLIT_RE.split(names_part)) if n]
+    # the names end at a part written as no name is: with a digit, or opening with a lower-case word
+    # that is no name particle ("…, Jimmy Ba (OpenAI), published at ICLR 2015, cited 150k+ times")
+    names = list(itertools.takewhile(_name_like, names))
+    bracketed = bool(affs)
     # plain words after two or more personal names are where they work ("…, John Ousterhout, Stanford")
     while len(names) > 2 and not personal_name(names[-1]) and all(personal_name(n) for n in names[-3:-1]):
         affs.append(names.pop())
-    if end and not end.group().strip().endswith(".") and (place := _PART_END_RE.split(tail, 1)[0].strip(" .")):
+    # (a bracket already said where they work: "(Google Research) | Best paper honorable mention" names
+    # no place after the bar)
+    if (
+        end
+        and not bracketed
+        and not end.group().strip().endswith(".")
+        and (place := _PART_END_RE.split(tail, 1)[0].strip(" ."))
+    ):
         affs += [a for a in re.split(r"\s*(?:&|,|;|/)\s*", place) if _affiliation_like(a) and a not in affs]
     return names, affs
 
 
-#: What separates the names of an author list: commas (Latin or full-width), 、, "and", "&".
-_NAMES_SPLIT_RE = re.compile(r",|，|、|\band\b|&")
+#: What separates the names of an author list: commas (Latin or full-width), 、, semicolons, "and", "&".
+_NAMES_SPLIT_RE = re.compile(r",|，|、|;|\band\b|&")
 #: The end of a byline's first sentence, a period after a lower-case letter or a closing bracket then a
 #: capital, digit or link (an initial's period, "Jonathan T. Barron", and "Jr."/"St." end nothing),
-#: or a dash, middle dot, bullet or bar between spaces.
-_AUTHORS_END_RE = re.compile(r"(?<=[a-z)])(?<!\b[JS][rt])(?<!\bDr)\.\s+(?=[A-Z0-9\[])|\s+[—–·•|]\s+")
+#: a semicolon after the affiliations' bracket, or a dash, middle dot, bullet or bar between spaces.
+_AUTHORS_END_RE = re.compile(r"(?<=[a-z)])(?<!\b[JS][rt])(?<!\bDr)\.\s+(?=[A-Z0-9\[])|(?<=\))\s*[;；]\s*|\s+[—–·•|]\s+")
 #: Where a part after the author list ends: the next such separator or sentence end.
-_PART_END_RE = re.compile(r"\s+[—–·•|]\s+|\.\s+|\s*\(")
+_PART_END_RE = re.compile(r"\s+[—–·•|]\s+|\s*[;；]\s*|\.\s+|\s*\(")
+#: "By" opening a byline ("By Edward J. Hu, Yelong Shen, …"): no part of the first name.
+_BY_RE = re.compile(r"^\s*(?:written\s+)?by\s+(?=[A-Z])", re.IGNORECASE)
+#: Lower-case words a name may open with ("van der Aalst", "de Moura").
+_NAME_PARTICLES = frozenset({"van", "von", "de", "der", "den", "da", "di", "du", "le", "la", "del", "ter", "bin"})
+
+
+def _name_like(part: str) -> bool:
+    """A part of an author list that may be a name: no digit, and not opening with a lower-case word
+    other than a name particle ("van der Aalst"; not "published at ICLR 2015", "cited 150k+ times")."""
+    first = part.split()[0] if part.split() else ""
+    return not re.search(r"\d", part) and (not first[:1].islower() or first in _NAME_PARTICLES)
+
+
+def byline_names(line: str) -> str:
+    """The part of a byline that can hold its names: up to where it goes on to say something else
+    (:func:`_authors_end`), without an opening "By" ("By Jane Doe, John Roe (MIT). Best Paper Award" →
+    "Jane Doe, John Roe (MIT)")."""
+    line = _BY_RE.sub("", line)
+    end = _authors_end(line)
+    return line[: end.start()] if end else line
 
 
 def _authors_end(line: str) -> re.Match[str] | None:
@@ -710,11 +742,16 @@ def _authors_end(line: str) -> re.Match[str] | None:
 
 
 def personal_name(text: str) -> bool:
-    """Two to four capitalised words or initials, a mark such as ``*`` or ``†`` aside ("Tom B. Brown",
-    "J. J. Furman"): how an author list writes a name
+    """Two to four capitalised words or initials, a name particle inside aside ("Wil van der Aalst"), a
+    mark such as ``*`` or ``†`` aside ("Tom B. Brown", "J. J. Furman"): how an author list writes a name
     (:func:`~papernotes.corpus.note_opening.author_list`)."""
     words = re.sub(r"[*†‡§¹²³]+", "", text).strip(" .").split()
-    return 2 <= len(words) <= 4 and all(re.fullmatch(r"[A-Z][\w'’-]*\.?|[A-Z]\.", w) for w in words)
+    return (
+        2 <= len(words) <= 4
+        and bool(re.fullmatch(r"[A-Z][\w'’-]*\.?|[A-Z]\.", words[0]))
+        and all(re.fullmatch(r"[A-Z][\w'’-]*\.?|[A-Z]\.", w) or w in _NAME_PARTICLES for w in words[1:-1])
+        and bool(re.fullmatch(r"[A-Z][\w'’-]*\.?|[A-Z]\.", words[-1]))
+    )
 
 
 def _affiliation_like(text: str) -> bool:

@@ -9,6 +9,7 @@ import pytest
 
 from papernotes.corpus.catalog import build_catalog, filter_records, load_catalog, save_catalog
 from papernotes.corpus.chunking import analyze_page
+from papernotes.corpus.note_opening import author_list
 from papernotes.corpus.papers import split_authors, system_name, title_key
 from papernotes.corpus.readers import read_path
 from papernotes.corpus.venues import find_venues, normalize_venue
@@ -232,10 +233,49 @@ def test_split_authors_leaves_out_et_al(line, authors):
             ["Univ. of Nowhere"],
         ),
         ("J. J. Furman, James C. Corbett (Google)", ["J. J. Furman", "James C. Corbett"], ["Google"]),
+        # the names end at a part no name is written as; a semicolon after the bracket ends the byline
+        (
+            "Diederik P. Kingma and Jimmy Ba (University of Amsterdam, OpenAI), published at ICLR 2015, cited 150k+ times",
+            ["Diederik P. Kingma", "Jimmy Ba"],
+            ["University of Amsterdam", "OpenAI"],
+        ),
+        (
+            "Albert Gu and Tri Dao (Carnegie Mellon University, Princeton University); code: https://x.org/m; December 2023",
+            ["Albert Gu", "Tri Dao"],
+            ["Carnegie Mellon University", "Princeton University"],
+        ),
+        (
+            "Rafailov, Sharma, Finn (Stanford); NeurIPS 2023 oral; 1,200 citations",
+            ["Rafailov", "Sharma", "Finn"],
+            ["Stanford"],
+        ),
+        ("Bob Lee; Ann Bee (Google)", ["Bob Lee", "Ann Bee"], ["Google"]),
+        # a bracket already said where they work: what follows a bar is no place
+        (
+            "Alexey Dosovitskiy, Lucas Beyer (Google Research, Brain Team) | Best paper honorable mention | 2021-05-03",
+            ["Alexey Dosovitskiy", "Lucas Beyer"],
+            ["Google Research", "Brain Team"],
+        ),
+        # "By" opens the byline; a name particle is part of the name
+        ("By Edward J. Hu, Yelong Shen et al. — Microsoft, ICLR 2022", ["Edward J. Hu", "Yelong Shen"], ["Microsoft"]),
+        ("Wil van der Aalst, Jane Doe (TU Eindhoven)", ["Wil van der Aalst", "Jane Doe"], ["TU Eindhoven"]),
     ],
 )
 def test_split_authors_stops_where_the_byline_says_something_else(line, authors, affiliations):
     assert split_authors(line) == (authors, affiliations)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Jane Doe, John Roe (MIT). Best Paper Award at EuroSys 2023.",
+        "By Jane Doe, John Roe",
+        "Albert Gu and Tri Dao (CMU, Princeton); code: https://x.org/m",
+        "Wil van der Aalst, Jane Doe (TU Eindhoven)",
+    ],
+)
+def test_an_author_list_is_judged_up_to_where_its_byline_says_something_else(line):
+    assert author_list(line)
 
 
 def test_system_names_and_affiliations_from_notes(tmp_path):
