@@ -396,7 +396,9 @@ def dash_description(text: str) -> str:
 
 #: A byline: surnames or names, comma-separated ("Frantar, Ashkboos, Hoefler, Alistarh", "Hu et al."), then
 #: the affiliations in brackets.
-_BYLINE_NAME_RE = re.compile(r"[A-Z][\w'’.-]*(?:\s+(?:[A-Z][\w'’.-]*|van|von|de|der|da|di|du|le|la)){0,3}")
+#: Lower-case words inside a name ("Wil van der Aalst", "Leonardo de Moura").
+_NAME_PARTICLES = frozenset({"van", "von", "de", "der", "den", "da", "di", "du", "le", "la", "del", "ter", "bin"})
+_BYLINE_NAME_RE = re.compile(r"[A-Z][\w'’.-]*(?:\s+(?:[A-Z][\w'’.-]*|" + "|".join(sorted(_NAME_PARTICLES)) + r")){0,3}")
 
 
 def byline_tail(text: str) -> tuple[str, list[str], list[str]]:
@@ -672,9 +674,7 @@ def split_authors(line: str) -> tuple[list[str], list[str]]:
     plain words after the names ("Diego Ongaro & John Ousterhout, Stanford"). A bracketed part is an
     affiliation when it reads as one and ends in no lower-case word: not "(22 authors, Laurent Sifre
     last)", "(NeurIPS 2023)", "(work done at Google)"."""
-    line = _BY_RE.sub("", line.replace("（", "(").replace("）", ")"))
-    end = _authors_end(line)
-    head, tail = line[: end.start()] if end else line, line[end.end() :] if end else ""
+    head, end, tail = _byline_parts(line.replace("（", "(").replace("）", ")"))
     affs: list[str] = []
     for m in re.finditer(r"\(([^()]*)\)", head):
         for a in re.split(r"\s*(?:&|,|;|、)\s*", m.group(1)):
@@ -712,8 +712,6 @@ _AUTHORS_END_RE = re.compile(r"(?<=[a-z)])(?<!\b[JS][rt])(?<!\bDr)\.\s+(?=[A-Z0-
 _PART_END_RE = re.compile(r"\s+[—–·•|]\s+|\s*[;；]\s*|\.\s+|\s*\(")
 #: "By" opening a byline ("By Edward J. Hu, Yelong Shen, …"): no part of the first name.
 _BY_RE = re.compile(r"^\s*(?:written\s+)?by\s+(?=[A-Z])", re.IGNORECASE)
-#: Lower-case words a name may open with ("van der Aalst", "de Moura").
-_NAME_PARTICLES = frozenset({"van", "von", "de", "der", "den", "da", "di", "du", "le", "la", "del", "ter", "bin"})
 
 
 def _name_like(part: str) -> bool:
@@ -727,9 +725,15 @@ def byline_names(line: str) -> str:
     """The part of a byline that can hold its names: up to where it goes on to say something else
     (:func:`_authors_end`), without an opening "By" ("By Jane Doe, John Roe (MIT). Best Paper Award" →
     "Jane Doe, John Roe (MIT)")."""
+    return _byline_parts(line)[0]
+
+
+def _byline_parts(line: str) -> tuple[str, re.Match[str] | None, str]:
+    """``(names part, the match ending it or None, the rest)`` of a byline without an opening "By"
+    (:func:`_authors_end`)."""
     line = _BY_RE.sub("", line)
     end = _authors_end(line)
-    return line[: end.start()] if end else line
+    return (line[: end.start()], end, line[end.end() :]) if end else (line, None, "")
 
 
 def _authors_end(line: str) -> re.Match[str] | None:
@@ -748,10 +752,13 @@ def personal_name(text: str) -> bool:
     words = re.sub(r"[*†‡§¹²³]+", "", text).strip(" .").split()
     return (
         2 <= len(words) <= 4
-        and bool(re.fullmatch(r"[A-Z][\w'’-]*\.?|[A-Z]\.", words[0]))
-        and all(re.fullmatch(r"[A-Z][\w'’-]*\.?|[A-Z]\.", w) or w in _NAME_PARTICLES for w in words[1:-1])
-        and bool(re.fullmatch(r"[A-Z][\w'’-]*\.?|[A-Z]\.", words[-1]))
+        and all(_NAME_WORD_RE.fullmatch(w) for w in (words[0], words[-1]))
+        and all(_NAME_WORD_RE.fullmatch(w) or w in _NAME_PARTICLES for w in words[1:-1])
     )
+
+
+#: A capitalised word or initial of a personal name ("Tom", "B.", "O'Neil").
+_NAME_WORD_RE = re.compile(r"[A-Z][\w'’-]*\.?|[A-Z]\.")
 
 
 def _affiliation_like(text: str) -> bool:
