@@ -27,6 +27,22 @@ def _add_unique(dst: list[str], items: Iterable[str]) -> None:
             dst.append(x)
 
 
+def _add_authors(dst: list[str], names: Iterable[str]) -> None:
+    """Add author ``names`` to ``dst`` once each: a surname alone ("Sutskever", as a reading log writes it)
+    is the author whose full name ends in it ("Ilya Sutskever"), and a full name replaces the surname
+    written before it."""
+    for name in names:
+        last = name.split()[-1].casefold() if name.split() else ""
+        same = [i for i, d in enumerate(dst) if d == name or (d.split() and d.split()[-1].casefold() == last)]
+        if not name or (same and (len(name.split()) == 1 or any(d == name for d in dst))):
+            continue
+        short = next((i for i in same if len(dst[i].split()) == 1), None)
+        if short is not None:
+            dst[short] = name
+        else:
+            dst.append(name)
+
+
 def _notes_path(href: str) -> str:
     """Site path a "Personal Notes" link points to (``/reading-notes/x/y``, a GitHub blob URL of
     ``reading-notes/x/y.md``), without leading slash or ``.md``; "" if none."""
@@ -197,7 +213,7 @@ def merge_group(
         r.year = r.year or e.year  # a year stated without a venue; a venue's year replaces it below
         last[id(r)] = max(last.get(id(r), -1), order[id(e)])
         _add_unique(r.affiliations, e.affiliations)
-        _add_unique(r.authors, e.authors)
+        _add_authors(r.authors, e.authors)
         _add_unique(r.aliases, e.aliases)
         for k, v in e.links.items():
             if v and k not in r.links:
@@ -508,7 +524,7 @@ def _absorb(keep: PaperRecord, other: PaperRecord) -> None:
     keep.system = keep.system or other.system
     keep.year = keep.year or other.year
     _add_unique(keep.affiliations, other.affiliations)
-    _add_unique(keep.authors, other.authors)
+    _add_authors(keep.authors, other.authors)
     for k, v in other.links.items():
         keep.links.setdefault(k, v)
     keep.summary = keep.summary or other.summary

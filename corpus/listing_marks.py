@@ -37,7 +37,7 @@ def dash_venue(text: str) -> tuple[str, str] | None:
     cuts = list(_DASH_RE.finditer(text))
     for k, cut in enumerate(cuts):
         end = cuts[k + 1].start() if k + 1 < len(cuts) else len(text)
-        venue = _part_venue(text[cut.end() : end])
+        venue = part_venue(text[cut.end() : end])
         if venue is None:
             continue
         if any(m.year for m in find_venue_mentions(text[end:])):
@@ -47,7 +47,7 @@ def dash_venue(text: str) -> tuple[str, str] | None:
     return None
 
 
-def _part_venue(part: str) -> str | None:
+def part_venue(part: str) -> str | None:
     """The venue a dashed part of an entry is ("SC '21", "Proc. of OSDI 2022", "MLSys '24 Best Paper"),
     or None when it is something else ("Vaswani et al., NeurIPS 2017": a byline)."""
     m = _VENUE_PART_RE.match(part)

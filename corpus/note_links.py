@@ -50,7 +50,8 @@ def primary_label(label: str, title: str) -> bool:
     the URL itself, or the paper's title — the page title, or a full title the page title (without a
     post's framing) begins ("Paper review – FlexGen" and "[FlexGen: High-Throughput …](…)"); "this
     survey" or "the ResNet paper" cite another; under a framed title ("Paper review – X") any label that
-    reads as a title of three or more words."""
+    reads as a title of three or more words; the name before the title's colon ("[GShard](…)" under
+    "GShard: Scaling Giant Models …")."""
     low = label.strip().lower()
     (name, framed), key = frame_stripped(title), title_key(label)
     name = title_key(name)
@@ -64,6 +65,7 @@ def primary_label(label: str, title: str) -> bool:
         or low.startswith("http")
         or (bool(key) and key == title_key(title))
         or (len(name) >= 3 and len(label.split()) >= 3 and key.startswith(name))
+        or (":" in title and bool(key) and key == title_key(frame_stripped(title)[0].split(":")[0]))
     )
 
 

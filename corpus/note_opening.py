@@ -14,11 +14,13 @@ states the venue) is the text before the first heading that follows some text: h
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 
 from markdown_it.token import Token
 
+from papernotes.corpus.lexicon import readings
 from papernotes.corpus.markdown import Inline, parse_tokens, render_inline
 from papernotes.corpus.paper_links import (
     arxiv_url,
@@ -29,7 +31,7 @@ from papernotes.corpus.paper_links import (
     paper_id,
     written_urls,
 )
-from papernotes.corpus.papers import PAPER_LINK_LABELS, byline_names, personal_name
+from papernotes.corpus.papers import PAPER_LINK_LABELS, byline_names, name_like, personal_name, split_authors
 from papernotes.corpus.venues import find_venues
 
 #: How many of a note's first lines (outside code, headings not counted) are read for labelled lines.
@@ -366,6 +368,11 @@ _LINK_WORDS = frozenset(
 
 #: Fewest names that make a line an author list ("Jared Kaplan, Sam McCandlish, Tom Henighan").
 AUTHOR_LIST_NAMES = 2
+#: A surname as a byline writes it alone: one capitalised word, a prefix ("McCandlish", "O'Neil") or a
+#: hyphenated second part ("Lacoste-Julien") aside; not a product's camel case ("PyTorch") or an acronym.
+_SURNAME_RE = re.compile(r"(?:Mc|Mac|O['’]|D['’])?[A-Z][a-z]+(?:-[A-Z][a-z]+)?")
+#: "et al." ending an author list.
+_ET_AL_RE = re.compile(r"\s*\bet\.?\s*al\b\.?\s*$", re.IGNORECASE)
 
 
 def author_list(line: str) -> bool:
@@ -374,14 +381,30 @@ def author_list(line: str) -> bool:
     aside ("Jared Kaplan, Sam McCandlish, … (OpenAI)"), judged up to where the byline goes on to say
     something else (:func:`~papernotes.corpus.papers.byline_names`: "Jane Doe, John Roe (MIT). Best Paper
     Award at EuroSys 2023.") and without an opening "By"."""
-    line = byline_names(line)
+    whole, line = line, byline_names(line)
     names = re.split(r"\s*,\s*|\s+and\s+|\s+&\s+", re.sub(r"\([^()]*\)", " ", line).strip())
     lead = []
     for n in names:
         if not personal_name(n):
             break
         lead.append(n)
-    return len(lead) >= AUTHOR_LIST_NAMES
+    if len(lead) >= AUTHOR_LIST_NAMES:
+        return True
+    # surnames alone ("Ho, Jain, Abbeel — UC Berkeley", "Rafailov, …, Finn (Stanford); NeurIPS 2023",
+    # "Kaplan, McCandlish et al. (OpenAI)") are an author list only with the places they work at after
+    # them, or "et al." (single capitalised words may be anything else: "PyTorch, JAX (frameworks)")
+    # (and most of them no English word: "Training, Inference (NVIDIA)" names no one)
+    names = list(itertools.takewhile(name_like, names))  # "Brown et al. (OpenAI), 31 authors"
+    et_al = bool(_ET_AL_RE.search(names[-1])) if names else False
+    surnames = [_ET_AL_RE.sub("", n).strip(" .") for n in names]
+    if not all(_SURNAME_RE.fullmatch(n) for n in surnames) or len(surnames) < (1 if et_al else AUTHOR_LIST_NAMES):
+        return False
+    if not et_al and 2 * sum(not readings(n) for n in surnames) <= len(surnames):
+        return False
+    # the places after the byline's end are theirs only when nothing but names comes before it ("Zhong et
+    # al., OSDI '24 — [USENIX](…)": the dash follows a venue, the link names no place)
+    whole_names = len(names) == len(re.split(r"\s*,\s*|\s+and\s+|\s+&\s+", re.sub(r"\([^()]*\)", " ", line).strip()))
+    return bool(split_authors(whole if whole_names else line)[1])
 
 
 def _title_case(text: str) -> bool:

@@ -188,6 +188,16 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         for label, h in b.links
         if is_paper_link(h) and (names_its_site(label, h) or not title_like_label(label))
     } | set(alone)
+    # the opening's paper links that a link text presents as another paper's ("[ST-MoE](…)" under the title
+    # "GShard: …"), not the note's own
+    other_named = {
+        h
+        for b in opening
+        if b.kind == "text"
+        for label, h in b.links
+        if title_like_label(label) and not primary_label(label, page.title)
+    }
+    own_links = [h for h in open_links if h not in other_named]
     tag_venues, bare_series = _venues_in_tags(page.tags)
     fm_venue_raw = fm_value(meta, VENUE_KEYS)
     fm_venue = _venue_of(str(fm_venue_raw)) if isinstance(fm_venue_raw, (str, int)) else None
@@ -238,7 +248,13 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         elif len(kinds) == 1 and len(open_links) <= MAX_CITED_BESIDE:
             # "[arXiv](…) — it improves on [FlashAttention](…)": the one link presented as the note's own
             link, is_note = kinds[0], True
-        elif not open_links and (fm_venue or len(tag_venues) == 1) and isinstance(meta.get("title"), str):
+        elif (
+            not own_links
+            and (fm_venue or len(tag_venues) == 1 or len(named_series) == 1)
+            and isinstance(meta.get("title"), str)
+        ):
+            # front matter that titles and places the paper; the opening's links cite other papers by
+            # their names ("Related: [ST-MoE](…) (not read yet)"), none presents the note's own
             is_note = True
     # a Venue:/Published in: line (or a table's Venue row) states the venue outright: the opening's
     # prose ("the journal version of the OSDI '12 paper") only when those lines give none

@@ -9,12 +9,19 @@ import unicodedata
 from functools import lru_cache
 from urllib.parse import urlsplit
 
-from papernotes.corpus.listing_marks import dash_venue, short_name_tail, without_shortcodes
+from papernotes.corpus.listing_marks import dash_venue, part_venue, short_name_tail, without_shortcodes
 from papernotes.corpus.markdown import Block, Item, is_section_heading
 from papernotes.corpus.models import Page, PaperEntry, Publication
 from papernotes.corpus.normalize import CJK_CHARS
 from papernotes.corpus.paper_links import is_paper_link
-from papernotes.corpus.venues import find_venues, normalize_venue, split_venue, venue_from_site_path, workshop_venues
+from papernotes.corpus.venues import (
+    find_venue_mentions,
+    find_venues,
+    normalize_venue,
+    split_venue,
+    venue_from_site_path,
+    workshop_venues,
+)
 
 #: Link labels that mark a list item as a paper entry (GitBook notes: ``\[[Paper](…)] \[[Code](…)]``).
 PAPER_LINK_LABELS = {
@@ -237,10 +244,21 @@ def points_to_note(item: Item) -> bool:
     return bool(pointers) and not web
 
 
-#: A bracketed part naming a year or arXiv, where a bullet gives its venue: "(ICML 2023)", "(arXiv 2401.01234)".
-_BRACKETED_VENUE = r"\(([^()]*\b(?:19|20)\d\d\b[^()]*|arXiv[^()]*)\)"
-#: ... followed by a dash (or hyphen) set apart by spaces: "Title (ICML 2023) — what it does".
-_VENUE_BEFORE_DASH_RE = re.compile(_BRACKETED_VENUE + r"\s+[—–-]\s")
+#: A bracketed part naming a year (in full or as 'YY) or arXiv, where a bullet gives its venue: "(ICML 2023)",
+#: "(ICML'23)", "(MLSys ’24)", "(arXiv 2401.01234)".
+_BRACKETED_VENUE = r"\(([^()]*(?:\b(?:19|20)\d\d|['’‘]\d\d)\b[^()]*|arXiv[^()]*)\)"
+#: What parts a bullet's title from what it says of the paper: a dash (or hyphen) set apart by spaces, or a
+#: colon: "Title (ICML 2023) — what it does", "Title (NeurIPS 2023): what it does".
+_DESCRIPTION_CUT = r"(?:\s+[—–-]\s|\s*[:：]\s)"
+_VENUE_BEFORE_DASH_RE = re.compile(_BRACKETED_VENUE + _DESCRIPTION_CUT)
+#: A link to one of a paper's resources, not a paper: its kind alone ("Code", "Video") or with what it is of
+#: ("Slides from the MLSys 2024 tutorial", "Blog post on …", "Talk at …"); a title that only begins with
+#: such a word goes on with a name ("Dataset Distillation", "Project Adam: …").
+_RESOURCE_RE = re.compile(
+    r"(?:(?:our|the|official|my)\s+)?(?:code|slides?|video|talk|blog(?:\s+post)?|poster|dataset|demo|homepage"
+    r"|project(?:\s+page)?|recording|artifact)s?(?:\s+(?:from|of|for|at|on|by|in|about|with)\b.*)?",
+    re.IGNORECASE,
+)
 
 
 def _is_paper_item(item: Item, affiliation_rule: bool = True) -> bool:
@@ -262,6 +280,9 @@ def _is_paper_item(item: Item, affiliation_rule: bool = True) -> bool:
         return False
     labels = {lbl.lower() for lbl, h in item.inline.links}
     labels |= {"paper" for lbl, h in item.inline.links if lbl.lower() in GENERIC_LINK_LABELS and is_paper_link(h)}
+    name = re.split(_DESCRIPTION_CUT, parse_title(text)[0], maxsplit=1)[0].strip()
+    if _RESOURCE_RE.fullmatch(name):
+        return False  # "[Code](…) — our implementation", "[Slides from the tutorial](…) (MLSys 2024)"
     if labels & PAPER_LINK_LABELS:
         return True  # a name beside the labels is enough ("Mixtral [Paper]"); a bare "[Code]" is not
     if len(words) < 2:
@@ -383,12 +404,30 @@ def parse_title(text: str) -> tuple[str, str | None]:
     return t.strip(" -–—→⇒>|"), venue
 
 
-def dash_description(text: str) -> str:
-    """What a paper bullet says after its bracketed venue and a dash ("[Title](…) (ICML 2023) — migrate
-    activation outliers into weights"), or "" (also when no part of it between dashes has three words or
-    is a byline: "— arXiv:3006.16668 — Google")."""
+def dash_description(text: str, title: str | None = None) -> str:
+    """What a paper bullet says after its bracketed venue and a dash or colon ("[Title](…) (ICML 2023) —
+    migrate activation outliers into weights", "[Title](…) (NeurIPS 2023): incoherence processing"), or,
+    without a venue, after its linked ``title`` and a dash ("[Title](…) — learnable weight clipping"); ""
+    when there is none (also when no part of it between dashes has three words or is a byline: "—
+    arXiv:3006.16668 — Google")."""
     m = _VENUE_BEFORE_DASH_RE.search(text)
-    said = text[m.end() :].strip() if m and find_venues(m.group(1)) else ""
+    cut = re.match(_DESCRIPTION_CUT, text[len(title) :]) if title and text.startswith(title) else None
+    if m and find_venues(m.group(1)):
+        said = text[m.end() :].strip()
+    elif cut:
+        said = text[len(title or "") + cut.end() :].strip()
+        # after the title, the venue it was published at and a lone name stand before what it does:
+        # "— ICML'23 — offload to CPU and disk", "— Proc. of OSDI 2022", "— OpenAI — with …"
+        for part in re.finditer(r"(?:^|\s+[—–-]\s+)(.*?)(?=\s+[—–-]\s+|$)", said):
+            mentions = find_venue_mentions(part.group(1))
+            venue_led = part_venue(part.group(1)) or (mentions and mentions[0].year and mentions[0].span[0] == 0)
+            if not venue_led and len(part.group(1).split()) >= 3:
+                said = said[part.start(1) :]
+                break
+        else:
+            said = ""
+    else:
+        said = ""
     # link labels and a lone affiliation ("— arXiv:3006.16668 — Google") describe nothing
     words = [w for w in re.split(r"\s+[—–-]\s+", said) if len(w.split()) >= 3 or byline_tail(w)[1]]
     return said if words else ""
@@ -590,7 +629,9 @@ def entry_from_item(item: Item, page: Page, topic: str, venue_default: str | Non
         rest = children
     summary = join_lines(_flatten(rest))
     authors: list[str] = []
-    if described := dash_description(item.text):  # "[Title](…) (ICML 2023) — what it does — Xiao et al. (MIT)"
+    if described := dash_description(
+        todo_stripped(item.text)[0].strip(), linked
+    ):  # "[Title](…) (ICML 2023) — what it does — Xiao et al. (MIT)"
         described, authors, found = byline_tail(described)
         affiliations = affiliations or found
         summary = summary or described
@@ -685,7 +726,7 @@ def split_authors(line: str) -> tuple[list[str], list[str]]:
     names = [n for n in (_ET_AL_RE.sub("", n.strip(" .")).strip(" .") for n in _NAMES_SPLIT_RE.split(names_part)) if n]
     # the names end at a part written as no name is: with a digit, or opening with a lower-case word
     # that is no name particle ("…, Jimmy Ba (OpenAI), published at ICLR 2015, cited 150k+ times")
-    names = list(itertools.takewhile(_name_like, names))
+    names = list(itertools.takewhile(name_like, names))
     bracketed = bool(affs)
     # plain words after two or more personal names are where they work ("…, John Ousterhout, Stanford")
     while len(names) > 2 and not personal_name(names[-1]) and all(personal_name(n) for n in names[-3:-1]):
@@ -714,7 +755,7 @@ _PART_END_RE = re.compile(r"\s+[—–·•|]\s+|\s*[;；]\s*|\.\s+|\s*\(")
 _BY_RE = re.compile(r"^\s*(?:written\s+)?by\s+(?=[A-Z])", re.IGNORECASE)
 
 
-def _name_like(part: str) -> bool:
+def name_like(part: str) -> bool:
     """A part of an author list that may be a name: no digit, and not opening with a lower-case word
     other than a name particle ("van der Aalst"; not "published at ICLR 2015", "cited 150k+ times")."""
     first = part.split()[0] if part.split() else ""

@@ -314,8 +314,11 @@ _THIS_PAPER_RE = re.compile(
 #: 上发表", "被 NeurIPS 2023 录用", "ICML 2023 中稿".
 _STATED_AFTER_RE = re.compile(r"^\s*(?:上\s*)?(?:发表|录用|接收|收录|中稿)")
 _PAPER_NOUN_RE = re.compile(r"^\s*(?:的\s*)?(?:papers?\b|work\b|article\b|论文|文章|工作)", re.I)
-#: What may follow a venue that ends a byline: a remark in brackets ("(best paper)", "(oral)") and a stop.
-_BYLINE_TAIL_RE = re.compile(r"^\s*(?:[(\[][^()\[\]]{0,40}[)\]])?\s*[.,;:]?\s*$")
+#: What may follow a venue that ends a byline: a remark in brackets ("(best paper)", "(oral)") and a stop,
+#: or short comma-separated items ("Microsoft, ICLR 2022, 12 pages").
+_BYLINE_TAIL_RE = re.compile(
+    r"^\s*(?:[(\[][^()\[\]]{0,40}[)\]])?\s*[.,;:]?\s*$|^\s*(?:,\s*[\w+~≈.-]+(?:\s+[\w.-]+)?)+\.?\s*$"
+)
 #: A preprint with its year: "arXiv preprint, 2023", "arXiv preprint arXiv:2305.14314", "arXiv:2305.14314".
 _PREPRINT_RE = re.compile(
     r"\b(arxiv|biorxiv|medrxiv)(?:\s+preprint)?[\s,:]*(?:(?:arxiv:\s*)?(\d\d)\d\d\.\d{4,5}(?:v\d+)?)?[\s,(]*((?:19|20)\d\d)?",
@@ -344,7 +347,10 @@ def is_preprint(venue: str) -> bool:
 
 def _sentences(text: str) -> list[str]:
     # a web address after a stop starts a new sentence: "Wei et al. (NeurIPS 2022). https://…"
-    parts = re.split(r"\n|(?<=[.!?])\s+(?=[A-Z(\[]|https?://)|\s+[·|•—–]\s+", text.replace("*", "").replace("_", " "))
+    # (a semicolon parts a byline's statements: "Rafailov, …, Finn (Stanford); NeurIPS 2023 oral; 1,200 citations")
+    parts = re.split(
+        r"\n|(?<=[.!?])\s+(?=[A-Z(\[]|https?://)|\s+[·|•—–]\s+|\s*[;；]\s+", text.replace("*", "").replace("_", " ")
+    )
     return [p.strip() for p in parts if p.strip()]
 
 
@@ -369,7 +375,8 @@ def stated_venues(text: str, byline: bool = False) -> list[str]:
     not "compared with Triton (SC 2019) on …"), or between "this"/"our" and a paper noun ("This SOSP 2023
     paper", "这篇 OSDI 2022 的论文"), or before a Chinese verb that states it ("在 OSDI 2022 上发表"). With ``byline`` (the text is a note's opening)
     also a venue that starts or ends a short sentence ("Yu et al. OSDI '22.", "EuroSys 2024 (best
-    paper)"; before the venue only names, or a title's citation ending "et al.,") and a preprint with its year ("arXiv preprint, 2023" → ``"arXiv 2023"``). A venue named
+    paper)", "Microsoft, ICLR 2022, 12 pages"; before the venue only names, or a title's citation ending "et al.,";
+    a semicolon parts a byline's statements) and a preprint with its year ("arXiv preprint, 2023" → ``"arXiv 2023"``). A venue named
     in passing ("compared with Orca, OSDI '22, on …") does not count, nor a conference hosting the
     paper's workshop (:func:`workshop_venues`). Journals written out in full are read by their series
     (:func:`journal_abbreviated`); after "Published in", "Accepted at/to" … a series the built-in list

@@ -3,6 +3,7 @@ topic page, a conference page and a deep note; venue spellings; system names; af
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -555,3 +556,117 @@ def test_a_bullet_with_its_venue_before_a_dash_is_a_paper_and_its_byline_its_peo
     # companies after a dash, without brackets, may be anything: no people
     assert (cache.authors, cache.affiliations) == ([], [])
     assert "Google, Meta" in cache.summary
+
+
+LIST_OF_MANY_STYLES = """# Reading list
+
+## Decoding
+
+- [Fast Wombat Inference via Speculative Burrowing](https://arxiv.org/abs/3211.17192) (ICML'33) — draft then verify the burrows
+- [QuWomb: 2-Bit Quantization of Wombat Models With Guarantees](https://arxiv.org/abs/3307.13304) (NeurIPS 2033): incoherence processing of wombat weights — Chee, Cai, Kuleshov (Cornell)
+- [OmniWomb: Omnidirectionally Calibrated Quantization for Wombats](https://arxiv.org/abs/3308.13137) — learnable weight clipping for wombats — Shao et al. (Shanghai AI Lab)
+- [SpecWomb: Tree-based Speculation for Wombats](https://arxiv.org/abs/3305.09781) (MLSys ’34) – token trees verified at once
+
+## Links
+
+- [Code](https://github.com/x/y) — our implementation
+- [Code](https://github.com/x/z)
+- [Video](https://www.youtube.com/watch?v=abc) — talk at NeurIPS 2033
+- [Slides from the MLSys 2034 tutorial](https://mlsys.org/virtual/2034/tutorial) (MLSys 2034) — useful background
+- [Blog post on wombat serving](https://example.com/blog) (2034) — a friendly walkthrough
+- [Dataset Distillation for Wombats](https://arxiv.org/abs/3811.10959) (ICLR 2035) — distil the burrow into a few images
+- [Project Womb: Building an Efficient Wombat Training System](https://www.usenix.org/conference/osdi34/presentation/womb) (OSDI 2034)
+"""
+
+
+def test_a_bullets_venue_written_shortly_or_before_a_colon_and_a_description_after_its_linked_title(tmp_path):
+    # "(ICML'33) — …", "(MLSys ’34) – …", "(NeurIPS 2033): …" and "[Title](link) — what it does — byline":
+    # the venue and the description are read whichever way the bullet separates them
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "list.md").write_text(LIST_OF_MANY_STYLES, encoding="utf-8")
+    recs = {r.title.split(":")[0]: r for r in catalog_of(tmp_path / "notes")}
+    fast = recs["Fast Wombat Inference via Speculative Burrowing"]
+    assert (fast.venue, fast.summary) == ("ICML 2033", "draft then verify the burrows")
+    spec = recs["SpecWomb"]
+    assert (spec.venue, spec.summary) == ("MLSys 2034", "token trees verified at once")
+    quip = recs["QuWomb"]
+    assert (quip.venue, quip.summary) == ("NeurIPS 2033", "incoherence processing of wombat weights")
+    assert (quip.authors, quip.affiliations) == (["Chee", "Cai", "Kuleshov"], ["Cornell"])
+    omni = recs["OmniWomb"]
+    assert (omni.venue, omni.summary) == (None, "learnable weight clipping for wombats")
+    assert (omni.authors, omni.affiliations) == (["Shao"], ["Shanghai AI Lab"])
+
+
+def test_a_resources_link_bullet_is_no_paper_and_a_title_starting_with_such_a_word_is(tmp_path):
+    # "[Code](…) — our implementation", "[Video](…) — talk at …", "[Slides from …](…) (MLSys 2034)": links to
+    # a paper's resources, no papers; "Dataset Distillation …", "Project Womb: …" are titles
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "list.md").write_text(LIST_OF_MANY_STYLES, encoding="utf-8")
+    titles = sorted(r.title for r in catalog_of(tmp_path / "notes"))
+    assert not [t for t in titles if re.match(r"(Code|Video|Slides|Blog)\b", t)], titles
+    assert "Dataset Distillation for Wombats" in titles
+    assert "Project Womb: Building an Efficient Wombat Training System" in titles
+    assert len(titles) == 6, titles
+
+
+@pytest.mark.parametrize(
+    ("line", "authors", "affiliations"),
+    [
+        ("Ho, Jain, Abbeel — UC Berkeley", ["Ho", "Jain", "Abbeel"], ["UC Berkeley"]),
+        ("Rafailov, Sharma, Finn (Stanford); NeurIPS 2023 oral", ["Rafailov", "Sharma", "Finn"], ["Stanford"]),
+        (
+            "Devlin, Chang, Lee, Toutanova (Google AI Language) · NAACL 2019",
+            ["Devlin", "Chang", "Lee", "Toutanova"],
+            ["Google AI Language"],
+        ),
+        ("Kaplan, McCandlish et al. (OpenAI) — 2020 — 30 pages", ["Kaplan", "McCandlish"], ["OpenAI"]),
+        ("Brown et al. (OpenAI), 31 authors — NeurIPS 2020 Best Paper", ["Brown"], ["OpenAI"]),
+    ],
+)
+def test_surnames_over_their_places_under_a_notes_title_are_its_authors(tmp_path, line, authors, affiliations):
+    # a byline of surnames alone, under the linked title of a one-paper note: the authors and their places,
+    # and no one-liner made of it
+    (tmp_path / "notes").mkdir()
+    note = f"# [Wombat Diffusion Models](https://arxiv.org/abs/3006.11239)\n\n{line}\n\nIt denoises wombats in 1000 steps.\n"
+    (tmp_path / "notes" / "w.md").write_text(note, encoding="utf-8")
+    (rec,) = catalog_of(tmp_path / "notes")
+    assert (rec.authors, rec.affiliations) == (authors, affiliations)
+    assert rec.summary == "It denoises wombats in 1000 steps."
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "PyTorch, JAX (frameworks)",  # products and a lower-case remark
+        "Training, Inference (NVIDIA)",  # English words, not surnames
+        "Ho, Jain, Abbeel",  # surnames with nothing saying they are people
+        "Transformers, Diffusion, Agents — my reading list",
+    ],
+)
+def test_capitalised_words_without_their_places_are_no_author_list(line):
+    assert not author_list(line)
+
+
+def test_an_author_written_by_surname_in_one_note_and_in_full_in_another_is_one_author():
+    from papernotes.corpus.models import PaperEntry
+
+    title = "Sequence to Wombat Learning with Neural Networks"
+    log = PaperEntry(
+        title=title,
+        kind="paper_entry",
+        source="log.md",
+        page_title="log",
+        authors=["Sutskever", "Vinyals", "Le"],
+        links={"paper": "https://arxiv.org/abs/3409.3215"},
+    )
+    note = PaperEntry(
+        title=title,
+        kind="deep_note",
+        source="s2s.md",
+        page_title=title,
+        authors=["Ilya Sutskever", "Oriol Vinyals", "Quoc V. Le", "Jane Wombat"],
+        links={"paper": "https://arxiv.org/abs/3409.3215"},
+    )
+    for entries in ([log, note], [note, log]):
+        (rec,) = build_catalog(entries)
+        assert rec.authors == ["Ilya Sutskever", "Oriol Vinyals", "Quoc V. Le", "Jane Wombat"], rec.authors

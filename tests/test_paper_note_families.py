@@ -193,6 +193,11 @@ def test_bullets_that_point_to_a_note_are_pointers():
         ("The paper was published in 2021 at ICLR 2021.", False, ["ICLR 2021"]),
         # named in passing: another paper's venue, not this note's
         ("We compare with Orca, OSDI '22, on latency and throughput.", True, []),
+        ("Rafailov, Ermon, Finn (Stanford); NeurIPS 2023 oral; 1,200 citations", True, ["NeurIPS 2023"]),
+        ("Hu, Shen et al. (Microsoft); cited by everyone; ICLR 2022", True, ["ICLR 2022"]),
+        ("By Edward J. Hu, Yelong Shen et al. — Microsoft, ICLR 2022, 12 pages", True, ["ICLR 2022"]),
+        ("Jane Doe, John Roe, OSDI 2022, 14 pages", True, ["OSDI 2022"]),
+        ("Google, Meta, OSDI 2022, compared to the baseline of Orca", True, []),
         ("Unlike Triton (SC 2019) on large models, it batches per step.", False, []),
         ("EuroSys 2024 (best paper)", False, []),  # outside the opening a bare venue is no statement
         # stated in Chinese prose, glued to the text or with the verb after the venue
