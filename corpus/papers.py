@@ -158,11 +158,22 @@ def todo_stripped(text: str) -> tuple[str, bool]:
     return (rest[lead.end() :], True) if lead and lead.end() < len(rest) else (rest, False)
 
 
+#: A mark ending a line that says what it names is not read yet: "See also: DeepSeekMoE — TODO.",
+#: "Follow-up reading: Mixtral (haven't read)", "Related: [ST-MoE](…) (not read yet)", "X [to read]".
+_UNREAD_TAIL_RE = re.compile(
+    r"(?:\s+[—–-]+\s*|\s*[(\[（]\s*)(?:todo|to[- ]?do|to[- ]read|(?:still\s+)?unread|not\s+(?:yet\s+)?read(?:\s+yet)?"
+    r"|ha(?:ve|s)n['’]?t\s+(?:been\s+)?read(?:\s+(?:it|this))?(?:\s+yet)?|待读|未读)\s*[)\]）]?\s*[.!。]?\s*$",
+    re.IGNORECASE,
+)
+
+
 def is_todo(text: str) -> bool:
-    """True for an unchecked task ("[ ] routing") or a line with a to-do lead ("TODO: read this",
-    "to read: Orca"): something not read yet, which states nothing about it (see :func:`todo_stripped`)."""
+    """True for an unchecked task ("[ ] routing"), a line with a to-do lead ("TODO: read this", "to read:
+    Orca") or one ending in a mark that what it names is not read yet ("See also: DeepSeekMoE — TODO.",
+    "Mixtral (haven't read)"): something not read yet, which states nothing about it (see
+    :func:`todo_stripped`)."""
     box = _TASK_BOX_RE.match(text)
-    return bool(box and "[ ]" in box.group(0)) or todo_stripped(text)[1]
+    return bool(box and "[ ]" in box.group(0)) or todo_stripped(text)[1] or bool(_UNREAD_TAIL_RE.search(text))
 
 
 def _title_words(item: Item) -> list[str]:

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from papernotes.corpus.listing_marks import short_name_tail, without_shortcodes
 from papernotes.corpus.markdown import Block
 from papernotes.corpus.models import Page, PaperEntry
-from papernotes.corpus.paper_links import is_paper_link
+from papernotes.corpus.note_links import title_like_label
+from papernotes.corpus.paper_links import is_paper_link, names_its_site
 from papernotes.corpus.papers import PAPER_LINK_LABELS, byline_tail, parse_title, system_name
 from papernotes.corpus.publications import _looks_like_authors
 from papernotes.corpus.venues import find_venues, normalize_venue, split_venue
@@ -84,7 +85,8 @@ def _title_run(text: str) -> int:
 
 
 def _title_cell(row: _Row) -> int | None:
-    """Index of the row's title cell: a cell that is one linked title of two or more words, else the
+    """Index of the row's title cell: a cell that is one linked title of two or more words, else a cell
+    that is only a name linked to the paper (unless a full title in another cell holds that name), else the
     title-like cell with the longest run of title words (the earlier on a tie); None without one."""
     for i, (cell, links) in enumerate(zip(row.cells, row.links, strict=False)):
         if any(_clean(label) == _clean(cell) and _title_like(_clean(label)) for label, _ in links):
@@ -94,6 +96,22 @@ def _title_cell(row: _Row) -> int | None:
         text = _title_text(cell, links)
         if _title_like(parse_title(text)[0]) and (best is None or _title_run(text) > best[0]):
             best = (_title_run(text), i)
+    # a cell that is only the paper's name linked to the paper ("| [GPTQ](arXiv link) | ICLR 2023 | notes |"):
+    # the title, unless another cell is a full title that holds the name ("GPTQ: Accurate …")
+    named = next(
+        (
+            i
+            for i, (cell, links) in enumerate(zip(row.cells, row.links, strict=False))
+            if len(links) == 1
+            and _clean(links[0][0]) == _clean(cell)
+            and is_paper_link(links[0][1])
+            and title_like_label(links[0][0])
+            and not names_its_site(links[0][0], links[0][1])  # "[usenix](…)": where the paper is
+        ),
+        None,
+    )
+    if named is not None and (best is None or _clean(row.cells[named]).casefold() not in row.cells[best[1]].casefold()):
+        return named
     return best[1] if best else None
 
 

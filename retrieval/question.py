@@ -716,6 +716,12 @@ def match_keys(
         split = tuple(lexical_terms(" ".join(parts)))
         if split:
             alts.append(split)
+        if len(parts) > 1 and in_notes is not None and not in_notes(stem_term("".join(parts))):
+            # a compound typed with a hyphen, a part misspelt or shortened, read as the two words typed
+            # apart are ("flash-attn" as "flash attn": FlashAttention, when the notes write it joined)
+            read = [p for part in parts for p in _as_read([part], in_notes, variant)]
+            if read != parts and (pair := _joined_pair(read, in_notes)):
+                alts += pair
         if abbreviations is not None and len(split) == 1 and split[0] in abbreviations.long_of:
             alts.append(abbreviations.long_of[split[0]])
         if in_notes is not None and len(split) == 1:

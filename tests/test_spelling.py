@@ -188,3 +188,8 @@ def test_a_question_typing_a_name_shortened_is_answered(tmp_path, models_cache):
     answer = notes.ask("flashattn path-x acc?")
     assert not answer.refused and "61.4%" in answer.answer
     assert notes.ask("flashatx path-x acc?").refused  # no name it shortens
+    # typed apart, or with a hyphen, a part shortened: the same name ("flash-attn" was refused)
+    for typed in ("flash attn gpt-2 speedup?", "flash-attn gpt-2 speedup?", "gpt-2 speedup of flash-attn"):
+        answer = notes.ask(typed)
+        assert not answer.refused and "3x speedup" in answer.answer, (typed, answer.answer)
+    assert notes.ask("flash-atx gpt-2 speedup?").refused  # no word of the notes it shortens

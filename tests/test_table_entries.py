@@ -76,6 +76,21 @@ def _rows(markdown: str) -> list[str]:
             "| Part | Part |\n|---|---|\n| [Model Serving](#serving) | [Attention Kernels](#kernels) |",
             [],
         ),
+        (  # papers named by their short names, linked to the paper; the notes cell is no title
+            "| Paper | Venue | Notes |\n|---|---|---|\n| [Orcwomb](https://arxiv.org/abs/3201.00001) | OSDI 2032 | "
+            "Iteration-Level Scheduling Of Wombats — Yu, Jeong (SNU) |\n| [SpecWomb](https://arxiv.org/abs/3305.09781) "
+            "| MLSys 2034 | Token Trees For Wombats |",
+            ["Orcwomb", "SpecWomb"],
+        ),
+        (  # a short name linked beside the full title that holds it: the full title
+            "| Name | Title | Venue |\n|---|---|---|\n| [GPTWomb](https://arxiv.org/abs/3210.17323) | GPTWomb: Accurate "
+            "Quantization for Wombats | ICLR 2033 |",
+            ["GPTWomb: Accurate Quantization for Wombats"],
+        ),
+        (  # a name linked to its code, no venue: a tool
+            "| Tool | About |\n|---|---|\n| [vWomb](https://github.com/w/vwomb) | A Serving Engine For Wombats |",
+            [],
+        ),
     ],
 )
 def test_a_row_is_a_paper_by_evidence(table, titles):

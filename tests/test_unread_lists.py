@@ -1,6 +1,7 @@
 """A list of papers not read yet — under a heading or on a page titled as one ("Backlog", "Reading
 queue", "Someday", "Maybe later", "To read"), or after a short lead-in line that says so ("to read next
-month:") — names its papers and states nothing about them: it answers no question about them, with or
+month:") — names its papers and states nothing about them, as does a line ending in such a mark ("See
+also: X — TODO.", "Y (haven't read)"): it answers no question about them, with or
 without to-do marks on its lines (:func:`~papernotes.retrieval.evidence.stated`,
 :func:`~papernotes.retrieval.evidence.unread_list`). A note's own "## Later" section (later work on the
 paper) is no such list."""
@@ -44,6 +45,10 @@ QUILLSERVE = """# Quillserve: Serving Language Models with Paged Batching
 
 Quillserve pages the KV cache in fixed blocks, so waste is limited to the last block of each sequence.
 It reaches 2.2x the throughput of the best baseline at the same latency.
+
+See also: Dovetailr, Grebeserve — TODO.
+Follow-up reading: Marmotix (haven't read)
+Related: [Stoatmoe](https://arxiv.org/abs/3202.08906) (not read yet)
 
 ## Later
 
@@ -90,6 +95,12 @@ def test_a_lead_in_line_makes_its_list_unread():
     assert stated(body) == "Some prose about it.\nto read next month:\n\nMore prose."
     # a to-do line, listed or not, states nothing either
     assert stated("Prose.\nTODO: read the thesis chapter on log compaction.\n- [ ] skim the appendix") == "Prose."
+    # so does a line that ends by saying what it names is not read yet
+    marked = "Prose.\nSee also: Dovetailr — TODO.\nMarmotix (haven't read)\nRelated: [S](https://x.org) (not read yet)"
+    assert stated(marked) == "Prose."
+    # words about reading inside a statement are no such mark
+    kept = "Paged attention — unread pages are skipped.\nOrca (OSDI 2022) — re-read in May\nIt reads the todo list."
+    assert stated(kept) == kept
     # a list after an ordinary line stays
     plain = "Baselines:\n- Vortexa (NSDI 2025)\n- Brambleflow"
     assert stated(plain) == plain
@@ -105,6 +116,11 @@ def test_a_lead_in_line_makes_its_list_unread():
         "zephyra summary?",
         "what did vortexa find?",
         "brambleflow key idea",
+        # a line ending in a mark that what it names is not read yet
+        "what is dovetailr?",
+        "grebeserve — what does it do",
+        "what does marmotix do",
+        "stoatmoe tldr?",
     ],
 )
 def test_a_paper_only_listed_as_not_read_yet_is_refused(notes, question):
