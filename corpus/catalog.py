@@ -27,6 +27,15 @@ def _add_unique(dst: list[str], items: Iterable[str]) -> None:
             dst.append(x)
 
 
+def names_only(summary: str, r: PaperRecord) -> bool:
+    """True for a one-liner that only names the paper ("Sarathi-Serve", "Tensor Language Model (TLM)", as a
+    listing's bold name over its notes reads): each of its words is a word of the record's title, system
+    name or aliases."""
+    words = set(re.findall(r"[^\W_]+", summary.casefold()))
+    names = set(re.findall(r"[^\W_]+", " ".join([r.title, r.system or "", *r.aliases]).casefold()))
+    return bool(words) and words <= names
+
+
 def _add_authors(dst: list[str], names: Iterable[str]) -> None:
     """Add author ``names`` to ``dst`` once each: a surname alone ("Sutskever", as a reading log writes it)
     is the author whose full name ends in it ("Ilya Sutskever"), and a full name replaces the surname
@@ -218,8 +227,8 @@ def merge_group(
         for k, v in e.links.items():
             if v and k not in r.links:
                 r.links[k] = v
-        if e.summary and not r.summary:
-            r.summary = e.summary
+        if e.summary and (not r.summary or (names_only(r.summary, r) and not names_only(e.summary, r))):
+            r.summary = e.summary  # (a one-liner that only names the paper gives way to one that says something)
         if e.kind != "deep_note":
             _add_unique(r.topics, [f"{e.page_title} › {e.topic}" if e.topic else e.page_title])
         _add_unique(r.tags, e.tags)
@@ -527,7 +536,8 @@ def _absorb(keep: PaperRecord, other: PaperRecord) -> None:
     _add_authors(keep.authors, other.authors)
     for k, v in other.links.items():
         keep.links.setdefault(k, v)
-    keep.summary = keep.summary or other.summary
+    if not keep.summary or (names_only(keep.summary, keep) and other.summary and not names_only(other.summary, keep)):
+        keep.summary = other.summary
     _add_unique(keep.topics, other.topics)
     _add_unique(keep.tags, other.tags)
     _add_unique(keep.sources, other.sources)

@@ -395,3 +395,23 @@ def test_map_reduce_against_openai_compatible_server(real_index):
         assert g.summary and set(markers(g.summary)) <= {p.n for p in g.papers}
     assert markers(out.overview) and set(markers(out.overview)) <= set(range(1, n_papers + 1))
     assert "[9999]" not in summary_markdown(out) and "[123456]" not in out.overview
+
+
+def test_real_one_liners_say_more_than_the_papers_name(real_index):
+    # a listing's bold name over its notes ("**Sarathi-Serve**") is no one-liner: another listing's notes
+    # give it, and a paper the notes only name shows no one-liner at all ("…: Tensor Language Model (TLM)")
+    from papernotes.corpus.catalog import names_only
+    from papernotes.corpus.models import PaperRecord
+    from papernotes.retrieval.summarize import summarize
+
+    for venue in ("OSDI 2024", *REAL_VENUES):
+        for p in summarize(real_index, venue).papers:
+            words = set(re.findall(r"[^\W_]+", p.summary.casefold()))
+            names = set(re.findall(r"[^\W_]+", f"{p.title} {p.system or ''}".casefold()))
+            assert not (words and words <= names), (venue, p.title, p.summary)
+    sarathi = next(p for p in summarize(real_index, "OSDI 2024").papers if "Sarathi-Serve" in p.title)
+    assert "chunk" in sarathi.summary.casefold()
+    assert names_only(
+        "Tensor Language Model (TLM)", PaperRecord(title="Enabling Tensor Language Model …", system="TLM")
+    )
+    assert not names_only("Pages the KV cache", PaperRecord(title="Efficient Memory Management", system="vLLM"))

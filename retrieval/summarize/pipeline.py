@@ -7,6 +7,7 @@ from collections import Counter
 
 from langchain_core.language_models.chat_models import BaseChatModel
 
+from papernotes.corpus.catalog import names_only
 from papernotes.corpus.models import PaperRecord
 from papernotes.corpus.venues import normalize_venue, resolve_venue
 from papernotes.retrieval.errors import ModelUnavailableError
@@ -34,7 +35,8 @@ def _groups(grouped: list[tuple[str, list[PaperRecord]]]) -> list[Group]:
                     title=r.title,
                     system=r.system,
                     affiliations=list(r.affiliations),
-                    summary=r.summary or "",
+                    # a one-liner that only names the paper says nothing the title line does not
+                    summary="" if names_only(r.summary or "", r) else r.summary or "",
                     url=r.url,
                     sources=list(r.sources),
                     section=name,
