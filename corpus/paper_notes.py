@@ -22,6 +22,7 @@ from pathlib import PurePosixPath
 
 from papernotes.corpus.author_year import author_year_citation
 from papernotes.corpus.bibtex_notes import note_bibtex
+from papernotes.corpus.lexicon import readings
 from papernotes.corpus.markdown import FIELD_LINE_RE, Block, Inline, is_section_heading, parse_tokens, render_inline
 from papernotes.corpus.models import Page, PaperEntry
 from papernotes.corpus.normalize import CJK_CHARS
@@ -454,6 +455,11 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     # a names line ("System name: vLLM") says it outright, before a name the title holds ("… with PagedAttention")
     stated = next((a for a in op.names if len(a.split()) <= SHORT_NAME_WORDS), None)
     system = stated or system_name(title, []) or short or declared or system_name(title, strong[:3]) or acronym
+    filed = file_name_name(page.source, "\n".join([title, summary, *(_block_text(b) for b in blocks[:12])]))
+    if filed and filed.casefold() not in {a.casefold() for a in [title, *aliases, system or ""]}:
+        # "nlp/t5.md" over "Exploring the Limits of Transfer Learning …" writing "T5-11B": the writer's name for it
+        aliases.append(filed)
+        system = system or filed
     if acronym and acronym != system and acronym not in aliases:
         # the note writes the acronym of the title's leading words: "DPO" for "Direct Preference
         # Optimization: Your Language Model is …", "GFS" for "The Google File System"
@@ -474,6 +480,25 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
         tags=list(page.tags) or op.tags,
         aliases=aliases,
     )
+
+
+def file_name_name(source: str, text: str) -> str | None:
+    """The short name a note's file is named by, as the note's ``text`` writes it ("nlp/t5.md" over a text
+    writing "T5-11B" → "T5", "orca.md" → "Orca"): a file name of one word (letters and digits, a hyphen or
+    underscore inside) that is no English word nor a venue and that the text writes as a word; None otherwise
+    (a dated post, "notes.md", "attention.md", "colm.md", a name the text never writes)."""
+    stem = PurePosixPath(source).stem
+    if len(stem) > 24 or not re.fullmatch(r"[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)?", stem):
+        return None
+    if readings(stem) or all(readings(part) for part in re.split(r"[-_]", stem)):
+        return None  # English words ("attention.md", "paper-notes.md"), not a name ("sarathi-serve.md" is one)
+    if find_venue_mentions(stem, any_case=SERIES):
+        return None  # "colm.md", "interspeech.md": a venue the notes are filed by
+    pattern = r"[-_ ]?".join(re.escape(part) for part in re.split(r"[-_]", stem))
+    prose = re.sub(r"https?://\S+|\S+\.(?:md|pdf|png|jpe?g)\b", " ", text)  # not a link's or a file's name
+    written = [m.group(0) for m in re.finditer(rf"(?<![\w/.-]){pattern}(?![\w/])", prose, re.IGNORECASE)]
+    # as the text writes it where it writes it with a capital ("DETR", not a lower-case mention)
+    return next((w for w in written if w != w.lower()), written[0] if written else None)
 
 
 def _alias_of(name: str) -> str | None:

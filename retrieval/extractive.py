@@ -448,9 +448,12 @@ def _who_and_where(s: str, r: PaperRecord) -> bool:
     def names_people(p: str) -> bool:  # a byline, or the record's own author list ("R.Madhava Krishnan, …")
         return is_byline(p) or title_key(p) == authors
 
-    return (
+    return is_byline(s) or (  # "Ho, Jain, Abbeel — UC Berkeley": the people and their place
         bool(parts)
-        and all(names_people(p) or title_key(p) in venues or _states_venue(p, r, history=True) for p in parts)
+        and all(
+            names_people(p) or title_key(p) in venues or _states_venue(p, r, history=True) or states_affiliations(p, r)
+            for p in parts
+        )
         and any(map(names_people, parts))
     )
 

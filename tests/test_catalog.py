@@ -670,3 +670,34 @@ def test_an_author_written_by_surname_in_one_note_and_in_full_in_another_is_one_
     for entries in ([log, note], [note, log]):
         (rec,) = build_catalog(entries)
         assert rec.authors == ["Ilya Sutskever", "Oriol Vinyals", "Quoc V. Le", "Jane Wombat"], rec.authors
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "name"),
+    [
+        ("notes/nlp/t5.md", "Largest model: **11B** parameters (T5-11B).", "T5"),  # as the text writes it
+        ("wombnet.md", "see github.com/x/wombnet; WombNet stacks burrows", "WombNet"),  # a capital, not a link
+        ("sarathi-serve.md", "Sarathi-Serve chunks prefills", "Sarathi-Serve"),
+        ("attention.md", "attention everywhere", None),  # an English word
+        ("notes.md", "my notes", None),
+        ("paper-notes.md", "Paper-Notes of the week", None),
+        ("colm.md", "Accepted at COLM 2024", None),  # a venue the notes are filed by
+        ("2018-03-18-wombnet.md", "WombNet", None),  # a dated post
+        ("zebranet.md", "nothing of it here", None),  # a name the text never writes
+    ],
+)
+def test_a_paper_notes_file_name_is_its_short_name_when_the_note_writes_it(path, text, name):
+    from papernotes.corpus.paper_notes import file_name_name
+
+    assert file_name_name(path, text) == name
+
+
+def test_a_note_filed_by_the_papers_short_name_is_asked_by_it(tmp_path):
+    (tmp_path / "notes" / "nlp").mkdir(parents=True)
+    (tmp_path / "notes" / "nlp" / "t9.md").write_text(
+        "# Exploring the Limits of Wombat Transfer Learning\n\nRaffel et al. — https://arxiv.org/abs/3910.10683\n\n"
+        "* Largest model: **11B** parameters (T9-11B).\n",
+        encoding="utf-8",
+    )
+    (rec,) = catalog_of(tmp_path / "notes")
+    assert rec.system == "T9" and "T9" in rec.aliases

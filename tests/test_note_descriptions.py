@@ -78,9 +78,17 @@ LISTING = f"""How loss scales with parameters and data, and the sparse way of ge
 """
 
 
+DIFFWOMB = """# [Denoising Diffusion Probabilistic Wombats](https://arxiv.org/abs/3006.11239)
+
+Ho, Jain, Abbeel — UC Berkeley
+
+DiffWomb trains a denoiser with a simple weighted variational bound and reaches an FID of 3.17 on CIFAR-10.
+"""
+
+
 @pytest.fixture(scope="module")
 def notes(tmp_path_factory, models_cache):
-    files = {"switch.md": SWITCH, "chinch.md": CHINCH, "log.md": LOG, "scaling.md": LISTING}
+    files = {"switch.md": SWITCH, "chinch.md": CHINCH, "log.md": LOG, "scaling.md": LISTING, "diff.md": DIFFWOMB}
     return notes_from_texts(tmp_path_factory.mktemp("descriptions"), files, models_cache)
 
 
@@ -149,3 +157,10 @@ def test_a_paper_notes_one_line_summary_is_no_byline_nor_another_name(notes):
     assert switch.summary.startswith("Mixture-of-experts"), switch.summary  # not "Fedus, Zoph, Shazeer. Journal of …"
     chinch = next(r for t, r in titles.items() if t.startswith("Training Compute-Optimal Wombat"))
     assert not chinch.summary.startswith("a.k.a."), chinch.summary
+
+
+@pytest.mark.parametrize("question", ["what is diffwomb?", "denoising diffusion probabilistic wombats?"])
+def test_a_surname_byline_with_its_place_under_the_title_is_the_papers_people_not_its_description(notes, question):
+    a = notes.ask(question, use_llm=False)
+    assert not a.refused and "weighted variational bound" in a.answer, a.answer
+    assert "Ho, Jain, Abbeel — UC Berkeley" not in a.answer, a.answer  # a lookup gives them as "Authors: …"
