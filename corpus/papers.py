@@ -159,10 +159,14 @@ def todo_stripped(text: str) -> tuple[str, bool]:
 
 
 #: A mark ending a line that says what it names is not read yet: "See also: DeepSeekMoE — TODO.",
-#: "Follow-up reading: Mixtral (haven't read)", "Related: [ST-MoE](…) (not read yet)", "X [to read]".
+#: "Follow-up reading: Mixtral (haven't read)", "Related: [ST-MoE](…) (not read yet)", "X [to read]", "saw a
+#: talk on X, added to Reading Queue".
 _UNREAD_TAIL_RE = re.compile(
     r"(?:\s+[—–-]+\s*|\s*[(\[（]\s*)(?:todo|to[- ]?do|to[- ]read|(?:still\s+)?unread|not\s+(?:yet\s+)?read(?:\s+yet)?"
-    r"|ha(?:ve|s)n['’]?t\s+(?:been\s+)?read(?:\s+(?:it|this))?(?:\s+yet)?|待读|未读)\s*[)\]）]?\s*[.!。]?\s*$",
+    r"|ha(?:ve|s)n['’]?t\s+(?:been\s+)?read(?:\s+(?:it|this))?(?:\s+yet)?|待读|未读)\s*[)\]）]?\s*[.!。]?\s*$"
+    # "saw a talk on Mixtral of Experts, added to Reading Queue": put on a list of papers to read
+    r"|(?:\s*[,;—–-]\s*|\s+)(?:added|moved|put)\s+(?:it\s+)?(?:to|on|in)(?:to)?\s+(?:(?:(?:the|my|our)\s+)?"
+    r"(?:reading[- ](?:queue|list)|to[- ]read(?:\s+(?:list|pile|queue))?)|(?:my|our)\s+backlog)\s*[.!]?\s*$",
     re.IGNORECASE,
 )
 

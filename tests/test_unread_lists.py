@@ -96,10 +96,16 @@ def test_a_lead_in_line_makes_its_list_unread():
     # a to-do line, listed or not, states nothing either
     assert stated("Prose.\nTODO: read the thesis chapter on log compaction.\n- [ ] skim the appendix") == "Prose."
     # so does a line that ends by saying what it names is not read yet
-    marked = "Prose.\nSee also: Dovetailr — TODO.\nMarmotix (haven't read)\nRelated: [S](https://x.org) (not read yet)"
+    marked = (
+        "Prose.\nSee also: Dovetailr — TODO.\nMarmotix (haven't read)\nRelated: [S](https://x.org) (not read yet)\n"
+        "saw a talk on Wombat of Experts, added to Reading Queue\n- Quokkaformer — moved to my backlog."
+    )
     assert stated(marked) == "Prose."
     # words about reading inside a statement are no such mark
-    kept = "Paged attention — unread pages are skipped.\nOrca (OSDI 2022) — re-read in May\nIt reads the todo list."
+    kept = (
+        "Paged attention — unread pages are skipped.\nOrca (OSDI 2022) — re-read in May\nIt reads the todo list.\n"
+        "New requests are added to the queue of the least-loaded worker.\nStragglers are moved to the backlog."
+    )
     assert stated(kept) == kept
     # a list after an ordinary line stays
     plain = "Baselines:\n- Vortexa (NSDI 2025)\n- Brambleflow"
