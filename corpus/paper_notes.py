@@ -75,6 +75,7 @@ from papernotes.corpus.paper_links import (
 )
 from papernotes.corpus.papers import (
     defining_strong,
+    is_todo,
     parse_title,
     system_name,
     title_key,
@@ -161,13 +162,26 @@ def paper_note_entry(page: Page, blocks: list[Block], paper_bullets: int) -> Pap
     ids = fm_value(meta, ID_KEYS)
     head_links = distinct_papers([h for _, h in head[1].links if is_paper_link(h)]) if head else []
     opening = _first_section(blocks)
-    open_links = distinct_papers([u for b in opening if b.kind == "text" for u in paragraph_paper_links(b)])
+    # a link on a line that marks its paper as not read yet ("Related: [Okapi: …](…) (not read yet)") is a
+    # paper to read, never the note's own
+    unread = {
+        h
+        for b in opening
+        if b.kind == "text"
+        for line in b.text.split("\n")
+        if is_todo(line.strip())
+        for label, h in b.links
+        if label and label in line
+    }
+    open_links = distinct_papers(
+        [u for b in opening if b.kind == "text" for u in paragraph_paper_links(b) if u not in unread]
+    )
     primary = [
         h
         for b in opening
         if b.kind == "text"
         for label, h in b.links
-        if primary_label(label, page.title) or (is_paper_link(h) and names_its_site(label, h))
+        if h not in unread and (primary_label(label, page.title) or (is_paper_link(h) and names_its_site(label, h)))
     ]
     # a paper's address written out on a line of its own ("https://arxiv.org/abs/1409.3215" under the
     # title): presented as the note's own, like "[Paper](…)"

@@ -13,7 +13,7 @@ from papernotes.corpus.listing_marks import dash_venue, part_venue, short_name_t
 from papernotes.corpus.markdown import Block, Item, is_section_heading
 from papernotes.corpus.models import Page, PaperEntry, Publication
 from papernotes.corpus.normalize import CJK_CHARS
-from papernotes.corpus.paper_links import is_paper_link
+from papernotes.corpus.paper_links import is_paper_link, names_its_site
 from papernotes.corpus.venues import (
     find_venue_mentions,
     find_venues,
@@ -76,7 +76,7 @@ _TASK_BOX_RE = re.compile(r"^\s*\[[ xX✓✔-]\]\s+")
 #: "TODO:", "to read:", "To-read —", "read later:", "want to read", "TODO skim"; and after an unchecked
 #: box a bare "read"/"skim" (``- [ ] read Orca``). Such a bullet is a to-do, not a note on the paper.
 _TODO_RE = re.compile(
-    r"^(?:to-?do\b[\s:–—-]*(?:(?:read|skim|check)(?:\s+later)?\b)?|(?:(?:want|need)\s+)?to[\s-]+(?:read|skim)\b"
+    r"^(?:to-?do\b(?!-\w)[\s:–—-]*(?:(?:read|skim|check)(?:\s+later)?\b)?|(?:(?:want|need)\s+)?to[\s-]+(?:read|skim)\b"
     r"|(?:read|skim)\s+later\b)[\s:–—-]*",
     re.IGNORECASE,
 )
@@ -132,15 +132,30 @@ def linked_title(item: Item) -> str | None:
     """The label of a bullet that starts with its title linked to the paper's page on a registry of
     papers (arXiv, a DOI, OpenReview, a USENIX presentation: :func:`~papernotes.corpus.paper_links.is_paper_link`;
     a bare ``.pdf`` is any document, so it is not enough alone): ``[Title](https://arxiv.org/abs/…) — SC '21``
-    → ``"Title"``. None when the bullet does not start that way or the label is a single word."""
+    → ``"Title"``. None when the bullet does not start that way or the label is a single word that is no
+    name with its venue or description after it (:func:`_one_word_name`)."""
     links = item.inline.links
     if not links:
         return None
     label, href = links[0][0].strip(), links[0][1].strip()
     text = todo_stripped(item.text)[0].strip()
-    if len(label.split()) < 2 or not text.startswith(label) or not is_paper_link(href):
+    if not text.startswith(label) or not is_paper_link(href):
+        return None
+    if len(label.split()) < 2 and not _one_word_name(label, href, text[len(label) :]):
         return None
     return None if urlsplit(href).path.lower().endswith(".pdf") else label
+
+
+def _one_word_name(label: str, href: str, after: str) -> bool:
+    """A one-word link text that is the paper's name, as a listing bullet gives it with its venue or what it
+    does after it ("[Mongoose](arXiv link) (ICML'24) — …", "[Armadillo](…): quantizes …"): a name, not a
+    link kind ("[arXiv](…)", "[Paper](…)", "[usenix](…)") nor an identifier ("[2401.12345](…)")."""
+    low = label.lower()
+    if low in PAPER_LINK_LABELS | GENERIC_LINK_LABELS | NOTE_LABELS or names_its_site(label, href):
+        return False
+    if not re.search(r"[^\W\d_]{2}", label) or low.startswith("http"):
+        return False
+    return bool(re.match(_BRACKETED_VENUE, after.strip()) or re.match(_DESCRIPTION_CUT, after))
 
 
 def todo_stripped(text: str) -> tuple[str, bool]:
@@ -151,7 +166,7 @@ def todo_stripped(text: str) -> tuple[str, bool]:
     text = DATE_LEAD_RE.sub("", text, count=1)  # a log's date before the entry: "2024-09-03: [Title](…)"
     box = _TASK_BOX_RE.match(text)
     rest = text[box.end() :] if box else text
-    if not box and not re.match(r"to-?do\b", rest, re.IGNORECASE):
+    if not box and not re.match(r"to-?do\b(?!-\w)", rest, re.IGNORECASE):  # not "Todo-style checklists"
         marker = _TASK_MARKER_RE.match(rest)  # "LATER Paxos Made Simple": a task not started
         return (rest[marker.end() :], True) if marker and marker.end() < len(rest) else (rest, False)
     lead = _TODO_RE.match(rest) or (_UNCHECKED_LEAD_RE.match(rest) if box and "[ ]" in box.group(0) else None)
@@ -264,14 +279,16 @@ def points_to_note(item: Item) -> bool:
 _BRACKETED_VENUE = r"\(([^()]*(?:\b(?:19|20)\d\d|['’‘]\d\d)\b[^()]*|arXiv[^()]*)\)"
 #: What parts a bullet's title from what it says of the paper: a dash (or hyphen) set apart by spaces, or a
 #: colon: "Title (ICML 2023) — what it does", "Title (NeurIPS 2023): what it does".
-_DESCRIPTION_CUT = r"(?:\s+[—–-]\s|\s*[:：]\s)"
+_DESCRIPTION_CUT = r"(?:\s+(?:[—–]|--?)\s|\s*[:：]\s)"
 _VENUE_BEFORE_DASH_RE = re.compile(_BRACKETED_VENUE + _DESCRIPTION_CUT)
-#: A link to one of a paper's resources, not a paper: its kind alone ("Code", "Video") or with what it is of
-#: ("Slides from the MLSys 2024 tutorial", "Blog post on …", "Talk at …"); a title that only begins with
-#: such a word goes on with a name ("Dataset Distillation", "Project Adam: …").
+#: A link to one of a paper's resources, not a paper: its kind alone ("Code", "Video"), after one word
+#: ("Tutorial slides", "Workshop talk", "Keynote slides") or with what it is of ("Slides from the MLSys
+#: 2024 tutorial", "Blog post on …", "Talk at …"); a title that only begins with such a word goes on with a
+#: name ("Dataset Distillation", "Project Adam: …", "Video Diffusion Models").
 _RESOURCE_RE = re.compile(
-    r"(?:(?:our|the|official|my)\s+)?(?:code|slides?|video|talk|blog(?:\s+post)?|poster|dataset|demo|homepage"
-    r"|project(?:\s+page)?|recording|artifact)s?(?:\s+(?:from|of|for|at|on|by|in|about|with)\b.*)?",
+    r"(?:(?:our|the|official|my)\s+)?(?:[\w-]+\s+)?(?:code|slides?|video|talk|blog(?:\s+post)?|poster|dataset"
+    r"|demo|homepage|project(?:\s+page)?|recording|artifact|keynote|tutorial|notebook|colab)s?"
+    r"(?:\s+(?:from|of|for|at|on|by|in|about|with)\b.*)?",
     re.IGNORECASE,
 )
 
@@ -301,7 +318,9 @@ def _is_paper_item(item: Item, affiliation_rule: bool = True) -> bool:
     if labels & PAPER_LINK_LABELS:
         return True  # a name beside the labels is enough ("Mixtral [Paper]"); a bare "[Code]" is not
     if len(words) < 2:
-        return False
+        # a name linked to its paper with its venue ("[Mongoose](arXiv link) (ICML'24) — …"), or on a listing
+        # page with what it does ("[Armadillo](…): quantizes …")
+        return bool(linked_title(item)) and (affiliation_rule or parse_title(text)[1] is not None)
     if affiliation_rule and linked_title(item):
         return True  # on a listing page, "[Title](arXiv link)": the bullet is the paper's own link
     if dash_venue(without_shortcodes(text)):
@@ -314,8 +333,7 @@ def _is_paper_item(item: Item, affiliation_rule: bool = True) -> bool:
         return True
     if _ARXIV_ID_RE.search(text):
         return True
-    children = item.children
-    if affiliation_rule and children and not children[0].children and looks_like_affiliation(children[0].text):
+    if affiliation_rule and _affiliation_child(item, text) is not None:
         # a title, then an affiliation line; topic bullets ("LLM Training") have items below instead
         return len(words) >= 3 or ":" in text
     return False
@@ -433,7 +451,7 @@ def dash_description(text: str, title: str | None = None) -> str:
         said = text[len(title or "") + cut.end() :].strip()
         # after the title, the venue it was published at and a lone name stand before what it does:
         # "— ICML'23 — offload to CPU and disk", "— Proc. of OSDI 2022", "— OpenAI — with …"
-        for part in re.finditer(r"(?:^|\s+[—–-]\s+)(.*?)(?=\s+[—–-]\s+|$)", said):
+        for part in re.finditer(r"(?:^|\s+(?:[—–]|--?)\s+)(.*?)(?=\s+(?:[—–]|--?)\s+|$)", said):
             mentions = find_venue_mentions(part.group(1))
             venue_led = part_venue(part.group(1)) or (mentions and mentions[0].year and mentions[0].span[0] == 0)
             if not venue_led and len(part.group(1).split()) >= 3:
@@ -444,7 +462,7 @@ def dash_description(text: str, title: str | None = None) -> str:
     else:
         said = ""
     # link labels and a lone affiliation ("— arXiv:3006.16668 — Google") describe nothing
-    words = [w for w in re.split(r"\s+[—–-]\s+", said) if len(w.split()) >= 3 or byline_tail(w)[1]]
+    words = [w for w in re.split(r"\s+(?:[—–]|--?)\s+", said) if len(w.split()) >= 3 or byline_tail(w)[1]]
     return said if words else ""
 
 
@@ -608,6 +626,28 @@ def _strong_all(items: list[Item]) -> list[str]:
     return out
 
 
+def _affiliation_child(item: Item, title: str) -> int | None:
+    """Index of the bullet's nested item, a leaf, that reads as its affiliations ("MSR India & GaTech"):
+    the first, unless it is the paper's own name over its notes — the title's name written bold
+    ("**Gibbon**" under "Gibbon: …") or with the affiliations on the next line ("Saki", then "Forest AI
+    Lab"), which is then the second. A name alone may be the company too ("OneFlow" under "OneFlow:
+    Redesign …"): an affiliation. None without one."""
+    kids = item.children
+
+    def place(k: int) -> bool:
+        return len(kids) > k and not kids[k].children and looks_like_affiliation(kids[k].text)
+
+    if not place(0):
+        return None
+    first = kids[0]
+    if title_key(first.text) not in {title_key(title), title_key(title.split(":")[0])}:
+        return 0
+    bold = any(title_key(b) == title_key(first.text) for b in first.inline.strong)
+    if bold or place(1):
+        return 1 if place(1) else None
+    return 0
+
+
 def entry_from_item(item: Item, page: Page, topic: str, venue_default: str | None) -> PaperEntry:
     """A :class:`PaperEntry` from a paper bullet and its nested bullets."""
     title, venue = parse_title(DATE_LEAD_RE.sub("", item.text, count=1))
@@ -637,9 +677,10 @@ def entry_from_item(item: Item, page: Page, topic: str, venue_default: str | Non
             links.setdefault("paper", href)  # the linked title: "[Title](arXiv link) — SC '21"
     children = item.children
     affiliations: list[str] = []
-    if children and not children[0].children and looks_like_affiliation(children[0].text):
-        affiliations = [a.strip() for a in re.split(r"\s+&\s+", children[0].text) if a.strip()]
-        rest = children[1:]
+    at = _affiliation_child(item, title)
+    if at is not None:
+        affiliations = [a.strip() for a in re.split(r"\s+&\s+", children[at].text) if a.strip()]
+        rest = children[:at] + children[at + 1 :]
     else:
         rest = children
     summary = join_lines(_flatten(rest))

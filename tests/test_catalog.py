@@ -566,6 +566,13 @@ LIST_OF_MANY_STYLES = """# Reading list
 - [QuWomb: 2-Bit Quantization of Wombat Models With Guarantees](https://arxiv.org/abs/3307.13304) (NeurIPS 2033): incoherence processing of wombat weights — Chee, Cai, Kuleshov (Cornell)
 - [OmniWomb: Omnidirectionally Calibrated Quantization for Wombats](https://arxiv.org/abs/3308.13137) — learnable weight clipping for wombats — Shao et al. (Shanghai AI Lab)
 - [SpecWomb: Tree-based Speculation for Wombats](https://arxiv.org/abs/3305.09781) (MLSys ’34) – token trees verified at once
+- [Mongwomb](https://arxiv.org/abs/3403.11111) (ICML'34) — pipelines wombat recomputation with communication
+- [Armawomb](https://arxiv.org/abs/3403.22222): quantizes wombat weights to 3 bits
+- [Ibex: Overlapping Wombat Optimizer Steps](https://arxiv.org/abs/3403.33333) -- ASPLOS 2034 -- hides optimizer latency of wombats
+- [arXiv](https://arxiv.org/abs/3403.44444) (ICML 2034) — a link alone, no name
+- Gibwomb: Paged Attention for Gibbons [[Paper](https://arxiv.org/abs/3403.55555)]
+  - **Gibwomb**
+  - Ape Institute
 
 ## Links
 
@@ -576,6 +583,9 @@ LIST_OF_MANY_STYLES = """# Reading list
 - [Blog post on wombat serving](https://example.com/blog) (2034) — a friendly walkthrough
 - [Dataset Distillation for Wombats](https://arxiv.org/abs/3811.10959) (ICLR 2035) — distil the burrow into a few images
 - [Project Womb: Building an Efficient Wombat Training System](https://www.usenix.org/conference/osdi34/presentation/womb) (OSDI 2034)
+- [Tutorial slides (ICML 2034)](https://example.com/tutorial.pdf) — three hours on wombat agents
+- [Keynote slides](https://example.com/keynote.pdf) (MLSys 2034)
+- [Workshop talk (NeurIPS 2033)](https://www.youtube.com/watch?v=xyz)
 """
 
 
@@ -595,6 +605,16 @@ def test_a_bullets_venue_written_shortly_or_before_a_colon_and_a_description_aft
     omni = recs["OmniWomb"]
     assert (omni.venue, omni.summary) == (None, "learnable weight clipping for wombats")
     assert (omni.authors, omni.affiliations) == (["Shao"], ["Shanghai AI Lab"])
+    # a one-word name linked to its paper, with its venue or what it does; a double hyphen parts them too
+    assert (recs["Mongwomb"].venue, recs["Mongwomb"].summary) == (
+        "ICML 2034",
+        "pipelines wombat recomputation with communication",
+    )
+    assert recs["Armawomb"].summary == "quantizes wombat weights to 3 bits"
+    assert (recs["Ibex"].venue, recs["Ibex"].summary) == ("ASPLOS 2034", "hides optimizer latency of wombats")
+    assert "arXiv" not in recs  # a link kind is no name
+    # the paper's name in bold over its notes is no affiliation; the line after it is
+    assert recs["Gibwomb"].affiliations == ["Ape Institute"]
 
 
 def test_a_resources_link_bullet_is_no_paper_and_a_title_starting_with_such_a_word_is(tmp_path):
@@ -603,10 +623,10 @@ def test_a_resources_link_bullet_is_no_paper_and_a_title_starting_with_such_a_wo
     (tmp_path / "notes").mkdir()
     (tmp_path / "notes" / "list.md").write_text(LIST_OF_MANY_STYLES, encoding="utf-8")
     titles = sorted(r.title for r in catalog_of(tmp_path / "notes"))
-    assert not [t for t in titles if re.match(r"(Code|Video|Slides|Blog)\b", t)], titles
+    assert not [t for t in titles if re.match(r"(Code|Video|Slides|Blog|Tutorial|Keynote|Workshop)\b", t)], titles
     assert "Dataset Distillation for Wombats" in titles
     assert "Project Womb: Building an Efficient Wombat Training System" in titles
-    assert len(titles) == 6, titles
+    assert len(titles) == 10, titles
 
 
 @pytest.mark.parametrize(

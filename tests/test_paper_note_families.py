@@ -33,7 +33,9 @@ few members of one family with its records listed by hand in expected_records.js
   section at the end (a meeting note linking one paper in passing is none);
 * cited_beside — the note's own link presented as a kind of link ("[arXiv](…)", "[the Orca paper](…)")
   beside papers cited by name, reference-manager keys (``publicationTitle``, ``pdf_url``); a page
-  linking papers only by name (a trip report) is none;
+  linking papers only by name (a trip report) is none, and so is a link on a line that marks its paper
+  as not read yet ("Related: [X: …](…) (not read yet)") under a framed title; front matter that titles
+  and places the paper makes a record whose opening links cite other papers ("Related: [ST-MoE](…)");
 * file_named_notes — notes titled by their file name (Obsidian, a Notion export without its page id)
   whose first heading names a section ("## Summary") or whose first line is a property ("Authors: …");
 * reading_logs — one file, one section per paper ("## Title", then its link or byline): one record per

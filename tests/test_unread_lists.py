@@ -104,7 +104,8 @@ def test_a_lead_in_line_makes_its_list_unread():
     # words about reading inside a statement are no such mark
     kept = (
         "Paged attention — unread pages are skipped.\nOrca (OSDI 2022) — re-read in May\nIt reads the todo list.\n"
-        "New requests are added to the queue of the least-loaded worker.\nStragglers are moved to the backlog."
+        "New requests are added to the queue of the least-loaded worker.\nStragglers are moved to the backlog.\n"
+        "Todo-style checklists help me track experiments."
     )
     assert stated(kept) == kept
     # a list after an ordinary line stays
