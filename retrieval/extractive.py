@@ -487,6 +487,10 @@ def description_sentences(chunk: Hit, r: PaperRecord) -> list[str]:
         if title_key(s) in {title_key(v) for v in [r.venue or "", *r.history] if v} or _venue_only(s, r):
             continue  # a line that only states the venue ("arXiv 2023"): the lead line gives it
         if title_key(s).startswith(title_key(r.title)[:30]) and len(title_key(r.title)) > 10:
+            # a listing bullet's line: the title, its venue, then what the paper does, its one-liner ("Otter:
+            # … (ICML'23) — pages the KV cache into fixed blocks"): that part describes it
+            if len(r.summary.split()) >= 3 and r.summary in s and not s.endswith(r.title):
+                out.append(r.summary)
             continue
         out.append(s)
     return out

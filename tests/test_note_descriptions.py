@@ -86,9 +86,25 @@ DiffWomb trains a denoiser with a simple weighted variational bound and reaches 
 """
 
 
+AWESOME = """# Awesome wombat serving
+
+## Systems
+
+- [Quokkaserve: Paged Wombat Caches for Streaming Inference](https://arxiv.org/abs/3401.10001) (ICML'33) — pages the wombat cache into fixed blocks to cut fragmentation
+- [Badgerbatch: Elastic Batching for Mixture-of-Wombats](https://arxiv.org/abs/3402.20002) (MLSys ’34) – reshapes expert batches on the fly
+"""
+
+
 @pytest.fixture(scope="module")
 def notes(tmp_path_factory, models_cache):
-    files = {"switch.md": SWITCH, "chinch.md": CHINCH, "log.md": LOG, "scaling.md": LISTING, "diff.md": DIFFWOMB}
+    files = {
+        "switch.md": SWITCH,
+        "chinch.md": CHINCH,
+        "log.md": LOG,
+        "scaling.md": LISTING,
+        "diff.md": DIFFWOMB,
+        "awesome.md": AWESOME,
+    }
     return notes_from_texts(tmp_path_factory.mktemp("descriptions"), files, models_cache)
 
 
@@ -164,3 +180,16 @@ def test_a_surname_byline_with_its_place_under_the_title_is_the_papers_people_no
     a = notes.ask(question, use_llm=False)
     assert not a.refused and "weighted variational bound" in a.answer, a.answer
     assert "Ho, Jain, Abbeel — UC Berkeley" not in a.answer, a.answer  # a lookup gives them as "Authors: …"
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("what does quokkaserve do?", "pages the wombat cache into fixed blocks to cut fragmentation"),
+        ("badgerbatch?", "reshapes expert batches on the fly"),
+    ],
+)
+def test_a_listing_bullets_description_after_its_title_and_venue_is_quoted(notes, question, said):
+    # "[Title](…) (ICML'33) — what it does": the lookup quotes what it does, not only the title and link
+    a = notes.ask(question, use_llm=False)
+    assert not a.refused and said in a.answer, a.answer
