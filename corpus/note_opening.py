@@ -31,7 +31,14 @@ from papernotes.corpus.paper_links import (
     paper_id,
     written_urls,
 )
-from papernotes.corpus.papers import PAPER_LINK_LABELS, byline_names, name_like, personal_name, split_authors
+from papernotes.corpus.papers import (
+    ET_AL_RE,
+    PAPER_LINK_LABELS,
+    byline_names,
+    name_like,
+    personal_name,
+    split_authors,
+)
 from papernotes.corpus.venues import find_venues
 
 #: How many of a note's first lines (outside code, headings not counted) are read for labelled lines.
@@ -371,8 +378,6 @@ AUTHOR_LIST_NAMES = 2
 #: A surname as a byline writes it alone: one capitalised word, a prefix ("McCandlish", "O'Neil") or a
 #: hyphenated second part ("Lacoste-Julien") aside; not a product's camel case ("PyTorch") or an acronym.
 _SURNAME_RE = re.compile(r"(?:Mc|Mac|O['’]|D['’])?[A-Z][a-z]+(?:-[A-Z][a-z]+)?")
-#: "et al." ending an author list.
-_ET_AL_RE = re.compile(r"\s*\bet\.?\s*al\b\.?\s*$", re.IGNORECASE)
 
 
 def author_list(line: str) -> bool:
@@ -382,7 +387,8 @@ def author_list(line: str) -> bool:
     something else (:func:`~papernotes.corpus.papers.byline_names`: "Jane Doe, John Roe (MIT). Best Paper
     Award at EuroSys 2023.") and without an opening "By"."""
     whole, line = line, byline_names(line)
-    names = re.split(r"\s*,\s*|\s+and\s+|\s+&\s+", re.sub(r"\([^()]*\)", " ", line).strip())
+    parts = re.split(r"\s*,\s*|\s+and\s+|\s+&\s+", re.sub(r"\([^()]*\)", " ", line).strip())
+    names = parts
     lead = []
     for n in names:
         if not personal_name(n):
@@ -395,16 +401,15 @@ def author_list(line: str) -> bool:
     # them, or "et al." (single capitalised words may be anything else: "PyTorch, JAX (frameworks)")
     # (and most of them no English word: "Training, Inference (NVIDIA)" names no one)
     names = list(itertools.takewhile(name_like, names))  # "Brown et al. (OpenAI), 31 authors"
-    et_al = bool(_ET_AL_RE.search(names[-1])) if names else False
-    surnames = [_ET_AL_RE.sub("", n).strip(" .") for n in names]
+    et_al = bool(ET_AL_RE.search(names[-1])) if names else False
+    surnames = [ET_AL_RE.sub("", n).strip(" .") for n in names]
     if not all(_SURNAME_RE.fullmatch(n) for n in surnames) or len(surnames) < (1 if et_al else AUTHOR_LIST_NAMES):
         return False
     if not et_al and 2 * sum(not readings(n) for n in surnames) <= len(surnames):
         return False
     # the places after the byline's end are theirs only when nothing but names comes before it ("Zhong et
     # al., OSDI '24 — [USENIX](…)": the dash follows a venue, the link names no place)
-    whole_names = len(names) == len(re.split(r"\s*,\s*|\s+and\s+|\s+&\s+", re.sub(r"\([^()]*\)", " ", line).strip()))
-    return bool(split_authors(whole if whole_names else line)[1])
+    return bool(split_authors(whole if len(names) == len(parts) else line)[1])
 
 
 def _title_case(text: str) -> bool:

@@ -511,6 +511,9 @@ def file_name_name(source: str, text: str) -> str | None:
     pattern = r"[-_ ]?".join(re.escape(part) for part in re.split(r"[-_]", stem))
     prose = re.sub(r"https?://\S+|\S+\.(?:md|pdf|png|jpe?g)\b", " ", text)  # not a link's or a file's name
     written = [m.group(0) for m in re.finditer(rf"(?<![\w/.-]){pattern}(?![\w/])", prose, re.IGNORECASE)]
+    # written as one word ("Sarathi-Serve") or as a name's capitalised words ("AlphaGo Zero"): a file named
+    # by a title's first words ("deep-contextualized.md" over "Deep contextualized word …") names nothing
+    written = [w for w in written if " " not in w or all(p[:1].isupper() for p in w.split())]
     # as the text writes it where it writes it with a capital ("DETR", not a lower-case mention)
     return next((w for w in written if w != w.lower()), written[0] if written else None)
 

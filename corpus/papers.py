@@ -485,8 +485,8 @@ def byline_tail(text: str) -> tuple[str, list[str], list[str]]:
     m = re.fullmatch(r"(.+?)\s*\(([^()]+)\)\.?", tail.strip())
     if not m:
         return text, [], []
-    etal = bool(_ET_AL_RE.search(m.group(1)))
-    names = [n.strip(" .") for n in _NAMES_SPLIT_RE.split(_ET_AL_RE.sub("", m.group(1))) if n.strip(" .")]
+    etal = bool(ET_AL_RE.search(m.group(1)))
+    names = [n.strip(" .") for n in _NAMES_SPLIT_RE.split(ET_AL_RE.sub("", m.group(1))) if n.strip(" .")]
     if not names or not all(_BYLINE_NAME_RE.fullmatch(n) for n in names) or (len(names) < 2 and not etal):
         return text, [], []
     if not dashes and not (etal or all(personal_name(n) for n in names)):
@@ -779,7 +779,7 @@ def split_authors(line: str) -> tuple[list[str], list[str]]:
             if a not in affs and _affiliation_like(a) and not re.search(r"\b[a-z]+$", a):
                 affs.append(a)
     names_part = re.sub(r"\([^()]*\)", "", head)
-    names = [n for n in (_ET_AL_RE.sub("", n.strip(" .")).strip(" .") for n in _NAMES_SPLIT_RE.split(names_part)) if n]
+    names = [n for n in (ET_AL_RE.sub("", n.strip(" .")).strip(" .") for n in _NAMES_SPLIT_RE.split(names_part)) if n]
     # the names end at a part written as no name is: with a digit, or opening with a lower-case word
     # that is no name particle ("…, Jimmy Ba (OpenAI), published at ICLR 2015, cited 150k+ times")
     names = list(itertools.takewhile(name_like, names))
@@ -873,7 +873,7 @@ def _affiliation_like(text: str) -> bool:
 
 
 #: "et al." or its Chinese form 等/等人 closing an author list: no author's name.
-_ET_AL_RE = re.compile(r"\s*(?:\bet\.?\s*al\b\.?|等人?)\s*$", re.IGNORECASE)
+ET_AL_RE = re.compile(r"\s*(?:\bet\.?\s*al\b\.?|等人?)\s*$", re.IGNORECASE)
 
 
 def deep_note_entry(page: Page, blocks: list[Block]) -> PaperEntry:

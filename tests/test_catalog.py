@@ -453,7 +453,8 @@ def test_system_name_is_a_bold_name_not_a_bold_phrase_or_initial():
 def test_a_bold_field_label_is_no_system_name(tmp_path):
     from test_note_styles import catalog_of
 
-    (tmp_path / "elmo.md").write_text(
+    # (named by English words: a file named by the short name the note writes, "elmo.md", names it ELMo)
+    (tmp_path / "deep-contextualized.md").write_text(
         "# Deep contextualized word representations\n\n"
         "**Authors:** Matthew E. Peters, Mark Neumann | **Year:** 2018 | [arXiv](https://arxiv.org/abs/1802.05365)\n\n"
         "Published at NAACL 2018. The paper introduces ELMo: word vectors from a deep biLM.\n",
@@ -704,6 +705,8 @@ def test_an_author_written_by_surname_in_one_note_and_in_full_in_another_is_one_
         ("colm.md", "Accepted at COLM 2024", None),  # a venue the notes are filed by
         ("2018-03-18-wombnet.md", "WombNet", None),  # a dated post
         ("zebranet.md", "nothing of it here", None),  # a name the text never writes
+        ("deep-contextualized.md", "Deep contextualized word representations", None),  # a title's first words
+        ("alphawomb-zero.md", "AlphaWomb Zero learns from self-play", "AlphaWomb Zero"),  # a name's words
     ],
 )
 def test_a_paper_notes_file_name_is_its_short_name_when_the_note_writes_it(path, text, name):
