@@ -178,7 +178,9 @@ def todo_stripped(text: str) -> tuple[str, bool]:
 #: talk on X, added to Reading Queue".
 _UNREAD_TAIL_RE = re.compile(
     r"(?:\s+[—–-]+\s*|\s*[(\[（]\s*)(?:todo|to[- ]?do|to[- ]read|(?:still\s+)?unread|not\s+(?:yet\s+)?read(?:\s+yet)?"
-    r"|ha(?:ve|s)n['’]?t\s+(?:been\s+)?read(?:\s+(?:it|this))?(?:\s+yet)?|待读|未读)\s*[)\]）]?\s*[.!。]?\s*$"
+    r"|ha(?:ve|s)n['’]?t\s+(?:been\s+)?read(?:\s+(?:it|this))?(?:\s+yet)?|待读|未读)"
+    # (in brackets, a remark may follow it: "(haven't read, not noting it yet)")
+    r"(?:\s*[)\]）]?|\s*[,;，；][^()\[\]（）\n]{0,60}[)\]）])\s*[.!。]?\s*$"
     # "saw a talk on Mixtral of Experts, added to Reading Queue": put on a list of papers to read
     r"|(?:\s*[,;—–-]\s*|\s+)(?:added|moved|put)\s+(?:it\s+)?(?:to|on|in)(?:to)?\s+(?:(?:(?:the|my|our)\s+)?"
     r"(?:reading[- ](?:queue|list)|to[- ]read(?:\s+(?:list|pile|queue))?)|(?:my|our)\s+backlog)\s*[.!]?\s*$",
@@ -306,7 +308,11 @@ def _is_paper_item(item: Item, affiliation_rule: bool = True) -> bool:
     words = _title_words(item)
     text, todo = todo_stripped(item.text)
     text = text.strip()
-    if not words or text.endswith(":") or " ".join(words).endswith(".") or len(words) > 40 or points_to_note(item):
+    one = linked_title(item)
+    named = one is not None and len(one.split()) == 1  # a one-word name, then what it does (a sentence may end it)
+    if not words or text.endswith(":") or len(words) > 40 or points_to_note(item):
+        return False
+    if " ".join(words).endswith(".") and not named:
         return False
     if todo or re.match(r"^\s*\[ \]", item.text):
         return False
@@ -317,10 +323,15 @@ def _is_paper_item(item: Item, affiliation_rule: bool = True) -> bool:
         return False  # "[Code](…) — our implementation", "[Slides from the tutorial](…) (MLSys 2024)"
     if labels & PAPER_LINK_LABELS:
         return True  # a name beside the labels is enough ("Mixtral [Paper]"); a bare "[Code]" is not
+    if one is not None and named:
+        # a name linked to its paper with its venue ("[Mongoose](arXiv link) (ICML'24) — …", "[Tern](…) --
+        # NeurIPS 2023 -- …"), or on a listing page with what it does ("[Armadillo](…): quantizes …")
+        after = text[len(one) :] if text.startswith(one) else ""
+        cut = re.match(_DESCRIPTION_CUT, after)
+        dashed = part_venue(re.split(_DESCRIPTION_CUT, after[cut.end() :])[0]) if cut else None
+        return affiliation_rule or parse_title(text)[1] is not None or dashed is not None
     if len(words) < 2:
-        # a name linked to its paper with its venue ("[Mongoose](arXiv link) (ICML'24) — …"), or on a listing
-        # page with what it does ("[Armadillo](…): quantizes …")
-        return bool(linked_title(item)) and (affiliation_rule or parse_title(text)[1] is not None)
+        return False
     if affiliation_rule and linked_title(item):
         return True  # on a listing page, "[Title](arXiv link)": the bullet is the paper's own link
     if dash_venue(without_shortcodes(text)):
@@ -654,6 +665,9 @@ def entry_from_item(item: Item, page: Page, topic: str, venue_default: str | Non
     linked = linked_title(item)
     if linked and title.startswith(linked):
         title = linked  # "[Title](…), by A. Author": the linked title is all of it
+        if venue is None and (cut := re.match(_DESCRIPTION_CUT, item.text.split(linked, 1)[-1])):
+            # "[Tern](…) -- NeurIPS 2023 -- what it does": the venue after a one-word name's dash
+            venue = part_venue(re.split(_DESCRIPTION_CUT, item.text.split(linked, 1)[-1][cut.end() :])[0])
     title, short = short_name_tail(title)
     kinds = [lbl for lbl, _ in item.inline.links if lbl.lower() in PAPER_LINK_LABELS | GENERIC_LINK_LABELS]
     labels = "|".join(map(re.escape, kinds))
@@ -673,7 +687,11 @@ def entry_from_item(item: Item, page: Page, topic: str, venue_default: str | Non
             links.setdefault("paper", href)  # "Title [[link](arXiv link)]"
         elif key not in PAPER_LINK_LABELS and venue and normalize_venue(label) == venue and href.startswith("http"):
             links.setdefault("venue", href)
-        elif len(label.split()) >= 2 and title.startswith(label.strip()) and is_paper_link(href):
+        elif (
+            (len(label.split()) >= 2 or label.strip() == linked)
+            and title.startswith(label.strip())
+            and is_paper_link(href)
+        ):
             links.setdefault("paper", href)  # the linked title: "[Title](arXiv link) — SC '21"
     children = item.children
     affiliations: list[str] = []
@@ -683,7 +701,10 @@ def entry_from_item(item: Item, page: Page, topic: str, venue_default: str | Non
         rest = children[:at] + children[at + 1 :]
     else:
         rest = children
-    summary = join_lines(_flatten(rest))
+    # a leaf that only gives the paper's name ("**Shearwater**" over no notes) is no summary
+    # a line that only gives the paper's name ("**Sarathi-Serve**" over its notes) is no part of its one-liner
+    own_names = {title_key(title), title_key(title.split(":")[0]), title_key(short or "")}
+    summary = join_lines([t for t in _flatten(rest) if title_key(t) not in own_names])
     authors: list[str] = []
     if described := dash_description(
         todo_stripped(item.text)[0].strip(), linked

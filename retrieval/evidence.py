@@ -27,6 +27,7 @@ import numpy as np
 from papernotes.corpus.chunking import SEP
 from papernotes.corpus.normalize import CJK_CHARS
 from papernotes.corpus.papers import (
+    dash_description,
     is_to_read_lead_in,
     is_to_read_title,
     is_todo,
@@ -563,7 +564,13 @@ def candidates(
                     number=number,
                     near=near,
                     named=of_named,
-                    is_title=title_key(parse_title(sent)[0]) in title_keys or states_affiliations(h, sent),
+                    # (a listing bullet's line goes on to say what the paper does: "Pelican: … (NeurIPS 2023)
+                    # — attaches four draft heads …, 2.7x speedup" is no title line)
+                    is_title=(
+                        title_key(parse_title(sent)[0]) in title_keys
+                        and not dash_description(sent, parse_title(sent)[0])
+                    )
+                    or states_affiliations(h, sent),
                 )
             )
     return [s for s in out if s.text]

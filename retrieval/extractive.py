@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from papernotes.corpus.models import PaperRecord
 from papernotes.corpus.normalize import CJK_CHARS, compact, normalize
 from papernotes.corpus.note_fields import BYLINE_PARTS_RE
-from papernotes.corpus.note_opening import is_labelled_line
+from papernotes.corpus.note_opening import author_list, is_labelled_line
 from papernotes.corpus.papers import GENERIC_LINK_LABELS, PAPER_LINK_LABELS, looks_like_affiliation, title_key
 from papernotes.corpus.short_names import SHORT_NAME_WORDS
 from papernotes.corpus.venue_names import journal_abbreviated
@@ -446,7 +446,7 @@ def _who_and_where(s: str, r: PaperRecord) -> bool:
     authors = title_key(", ".join(r.authors)) if r.authors else None
 
     def names_people(p: str) -> bool:  # a byline, or the record's own author list ("R.Madhava Krishnan, …")
-        return is_byline(p) or title_key(p) == authors
+        return is_byline(p) or title_key(p) == authors or author_list(p)  # "Doe et al. (Lab), 12 authors"
 
     return is_byline(s) or (  # "Ho, Jain, Abbeel — UC Berkeley": the people and their place
         bool(parts)

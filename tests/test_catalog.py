@@ -569,6 +569,7 @@ LIST_OF_MANY_STYLES = """# Reading list
 - [SpecWomb: Tree-based Speculation for Wombats](https://arxiv.org/abs/3305.09781) (MLSys ’34) – token trees verified at once
 - [Mongwomb](https://arxiv.org/abs/3403.11111) (ICML'34) — pipelines wombat recomputation with communication
 - [Armawomb](https://arxiv.org/abs/3403.22222): quantizes wombat weights to 3 bits
+- [Ternwomb](https://arxiv.org/abs/3310.22222) -- NeurIPS 2033 -- offloads wombat pages to CXL memory.
 - [Ibex: Overlapping Wombat Optimizer Steps](https://arxiv.org/abs/3403.33333) -- ASPLOS 2034 -- hides optimizer latency of wombats
 - [arXiv](https://arxiv.org/abs/3403.44444) (ICML 2034) — a link alone, no name
 - Gibwomb: Paged Attention for Gibbons [[Paper](https://arxiv.org/abs/3403.55555)]
@@ -612,10 +613,14 @@ def test_a_bullets_venue_written_shortly_or_before_a_colon_and_a_description_aft
         "pipelines wombat recomputation with communication",
     )
     assert recs["Armawomb"].summary == "quantizes wombat weights to 3 bits"
+    assert recs["Mongwomb"].links["paper"] == "https://arxiv.org/abs/3403.11111"  # the name's link is the paper's
+    tern = recs["Ternwomb"]
+    assert (tern.venue, tern.summary) == ("NeurIPS 2033", "offloads wombat pages to CXL memory.")
     assert (recs["Ibex"].venue, recs["Ibex"].summary) == ("ASPLOS 2034", "hides optimizer latency of wombats")
     assert "arXiv" not in recs  # a link kind is no name
     # the paper's name in bold over its notes is no affiliation; the line after it is
     assert recs["Gibwomb"].affiliations == ["Ape Institute"]
+    assert recs["Gibwomb"].summary == ""  # nor is the name alone a one-liner
 
 
 def test_a_resources_link_bullet_is_no_paper_and_a_title_starting_with_such_a_word_is(tmp_path):
@@ -627,7 +632,7 @@ def test_a_resources_link_bullet_is_no_paper_and_a_title_starting_with_such_a_wo
     assert not [t for t in titles if re.match(r"(Code|Video|Slides|Blog|Tutorial|Keynote|Workshop)\b", t)], titles
     assert "Dataset Distillation for Wombats" in titles
     assert "Project Womb: Building an Efficient Wombat Training System" in titles
-    assert len(titles) == 10, titles
+    assert len(titles) == 11, titles
 
 
 @pytest.mark.parametrize(

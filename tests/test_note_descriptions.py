@@ -78,6 +78,13 @@ LISTING = f"""How loss scales with parameters and data, and the sparse way of ge
 """
 
 
+PETRWOMB = """## [Petrwomb: Sparse Expert Routing with Wombat Dropping](https://arxiv.org/abs/3307.77777)
+
+Doe et al. (Kingfisher Lab), 12 authors — ICML 2033
+
+Petrwomb drops low-priority wombats at overloaded experts and reroutes them in a second pass.
+"""
+
 DIFFWOMB = """# [Denoising Diffusion Probabilistic Wombats](https://arxiv.org/abs/3006.11239)
 
 Ho, Jain, Abbeel — UC Berkeley
@@ -104,6 +111,7 @@ def notes(tmp_path_factory, models_cache):
         "scaling.md": LISTING,
         "diff.md": DIFFWOMB,
         "awesome.md": AWESOME,
+        "petr.md": PETRWOMB,
     }
     return notes_from_texts(tmp_path_factory.mktemp("descriptions"), files, models_cache)
 
@@ -175,11 +183,20 @@ def test_a_paper_notes_one_line_summary_is_no_byline_nor_another_name(notes):
     assert not chinch.summary.startswith("a.k.a."), chinch.summary
 
 
-@pytest.mark.parametrize("question", ["what is diffwomb?", "denoising diffusion probabilistic wombats?"])
-def test_a_surname_byline_with_its_place_under_the_title_is_the_papers_people_not_its_description(notes, question):
+@pytest.mark.parametrize(
+    ("question", "said", "byline"),
+    [
+        ("what is diffwomb?", "weighted variational bound", "Ho, Jain, Abbeel — UC Berkeley"),
+        ("denoising diffusion probabilistic wombats?", "weighted variational bound", "Ho, Jain, Abbeel — UC Berkeley"),
+        ("what is petrwomb?", "reroutes them in a second pass", "Doe et al. (Kingfisher Lab), 12 authors"),
+    ],
+)
+def test_a_surname_byline_with_its_place_under_the_title_is_the_papers_people_not_its_description(
+    notes, question, said, byline
+):
     a = notes.ask(question, use_llm=False)
-    assert not a.refused and "weighted variational bound" in a.answer, a.answer
-    assert "Ho, Jain, Abbeel — UC Berkeley" not in a.answer, a.answer  # a lookup gives them as "Authors: …"
+    assert not a.refused and said in a.answer, a.answer
+    assert byline not in a.answer, a.answer  # a lookup gives them as "Authors: …"
 
 
 @pytest.mark.parametrize(
