@@ -575,6 +575,10 @@ LIST_OF_MANY_STYLES = """# Reading list
 - Gibwomb: Paged Attention for Gibbons [[Paper](https://arxiv.org/abs/3403.55555)]
   - **Gibwomb**
   - Ape Institute
+- Quolla: Chunked Wombat Prefills [[Paper](https://arxiv.org/abs/3403.66666)]
+  - Wombat Lab
+  - **Quolla**
+    - Chunked prefills split a wombat prompt into equal chunks.
 
 ## Links
 
@@ -621,6 +625,7 @@ def test_a_bullets_venue_written_shortly_or_before_a_colon_and_a_description_aft
     # the paper's name in bold over its notes is no affiliation; the line after it is
     assert recs["Gibwomb"].affiliations == ["Ape Institute"]
     assert recs["Gibwomb"].summary == ""  # nor is the name alone a one-liner
+    assert recs["Quolla"].summary == "Chunked prefills split a wombat prompt into equal chunks."  # nor part of one
 
 
 def test_a_resources_link_bullet_is_no_paper_and_a_title_starting_with_such_a_word_is(tmp_path):
@@ -632,7 +637,7 @@ def test_a_resources_link_bullet_is_no_paper_and_a_title_starting_with_such_a_wo
     assert not [t for t in titles if re.match(r"(Code|Video|Slides|Blog|Tutorial|Keynote|Workshop)\b", t)], titles
     assert "Dataset Distillation for Wombats" in titles
     assert "Project Womb: Building an Efficient Wombat Training System" in titles
-    assert len(titles) == 11, titles
+    assert len(titles) == 12, titles
 
 
 @pytest.mark.parametrize(
