@@ -325,11 +325,11 @@ def _is_paper_item(item: Item, affiliation_rule: bool = True) -> bool:
         return True  # a name beside the labels is enough ("Mixtral [Paper]"); a bare "[Code]" is not
     if one is not None and named:
         # a name linked to its paper with its venue ("[Mongoose](arXiv link) (ICML'24) — …", "[Tern](…) --
-        # NeurIPS 2023 -- …"), or on a listing page with what it does ("[Armadillo](…): quantizes …")
+        # NeurIPS 2023 -- …"); without one it may be a pointer ("[FlashAttention](…) — see my notes")
         after = text[len(one) :] if text.startswith(one) else ""
         cut = re.match(_DESCRIPTION_CUT, after)
         dashed = part_venue(re.split(_DESCRIPTION_CUT, after[cut.end() :])[0]) if cut else None
-        return affiliation_rule or parse_title(text)[1] is not None or dashed is not None
+        return parse_title(text)[1] is not None or dashed is not None
     if len(words) < 2:
         return False
     if affiliation_rule and linked_title(item):
