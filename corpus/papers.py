@@ -175,12 +175,15 @@ def todo_stripped(text: str) -> tuple[str, bool]:
 
 #: A mark ending a line that says what it names is not read yet: "See also: DeepSeekMoE — TODO.",
 #: "Follow-up reading: Mixtral (haven't read)", "Related: [ST-MoE](…) (not read yet)", "X [to read]", "saw a
-#: talk on X, added to Reading Queue".
+#: talk on X, added to Reading Queue", "someone asked if anyone has read X — nobody has".
 _UNREAD_TAIL_RE = re.compile(
     r"(?:\s+[—–-]+\s*|\s*[(\[（]\s*)(?:todo|to[- ]?do|to[- ]read|(?:still\s+)?unread|not\s+(?:yet\s+)?read(?:\s+yet)?"
     r"|ha(?:ve|s)n['’]?t\s+(?:been\s+)?read(?:\s+(?:it|this))?(?:\s+yet)?|待读|未读)"
     # (in brackets, a remark may follow it: "(haven't read, not noting it yet)")
     r"(?:\s*[)\]）]?|\s*[,;，；][^()\[\]（）\n]{0,60}[)\]）])\s*[.!。]?\s*$"
+    # "someone asked if anyone has read the Mamba paper — nobody has": no one has read it
+    r"|(?:\s*[,;—–-]\s*|\s+)(?:nobody|no\s+one|none\s+of\s+us)(?:\s+(?:here|else|in\s+the\s+\w+))?\s+(?:has|have)"
+    r"(?:\s+(?:read|looked\s+at)(?:\s+it)?)?(?:\s+yet)?\s*[.!]?\s*$"
     # "saw a talk on Mixtral of Experts, added to Reading Queue": put on a list of papers to read
     r"|(?:\s*[,;—–-]\s*|\s+)(?:added|moved|put)\s+(?:it\s+)?(?:to|on|in)(?:to)?\s+(?:(?:(?:the|my|our)\s+)?"
     r"(?:reading[- ](?:queue|list)|to[- ]read(?:\s+(?:list|pile|queue))?)|(?:my|our)\s+backlog)\s*[.!]?\s*$",

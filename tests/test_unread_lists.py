@@ -99,14 +99,17 @@ def test_a_lead_in_line_makes_its_list_unread():
     marked = (
         "Prose.\nSee also: Dovetailr — TODO.\nMarmotix (haven't read)\nRelated: [S](https://x.org) (not read yet)\n"
         "saw a talk on Wombat of Experts, added to Reading Queue\n- Quokkaformer — moved to my backlog.\n"
-        "Follow-up reading: Marmotmix (haven't read, not noting it yet)."
+        "Follow-up reading: Marmotmix (haven't read, not noting it yet).\n"
+        "random: someone asked if anyone has read the Wombamba paper — nobody has\n"
+        "asked whether anyone read Hyenwomb; no one in the group has read it yet."
     )
     assert stated(marked) == "Prose."
     # words about reading inside a statement are no such mark
     kept = (
         "Paged attention — unread pages are skipped.\nOrca (OSDI 2022) — re-read in May\nIt reads the todo list.\n"
         "New requests are added to the queue of the least-loaded worker.\nStragglers are moved to the backlog.\n"
-        "Todo-style checklists help me track experiments.\nResults (to read the table, see below)"
+        "Todo-style checklists help me track experiments.\nResults (to read the table, see below)\n"
+        "Orca batches per iteration; nobody has done that before."
     )
     assert stated(kept) == kept
     # a list after an ordinary line stays
