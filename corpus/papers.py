@@ -133,7 +133,7 @@ def linked_title(item: Item) -> str | None:
     papers (arXiv, a DOI, OpenReview, a USENIX presentation: :func:`~papernotes.corpus.paper_links.is_paper_link`;
     a bare ``.pdf`` is any document, so it is not enough alone): ``[Title](https://arxiv.org/abs/…) — SC '21``
     → ``"Title"``. None when the bullet does not start that way or the label is a single word that is no
-    name with its venue or description after it (:func:`_one_word_name`)."""
+    name with its venue after it (:func:`_one_word_name`)."""
     links = item.inline.links
     if not links:
         return None
@@ -147,15 +147,19 @@ def linked_title(item: Item) -> str | None:
 
 
 def _one_word_name(label: str, href: str, after: str) -> bool:
-    """A one-word link text that is the paper's name, as a listing bullet gives it with its venue or what it
-    does after it ("[Mongoose](arXiv link) (ICML'24) — …", "[Armadillo](…): quantizes …"): a name, not a
-    link kind ("[arXiv](…)", "[Paper](…)", "[usenix](…)") nor an identifier ("[2401.12345](…)")."""
+    """A one-word link text that is the paper's name, as a listing bullet gives it with its venue after it
+    ("[Mongoose](arXiv link) (ICML'24) — …", "[Tern](…) -- NeurIPS 2023 -- …"; without one, "[FlashAttention](…)
+    — see my notes" may only point to a note): a name, not a link kind ("[arXiv](…)", "[Paper](…)",
+    "[usenix](…)") nor an identifier ("[2401.12345](…)")."""
     low = label.lower()
     if low in PAPER_LINK_LABELS | GENERIC_LINK_LABELS | NOTE_LABELS or names_its_site(label, href):
         return False
     if not re.search(r"[^\W\d_]{2}", label) or low.startswith("http"):
         return False
-    return bool(re.match(_BRACKETED_VENUE, after.strip()) or re.match(_DESCRIPTION_CUT, after))
+    if (m := re.match(_BRACKETED_VENUE, after.strip())) and find_venues(m.group(1)):
+        return True
+    cut = re.match(_DESCRIPTION_CUT, after)  # "[Tern](…) -- NeurIPS 2023 -- …"
+    return cut is not None and part_venue(re.split(_DESCRIPTION_CUT, after[cut.end() :])[0]) is not None
 
 
 def todo_stripped(text: str) -> tuple[str, bool]:
