@@ -156,10 +156,16 @@ def _one_word_name(label: str, href: str, after: str) -> bool:
         return False
     if not re.search(r"[^\W\d_]{2}", label) or low.startswith("http"):
         return False
-    if (m := re.match(_BRACKETED_VENUE, after.strip())) and find_venues(m.group(1)):
-        return True
-    cut = re.match(_DESCRIPTION_CUT, after)  # "[Tern](…) -- NeurIPS 2023 -- …"
-    return cut is not None and part_venue(re.split(_DESCRIPTION_CUT, after[cut.end() :])[0]) is not None
+    return venue_after_name(after) is not None
+
+
+def venue_after_name(after: str) -> str | None:
+    """The venue a bullet states right after its title: in brackets ("(ICML'24) — …") or as the first part
+    after a dash ("-- NeurIPS 2023 -- …"); None otherwise. ``after``: the bullet's text after the title."""
+    if (m := re.match(_BRACKETED_VENUE, after.strip())) and (vs := find_venues(m.group(1))):
+        return vs[0]
+    cut = re.match(_DESCRIPTION_CUT, after)
+    return part_venue(re.split(_DESCRIPTION_CUT, after[cut.end() :])[0]) if cut else None
 
 
 def todo_stripped(text: str) -> tuple[str, bool]:
@@ -330,13 +336,10 @@ def _is_paper_item(item: Item, affiliation_rule: bool = True) -> bool:
         return False  # "[Code](…) — our implementation", "[Slides from the tutorial](…) (MLSys 2024)"
     if labels & PAPER_LINK_LABELS:
         return True  # a name beside the labels is enough ("Mixtral [Paper]"); a bare "[Code]" is not
-    if one is not None and named:
-        # a name linked to its paper with its venue ("[Mongoose](arXiv link) (ICML'24) — …", "[Tern](…) --
-        # NeurIPS 2023 -- …"); without one it may be a pointer ("[FlashAttention](…) — see my notes")
-        after = text[len(one) :] if text.startswith(one) else ""
-        cut = re.match(_DESCRIPTION_CUT, after)
-        dashed = part_venue(re.split(_DESCRIPTION_CUT, after[cut.end() :])[0]) if cut else None
-        return parse_title(text)[1] is not None or dashed is not None
+    if named:
+        # a name linked to its paper with its venue after it (:func:`linked_title` requires it: "[Mongoose](arXiv
+        # link) (ICML'24) — …"); without one it may be a pointer ("[FlashAttention](…) — see my notes")
+        return True
     if len(words) < 2:
         return False
     if affiliation_rule and linked_title(item):
@@ -672,9 +675,8 @@ def entry_from_item(item: Item, page: Page, topic: str, venue_default: str | Non
     linked = linked_title(item)
     if linked and title.startswith(linked):
         title = linked  # "[Title](…), by A. Author": the linked title is all of it
-        if venue is None and (cut := re.match(_DESCRIPTION_CUT, item.text.split(linked, 1)[-1])):
-            # "[Tern](…) -- NeurIPS 2023 -- what it does": the venue after a one-word name's dash
-            venue = part_venue(re.split(_DESCRIPTION_CUT, item.text.split(linked, 1)[-1][cut.end() :])[0])
+        # "[Tern](…) -- NeurIPS 2023 -- what it does": the venue after a one-word name's dash
+        venue = venue or venue_after_name(item.text.split(linked, 1)[-1])
     title, short = short_name_tail(title)
     kinds = [lbl for lbl, _ in item.inline.links if lbl.lower() in PAPER_LINK_LABELS | GENERIC_LINK_LABELS]
     labels = "|".join(map(re.escape, kinds))

@@ -553,6 +553,10 @@ def candidates(
                 near = number = _number_beside(f"{label} {sent}", counted, q.numbers if q else set(), counts)
             if label and about and says > coverage(about, st | section, idf):
                 sent = f"{label.rstrip(':：')}{LABEL_JOIN}{sent}"  # quoted with the label its match is owed to
+            # the paper's title line; a listing bullet's line that goes on to say what the paper does ("Pelican:
+            # … (NeurIPS 2023) — attaches four draft heads …, 2.7x speedup") is none
+            head = parse_title(sent)[0]
+            is_title = title_key(head) in title_keys and not dash_description(sent, head)
             out.append(
                 Sentence(
                     text=sent,
@@ -564,13 +568,7 @@ def candidates(
                     number=number,
                     near=near,
                     named=of_named,
-                    # (a listing bullet's line goes on to say what the paper does: "Pelican: … (NeurIPS 2023)
-                    # — attaches four draft heads …, 2.7x speedup" is no title line)
-                    is_title=(
-                        title_key(parse_title(sent)[0]) in title_keys
-                        and not dash_description(sent, parse_title(sent)[0])
-                    )
-                    or states_affiliations(h, sent),
+                    is_title=is_title or states_affiliations(h, sent),
                 )
             )
     return [s for s in out if s.text]
