@@ -5,9 +5,11 @@ Usage::
 
     python bench/load.py [--corpus PATH ...] [--dev FILE] [--requests 200] [--clients 16] [--json]
 
-Each client is a coroutine that, like the bot, takes the current notes from a
-:class:`~papernotes.bot.notes_reload.NotesIndex` (reopened after an ingest) and runs the extractive
-``Notes.ask`` in a worker thread; ``--clients`` threads serve them. Three runs over one index, loopback
+Each client is a coroutine sending its questions one after another through the bot's own
+:meth:`~papernotes.bot.discord_client.PaperBot.compute` (the bot never logs in): the current notes from
+its :class:`~papernotes.bot.notes_reload.NotesIndex` (opened and warmed up before the first question,
+reopened after an ingest), and the extractive ``Notes.ask`` in a worker thread once one of its
+``discord_max_concurrent`` answer slots is free (first come, first served). Three runs over one index, loopback
 only: the embedded store; a real ``chroma run`` server on 127.0.0.1 (started and stopped here); the same
 server while another process re-ingests the notes with one note edited on every round. Each run reports
 throughput (answers per second), p50/p95 latency (ms), failed requests, and answers citing a chunk the
@@ -27,15 +29,15 @@ import sys
 import tempfile
 import time
 import urllib.request
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from measure import log, papernotes_exe
 from workspace import analyses_of, base_settings, copy_corpora, fresh_data_dir, pick_edit, prepare_models, with_data_dir
 
-from papernotes.bot.notes_reload import NotesIndex
+from papernotes.bot.discord_client import PaperBot
 from papernotes.corpus.errors import BadSourceError, PapernotesError
 from papernotes.retrieval.evaluate import load_questions, percentile
 from papernotes.retrieval.indexing import ingest
@@ -54,15 +56,15 @@ def load_run(settings: Settings, questions: list[str], requests: int, clients: i
     -------
     ``{"requests", "clients", "seconds", "throughput_per_s", "latency_ms": {"p50", "p95"}, "failed",
     "errors"`` (up to 5 one-line messages), ``"dangling_citations"`` (answers citing a chunk id the store
-    did not hold right after the answer), ``"citations", "reloads"}``.
+    did not hold right after the answer), ``"citations", "reloads"`` (notes reopened after an ingest),
+    ``"slots"`` (answers computed at once)}``.
     """
     return asyncio.run(_load(settings, questions, requests, clients))
 
 
 async def _load(settings: Settings, questions: list[str], requests: int, clients: int) -> dict[str, Any]:
-    asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(clients))
-    index = NotesIndex(settings)
-    await index.load()
+    bot = PaperBot(settings)  # never logs in: only its notes and its answer slots are used
+    await bot.index.load()  # as setup_hook does: opened and warmed up before the first question
     collection = make_client(settings).get_collection(settings.collection)
     todo = iter(range(requests))
     latencies: list[float] = []
@@ -78,10 +80,10 @@ async def _load(settings: Settings, questions: list[str], requests: int, clients
     async def client() -> None:
         nonlocal dangling, cited
         for i in todo:
+            q = questions[i % len(questions)]
             t = time.perf_counter()
             try:
-                notes = await index.get()
-                n, gone = await asyncio.to_thread(answer, notes, questions[i % len(questions)])
+                n, gone = await bot.compute(partial(answer, q=q))
             except Exception as e:  # every failure is counted, whatever it is
                 errors.append(f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")
                 continue
@@ -102,7 +104,8 @@ async def _load(settings: Settings, questions: list[str], requests: int, clients
         "errors": errors[:5],
         "dangling_citations": dangling,
         "citations": cited,
-        "reloads": index.reloads,
+        "reloads": bot.index.reloads,
+        "slots": settings.discord_max_concurrent,
     }
 
 

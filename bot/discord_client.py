@@ -54,8 +54,9 @@ class PaperBot(commands.Bot):
     ----------
     index : NotesIndex
         The loaded notes, reopened after an ingest.
-    slots : asyncio.Semaphore or None
-        At most ``discord_max_concurrent`` answers computed at once (made in ``setup_hook``).
+    slots : asyncio.Semaphore
+        At most ``discord_max_concurrent`` answers computed at once; the others wait their turn in the
+        order they came (an asyncio semaphore wakes its waiters first come, first served).
     cooldown_key : object
         Separates this bot's slash-command cooldown buckets from other instances'.
     feedback : FeedbackStore
@@ -78,7 +79,7 @@ class PaperBot(commands.Bot):
         )
         self.settings = settings
         self.index = NotesIndex(settings, notes)
-        self.slots: asyncio.Semaphore | None = None
+        self.slots = asyncio.Semaphore(settings.discord_max_concurrent)
         self.cooldown_key = object()
         self.feedback = FeedbackStore(settings.feedback_db)
         self.usage = DailyCap(settings.usage_db, settings.discord_daily_model_answers)
@@ -96,7 +97,6 @@ class PaperBot(commands.Bot):
         IndexMissingError, EmbeddingMismatchError, StoreUnavailableError
             If the notes cannot be loaded (see :meth:`NotesIndex.load`).
         """
-        self.slots = asyncio.Semaphore(self.settings.discord_max_concurrent)
         await self.index.load()
         await self.add_cog(NotesCommands(self))
         await self.add_cog(MessageQuestions(self))
@@ -131,7 +131,7 @@ class PaperBot(commands.Bot):
         self.last_refresh = outcome
         self.refreshes += 1
         if outcome.report is not None:
-            await self.index.get()  # reopened here, not by the next question
+            await self.index.get(wait=True)  # reopened here, not by the next question
             r = outcome.report
             log.info(
                 "notes refreshed in %.1f s: %d chunks, %d embedded, %d deleted",
@@ -216,14 +216,10 @@ class PaperBot(commands.Bot):
         TimeoutError
             After ``discord_answer_timeout_s`` seconds, waiting for a slot included (the worker
             finishes in the background and only then frees its slot).
-        RuntimeError
-            If ``setup_hook`` has not run (no slots yet).
         Exception
             Whatever ``fn`` raises.
         """
         slots = self.slots
-        if slots is None:
-            raise RuntimeError("setup_hook has not run")
 
         async def go() -> T:
             notes = await self.index.get()
@@ -239,7 +235,6 @@ class PaperBot(commands.Bot):
         return await asyncio.wait_for(go(), self.settings.discord_answer_timeout_s)
 
     def _slot_done(self, task: asyncio.Future) -> None:
-        assert self.slots is not None
         self.slots.release()
         if not task.cancelled() and task.exception() is not None:
             log.debug("worker finished with %s", type(task.exception()).__name__)

@@ -93,12 +93,15 @@ class NotesIndex:
             return None
 
     def _open(self, old: Notes | None = None) -> tuple[Notes, int | None]:
-        """Build fresh notes (worker thread), reusing ``old``'s embedding model. Returns ``(notes, stamp)``."""
+        """Build fresh notes (worker thread), reusing ``old``'s embedding model, and warm them up
+        (:meth:`Notes.warm_up`) before anyone asks them. Returns ``(notes, stamp)``."""
         stamp = self._stamp()
         if old is not None and not self.settings.chroma_url:
             forget_chroma_client(self.settings)
         emb = old.retriever.embeddings if old is not None else None
-        return Notes(self.settings, retriever=HybridRetriever.from_settings(self.settings, embeddings=emb)), stamp
+        notes = Notes(self.settings, retriever=HybridRetriever.from_settings(self.settings, embeddings=emb))
+        notes.warm_up()
+        return notes, stamp
 
     async def load(self) -> Notes:
         """Load the notes if not loaded yet.
@@ -124,8 +127,12 @@ class NotesIndex:
         """True when an ingest finished since the notes were loaded (and none is running now)."""
         return self._stamp() != self._seen and not writer_active(self.settings)
 
-    async def get(self) -> Notes:
+    async def get(self, wait: bool = False) -> Notes:
         """The current notes, reopened first if an ingest finished since they were loaded.
+
+        The caller that finds the index changed reopens it; callers arriving while that reopening runs
+        get the previous notes at once instead of queueing behind it (``wait=True``: wait for it and get
+        the new notes, as a scheduled refresh does).
 
         Raises
         ------
@@ -134,6 +141,8 @@ class NotesIndex:
         """
         if self._notes is None:
             return await self.load()
+        if self._lock.locked() and not wait:
+            return self._notes
         if self.stale():
             async with self._lock:
                 if self.stale():

@@ -152,6 +152,9 @@ class HybridRetriever(BaseRetriever):
     #: one-line notices about the index found when it was opened (an unfinished ingest, parts that
     #: disagree), each naming the command that repairs it
     notices: list[str] = Field(default_factory=list)
+    #: mtime (ns) of the keyword index's ``chunks.json`` (rewritten at the end of every ingest) just
+    #: before it was read; None when unknown
+    loaded_stamp: int | None = None
 
     _papers: PaperIndex | None = PrivateAttr(default=None)
     _pos: dict[str, int] = PrivateAttr(default_factory=dict)
@@ -222,6 +225,7 @@ class HybridRetriever(BaseRetriever):
                 if translated is None:
                     raise e from None
                 raise translated from e
+        stamp = _chunks_stamp(settings)
         bm25 = read_bm25(settings)
         catalog = read_catalog(settings)
         held = load_vectors(settings.bm25_dir, bm25.ids)
@@ -241,6 +245,15 @@ class HybridRetriever(BaseRetriever):
             k=k or settings.k,
             filters=filters,
             notices=notices,
+            loaded_stamp=stamp,
+        )
+
+    def index_changed(self) -> bool:
+        """True when an ingest runs now (the data dir's write lock is held) or has finished since this
+        retriever read the keyword index (its ``chunks.json`` was rewritten): chunks this retriever
+        holds may then be gone from the store."""
+        return (
+            lock_held(self.settings) or self.loaded_stamp is None or _chunks_stamp(self.settings) != self.loaded_stamp
         )
 
     @property
@@ -332,6 +345,14 @@ class HybridRetriever(BaseRetriever):
             if rec is not None
             else f"page:{title_key(str(self.bm25.metadatas[pos].get('page_title') or pos))}"
         )
+
+    def warm_up(self) -> None:
+        """Build the lookups this retriever builds on first use (the catalog's terms, the keyword
+        index's vocabulary, acronyms and abbreviations, the titles' terms), so no question waits for
+        them."""
+        bm25 = self.bm25
+        _ = bm25.vocabulary, bm25.acronyms, bm25.abbreviations, self.papers.title_terms
+        self._records_by_term()
 
     def _records_by_term(self) -> dict[str, set[int]]:
         """The catalog positions of the records whose title, system name, aliases or one-line summary
@@ -446,9 +467,10 @@ class HybridRetriever(BaseRetriever):
                 sims = self.vectors[[self._pos[h.id] for h in missing]] @ np.asarray(qv, dtype=np.float32)
                 for h, sim in zip(missing, sims, strict=True):
                     h.dense = float(sim)
-            # the in-memory vectors are the index's as it was loaded: while an ingest runs, the hits it
-            # has deleted from the store since are left out
-            for gone in self.gone(list(hits)) if lock_held(self.settings) else ():
+            # the in-memory vectors are the index's as it was loaded: once an ingest has started (running,
+            # or finished and these notes not yet reopened), the hits it has deleted from the store are
+            # left out
+            for gone in self.gone(list(hits)) if self.index_changed() else ():
                 del hits[gone]
         elif missing:
             got = self.store.get(ids=[h.id for h in missing], include=["embeddings"])
@@ -548,6 +570,14 @@ class HybridRetriever(BaseRetriever):
             return []
         held = set(self.store.get(ids=[self.bm25.ids[p] for p in positions], include=[])["ids"])
         return [self._hit(p) for p in positions if self.bm25.ids[p] in held]
+
+
+def _chunks_stamp(settings: Settings) -> int | None:
+    """mtime (ns) of the keyword index's ``chunks.json``, None when it cannot be read."""
+    try:
+        return (settings.bm25_dir / "chunks.json").stat().st_mtime_ns
+    except OSError:
+        return None
 
 
 def collapse(

@@ -76,12 +76,26 @@ def test_a_tampered_installed_model_is_refused_when_assembling(tmp_path, monkeyp
     "question",
     ["kv cache", "How does PagedAttention manage the KV cache of many requests?", "ddpm fid on cifar-10 " * 30],
 )
-def test_a_question_embeds_as_a_one_text_batch_does(models_cache, question):
+def test_a_question_embeds_as_in_a_full_batch(models_cache, question):
     """Questions run in their own one-thread session: the same vector, bit for bit, as the batch session
     gives the text (a long one truncated alike)."""
     emb = MiniLMEmbeddings(models_cache)
-    assert emb.embed_query(question) == emb.embed_documents([question])[0]
+    batch = [question] + [f"another text {i}" for i in range(emb.batch_size)]  # a full batch: the batch session
+    assert emb.embed_query(question) == emb.embed_documents(batch)[0]
     assert emb._ef_one is not emb._ef
+
+
+def test_a_few_texts_embed_as_a_full_batch_does(models_cache):
+    """Fewer texts than a batch (an answer's candidate sentences) are embedded each on its own, in the
+    one-thread session, unpadded: the same vectors, bit for bit, as in a full padded batch."""
+    emb = MiniLMEmbeddings(models_cache)
+    few = [
+        "Quokka › Design: pages the KV cache in 16-token blocks.",
+        "Results: 2.4x higher throughput than the baseline on 8 A100 GPUs, with the same latency target.",
+        "kv",
+    ]
+    filler = [f"filler sentence number {i} about scheduling" for i in range(emb.batch_size)]
+    assert emb.embed_documents(few) == emb.embed_documents(few + filler)[: len(few)]
 
 
 def test_the_assembled_folder_is_as_readable_as_its_parent(tmp_path):
