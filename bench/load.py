@@ -56,7 +56,9 @@ def load_run(settings: Settings, questions: list[str], requests: int, clients: i
     -------
     ``{"requests", "clients", "seconds", "throughput_per_s", "latency_ms": {"p50", "p95"}, "failed",
     "errors"`` (up to 5 one-line messages), ``"dangling_citations"`` (answers citing a chunk id the store
-    did not hold right after the answer), ``"citations", "reloads"`` (notes reopened after an ingest),
+    did not hold right after the answer, though the answer had not found them in the store after it
+    was made), ``"deleted_after_answer"`` (chunks the answer had found in the store, deleted in the
+    instant before this check), ``"citations", "reloads"`` (notes reopened after an ingest),
     ``"slots"`` (answers computed at once)}``.
     """
     return asyncio.run(_load(settings, questions, requests, clients))
@@ -69,27 +71,32 @@ async def _load(settings: Settings, questions: list[str], requests: int, clients
     todo = iter(range(requests))
     latencies: list[float] = []
     errors: list[str] = []
-    dangling = cited = 0
+    dangling = cited = deleted_after = 0
 
-    def answer(notes: Any, q: str) -> tuple[int, int]:
-        """``(citations, citations of chunks the store does not hold now)`` of one answer."""
-        ids = [c.id for c in notes.ask(q, use_llm=False).citations if c.id]
+    def answer(notes: Any, q: str) -> tuple[int, int, int]:
+        """``(citations, citations of chunks the store does not hold now, those of them the answer had
+        found in the store after it was made)`` of one answer: the last are chunks deleted by an ingest
+        in the instant between the answer's own check and this one, not citations of deleted chunks."""
+        a = notes.ask(q, use_llm=False)
+        ids = [c.id for c in a.citations if c.id]
         held = set(collection.get(ids=ids, include=[])["ids"]) if ids else set()
-        return len(ids), sum(1 for i in ids if i not in held)
+        gone = sum(1 for i in ids if i not in held)
+        return len(ids), gone, gone if a.citations_checked else 0
 
     async def client() -> None:
-        nonlocal dangling, cited
+        nonlocal dangling, cited, deleted_after
         for i in todo:
             q = questions[i % len(questions)]
             t = time.perf_counter()
             try:
-                n, gone = await bot.compute(partial(answer, q=q))
+                n, gone, later = await bot.compute(partial(answer, q=q))
             except Exception as e:  # every failure is counted, whatever it is
                 errors.append(f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")
                 continue
             latencies.append((time.perf_counter() - t) * 1000)
             cited += n
-            dangling += gone
+            dangling += gone - later
+            deleted_after += later
 
     t0 = time.perf_counter()
     await asyncio.gather(*(client() for _ in range(clients)))
@@ -103,6 +110,7 @@ async def _load(settings: Settings, questions: list[str], requests: int, clients
         "failed": len(errors),
         "errors": errors[:5],
         "dangling_citations": dangling,
+        "deleted_after_answer": deleted_after,
         "citations": cited,
         "reloads": bot.index.reloads,
         "slots": settings.discord_max_concurrent,

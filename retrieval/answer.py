@@ -65,10 +65,15 @@ class Answer:
     #: True when the answer is a question back (:data:`~papernotes.retrieval.prompts.CLARIFY`): the
     #: question referred to something it does not name and there was nothing earlier to take it from.
     clarify: bool = False
+    #: True when, after the answer was made, the vector store was asked for its cited chunks and held
+    #: every one (done when an ingest has started since the notes were opened; not in ``as_dict``): a
+    #: cited chunk found gone later was deleted after the answer was made.
+    citations_checked: bool = False
 
     def as_dict(self) -> dict[str, Any]:
-        """The ``ask --json`` object: every field but ``model_text``."""
-        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "model_text"}
+        """The ``ask --json`` object: every field but ``model_text`` and ``citations_checked``."""
+        internal = {"model_text", "citations_checked"}
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in internal}
         out["citations"] = [c.as_dict() for c in self.citations]
         if self.answerability is not None:
             out["answerability"] = round(self.answerability, 4)

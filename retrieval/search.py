@@ -470,7 +470,7 @@ class HybridRetriever(BaseRetriever):
             # the in-memory vectors are the index's as it was loaded: once an ingest has started (running,
             # or finished and these notes not yet reopened), the hits it has deleted from the store are
             # left out
-            for gone in self.gone(list(hits)) if self.index_changed() else ():
+            for gone in self.gone(list(hits)):
                 del hits[gone]
         elif missing:
             got = self.store.get(ids=[h.id for h in missing], include=["embeddings"])
@@ -548,8 +548,9 @@ class HybridRetriever(BaseRetriever):
 
     def gone(self, ids: list[str]) -> set[str]:
         """The chunk ids of ``ids`` the vector store no longer holds (deleted by an ingest since the
-        notes were loaded); empty for an empty list."""
-        if not ids:
+        notes were loaded); empty for an empty list, and without asking the store while no ingest has
+        started since (:meth:`index_changed`: only an ingest deletes chunks, under the write lock)."""
+        if not ids or not self.index_changed():
             return set()
         unique = list(dict.fromkeys(ids))  # a chunk cited twice (a paper's entry in it, and the whole chunk)
         return set(unique) - set(self.store.get(ids=unique, include=[])["ids"])
@@ -568,8 +569,8 @@ class HybridRetriever(BaseRetriever):
         answer cites a chunk that is gone."""
         if not positions:
             return []
-        held = set(self.store.get(ids=[self.bm25.ids[p] for p in positions], include=[])["ids"])
-        return [self._hit(p) for p in positions if self.bm25.ids[p] in held]
+        gone = self.gone([self.bm25.ids[p] for p in positions])
+        return [self._hit(p) for p in positions if self.bm25.ids[p] not in gone]
 
 
 def _chunks_stamp(settings: Settings) -> int | None:

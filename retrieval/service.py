@@ -111,18 +111,18 @@ class Notes:
         self._parts: dict[tuple[str, ...], np.ndarray] = {}
 
     def warm_up(self) -> None:
-        """Build now what the first questions would otherwise build while someone waits (about 1.5 s on
-                the real notes, 2 cores): the keyword index's vocabulary, acronyms and name lookups, the word
-                forms the question reader loads, the embedder's sessions, compiled patterns
-        (:meth:`HybridRetriever.warm_up`). It answers
-                :data:`WARM_UP_QUESTIONS` extractively (one of each kind: a lookup, an amount, a list) and drops
-                the answers, so whatever a question builds lazily is built. A long-running reader (the bot, the
-                MCP server) calls it on notes it opens, before they answer anyone.
+        """Build now what the first questions would otherwise build while someone waits (about 1 s of
+        CPU on the real notes): the keyword index's vocabulary, acronyms and name lookups
+        (:meth:`HybridRetriever.warm_up`), the word forms the question reader loads, the embedder's
+        sessions, compiled patterns. It answers :data:`WARM_UP_QUESTIONS` extractively (a lookup, an
+        amount, a list) and drops the answers, so whatever a question builds lazily is built. A
+        long-running reader (the bot, the MCP server) calls it on notes it opens, before they answer
+        anyone.
 
-                Raises
-                ------
-                ModelUnavailableError
-                    if the embedding model cannot be loaded.
+        Raises
+        ------
+        ModelUnavailableError
+            if the embedding model cannot be loaded.
         """
         self.retriever.warm_up()
         for q in WARM_UP_QUESTIONS:
@@ -215,7 +215,10 @@ class Notes:
                 return a
             a = self._answer(question, standalone, an, k, filters, llm, mode, note, on_token)
             # an ingest running meanwhile may have deleted a cited chunk: answer again from what is left
-            if not self.retriever.gone([c.id for c in a.citations if c.id]):
+            ids = [c.id for c in a.citations if c.id]
+            checked = bool(ids) and self.retriever.index_changed()
+            if not self.retriever.gone(ids):
+                a.citations_checked = checked
                 break
         a.searched = searched
         return a

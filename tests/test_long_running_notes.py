@@ -113,5 +113,8 @@ def test_notes_not_yet_reopened_after_an_ingest_cite_no_deleted_chunk(tmp_path, 
     ingest(s, [str(notes_dir)])  # finished: the lock is free, the old notes are not reopened
     assert deleted(before), "the edit deleted none of the chunks the answer cited"
     assert not deleted(cited(question))
-    other = cited("Which diffusion system reuses denoiser features across adjacent steps?")  # another note
-    assert other and not deleted(other)
+    other = old.ask("Which diffusion system reuses denoiser features across adjacent steps?", use_llm=False)
+    ids = [c.id for c in other.citations if c.id]
+    assert ids and not deleted(ids)
+    assert other.citations_checked  # found in the store after the answer was made, an ingest having run
+    assert not Notes(s).ask(other.question, use_llm=False).citations_checked  # notes opened since: no need
