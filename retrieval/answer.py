@@ -87,6 +87,11 @@ class Answer:
 _ASK_EXAMPLE = 'ask something, e.g. "Which papers study KV caches?"'
 
 
+MAX_TYPED = 20_000
+"""Characters a question may have as typed, before its markup is rendered (ten times the 2,000 of text
+it may have): longer input is refused before any parsing."""
+
+
 def check_question(question: str, noun: str = "question") -> str:
     """Strip and validate a question (terminal escape sequences and control characters removed, markup
     rendered to its text: :func:`markup_stripped`); ``noun`` names it in the messages ("query" for a
@@ -95,9 +100,14 @@ def check_question(question: str, noun: str = "question") -> str:
     Raises
     ------
     BadInputError
-        if it is empty, has no letters or digits, is longer than 2,000 characters, or holds bytes that
+        if it is not text, is empty, has no letters or digits, is longer than 2,000 characters (or than
+        :data:`MAX_TYPED` as typed, markup included, which is not rendered then), or holds bytes that
         are not UTF-8 (a shell passes them on as lone surrogates).
     """
+    if question is not None and not isinstance(question, str):
+        raise BadInputError(f"the {noun} must be text, not {type(question).__name__}")
+    if len(question or "") > MAX_TYPED:  # rendering markup costs about 1 s of CPU per 100 KB
+        raise BadInputError(f"the {noun} is too long ({len(question or ''):,} characters; at most 2,000)")
     typed = strip_controls(question or "", " ").strip()  # a pasted terminal colour code is no part of it
     q = markup_stripped(typed)
     if re.search("[\ud800-\udfff]", q):

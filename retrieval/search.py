@@ -30,6 +30,7 @@ from papernotes.retrieval.errors import IndexDamagedError
 from papernotes.retrieval.filters import Filters, build_where, check_against_question, matches_where
 from papernotes.retrieval.index_health import (
     ensure_index,
+    marker_path,
     read_bm25,
     read_catalog,
     repair_command,
@@ -249,11 +250,16 @@ class HybridRetriever(BaseRetriever):
         )
 
     def index_changed(self) -> bool:
-        """True when an ingest runs now (the data dir's write lock is held) or has finished since this
-        retriever read the keyword index (its ``chunks.json`` was rewritten): chunks this retriever
-        holds may then be gone from the store."""
+        """True when an ingest runs now (the data dir's write lock is held), stopped before it finished
+        (its in-progress marker is left: killed, or a full disk, after it may have deleted chunks) or
+        has finished since this retriever read the keyword index (its ``chunks.json`` was rewritten):
+        chunks this retriever holds may then be gone from the store."""
+        s = self.settings
         return (
-            lock_held(self.settings) or self.loaded_stamp is None or _chunks_stamp(self.settings) != self.loaded_stamp
+            lock_held(s)
+            or marker_path(s).exists()
+            or self.loaded_stamp is None
+            or _chunks_stamp(s) != self.loaded_stamp
         )
 
     @property
@@ -562,6 +568,17 @@ class HybridRetriever(BaseRetriever):
         if where is None:
             return list(chunks)
         return [pos for pos in chunks if matches_where(self.bm25.metadatas[pos], where)]
+
+    def deleted_records(self, records: Sequence[int]) -> set[int]:
+        """The catalog records (positions) among ``records`` whose chunks the store holds none of any
+        longer: their notes were deleted by an ingest since this retriever was opened (it still lists
+        them until the notes are reopened). Empty, without asking the store, while no ingest has
+        started since (:meth:`index_changed`)."""
+        if not records or not self.index_changed():
+            return set()
+        ids = {r: [self.bm25.ids[p] for p in self.papers.chunks.get(r, [])] for r in records}
+        gone = self.gone([i for v in ids.values() for i in v])
+        return {r for r, v in ids.items() if v and set(v) <= gone}
 
     def chunk_hits(self, positions: list[int]) -> list[Hit]:
         """Hits for chunk positions of the BM25 index (unscored), e.g. a paper's own chunks; those the

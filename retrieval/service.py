@@ -213,6 +213,12 @@ class Notes:
                 a = refusal_answer(question, mode, result, note)
                 a.answer, a.refused, a.clarify, a.kind, a.searched = CLARIFY, False, True, q.kind, searched
                 return a
+            if q.records and self.retriever.deleted_records(q.records) == set(q.records):
+                # every paper it names is gone from the notes (an ingest deleted their notes since these
+                # notes were opened): what is left says nothing about them
+                a = refusal_answer(question, mode, result, note)
+                a.kind, a.searched = q.kind, searched
+                return a
             a = self._answer(question, standalone, an, k, filters, llm, mode, note, on_token)
             # an ingest running meanwhile may have deleted a cited chunk: answer again from what is left
             ids = [c.id for c in a.citations if c.id]

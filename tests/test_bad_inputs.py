@@ -402,6 +402,28 @@ def test_a_question_of_bytes_that_are_not_utf8_is_a_one_line_error(tmp_path, raw
     assert p.returncode == 2 and "Traceback" not in p.stderr and "not valid UTF-8" in p.stderr
 
 
+@pytest.mark.parametrize("raw", [42, b"what is dpo?", 3.5, ["what is dpo?"]])
+def test_a_question_that_is_not_text_is_a_one_line_error(raw):
+    from papernotes.corpus.errors import BadInputError
+    from papernotes.retrieval.answer import check_question
+
+    with pytest.raises(BadInputError, match="must be text"):
+        check_question(raw)
+
+
+@pytest.mark.parametrize("raw", ["[" * 400_000, "<b>" * 10_000 + "what is dpo?", "what is dpo? " * 2_000])
+def test_a_question_too_long_as_typed_is_refused_before_its_markup_is_read(raw, monkeypatch):
+    from papernotes.corpus.errors import BadInputError
+    from papernotes.retrieval import answer
+
+    def unread(text):
+        raise AssertionError("markup rendered")
+
+    monkeypatch.setattr(answer, "markup_stripped", unread)
+    with pytest.raises(BadInputError, match="too long"):
+        answer.check_question(raw)
+
+
 @pytest.mark.parametrize(
     "flags, needle",
     [

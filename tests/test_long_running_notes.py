@@ -118,3 +118,70 @@ def test_notes_not_yet_reopened_after_an_ingest_cite_no_deleted_chunk(tmp_path, 
     assert ids and not deleted(ids)
     assert other.citations_checked  # found in the store after the answer was made, an ingest having run
     assert not Notes(s).ask(other.question, use_llm=False).citations_checked  # notes opened since: no need
+
+
+def _indexed_copy(tmp_path, models_cache):
+    """Settings of a fresh index of a copy of the fixture notes, and the copy's folder."""
+    from conftest import FIXTURE_NOTES, seed_models
+
+    from papernotes.retrieval.indexing import ingest
+
+    notes_dir = tmp_path / "notes"
+    shutil.copytree(FIXTURE_NOTES, notes_dir)
+    data = tmp_path / "data"
+    seed_models(models_cache, data)
+    s = make_settings(data)
+    ingest(s, [str(notes_dir)])
+    return s, notes_dir
+
+
+def test_an_ingest_that_stopped_after_deleting_chunks_leaves_no_dangling_citation(tmp_path, models_cache, monkeypatch):
+    """An ingest that dies after the store's deletes and before the keyword index is rewritten (a full
+    disk, a kill) leaves the write lock free and ``chunks.json`` as it was: its in-progress marker
+    still tells the notes that chunks may be gone."""
+    import errno
+
+    import pytest
+
+    from papernotes.corpus.errors import PapernotesError
+    from papernotes.retrieval import indexing
+    from papernotes.retrieval.store import make_client
+
+    s, notes_dir = _indexed_copy(tmp_path, models_cache)
+    held_before = Notes(s)  # opened before the failed ingest
+    question = "How much higher throughput does Quokka reach by paging the KV cache?"
+    assert held_before.ask(question, use_llm=False).citations
+
+    def full_disk(*a, **kw):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(indexing, "patch_bm25", full_disk)
+    monkeypatch.setattr(indexing, "rebuild_bm25", full_disk)
+    next(notes_dir.rglob("quokka.md")).unlink()
+    with pytest.raises(PapernotesError):
+        indexing.ingest(s, [str(notes_dir)])
+    store = make_client(s).get_collection(s.collection)
+    for notes in (held_before, Notes(s)):  # and notes opened after it
+        assert notes.retriever.index_changed()
+        a = notes.ask(question, use_llm=False)
+        ids = [c.id for c in a.citations if c.id]
+        assert set(ids) <= set(store.get(ids=ids, include=[])["ids"] if ids else [])
+
+
+def test_a_paper_whose_notes_an_ingest_deleted_is_not_answered_from_other_notes(tmp_path, models_cache):
+    """Notes not yet reopened after an ingest still list the papers it deleted; a question about one
+    is refused, not answered from whatever chunk is left."""
+    from papernotes.retrieval.indexing import ingest
+    from papernotes.retrieval.prompts import REFUSAL
+
+    s, notes_dir = _indexed_copy(tmp_path, models_cache)
+    old = Notes(s)
+    questions = ["What is Bilby about?", "Who wrote Cassowary?", "bilby?"]
+    assert not any(old.ask(q, use_llm=False).refused for q in questions)
+    (notes_dir / "pubs.txt").unlink()  # the page that lists them
+    ingest(s, [str(notes_dir)])
+    for q in questions:
+        a = old.ask(q, use_llm=False)
+        assert a.refused and a.answer == REFUSAL and not a.citations, q
+    kept = old.ask("What block size does Quokka use?", use_llm=False)  # a paper still in the notes
+    assert not kept.refused and kept.citations
