@@ -107,7 +107,9 @@ def check_question(question: str, noun: str = "question") -> str:
     if question is not None and not isinstance(question, str):
         raise BadInputError(f"the {noun} must be text, not {type(question).__name__}")
     if len(question or "") > MAX_TYPED:  # rendering markup costs about 1 s of CPU per 100 KB
-        raise BadInputError(f"the {noun} is too long ({len(question or ''):,} characters; at most 2,000)")
+        raise BadInputError(
+            f"the {noun} is too long as typed ({len(question or ''):,} characters with its markup; at most {MAX_TYPED:,})"
+        )
     typed = strip_controls(question or "", " ").strip()  # a pasted terminal colour code is no part of it
     q = markup_stripped(typed)
     if re.search("[\ud800-\udfff]", q):

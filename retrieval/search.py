@@ -559,7 +559,24 @@ class HybridRetriever(BaseRetriever):
         if not ids or not self.index_changed():
             return set()
         unique = list(dict.fromkeys(ids))  # a chunk cited twice (a paper's entry in it, and the whole chunk)
-        return set(unique) - set(self.store.get(ids=unique, include=[])["ids"])
+        return set(unique) - self._held(unique)
+
+    def _held(self, ids: list[str]) -> set[str]:
+        """The chunk ids of ``ids`` the store holds. A collection dropped since the notes were opened
+        (``ingest --rebuild`` makes a new one) is looked up again by name; while there is none (a
+        rebuild stopped after dropping it), it holds nothing."""
+        from chromadb.errors import NotFoundError
+
+        try:
+            return set(self.store.get(ids=ids, include=[])["ids"])
+        except NotFoundError:
+            try:
+                self.store = vector_store(
+                    self.settings, self.embeddings, make_client(self.settings, read_only=True), create=False
+                )
+                return set(self.store.get(ids=ids, include=[])["ids"])
+            except Exception:  # no collection of that name now: nothing is held
+                return set()
 
     def paper_chunks(self, record: int, where: dict[str, Any] | None = None) -> list[int]:
         """Positions (in the BM25 index) of the chunks about the catalog paper ``record``, those matching
@@ -570,9 +587,10 @@ class HybridRetriever(BaseRetriever):
         return [pos for pos in chunks if matches_where(self.bm25.metadatas[pos], where)]
 
     def deleted_records(self, records: Sequence[int]) -> set[int]:
-        """The catalog records (positions) among ``records`` whose chunks the store holds none of any
-        longer: their notes were deleted by an ingest since this retriever was opened (it still lists
-        them until the notes are reopened). Empty, without asking the store, while no ingest has
+        """The catalog records (positions) among ``records`` whose chunks, as this retriever knows them,
+        the store holds none of any longer: an ingest since this retriever was opened deleted their
+        notes, or edited them so that their chunks changed (it still lists them, and knows only the old
+        chunks, until the notes are reopened). Empty, without asking the store, while no ingest has
         started since (:meth:`index_changed`)."""
         if not records or not self.index_changed():
             return set()

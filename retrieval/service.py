@@ -89,6 +89,10 @@ class Analysis:
     own: set[str] = field(default_factory=set)
 
 
+DELETED_NOTE = "the notes about it changed since this index was opened (an ingest ran); ask again in a moment"
+"""The note of a refusal by notes not yet reopened after an ingest: every paper the question names has
+lost the chunks these notes know (its notes deleted, or edited so that their chunks changed)."""
+
 WARM_UP_QUESTIONS = (
     "What does the paper propose, and who wrote it?",
     "How much faster is it than the baseline, and on how many GPUs?",
@@ -216,7 +220,7 @@ class Notes:
             if q.records and self.retriever.deleted_records(q.records) == set(q.records):
                 # every paper it names is gone from the notes (an ingest deleted their notes since these
                 # notes were opened): what is left says nothing about them
-                a = refusal_answer(question, mode, result, note)
+                a = refusal_answer(question, mode, result, _join(note, DELETED_NOTE))
                 a.kind, a.searched = q.kind, searched
                 return a
             a = self._answer(question, standalone, an, k, filters, llm, mode, note, on_token)

@@ -173,6 +173,7 @@ def test_a_paper_whose_notes_an_ingest_deleted_is_not_answered_from_other_notes(
     is refused, not answered from whatever chunk is left."""
     from papernotes.retrieval.indexing import ingest
     from papernotes.retrieval.prompts import REFUSAL
+    from papernotes.retrieval.service import DELETED_NOTE
 
     s, notes_dir = _indexed_copy(tmp_path, models_cache)
     old = Notes(s)
@@ -183,5 +184,27 @@ def test_a_paper_whose_notes_an_ingest_deleted_is_not_answered_from_other_notes(
     for q in questions:
         a = old.ask(q, use_llm=False)
         assert a.refused and a.answer == REFUSAL and not a.citations, q
+        assert a.note and DELETED_NOTE in a.note  # why, and that asking again will do
     kept = old.ask("What block size does Quokka use?", use_llm=False)  # a paper still in the notes
     assert not kept.refused and kept.citations
+
+
+def test_notes_opened_before_a_rebuild_answer_through_it(tmp_path, models_cache):
+    """``ingest --rebuild`` drops the store's collection and makes a new one: notes opened before look
+    it up again by name (no raw store error); while there is none (a rebuild stopped after dropping
+    it, its marker left), they hold nothing and refuse."""
+    from papernotes.retrieval.index_health import start_marker
+    from papernotes.retrieval.indexing import ingest
+    from papernotes.retrieval.store import drop_collection
+
+    s, notes_dir = _indexed_copy(tmp_path, models_cache)
+    old = Notes(s)
+    question = "How much higher throughput does Quokka reach by paging the KV cache?"
+    before = old.ask(question, use_llm=False)
+    ingest(s, [str(notes_dir)], rebuild=True)
+    after = old.ask(question, use_llm=False)  # the same chunks (same ids) in the new collection
+    assert not after.refused and [c.id for c in after.citations] == [c.id for c in before.citations]
+    start_marker(s, [str(notes_dir)], rebuild=True)  # a rebuild that stopped after dropping it
+    drop_collection(s)
+    stopped = old.ask(question, use_llm=False)
+    assert stopped.refused and not stopped.citations
