@@ -82,14 +82,11 @@ def test_questions_during_a_reopening_get_the_previous_notes_at_once(fixture_ind
     assert _answer(new, QUESTIONS[0]) == _answer(old, QUESTIONS[0])
 
 
-def test_notes_not_yet_reopened_after_an_ingest_cite_no_deleted_chunk(tmp_path, models_cache):
-    """Between the end of an ingest (its write lock released) and the reopening of the notes, the
-    notes' keyword index and vectors still hold the chunks the ingest deleted: an answer leaves them
-    out instead of citing them."""
+def _indexed_copy(tmp_path, models_cache):
+    """Settings of a fresh index of a copy of the fixture notes, and the copy's folder."""
     from conftest import FIXTURE_NOTES, seed_models
 
     from papernotes.retrieval.indexing import ingest
-    from papernotes.retrieval.store import make_client
 
     notes_dir = tmp_path / "notes"
     shutil.copytree(FIXTURE_NOTES, notes_dir)
@@ -97,6 +94,17 @@ def test_notes_not_yet_reopened_after_an_ingest_cite_no_deleted_chunk(tmp_path, 
     seed_models(models_cache, data)
     s = make_settings(data)
     ingest(s, [str(notes_dir)])
+    return s, notes_dir
+
+
+def test_notes_not_yet_reopened_after_an_ingest_cite_no_deleted_chunk(tmp_path, models_cache):
+    """Between the end of an ingest (its write lock released) and the reopening of the notes, the
+    notes' keyword index and vectors still hold the chunks the ingest deleted: an answer leaves them
+    out instead of citing them."""
+    from papernotes.retrieval.indexing import ingest
+    from papernotes.retrieval.store import make_client
+
+    s, notes_dir = _indexed_copy(tmp_path, models_cache)
     old = Notes(s)
     store = make_client(s).get_collection(s.collection)
 
@@ -118,21 +126,6 @@ def test_notes_not_yet_reopened_after_an_ingest_cite_no_deleted_chunk(tmp_path, 
     assert ids and not deleted(ids)
     assert other.citations_checked  # found in the store after the answer was made, an ingest having run
     assert not Notes(s).ask(other.question, use_llm=False).citations_checked  # notes opened since: no need
-
-
-def _indexed_copy(tmp_path, models_cache):
-    """Settings of a fresh index of a copy of the fixture notes, and the copy's folder."""
-    from conftest import FIXTURE_NOTES, seed_models
-
-    from papernotes.retrieval.indexing import ingest
-
-    notes_dir = tmp_path / "notes"
-    shutil.copytree(FIXTURE_NOTES, notes_dir)
-    data = tmp_path / "data"
-    seed_models(models_cache, data)
-    s = make_settings(data)
-    ingest(s, [str(notes_dir)])
-    return s, notes_dir
 
 
 def test_an_ingest_that_stopped_after_deleting_chunks_leaves_no_dangling_citation(tmp_path, models_cache, monkeypatch):
