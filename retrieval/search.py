@@ -558,8 +558,13 @@ class HybridRetriever(BaseRetriever):
         started since (:meth:`index_changed`: only an ingest deletes chunks, under the write lock)."""
         if not ids or not self.index_changed():
             return set()
+        return self.missing(ids)
+
+    def missing(self, ids: list[str]) -> set[str]:
+        """The chunk ids of ``ids`` the vector store does not hold, asking it (see :meth:`gone` for the
+        question that asks only when an ingest may have deleted some)."""
         unique = list(dict.fromkeys(ids))  # a chunk cited twice (a paper's entry in it, and the whole chunk)
-        return set(unique) - self._held(unique)
+        return set(unique) - self._held(unique) if unique else set()
 
     def _held(self, ids: list[str]) -> set[str]:
         """The chunk ids of ``ids`` the store holds. A collection dropped since the notes were opened
@@ -595,7 +600,7 @@ class HybridRetriever(BaseRetriever):
         if not records or not self.index_changed():
             return set()
         ids = {r: [self.bm25.ids[p] for p in self.papers.chunks.get(r, [])] for r in records}
-        gone = self.gone([i for v in ids.values() for i in v])
+        gone = self.missing([i for v in ids.values() for i in v])
         return {r for r, v in ids.items() if v and set(v) <= gone}
 
     def chunk_hits(self, positions: list[int]) -> list[Hit]:

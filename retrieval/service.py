@@ -226,8 +226,8 @@ class Notes:
             a = self._answer(question, standalone, an, k, filters, llm, mode, note, on_token)
             # an ingest running meanwhile may have deleted a cited chunk: answer again from what is left
             ids = [c.id for c in a.citations if c.id]
-            checked = bool(ids) and self.retriever.index_changed()
-            if not self.retriever.gone(ids):
+            checked = bool(ids) and self.retriever.index_changed()  # else nothing can be gone
+            if not checked or not self.retriever.missing(ids):
                 a.citations_checked = checked
                 break
         a.searched = searched
